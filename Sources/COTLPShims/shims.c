@@ -1,0 +1,288 @@
+#include "COTLPShims.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ==== packing ========================================================= */
+
+_Static_assert(sizeof(ProtobufCBinaryData) == 2 * sizeof(void *), "ProtobufCBinaryData is (len, data)");
+
+static size_t varint_size(uint64_t value) {
+    size_t n = 1;
+    while (value >= 0x80) { value >>= 7; n++; }
+    return n;
+}
+
+static uint8_t *put_varint(uint8_t *p, uint64_t value) {
+    while (value >= 0x80) { *p++ = (uint8_t)(value | 0x80); value >>= 7; }
+    *p++ = (uint8_t)value;
+    return p;
+}
+
+/* The body of `body_len` bytes starts at slot + slot_len. Writes its length
+   varint at slot, moving the body when the varint is not slot_len bytes long.
+   Returns the bytes from slot to the end of the body. */
+static size_t close_slot(uint8_t *slot, size_t slot_len, size_t body_len) {
+    size_t vlen = varint_size(body_len);
+    if (vlen != slot_len) memmove(slot + vlen, slot + slot_len, body_len);
+    put_varint(slot, body_len);
+    return vlen + body_len;
+}
+
+/* tag + length + message packed by protobuf-c, with a length slot of slot_len bytes. */
+static size_t pack_field_message(uint8_t tag, const ProtobufCMessage *message, uint8_t *out, size_t slot_len) {
+    out[0] = tag;
+    size_t body = protobuf_c_message_pack(message, out + 1 + slot_len);
+    return 1 + close_slot(out + 1, slot_len, body);
+}
+
+static uint8_t *put_bytes_field(uint8_t *p, uint8_t tag, ProtobufCBinaryData value) {
+    if (value.len == 0) return p;
+    *p++ = tag;
+    p = put_varint(p, value.len);
+    memcpy(p, value.data, value.len);
+    return p + value.len;
+}
+
+#define ENVELOPE_SLOT 3 /* exact for bodies of 16 KiB ..< 2 MiB: a batch of a few hundred items */
+#define ITEM_SLOT 2     /* exact for items of 128 ..< 16384 bytes */
+
+size_t COTLPShims_pack_trace_request(const Opentelemetry__Proto__Collector__Trace__V1__ExportTraceServiceRequest *request, uint8_t *out) {
+    uint8_t *p = out;
+    for (size_t i = 0; i < request->n_resource_spans; i++) {
+        const Opentelemetry__Proto__Trace__V1__ResourceSpans *rs = request->resource_spans[i];
+        *p = 0x0A;
+        uint8_t *rs_slot = p + 1, *rs_body = rs_slot + ENVELOPE_SLOT, *q = rs_body;
+        if (rs->resource) q += pack_field_message(0x0A, &rs->resource->base, q, 1);
+        for (size_t j = 0; j < rs->n_scope_spans; j++) {
+            const Opentelemetry__Proto__Trace__V1__ScopeSpans *ss = rs->scope_spans[j];
+            *q = 0x12;
+            uint8_t *ss_slot = q + 1, *ss_body = ss_slot + ENVELOPE_SLOT, *r = ss_body;
+            if (ss->scope) r += pack_field_message(0x0A, &ss->scope->base, r, 1);
+            for (size_t k = 0; k < ss->n_spans; k++) r += pack_field_message(0x12, &ss->spans[k]->base, r, ITEM_SLOT);
+            r = put_bytes_field(r, 0x1A, ss->schema_url);
+            q = ss_slot + close_slot(ss_slot, ENVELOPE_SLOT, (size_t)(r - ss_body));
+        }
+        q = put_bytes_field(q, 0x1A, rs->schema_url);
+        p = rs_slot + close_slot(rs_slot, ENVELOPE_SLOT, (size_t)(q - rs_body));
+    }
+    return (size_t)(p - out);
+}
+
+size_t COTLPShims_pack_logs_request(const Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceRequest *request, uint8_t *out) {
+    uint8_t *p = out;
+    for (size_t i = 0; i < request->n_resource_logs; i++) {
+        const Opentelemetry__Proto__Logs__V1__ResourceLogs *rl = request->resource_logs[i];
+        *p = 0x0A;
+        uint8_t *rl_slot = p + 1, *rl_body = rl_slot + ENVELOPE_SLOT, *q = rl_body;
+        if (rl->resource) q += pack_field_message(0x0A, &rl->resource->base, q, 1);
+        for (size_t j = 0; j < rl->n_scope_logs; j++) {
+            const Opentelemetry__Proto__Logs__V1__ScopeLogs *sl = rl->scope_logs[j];
+            *q = 0x12;
+            uint8_t *sl_slot = q + 1, *sl_body = sl_slot + ENVELOPE_SLOT, *r = sl_body;
+            if (sl->scope) r += pack_field_message(0x0A, &sl->scope->base, r, 1);
+            for (size_t k = 0; k < sl->n_log_records; k++) r += pack_field_message(0x12, &sl->log_records[k]->base, r, ITEM_SLOT);
+            r = put_bytes_field(r, 0x1A, sl->schema_url);
+            q = sl_slot + close_slot(sl_slot, ENVELOPE_SLOT, (size_t)(r - sl_body));
+        }
+        q = put_bytes_field(q, 0x1A, rl->schema_url);
+        p = rl_slot + close_slot(rl_slot, ENVELOPE_SLOT, (size_t)(q - rl_body));
+    }
+    return (size_t)(p - out);
+}
+
+/* ==== UTF-8 ============================================================ */
+
+int COTLPShims_utf8_valid(const uint8_t *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        /* ASCII fast path, 8 bytes at a time */
+        while (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (w & 0x8080808080808080ULL) break;
+            i += 8;
+        }
+        if (i >= n) break;
+        uint8_t c = s[i];
+        if (c < 0x80) { i++; continue; }
+        size_t need;
+        uint32_t cp;
+        if (c >= 0xC2 && c <= 0xDF) { need = 1; cp = c & 0x1F; }
+        else if (c >= 0xE0 && c <= 0xEF) { need = 2; cp = c & 0x0F; }
+        else if (c >= 0xF0 && c <= 0xF4) { need = 3; cp = c & 0x07; }
+        else return 0;
+        if (n - i <= need) return 0;
+        for (size_t k = 1; k <= need; k++) {
+            uint8_t d = s[i + k];
+            if ((d & 0xC0) != 0x80) return 0;
+            cp = (cp << 6) | (d & 0x3F);
+        }
+        if (need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) return 0;
+        if (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)) return 0;
+        i += need + 1;
+    }
+    return 1;
+}
+
+/* ==== scanning ========================================================= */
+
+enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_SGROUP = 3, WT_EGROUP = 4, WT_I32 = 5 };
+enum { F_NONE = 0, F_VARINT, F_I64, F_I32, F_STRING, F_BYTES, F_MESSAGE };
+
+enum {
+    M_TRACE_REQUEST, M_RESOURCE_SPANS, M_SCOPE_SPANS, M_SPAN, M_EVENT, M_LINK, M_STATUS,
+    M_RESOURCE, M_ENTITY_REF, M_SCOPE, M_KEY_VALUE, M_ANY_VALUE, M_ARRAY_VALUE, M_KV_LIST,
+    M_LOGS_REQUEST, M_RESOURCE_LOGS, M_SCOPE_LOGS, M_LOG_RECORD, M_COUNT
+};
+
+#define MAX_FIELD 16
+typedef struct { uint8_t kind; uint8_t child; } FieldInfo;
+typedef struct { FieldInfo fields[MAX_FIELD + 1]; uint8_t is_item; } MessageInfo;
+
+#define MSG(id) [id] = { .fields =
+#define S(n) [n] = { F_STRING, 0 }
+#define B(n) [n] = { F_BYTES, 0 }
+#define V(n) [n] = { F_VARINT, 0 }
+#define F64(n) [n] = { F_I64, 0 }
+#define F32(n) [n] = { F_I32, 0 }
+#define M(n, c) [n] = { F_MESSAGE, c }
+
+static const MessageInfo schema[M_COUNT] = {
+    MSG(M_TRACE_REQUEST) { M(1, M_RESOURCE_SPANS) } },
+    MSG(M_RESOURCE_SPANS) { M(1, M_RESOURCE), M(2, M_SCOPE_SPANS), S(3) } },
+    MSG(M_SCOPE_SPANS) { M(1, M_SCOPE), M(2, M_SPAN), S(3) } },
+    MSG(M_SPAN) { B(1), B(2), S(3), B(4), S(5), V(6), F64(7), F64(8), M(9, M_KEY_VALUE), V(10),
+                  M(11, M_EVENT), V(12), M(13, M_LINK), V(14), M(15, M_STATUS), F32(16) }, .is_item = 1 },
+    MSG(M_EVENT) { F64(1), S(2), M(3, M_KEY_VALUE), V(4) } },
+    MSG(M_LINK) { B(1), B(2), S(3), M(4, M_KEY_VALUE), V(5), F32(6) } },
+    MSG(M_STATUS) { S(2), V(3) } },
+    MSG(M_RESOURCE) { M(1, M_KEY_VALUE), V(2), M(3, M_ENTITY_REF) } },
+    MSG(M_ENTITY_REF) { S(1), S(2), S(3), S(4) } },
+    MSG(M_SCOPE) { S(1), S(2), M(3, M_KEY_VALUE), V(4) } },
+    MSG(M_KEY_VALUE) { S(1), M(2, M_ANY_VALUE), V(3) } },
+    MSG(M_ANY_VALUE) { S(1), V(2), V(3), F64(4), M(5, M_ARRAY_VALUE), M(6, M_KV_LIST), B(7), V(8) } },
+    MSG(M_ARRAY_VALUE) { M(1, M_ANY_VALUE) } },
+    MSG(M_KV_LIST) { M(1, M_KEY_VALUE) } },
+    MSG(M_LOGS_REQUEST) { M(1, M_RESOURCE_LOGS) } },
+    MSG(M_RESOURCE_LOGS) { M(1, M_RESOURCE), M(2, M_SCOPE_LOGS), S(3) } },
+    MSG(M_SCOPE_LOGS) { M(1, M_SCOPE), M(2, M_LOG_RECORD), S(3) } },
+    MSG(M_LOG_RECORD) { F64(1), V(2), S(3), M(5, M_ANY_VALUE), M(6, M_KEY_VALUE), V(7), F32(8), B(9), B(10),
+                        F64(11), S(12) }, .is_item = 1 },
+};
+
+static int expected_wire_type(uint8_t kind) {
+    switch (kind) {
+    case F_VARINT: return WT_VARINT;
+    case F_I64: return WT_I64;
+    case F_I32: return WT_I32;
+    default: return WT_LEN;
+    }
+}
+
+/* Reads a varint of at most 10 bytes. Returns 0 on truncation or overlong. */
+static int read_varint(const uint8_t *data, size_t *pos, size_t end, uint64_t *value) {
+    uint64_t v = 0;
+    for (int shift = 0, i = 0; i < 10; i++, shift += 7) {
+        if (*pos >= end) return 0;
+        uint8_t b = data[(*pos)++];
+        v |= (uint64_t)(b & 0x7F) << shift;
+        if (!(b & 0x80)) { *value = v; return 1; }
+    }
+    return 0;
+}
+
+typedef struct { uint8_t type; size_t end; } Frame;
+
+#define FAIL(code, at) do { result->status = (code); result->error_offset = (at); goto done; } while (0)
+#define STACK_INLINE 128
+
+void COTLPShims_scan(const uint8_t *data, size_t length, int kind, size_t max_depth, COTLPShims_ScanResult *result) {
+    memset(result, 0, sizeof(*result));
+    Frame inline_stack[STACK_INLINE];
+    Frame *stack = inline_stack;
+    size_t capacity = STACK_INLINE;
+    size_t depth = 0;
+    size_t pos = 0;
+    /* groups nest in unknown fields only; their field numbers must balance */
+    uint32_t groups[STACK_INLINE];
+    size_t group_depth = 0;
+    if (max_depth + 2 > STACK_INLINE) {
+        stack = malloc((max_depth + 2) * sizeof(Frame));
+        if (!stack) { result->status = COTLPSHIMS_SCAN_TOO_DEEP; return; }
+        capacity = max_depth + 2;
+    }
+    stack[0].type = kind == COTLPSHIMS_KIND_LOGS ? M_LOGS_REQUEST : M_TRACE_REQUEST;
+    stack[0].end = length;
+
+    for (;;) {
+        Frame *frame = &stack[depth];
+        if (pos == frame->end) {
+            if (group_depth > 0) FAIL(COTLPSHIMS_SCAN_MALFORMED, pos); /* unterminated group */
+            if (depth == 0) break;
+            depth--;
+            continue;
+        }
+        size_t field_start = pos;
+        uint64_t tag;
+        if (!read_varint(data, &pos, frame->end, &tag)) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
+        uint64_t number = tag >> 3;
+        int wire = (int)(tag & 7);
+        if (number == 0 || number > 0x1FFFFFFF) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
+
+        const FieldInfo *info = NULL;
+        if (group_depth == 0 && number <= MAX_FIELD && schema[frame->type].fields[number].kind != F_NONE)
+            info = &schema[frame->type].fields[number];
+        if (info && expected_wire_type(info->kind) != wire) {
+            /* The reference treats a known field with another wire type as unknown; protobuf-c rejects it. */
+            info = NULL;
+            result->status = COTLPSHIMS_SCAN_UNSUPPORTED;
+            if (result->error_offset == 0) result->error_offset = field_start;
+        }
+        if (!info && group_depth == 0 && wire != WT_EGROUP) result->unknown_fields++;
+
+        uint64_t len;
+        switch (wire) {
+        case WT_VARINT:
+            if (!read_varint(data, &pos, frame->end, &len)) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
+            break;
+        case WT_I64:
+            if (frame->end - pos < 8) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
+            pos += 8;
+            break;
+        case WT_I32:
+            if (frame->end - pos < 4) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
+            pos += 4;
+            break;
+        case WT_LEN:
+            if (!read_varint(data, &pos, frame->end, &len) || len > frame->end - pos)
+                FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
+            if (info && info->kind == F_MESSAGE) {
+                if (depth + 1 > max_depth) FAIL(COTLPSHIMS_SCAN_TOO_DEEP, field_start);
+                if (schema[info->child].is_item) result->items++;
+                depth++;
+                stack[depth].type = info->child;
+                stack[depth].end = pos + (size_t)len;
+                if (depth > result->max_depth_seen) result->max_depth_seen = depth;
+                continue;
+            }
+            if (info && info->kind == F_STRING && !COTLPShims_utf8_valid(data + pos, (size_t)len))
+                FAIL(COTLPSHIMS_SCAN_INVALID_UTF8, field_start);
+            pos += (size_t)len;
+            break;
+        case WT_SGROUP:
+            if (group_depth >= STACK_INLINE) FAIL(COTLPSHIMS_SCAN_TOO_DEEP, field_start);
+            groups[group_depth++] = (uint32_t)number;
+            if (result->status == COTLPSHIMS_SCAN_OK) { result->status = COTLPSHIMS_SCAN_UNSUPPORTED; result->error_offset = field_start; }
+            break;
+        case WT_EGROUP:
+            if (group_depth == 0 || groups[group_depth - 1] != (uint32_t)number) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
+            group_depth--;
+            break;
+        default:
+            FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
+        }
+    }
+done:
+    if (stack != inline_stack) free(stack);
+}

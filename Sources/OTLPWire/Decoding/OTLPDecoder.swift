@@ -1,0 +1,107 @@
+internal import COTLPProto
+internal import COTLPShims
+internal import CProtobufC
+
+/// Decodes OTLP protobuf requests (`ExportTraceServiceRequest`, `ExportLogsServiceRequest`) into the model.
+///
+/// Every message is first scanned without recursion (size, nesting depth, wire format, UTF-8 of string
+/// fields, which signal it is), and only then unpacked by protobuf-c. Fields unknown to the schema are
+/// skipped. A logs request read as traces (or the reverse) is reported as ``OTLPReadError/Kind/wrongKind``
+/// rather than accepted as a request full of unknown fields.
+public struct OTLPDecoder: Sendable {
+    public var options: OTLPDecodingOptions
+
+    public init(options: OTLPDecodingOptions = .default) {
+        self.options = options
+    }
+
+    /// Decodes one `ExportTraceServiceRequest`.
+    public func decodeTraces(_ bytes: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPTracesData {
+        try check(bytes, as: .traces)
+        let data = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        guard let request = opentelemetry__proto__collector__trace__v1__export_trace_service_request__unpack(nil, bytes.count, data) else {
+            throw OTLPReadError(.malformedProtobuf, "protobuf-c could not unpack the traces request", byteOffset: 0, offsetIn: .record)
+        }
+        defer { opentelemetry__proto__collector__trace__v1__export_trace_service_request__free_unpacked(request, nil) }
+        return try ProtobufCReader.traces(request.pointee)
+    }
+
+    /// Decodes one `ExportLogsServiceRequest`.
+    public func decodeLogs(_ bytes: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPLogsData {
+        try check(bytes, as: .logs)
+        let data = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        guard let request = opentelemetry__proto__collector__logs__v1__export_logs_service_request__unpack(nil, bytes.count, data) else {
+            throw OTLPReadError(.malformedProtobuf, "protobuf-c could not unpack the logs request", byteOffset: 0, offsetIn: .record)
+        }
+        defer { opentelemetry__proto__collector__logs__v1__export_logs_service_request__free_unpacked(request, nil) }
+        return try ProtobufCReader.logs(request.pointee)
+    }
+
+    public func decodeTraces(_ bytes: [UInt8]) throws(OTLPReadError) -> OTLPTracesData {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(OTLPReadError) in try decodeTraces(buffer) } }.get()
+    }
+
+    public func decodeLogs(_ bytes: [UInt8]) throws(OTLPReadError) -> OTLPLogsData {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(OTLPReadError) in try decodeLogs(buffer) } }.get()
+    }
+
+    /// Checks a message as `signal` without unpacking it: the same checks as decoding, minus building the
+    /// model. Returns the number of spans or log records.
+    @discardableResult
+    public func check(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) throws(OTLPReadError) -> Int {
+        guard bytes.count <= options.maxMessageBytes else {
+            throw OTLPReadError(.recordTooLarge, "message of \(bytes.count) bytes is over the limit of \(options.maxMessageBytes)")
+        }
+        let declared = scan(bytes, as: signal)
+        if Int(declared.status) != COTLPSHIMS_SCAN_OK || declared.unknown_fields > 0 {
+            let other = scan(bytes, as: signal.other)
+            if Int(other.status) == COTLPSHIMS_SCAN_OK && other.unknown_fields == 0 {
+                throw OTLPReadError(.wrongKind, "this is a \(signal.other) request, not \(signal)", byteOffset: 0, offsetIn: .record)
+            }
+        }
+        let offset = Int(declared.error_offset)
+        switch Int(declared.status) {
+        case COTLPSHIMS_SCAN_OK:
+            return Int(declared.items)
+        case COTLPSHIMS_SCAN_INVALID_UTF8:
+            throw OTLPReadError(.malformedProtobuf, "string field is not valid UTF-8", byteOffset: offset, offsetIn: .record)
+        case COTLPSHIMS_SCAN_TOO_DEEP:
+            throw OTLPReadError(
+                .nestingTooDeep, "message nesting deeper than \(options.maxNestingDepth) levels",
+                byteOffset: offset, offsetIn: .record)
+        case COTLPSHIMS_SCAN_UNSUPPORTED:
+            throw OTLPReadError(
+                .malformedProtobuf, "group or mismatched wire type for a known field (not readable by protobuf-c)",
+                byteOffset: offset, offsetIn: .record)
+        default:
+            throw OTLPReadError(.malformedProtobuf, "not a valid \(signal) request", byteOffset: offset, offsetIn: .record)
+        }
+    }
+
+    /// Which signal `bytes` is, judged by the schema alone: the one it decodes as with the fewest unknown
+    /// fields; `nil` when it decodes as neither, or as both equally well (an empty message).
+    public func detectSignal(_ bytes: UnsafeRawBufferPointer) -> OTLPSignal? {
+        let traces = scan(bytes, as: .traces)
+        let logs = scan(bytes, as: .logs)
+        let tracesOK = Int(traces.status) == COTLPSHIMS_SCAN_OK
+        let logsOK = Int(logs.status) == COTLPSHIMS_SCAN_OK
+        switch (tracesOK, logsOK) {
+        case (true, false): return .traces
+        case (false, true): return .logs
+        case (false, false): return nil
+        case (true, true):
+            if traces.unknown_fields != logs.unknown_fields { return traces.unknown_fields < logs.unknown_fields ? .traces : .logs }
+            if traces.items != logs.items { return traces.items > logs.items ? .traces : .logs }
+            return nil
+        }
+    }
+
+    private func scan(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) -> COTLPShims_ScanResult {
+        var result = COTLPShims_ScanResult()
+        let kind = signal == .traces ? COTLPSHIMS_KIND_TRACES : COTLPSHIMS_KIND_LOGS
+        COTLPShims_scan(
+            bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(kind),
+            max(0, options.maxNestingDepth), &result)
+        return result
+    }
+}

@@ -1,0 +1,69 @@
+internal import COTLPProto
+internal import COTLPShims
+internal import CProtobufC
+
+/// Encodes traces and logs requests to OTLP protobuf bytes through the protoc-c bindings.
+///
+/// An encoder keeps its C memory (one arena for the structs of a request) and its output buffer between
+/// calls, so encoding a stream of similar batches allocates nothing after the first. It is not thread-safe:
+/// use one encoder per thread or task.
+///
+/// ```swift
+/// let encoder = OTLPEncoder()
+/// let bytes = encoder.encode(OTLPTracesData(resource: resource, scope: scope, spans: spans))
+/// ```
+public final class OTLPEncoder {
+    private let arena = ProtobufCArena()
+    private var output: UnsafeMutableRawPointer
+    private var outputCapacity: Int
+
+    public init() {
+        outputCapacity = 64 * 1024
+        output = UnsafeMutableRawPointer.allocate(byteCount: outputCapacity, alignment: 16)
+    }
+
+    deinit {
+        output.deallocate()
+    }
+
+    /// The `ExportTraceServiceRequest` bytes of `data`.
+    public func encode(_ data: OTLPTracesData) -> [UInt8] {
+        withEncoded(data) { Array($0) }
+    }
+
+    /// The `ExportLogsServiceRequest` bytes of `data`.
+    public func encode(_ data: OTLPLogsData) -> [UInt8] {
+        withEncoded(data) { Array($0) }
+    }
+
+    /// Encodes `data` and hands the bytes to `body`; they are valid only inside `body`.
+    public func withEncoded<R>(_ data: OTLPTracesData, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        defer { arena.reset() }
+        var builder = ProtobufCBuilder(arena: arena)
+        let request = builder.traceRequest(data)
+        let count = pack(bound: builder.packedSizeBound) { COTLPShims_pack_trace_request(request, $0) }
+        return try body(UnsafeRawBufferPointer(start: output, count: count))
+    }
+
+    /// Encodes `data` and hands the bytes to `body`; they are valid only inside `body`.
+    public func withEncoded<R>(_ data: OTLPLogsData, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        defer { arena.reset() }
+        var builder = ProtobufCBuilder(arena: arena)
+        let request = builder.logsRequest(data)
+        let count = pack(bound: builder.packedSizeBound) { COTLPShims_pack_logs_request(request, $0) }
+        return try body(UnsafeRawBufferPointer(start: output, count: count))
+    }
+
+    private func pack(bound: Int, _ packer: (UnsafeMutablePointer<UInt8>) -> Int) -> Int {
+        let needed = bound + 64
+        if needed > outputCapacity {
+            output.deallocate()
+            outputCapacity = max(needed, outputCapacity * 2)
+            output = UnsafeMutableRawPointer.allocate(byteCount: outputCapacity, alignment: 16)
+        }
+        let count = packer(output.assumingMemoryBound(to: UInt8.self))
+        // protobuf-c packs without bounds checks; the bound is computed to be safe, and this proves it held.
+        precondition(count <= needed, "OTLPEncoder: packed \(count) bytes over the bound of \(needed)")
+        return count
+    }
+}

@@ -1,0 +1,60 @@
+/// Bump allocator that owns every C struct, pointer array and string copy made for one encode.
+///
+/// One arena belongs to one ``OTLPEncoder``. ``reset()`` releases everything at once between batches and
+/// keeps the largest chunk, so a steady stream of similar batches allocates nothing after warm-up.
+final class ProtobufCArena {
+    private struct Chunk {
+        let base: UnsafeMutableRawPointer
+        let size: Int
+    }
+
+    private var chunks: [Chunk] = []
+    private var cursor: UnsafeMutableRawPointer?
+    private var remaining = 0
+    private let minimumChunkSize: Int
+
+    init(minimumChunkSize: Int = 256 * 1024) {
+        self.minimumChunkSize = minimumChunkSize
+    }
+
+    deinit {
+        for chunk in chunks { chunk.base.deallocate() }
+    }
+
+    /// `byteCount` bytes aligned to 8, valid until the next ``reset()``.
+    @inline(__always)
+    func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
+        let rounded = (byteCount + 7) & ~7
+        if rounded > remaining { grow(atLeast: rounded) }
+        let pointer = cursor.unsafelyUnwrapped
+        cursor = pointer + rounded
+        remaining -= rounded
+        return pointer
+    }
+
+    @inline(__always)
+    func allocate<T>(_: T.Type, count: Int = 1) -> UnsafeMutablePointer<T> {
+        allocate(byteCount: MemoryLayout<T>.stride * count).bindMemory(to: T.self, capacity: count)
+    }
+
+    /// Releases everything allocated; keeps the largest chunk for the next batch.
+    func reset() {
+        guard chunks.count > 0 else { return }
+        if chunks.count > 1 {
+            let keep = chunks.max { $0.size < $1.size }!
+            for chunk in chunks where chunk.base != keep.base { chunk.base.deallocate() }
+            chunks = [keep]
+        }
+        cursor = chunks[0].base
+        remaining = chunks[0].size
+    }
+
+    private func grow(atLeast byteCount: Int) {
+        let last = chunks.last?.size ?? 0
+        let size = max(byteCount, minimumChunkSize, last * 2)
+        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        chunks.append(Chunk(base: base, size: size))
+        cursor = base
+        remaining = size
+    }
+}

@@ -1,0 +1,21 @@
+internal import COTLPProto
+
+// Short names for the protoc-c generated structs. Only Encoding/ and Decoding/ use them.
+typealias PBAnyValue = Opentelemetry__Proto__Common__V1__AnyValue
+typealias PBArrayValue = Opentelemetry__Proto__Common__V1__ArrayValue
+typealias PBKeyValueList = Opentelemetry__Proto__Common__V1__KeyValueList
+typealias PBKeyValue = Opentelemetry__Proto__Common__V1__KeyValue
+typealias PBScope = Opentelemetry__Proto__Common__V1__InstrumentationScope
+typealias PBEntityRef = Opentelemetry__Proto__Common__V1__EntityRef
+typealias PBResource = Opentelemetry__Proto__Resource__V1__Resource
+typealias PBSpan = Opentelemetry__Proto__Trace__V1__Span
+typealias PBSpanEvent = Opentelemetry__Proto__Trace__V1__Span__Event
+typealias PBSpanLink = Opentelemetry__Proto__Trace__V1__Span__Link
+typealias PBStatus = Opentelemetry__Proto__Trace__V1__Status
+typealias PBScopeSpans = Opentelemetry__Proto__Trace__V1__ScopeSpans
+typealias PBResourceSpans = Opentelemetry__Proto__Trace__V1__ResourceSpans
+typealias PBTraceRequest = Opentelemetry__Proto__Collector__Trace__V1__ExportTraceServiceRequest
+typealias PBLogRecord = Opentelemetry__Proto__Logs__V1__LogRecord
+typealias PBScopeLogs = Opentelemetry__Proto__Logs__V1__ScopeLogs
+typealias PBResourceLogs = Opentelemetry__Proto__Logs__V1__ResourceLogs
+typealias PBLogsRequest = Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceRequest

@@ -1,0 +1,310 @@
+/// Reads OTLP/JSON requests (one JSON object per request) into the model.
+///
+/// Accepts what the OTLP JSON encoding allows a reader to accept: lowerCamelCase or the original
+/// snake_case field names, 64-bit integers as strings or numbers, enums as integers or names, hex IDs,
+/// base64 bytes, `"NaN"`/`"Infinity"`/`"-Infinity"` doubles. Unknown fields are ignored.
+public struct OTLPJSONDecoder: Sendable {
+    public var options: OTLPDecodingOptions
+
+    public init(options: OTLPDecodingOptions = .default) {
+        self.options = options
+    }
+
+    /// Decodes one traces request from JSON text.
+    public func decodeTraces(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPTracesData {
+        let root = try parse(json)
+        let request = try Object(root, path: "$")
+        return OTLPTracesData(resourceSpans: try request.array("resourceSpans", "resource_spans") { (object) throws(OTLPReadError) in
+            OTLPResourceSpans(
+                resource: try object.optionalObject("resource").map(resource),
+                scopeSpans: try object.array("scopeSpans", "scope_spans") { (scopeObject) throws(OTLPReadError) in
+                    OTLPScopeSpans(
+                        scope: try scopeObject.optionalObject("scope").map(scope),
+                        spans: try scopeObject.array("spans", "spans", span),
+                        schemaURL: try scopeObject.string("schemaUrl", "schema_url"))
+                },
+                schemaURL: try object.string("schemaUrl", "schema_url"))
+        })
+    }
+
+    /// Decodes one logs request from JSON text.
+    public func decodeLogs(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPLogsData {
+        let root = try parse(json)
+        let request = try Object(root, path: "$")
+        return OTLPLogsData(resourceLogs: try request.array("resourceLogs", "resource_logs") { (object) throws(OTLPReadError) in
+            OTLPResourceLogs(
+                resource: try object.optionalObject("resource").map(resource),
+                scopeLogs: try object.array("scopeLogs", "scope_logs") { (scopeObject) throws(OTLPReadError) in
+                    OTLPScopeLogs(
+                        scope: try scopeObject.optionalObject("scope").map(scope),
+                        logRecords: try scopeObject.array("logRecords", "log_records", logRecord),
+                        schemaURL: try scopeObject.string("schemaUrl", "schema_url"))
+                },
+                schemaURL: try object.string("schemaUrl", "schema_url"))
+        })
+    }
+
+    /// Which signal a JSON request is, from its top-level key; `nil` for `{}` or anything else.
+    public func detectSignal(_ json: UnsafeRawBufferPointer) -> OTLPSignal? {
+        guard let root = try? parse(json), case .object(let members) = root else { return nil }
+        for (key, _) in members {
+            if key == "resourceSpans" || key == "resource_spans" { return .traces }
+            if key == "resourceLogs" || key == "resource_logs" { return .logs }
+        }
+        return nil
+    }
+
+    private func parse(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> JSONValue {
+        do {
+            // Each message level takes up to three JSON levels (kvlistValue -> values -> [ ] -> { }).
+            return try JSONParser.parse(json.bindMemory(to: UInt8.self), maxDepth: options.maxNestingDepth * 3 + 8)
+        } catch {
+            let kind: OTLPReadError.Kind = error.message.hasPrefix("JSON nested") ? .nestingTooDeep : .malformedJSON
+            throw OTLPReadError(kind, error.message, byteOffset: error.offset, offsetIn: .record)
+        }
+    }
+
+    // MARK: - Messages
+
+    private func attributes(_ object: Object, _ key: String) throws(OTLPReadError) -> [OTLPAttribute] {
+        try object.array(key, key) { (kv) throws(OTLPReadError) in
+            OTLPAttribute(try kv.string("key", "key"), try kv.optionalObject("value").map(anyValue))
+        }
+    }
+
+    private func anyValue(_ object: Object) throws(OTLPReadError) -> OTLPAttributeValue {
+        var result = OTLPAttributeValue.empty
+        // The last oneof member present wins, as in protobuf.
+        for (key, value) in object.members {
+            let path = object.path + "." + key
+            switch key {
+            case "stringValue", "string_value": result = .string(try Object.string(value, path))
+            case "boolValue", "bool_value":
+                guard case .bool(let bool) = value else { throw Object.typeError(path, "a boolean") }
+                result = .bool(bool)
+            case "intValue", "int_value": result = .int(try Object.int64(value, path))
+            case "doubleValue", "double_value": result = .double(try Object.double(value, path))
+            case "bytesValue", "bytes_value":
+                guard let bytes = Base64.decode(try Object.string(value, path)) else { throw Object.typeError(path, "base64") }
+                result = .bytes(bytes)
+            case "arrayValue", "array_value":
+                let array = try Object(value, path: path)
+                result = .array(try array.array("values", "values", anyValue))
+            case "kvlistValue", "kvlist_value":
+                let list = try Object(value, path: path)
+                result = .keyValueList(try attributes(list, "values"))
+            case "stringValueStrindex", "string_value_strindex":
+                result = .empty  // profiles-only; other signals read it as absent
+            default: continue
+            }
+        }
+        return result
+    }
+
+    private func resource(_ object: Object) throws(OTLPReadError) -> OTLPResource {
+        OTLPResource(
+            attributes: try attributes(object, "attributes"),
+            droppedAttributesCount: try object.uint32("droppedAttributesCount", "dropped_attributes_count"),
+            entityRefs: try object.array("entityRefs", "entity_refs") { (ref) throws(OTLPReadError) in
+                OTLPEntityRef(
+                    schemaURL: try ref.string("schemaUrl", "schema_url"), type: try ref.string("type", "type"),
+                    idKeys: try ref.stringArray("idKeys", "id_keys"),
+                    descriptionKeys: try ref.stringArray("descriptionKeys", "description_keys"))
+            })
+    }
+
+    private func scope(_ object: Object) throws(OTLPReadError) -> OTLPInstrumentationScope {
+        OTLPInstrumentationScope(
+            name: try object.string("name", "name"), version: try object.string("version", "version"),
+            attributes: try attributes(object, "attributes"),
+            droppedAttributesCount: try object.uint32("droppedAttributesCount", "dropped_attributes_count"))
+    }
+
+    private func span(_ object: Object) throws(OTLPReadError) -> OTLPSpan {
+        OTLPSpan(
+            traceID: try object.traceID("traceId", "trace_id"),
+            spanID: try object.spanID("spanId", "span_id"),
+            parentSpanID: try object.spanID("parentSpanId", "parent_span_id"),
+            name: try object.string("name", "name"),
+            kind: OTLPSpanKind(rawValue: try object.enumValue("kind", "kind", names: Self.spanKindNames)),
+            startTimeUnixNano: try object.uint64("startTimeUnixNano", "start_time_unix_nano"),
+            endTimeUnixNano: try object.uint64("endTimeUnixNano", "end_time_unix_nano"),
+            attributes: try attributes(object, "attributes"),
+            events: try object.array("events", "events") { (event) throws(OTLPReadError) in
+                OTLPSpanEvent(
+                    name: try event.string("name", "name"), timeUnixNano: try event.uint64("timeUnixNano", "time_unix_nano"),
+                    attributes: try attributes(event, "attributes"),
+                    droppedAttributesCount: try event.uint32("droppedAttributesCount", "dropped_attributes_count"))
+            },
+            links: try object.array("links", "links") { (link) throws(OTLPReadError) in
+                OTLPSpanLink(
+                    traceID: try link.traceID("traceId", "trace_id"), spanID: try link.spanID("spanId", "span_id"),
+                    traceState: try link.string("traceState", "trace_state"), attributes: try attributes(link, "attributes"),
+                    droppedAttributesCount: try link.uint32("droppedAttributesCount", "dropped_attributes_count"),
+                    flags: try link.uint32("flags", "flags"))
+            },
+            status: try object.optionalObject("status").map { (status) throws(OTLPReadError) in
+                OTLPSpanStatus(
+                    code: .init(rawValue: try status.enumValue("code", "code", names: Self.statusCodeNames)),
+                    message: try status.string("message", "message"))
+            },
+            traceState: try object.string("traceState", "trace_state"),
+            flags: try object.uint32("flags", "flags"),
+            droppedAttributesCount: try object.uint32("droppedAttributesCount", "dropped_attributes_count"),
+            droppedEventsCount: try object.uint32("droppedEventsCount", "dropped_events_count"),
+            droppedLinksCount: try object.uint32("droppedLinksCount", "dropped_links_count"))
+    }
+
+    private func logRecord(_ object: Object) throws(OTLPReadError) -> OTLPLogRecord {
+        OTLPLogRecord(
+            timeUnixNano: try object.uint64("timeUnixNano", "time_unix_nano"),
+            observedTimeUnixNano: try object.uint64("observedTimeUnixNano", "observed_time_unix_nano"),
+            severity: OTLPSeverity(rawValue: try object.enumValue("severityNumber", "severity_number", names: Self.severityNames)),
+            severityText: try object.string("severityText", "severity_text"),
+            body: try object.optionalObject("body").map(anyValue),
+            attributes: try attributes(object, "attributes"),
+            traceID: try object.traceID("traceId", "trace_id"),
+            spanID: try object.spanID("spanId", "span_id"),
+            flags: try object.uint32("flags", "flags"),
+            eventName: try object.string("eventName", "event_name"),
+            droppedAttributesCount: try object.uint32("droppedAttributesCount", "dropped_attributes_count"))
+    }
+
+    static let spanKindNames = [
+        "SPAN_KIND_UNSPECIFIED": 0, "SPAN_KIND_INTERNAL": 1, "SPAN_KIND_SERVER": 2, "SPAN_KIND_CLIENT": 3,
+        "SPAN_KIND_PRODUCER": 4, "SPAN_KIND_CONSUMER": 5,
+    ] as [String: Int32]
+    static let statusCodeNames = ["STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2] as [String: Int32]
+    static let severityNames: [String: Int32] = {
+        var names: [String: Int32] = ["SEVERITY_NUMBER_UNSPECIFIED": 0]
+        for number in Int32(1)...24 { names["SEVERITY_NUMBER_" + OTLPSeverity(rawValue: number).description] = number }
+        return names
+    }()
+}
+
+/// A JSON object being read as a message, with its path for error messages.
+private struct Object {
+    let members: [(String, JSONValue)]
+    let path: String
+
+    init(_ value: JSONValue, path: String) throws(OTLPReadError) {
+        guard case .object(let members) = value else { throw Object.typeError(path, "an object") }
+        self.members = members
+        self.path = path
+    }
+
+    static func typeError(_ path: String, _ expected: String) -> OTLPReadError {
+        OTLPReadError(.malformedJSON, "\(path) is not \(expected)")
+    }
+
+    /// The last member named `camel` or `snake` (null counts as absent).
+    func member(_ camel: String, _ snake: String) -> (String, JSONValue)? {
+        for (key, value) in members.reversed() where key == camel || key == snake {
+            if case .null = value { return nil }
+            return (path + "." + key, value)
+        }
+        return nil
+    }
+
+    func optionalObject(_ key: String) throws(OTLPReadError) -> Object? {
+        guard let (path, value) = member(key, key) else { return nil }
+        return try Object(value, path: path)
+    }
+
+    func array<T>(_ camel: String, _ snake: String, _ transform: (Object) throws(OTLPReadError) -> T) throws(OTLPReadError) -> [T] {
+        guard let (path, value) = member(camel, snake) else { return [] }
+        guard case .array(let elements) = value else { throw Object.typeError(path, "an array") }
+        var out: [T] = []
+        out.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() { out.append(try transform(try Object(element, path: "\(path)[\(index)]"))) }
+        return out
+    }
+
+    func stringArray(_ camel: String, _ snake: String) throws(OTLPReadError) -> [String] {
+        guard let (path, value) = member(camel, snake) else { return [] }
+        guard case .array(let elements) = value else { throw Object.typeError(path, "an array") }
+        var out: [String] = []
+        for element in elements { out.append(try Object.string(element, path)) }
+        return out
+    }
+
+    func string(_ camel: String, _ snake: String) throws(OTLPReadError) -> String {
+        guard let (path, value) = member(camel, snake) else { return "" }
+        return try Object.string(value, path)
+    }
+
+    static func string(_ value: JSONValue, _ path: String) throws(OTLPReadError) -> String {
+        guard case .string(let string) = value else { throw typeError(path, "a string") }
+        return string
+    }
+
+    static func integerText(_ value: JSONValue, _ path: String) throws(OTLPReadError) -> String {
+        switch value {
+        case .string(let text), .number(let text):
+            // Integral numbers written with a fraction or exponent (1.0, 1e3) are accepted by proto3 JSON.
+            if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+                guard let double = Double(text), double.rounded() == double, abs(double) < 1.9e19 else {
+                    throw typeError(path, "an integer")
+                }
+                return double < 0 ? String(Int64(double)) : String(UInt64(double))
+            }
+            return text
+        default: throw typeError(path, "an integer")
+        }
+    }
+
+    static func int64(_ value: JSONValue, _ path: String) throws(OTLPReadError) -> Int64 {
+        guard let int = Int64(try integerText(value, path)) else { throw typeError(path, "a 64-bit integer") }
+        return int
+    }
+
+    func uint64(_ camel: String, _ snake: String) throws(OTLPReadError) -> UInt64 {
+        guard let (path, value) = member(camel, snake) else { return 0 }
+        guard let int = UInt64(try Object.integerText(value, path)) else { throw Object.typeError(path, "an unsigned 64-bit integer") }
+        return int
+    }
+
+    func uint32(_ camel: String, _ snake: String) throws(OTLPReadError) -> UInt32 {
+        guard let (path, value) = member(camel, snake) else { return 0 }
+        guard let int = UInt32(try Object.integerText(value, path)) else { throw Object.typeError(path, "an unsigned 32-bit integer") }
+        return int
+    }
+
+    func enumValue(_ camel: String, _ snake: String, names: [String: Int32]) throws(OTLPReadError) -> Int32 {
+        guard let (path, value) = member(camel, snake) else { return 0 }
+        if case .string(let name) = value, let number = names[name] { return number }
+        guard let int = Int32(try Object.integerText(value, path)) else { throw Object.typeError(path, "an enum value") }
+        return int
+    }
+
+    static func double(_ value: JSONValue, _ path: String) throws(OTLPReadError) -> Double {
+        switch value {
+        case .number(let text):
+            guard let double = Double(text) else { throw typeError(path, "a number") }
+            return double
+        case .string("NaN"): return .nan
+        case .string("Infinity"): return .infinity
+        case .string("-Infinity"): return -.infinity
+        case .string(let text):
+            guard let double = Double(text), double.isFinite else { throw typeError(path, "a number") }
+            return double
+        default: throw typeError(path, "a number")
+        }
+    }
+
+    func traceID(_ camel: String, _ snake: String) throws(OTLPReadError) -> OTLPTraceID? {
+        guard let (path, value) = member(camel, snake) else { return nil }
+        let text = try Object.string(value, path)
+        if text.isEmpty { return nil }
+        guard let id = OTLPTraceID(hex: text) else { throw Object.typeError(path, "a trace ID of 32 hex digits") }
+        return id
+    }
+
+    func spanID(_ camel: String, _ snake: String) throws(OTLPReadError) -> OTLPSpanID? {
+        guard let (path, value) = member(camel, snake) else { return nil }
+        let text = try Object.string(value, path)
+        if text.isEmpty { return nil }
+        guard let id = OTLPSpanID(hex: text) else { throw Object.typeError(path, "a span ID of 16 hex digits") }
+        return id
+    }
+}

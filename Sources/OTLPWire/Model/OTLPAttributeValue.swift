@@ -1,0 +1,26 @@
+/// A value of an attribute or a log body: OTLP's `AnyValue`.
+///
+/// Every variant of the OTLP `AnyValue` oneof is a case; ``empty`` is an `AnyValue` with no member set.
+/// (The profiles-only `string_value_strindex` member is read as ``empty``, as the OTLP specification
+/// asks of receivers of other signals.)
+public indirect enum OTLPAttributeValue: Sendable, Equatable {
+    case string(String)
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case bytes([UInt8])
+    case array([OTLPAttributeValue])
+    case keyValueList([OTLPAttribute])
+    /// An `AnyValue` with no member set.
+    case empty
+}
+
+extension OTLPAttributeValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: OTLPAttributeValue...) { self = .array(elements) }
+}

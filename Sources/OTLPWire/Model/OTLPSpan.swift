@@ -1,0 +1,54 @@
+/// One finished operation within a trace: OTLP's `Span`.
+///
+/// IDs are optional only so that data read from files round-trips exactly (an empty `bytes` field is
+/// `nil`); spans made by instrumentation always have both.
+public struct OTLPSpan: Sendable, Equatable {
+    public var traceID: OTLPTraceID?
+    public var spanID: OTLPSpanID?
+    /// W3C `tracestate` header value.
+    public var traceState: String
+    /// `nil` for a root span.
+    public var parentSpanID: OTLPSpanID?
+    /// W3C trace flags in the low 8 bits; bits 8 and 9 say whether the parent is remote.
+    public var flags: UInt32
+    public var name: String
+    public var kind: OTLPSpanKind
+    public var startTimeUnixNano: UInt64
+    public var endTimeUnixNano: UInt64
+    public var attributes: [OTLPAttribute]
+    public var droppedAttributesCount: UInt32
+    public var events: [OTLPSpanEvent]
+    public var droppedEventsCount: UInt32
+    public var links: [OTLPSpanLink]
+    public var droppedLinksCount: UInt32
+    /// `nil` when no status was recorded; OTLP then reads the status as unset.
+    public var status: OTLPSpanStatus?
+
+    public init(
+        traceID: OTLPTraceID?, spanID: OTLPSpanID?, parentSpanID: OTLPSpanID? = nil, name: String,
+        kind: OTLPSpanKind = .internal, startTimeUnixNano: UInt64, endTimeUnixNano: UInt64,
+        attributes: [OTLPAttribute] = [], events: [OTLPSpanEvent] = [], links: [OTLPSpanLink] = [],
+        status: OTLPSpanStatus? = nil, traceState: String = "", flags: UInt32 = 0,
+        droppedAttributesCount: UInt32 = 0, droppedEventsCount: UInt32 = 0, droppedLinksCount: UInt32 = 0
+    ) {
+        self.traceID = traceID
+        self.spanID = spanID
+        self.traceState = traceState
+        self.parentSpanID = parentSpanID
+        self.flags = flags
+        self.name = name
+        self.kind = kind
+        self.startTimeUnixNano = startTimeUnixNano
+        self.endTimeUnixNano = endTimeUnixNano
+        self.attributes = attributes
+        self.droppedAttributesCount = droppedAttributesCount
+        self.events = events
+        self.droppedEventsCount = droppedEventsCount
+        self.links = links
+        self.droppedLinksCount = droppedLinksCount
+        self.status = status
+    }
+
+    /// End minus start, in nanoseconds; 0 when the end is before the start.
+    public var durationNano: UInt64 { endTimeUnixNano >= startTimeUnixNano ? endTimeUnixNano - startTimeUnixNano : 0 }
+}
