@@ -105,3 +105,24 @@ public struct OTLPDecoder: Sendable {
         return result
     }
 }
+
+extension OTLPDecoder {
+    /// ``check(_:as:)``, then a real unpack by protobuf-c (freed at once): what validation needs.
+    func checkAndUnpack(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) throws(OTLPReadError) -> Int {
+        let items = try check(bytes, as: signal)
+        let data = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        switch signal {
+        case .traces:
+            guard let request = opentelemetry__proto__collector__trace__v1__export_trace_service_request__unpack(nil, bytes.count, data) else {
+                throw OTLPReadError(.malformedProtobuf, "protobuf-c could not unpack the traces request", byteOffset: 0, offsetIn: .record)
+            }
+            opentelemetry__proto__collector__trace__v1__export_trace_service_request__free_unpacked(request, nil)
+        case .logs:
+            guard let request = opentelemetry__proto__collector__logs__v1__export_logs_service_request__unpack(nil, bytes.count, data) else {
+                throw OTLPReadError(.malformedProtobuf, "protobuf-c could not unpack the logs request", byteOffset: 0, offsetIn: .record)
+            }
+            opentelemetry__proto__collector__logs__v1__export_logs_service_request__free_unpacked(request, nil)
+        }
+        return items
+    }
+}

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a reader gets its bytes from: a file, standard input, or memory.
+public protocol OTLPByteSource: AnyObject {
+    /// Reads up to `buffer.count` bytes; returns 0 only at the end of the input.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(OTLPReadError) -> Int
+}
+
+/// Reads a file descriptor (a file, a pipe, standard input) with `read(2)`, in the caller's chunk sizes.
+public final class OTLPFileSource: OTLPByteSource {
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+
+    /// Opens `path` for reading; `-` means standard input.
+    public init(path: String) throws(OTLPReadError) {
+        if path == "-" {
+            descriptor = 0
+            ownsDescriptor = false
+            return
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw OTLPReadError(.io, "cannot open \(path): \(String(cString: strerror(errno)))") }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw OTLPReadError(.io, "\(path) is a directory")
+        }
+        descriptor = fd
+        ownsDescriptor = true
+    }
+
+    /// Reads an already open descriptor; it is not closed by this source.
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+        ownsDescriptor = false
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(OTLPReadError) -> Int {
+        while true {
+            let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno == EINTR { continue }
+            throw OTLPReadError(.io, "read failed: \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// Reads bytes held in memory.
+public final class OTLPMemorySource: OTLPByteSource {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(OTLPReadError) -> Int {
+        let count = min(buffer.count, bytes.count - position)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + position, byteCount: count) }
+        position += count
+        return count
+    }
+}
+
+@inline(__always)
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(fd, buffer, count)
+    #else
+    Darwin.read(fd, buffer, count)
+    #endif
+}

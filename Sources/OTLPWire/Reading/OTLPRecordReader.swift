@@ -1,0 +1,186 @@
+/// Splits a byte stream into framed records, in bounded chunks, telling a clean end from a cut-off record.
+///
+/// Length prefixes are checked against `maxRecordBytes` before anything is read or allocated for the
+/// record, so a damaged or hostile prefix (`0xFFFFFFFF`) costs nothing.
+public final class OTLPRecordReader {
+    public let framing: OTLPFraming
+    public let maxRecordBytes: Int
+    public let maxLineBytes: Int
+    private let source: any OTLPByteSource
+    private var buffer: [UInt8]
+    private var start = 0
+    private var end = 0
+    private var sourceEnded = false
+    private let chunkSize: Int
+    /// Stream offset of `buffer[start]`.
+    private var offset = 0
+    private var index = 0
+    private var finished = false
+
+    /// - Parameters:
+    ///   - prefix: bytes already read from `source` (by format detection), delivered first.
+    public init(
+        source: any OTLPByteSource, framing: OTLPFraming, prefix: [UInt8] = [], maxRecordBytes: Int = 64 << 20,
+        maxLineBytes: Int = 64 << 20, chunkSize: Int = 256 * 1024
+    ) {
+        self.source = source
+        self.framing = framing
+        self.maxRecordBytes = maxRecordBytes
+        self.maxLineBytes = maxLineBytes
+        self.chunkSize = chunkSize
+        buffer = prefix
+        end = prefix.count
+        if buffer.count < chunkSize { buffer.append(contentsOf: repeatElement(0, count: chunkSize - buffer.count)) }
+    }
+
+    /// Records delivered so far.
+    public var recordsRead: Int { index }
+    /// Stream offset just past the last delivered record.
+    public var streamOffset: Int { offset }
+
+    private var available: Int { end - start }
+
+    /// Makes at least `count` bytes available from `start`; false when the input ends first.
+    private func fill(_ count: Int) throws(OTLPReadError) -> Bool {
+        while available < count {
+            if sourceEnded { return false }
+            if start > 0 {
+                // Move the unread bytes to the front; only done when more input is needed.
+                let (from, length) = (start, available)
+                if length > 0 {
+                    buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: $0.baseAddress! + from, byteCount: length) }
+                }
+                start = 0
+                end = length
+            }
+            let want = max(chunkSize, count - available)
+            if buffer.count < end + want { buffer.append(contentsOf: repeatElement(0, count: end + want - buffer.count)) }
+            let (from, to) = (end, end + want)
+            let read = try buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(OTLPReadError) in
+                    try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[from..<to]))
+                }
+            }.get()
+            if read == 0 { sourceEnded = true; return false }
+            end += read
+        }
+        return true
+    }
+
+    /// The next record, or `nil` at a clean end of the stream.
+    public func next() throws(OTLPReadError) -> OTLPRawRecord? {
+        guard !finished else { return nil }
+        do {
+            let record: OTLPRawRecord?
+            switch framing {
+            case .u32be: record = try nextU32()
+            case .varint: record = try nextVarint()
+            case .jsonl: record = try nextLine()
+            case .unframed: record = try nextWhole()
+            }
+            if record == nil { finished = true }
+            return record
+        } catch {
+            finished = true
+            throw error
+        }
+    }
+
+    private func take(prefix: Int, body: Int) -> OTLPRawRecord {
+        let bytes = Array(buffer[(start + prefix)..<(start + prefix + body)])
+        let record = OTLPRawRecord(index: index, streamOffset: offset, bytes: bytes)
+        start += prefix + body
+        offset += prefix + body
+        index += 1
+        return record
+    }
+
+    private func error(_ kind: OTLPReadError.Kind, _ message: String) -> OTLPReadError {
+        OTLPReadError(kind, message, recordIndex: index, byteOffset: offset)
+    }
+
+    private func nextU32() throws(OTLPReadError) -> OTLPRawRecord? {
+        if try !fill(4) {
+            if available == 0 { return nil }
+            throw error(.truncatedLengthPrefix, "the input ends inside a 4-byte length prefix (\(available) of 4 bytes)")
+        }
+        let length = buffer[start..<(start + 4)].reduce(0) { $0 << 8 | Int($1) }
+        guard length <= maxRecordBytes else {
+            throw error(.recordTooLarge, "length prefix declares \(length) bytes, over the limit of \(maxRecordBytes)")
+        }
+        guard try fill(4 + length) else {
+            throw error(.truncatedRecord, "length prefix declares \(length) bytes but only \(available - 4) follow")
+        }
+        return take(prefix: 4, body: length)
+    }
+
+    private func nextVarint() throws(OTLPReadError) -> OTLPRawRecord? {
+        var length: UInt64 = 0
+        var prefix = 0
+        while true {
+            if try !fill(prefix + 1) {
+                if available == 0 { return nil }
+                throw error(.truncatedLengthPrefix, "the input ends inside a varint length prefix")
+            }
+            let byte = buffer[start + prefix]
+            if prefix < 10 { length |= UInt64(byte & 0x7F) << (7 * UInt64(prefix)) }
+            prefix += 1
+            if byte & 0x80 == 0 { break }
+            if prefix >= 10 {
+                throw error(.badLengthPrefix, "varint length prefix longer than 10 bytes")
+            }
+        }
+        guard length <= UInt64(maxRecordBytes) else {
+            throw error(.recordTooLarge, "length prefix declares \(length) bytes, over the limit of \(maxRecordBytes)")
+        }
+        guard try fill(prefix + Int(length)) else {
+            throw error(.truncatedRecord, "length prefix declares \(length) bytes but only \(available - prefix) follow")
+        }
+        return take(prefix: prefix, body: Int(length))
+    }
+
+    private func nextLine() throws(OTLPReadError) -> OTLPRawRecord? {
+        while true {
+            var scanned = 0
+            var newline: Int?
+            while newline == nil {
+                if let found = buffer[(start + scanned)..<end].firstIndex(of: 0x0A) {
+                    newline = found - start
+                    break
+                }
+                scanned = available
+                if scanned > maxLineBytes {
+                    throw error(.lineTooLong, "line longer than the limit of \(maxLineBytes) bytes")
+                }
+                if try !fill(available + 1) { break }
+            }
+            let lineLength = newline ?? available
+            if lineLength == 0 && newline == nil { return nil }
+            guard lineLength <= maxLineBytes else {
+                throw error(.lineTooLong, "line of \(lineLength) bytes, over the limit of \(maxLineBytes)")
+            }
+            let isBlank = buffer[start..<(start + lineLength)].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            if isBlank {
+                // Blank lines separate nothing; skip them without counting a record.
+                start += lineLength + (newline == nil ? 0 : 1)
+                offset += lineLength + (newline == nil ? 0 : 1)
+                if newline == nil { return nil }
+                continue
+            }
+            var record = take(prefix: 0, body: lineLength)
+            if newline != nil { start += 1; offset += 1 }
+            if record.bytes.last == 0x0D { record.bytes.removeLast() }
+            return record
+        }
+    }
+
+    private func nextWhole() throws(OTLPReadError) -> OTLPRawRecord? {
+        guard index == 0 else { return nil }
+        while try fill(available + 1) {
+            if available > maxRecordBytes {
+                throw error(.recordTooLarge, "message larger than the limit of \(maxRecordBytes) bytes")
+            }
+        }
+        return take(prefix: 0, body: available)
+    }
+}

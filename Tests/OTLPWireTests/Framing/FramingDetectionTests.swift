@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+@testable import OTLPWire
+
+@Suite("Framing and signal detection from content alone")
+struct FramingDetectionTests {
+    static let valid = SharedVectors.entries.filter { $0.valid && $0.records > 0 }
+
+    @Test("valid vectors read from memory with no file name", arguments: valid)
+    func contentOnly(entry: SharedVectors.Entry) throws {
+        let reader = try OTLPStreamReader(source: OTLPMemorySource(try SharedVectors.bytes(entry.path)))
+        #expect(reader.framing == OTLPFraming(rawValue: entry.framing), "detected \(reader.framing)")
+        #expect(reader.isCompressed == (entry.compression != "none"))
+        var records = 0
+        var items = 0
+        while let record = try reader.next() {
+            records += 1
+            items += record.payload.itemCount
+            #expect(record.payload.signal == entry.kind)
+        }
+        #expect(records == entry.records)
+        #expect(items == entry.items)
+    }
+
+    @Test("a .pb file name means one bare message (regression: `.none` read as Optional.none)")
+    func pbFileNameMeansUnframed() {
+        #expect(OTLPFraming.fromFileName("dir/random-bytes.pb") == .unframed)
+        #expect(OTLPFraming.fromFileName("x.binpb") == .unframed)
+        #expect(OTLPFraming.fromFileName("x.u32be.bin.gz") == .u32be)
+        #expect(OTLPFraming.fromFileName("x.varint.bin") == .varint)
+        #expect(OTLPFraming.fromFileName("x.jsonl.gz") == .jsonl)
+        #expect(OTLPFraming.fromFileName("x.bin") == nil)
+    }
+
+    @Test("empty input is zero records of any framing")
+    func emptyInput() throws {
+        let reader = try OTLPStreamReader(source: OTLPMemorySource([]))
+        #expect(try reader.next() == nil)
+    }
+}
