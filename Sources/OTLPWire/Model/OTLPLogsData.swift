@@ -1,4 +1,4 @@
-/// One logs request (`ExportLogsServiceRequest`): logRecords grouped by resource, then by scope.
+/// One logs request (`ExportLogsServiceRequest`): log records grouped by resource, then by scope.
 public struct OTLPLogsData: Sendable, Equatable {
     public var resourceLogs: [OTLPResourceLogs]
 
@@ -24,7 +24,7 @@ public struct OTLPLogsData: Sendable, Equatable {
     public var logRecordCount: Int { resourceLogs.reduce(0) { $0 + $1.scopeLogs.reduce(0) { $0 + $1.logRecords.count } } }
 }
 
-/// The logRecords of one resource: OTLP's `ResourceLogs`.
+/// The log records of one resource: OTLP's `ResourceLogs`.
 public struct OTLPResourceLogs: Sendable, Equatable {
     /// `nil` when the request carries no `resource` field.
     public var resource: OTLPResource?
@@ -38,7 +38,7 @@ public struct OTLPResourceLogs: Sendable, Equatable {
     }
 }
 
-/// The logRecords of one instrumentation scope: OTLP's `ScopeLogs`.
+/// The log records of one instrumentation scope: OTLP's `ScopeLogs`.
 public struct OTLPScopeLogs: Sendable, Equatable {
     /// `nil` when the request carries no `scope` field.
     public var scope: OTLPInstrumentationScope?

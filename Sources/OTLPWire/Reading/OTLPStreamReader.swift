@@ -39,10 +39,10 @@ public final class OTLPStreamReader {
         signalHint = lowerName.contains("log") ? .logs : .traces
         signal = options.signal
 
-        let head = try source.readUpTo(2)
-        let raw = PrefixedSource(prefix: head, source: source)
+        let head = source.readUpTo(2)
+        let raw = PrefixedSource(prefix: head.bytes, source: source, pendingError: head.error)
         let stream: any OTLPByteSource
-        if head == [0x1F, 0x8B] {
+        if head.bytes == [0x1F, 0x8B] {
             let inflater = GzipInflater(source: raw, maxDecompressedBytes: options.maxDecompressedBytes)
             self.inflater = inflater
             stream = inflater
@@ -54,16 +54,18 @@ public final class OTLPStreamReader {
         }
 
         var framing = options.framing ?? name.flatMap(OTLPFraming.fromFileName)
-        var prefix: [UInt8] = []
+        var recordSource = stream
         if framing == nil {
             let peekSize = 1 << 20
-            prefix = try stream.readUpTo(peekSize)
+            let sample = stream.readUpTo(peekSize)
             framing = FramingDetector(decoder: decoder, maxRecordBytes: options.decoding.maxMessageBytes)
-                .detect(prefix, atEnd: prefix.count < peekSize)
+                .detect(sample.bytes, atEnd: sample.bytes.count < peekSize)
+            // A fault met while sampling is reported after the records before it.
+            recordSource = PrefixedSource(prefix: sample.bytes, source: stream, pendingError: sample.error)
         }
         self.framing = framing!
         records = OTLPRecordReader(
-            source: stream, framing: framing!, prefix: prefix, maxRecordBytes: options.decoding.maxMessageBytes,
+            source: recordSource, framing: framing!, maxRecordBytes: options.decoding.maxMessageBytes,
             maxLineBytes: options.maxLineBytes, chunkSize: options.chunkSize)
     }
 

@@ -1,12 +1,17 @@
 /// Hands out bytes already read (while sniffing a format) before reading on from the source.
+///
+/// An error met while those bytes were read is thrown only once they have all been handed out, so the
+/// records before a fault are still delivered.
 final class PrefixedSource: OTLPByteSource {
     private var prefix: [UInt8]
     private var position = 0
     private let source: any OTLPByteSource
+    private var pendingError: OTLPReadError?
 
-    init(prefix: [UInt8], source: any OTLPByteSource) {
+    init(prefix: [UInt8], source: any OTLPByteSource, pendingError: OTLPReadError? = nil) {
         self.prefix = prefix
         self.source = source
+        self.pendingError = pendingError
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(OTLPReadError) -> Int {
@@ -14,29 +19,36 @@ final class PrefixedSource: OTLPByteSource {
             let count = min(buffer.count, prefix.count - position)
             prefix.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + position, byteCount: count) }
             position += count
-            if position == prefix.count { prefix = [] ; position = 0; exhausted = true }
+            if position == prefix.count { prefix = []; position = 0 }
             return count
         }
+        if let error = pendingError { throw error }
         return try source.read(into: buffer)
     }
-
-    private var exhausted = false
 }
 
 extension OTLPByteSource {
-    /// Reads until `count` bytes or the end of the input.
-    func readUpTo(_ count: Int) throws(OTLPReadError) -> [UInt8] {
+    /// Reads until `count` bytes, the end of the input, or an error, which is returned beside the bytes
+    /// read before it.
+    func readUpTo(_ count: Int) -> (bytes: [UInt8], error: OTLPReadError?) {
         var out = [UInt8](repeating: 0, count: count)
         var filled = 0
+        var failure: OTLPReadError?
         while filled < count {
             let from = filled
-            let read = try out.withUnsafeMutableBytes { raw in
+            let result = out.withUnsafeMutableBytes { raw in
                 Result { () throws(OTLPReadError) in try self.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[from...])) }
-            }.get()
-            if read == 0 { break }
-            filled += read
+            }
+            switch result {
+            case .success(let read):
+                if read == 0 { out.removeSubrange(filled...); return (out, nil) }
+                filled += read
+            case .failure(let error):
+                failure = error
+            }
+            if failure != nil { break }
         }
         out.removeSubrange(filled...)
-        return out
+        return (out, failure)
     }
 }

@@ -38,3 +38,23 @@ struct FramingDetectionTests {
         #expect(try reader.next() == nil)
     }
 }
+
+@Suite("Faults inside the detection sample")
+struct DetectionSampleFaultTests {
+    static let damagedGzip = SharedVectors.entries.filter { !$0.valid && $0.compression != "none" }
+
+    @Test("regression: a gzip fault met while sniffing the framing comes after the records before it", arguments: damagedGzip)
+    func faultAfterRecords(entry: SharedVectors.Entry) throws {
+        let reader = try OTLPStreamReader(source: OTLPMemorySource(try SharedVectors.bytes(entry.path)), options: OTLPReaderOptions(signal: entry.kind))
+        var records = 0
+        var failure: OTLPReadError?
+        do {
+            while try reader.next() != nil { records += 1 }
+        } catch {
+            failure = error
+        }
+        #expect(failure?.kind.rawValue == entry.expect["error_class"] as? String)
+        #expect(records == entry.expect["records_readable_before_error"] as? Int)
+        #expect(failure?.recordIndex == records)
+    }
+}

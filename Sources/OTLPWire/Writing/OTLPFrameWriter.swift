@@ -1,0 +1,132 @@
+/// Writes OTLP requests to a sink in one of the framings, optionally gzip-compressed.
+///
+/// Each record (length prefix and message, or JSON line) reaches the sink in a single `write`, so a
+/// reader never sees half a prefix from a writer that was stopped between calls. With gzip, records are
+/// compressed into the current member and ``flush()`` closes it: a file cut short later still
+/// decompresses up to its last flush.
+///
+/// ```swift
+/// let writer = try OTLPFrameWriter(sink: OTLPFileSink(path: "traces.u32be.bin"))
+/// try writer.write(OTLPTracesData(resource: resource, scope: scope, spans: spans))
+/// try writer.close()
+/// ```
+public final class OTLPFrameWriter {
+    public let framing: OTLPFraming
+    public let isCompressed: Bool
+    private let sink: any OTLPByteSink
+    private let encoder = OTLPEncoder()
+    private let jsonEncoder = OTLPJSONEncoder()
+    private let deflater: GzipDeflater?
+    private var record: [UInt8] = []
+    private var compressed: [UInt8] = []
+    /// Records written so far.
+    public private(set) var recordsWritten = 0
+    /// Bytes handed to the sink so far.
+    public private(set) var bytesWritten = 0
+
+    /// - Parameters:
+    ///   - framing: default ``OTLPFraming/u32be``.
+    ///   - gzip: compress with zlib (one gzip member per flush). Default `false`.
+    ///   - compressionLevel: zlib level 0...9, default 6.
+    public init(sink: any OTLPByteSink, framing: OTLPFraming = .u32be, gzip: Bool = false, compressionLevel: Int32 = 6) {
+        self.sink = sink
+        self.framing = framing
+        self.isCompressed = gzip
+        deflater = gzip ? GzipDeflater(level: compressionLevel) : nil
+    }
+
+    /// Writes one traces request as one record.
+    public func write(_ data: OTLPTracesData) throws(OTLPWriteError) {
+        if framing == .jsonl {
+            try emitJSON(jsonEncoder.encode(data))
+        } else {
+            try encoder.withEncoded(data) { bytes in Result { () throws(OTLPWriteError) in try emit(bytes) } }.get()
+        }
+    }
+
+    /// Writes one logs request as one record.
+    public func write(_ data: OTLPLogsData) throws(OTLPWriteError) {
+        if framing == .jsonl {
+            try emitJSON(jsonEncoder.encode(data))
+        } else {
+            try encoder.withEncoded(data) { bytes in Result { () throws(OTLPWriteError) in try emit(bytes) } }.get()
+        }
+    }
+
+    /// Writes an already encoded record: protobuf message bytes (or, for `jsonl`, one JSON object).
+    public func writeEncoded(_ bytes: UnsafeRawBufferPointer) throws(OTLPWriteError) {
+        if framing == .jsonl {
+            try emitJSON(Array(bytes))
+        } else {
+            try emit(bytes)
+        }
+    }
+
+    /// Writes a decoded payload of either signal.
+    public func write(_ payload: OTLPPayload) throws(OTLPWriteError) {
+        switch payload {
+        case .traces(let data): try write(data)
+        case .logs(let data): try write(data)
+        }
+    }
+
+    /// Closes the current gzip member (if any) and, with `durable`, asks the sink to make the bytes durable.
+    public func flush(durable: Bool = false) throws(OTLPWriteError) {
+        if let deflater {
+            compressed.removeAll(keepingCapacity: true)
+            try deflater.finishMember(into: &compressed)
+            try put(compressed)
+        }
+        if durable { try sink.sync() }
+    }
+
+    /// Flushes; the sink stays open (it belongs to its creator).
+    public func close() throws(OTLPWriteError) {
+        try flush()
+    }
+
+    private func emit(_ message: UnsafeRawBufferPointer) throws(OTLPWriteError) {
+        record.removeAll(keepingCapacity: true)
+        switch framing {
+        case .u32be:
+            let length = UInt32(message.count)
+            record.append(contentsOf: [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16),
+                                       UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)])
+        case .varint:
+            var length = UInt64(message.count)
+            while length >= 0x80 {
+                record.append(UInt8(truncatingIfNeeded: length) | 0x80)
+                length >>= 7
+            }
+            record.append(UInt8(length))
+        case .unframed, .jsonl:
+            break
+        }
+        record.append(contentsOf: message)
+        try finishRecord()
+    }
+
+    private func emitJSON(_ line: [UInt8]) throws(OTLPWriteError) {
+        record.removeAll(keepingCapacity: true)
+        record.append(contentsOf: line)
+        record.append(0x0A)
+        try finishRecord()
+    }
+
+    private func finishRecord() throws(OTLPWriteError) {
+        if let deflater {
+            compressed.removeAll(keepingCapacity: true)
+            try record.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try deflater.compress(bytes, into: &compressed) } }.get()
+            if !compressed.isEmpty { try put(compressed) }
+        } else {
+            try put(record)
+        }
+        recordsWritten += 1
+    }
+
+    private func put(_ bytes: [UInt8]) throws(OTLPWriteError) {
+        guard !bytes.isEmpty else { return }
+        try bytes.withUnsafeBytes { raw in Result { () throws(OTLPWriteError) in try sink.write(raw) } }.get()
+        bytesWritten += bytes.count
+    }
+}
