@@ -1,0 +1,80 @@
+import ArgumentParser
+import OTLPWire
+
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Rewrite a file in another framing, gzip-compressed or not.",
+        discussion: """
+            Every record is decoded and encoded again (JSON lines in are parsed and re-encoded through the \
+            protobuf-c path). On damaged input, the records before the fault are written, the error goes to \
+            stderr and the exit status is 1.
+            """
+    )
+
+    @Argument(help: "Input file, `-` for standard input.")
+    var input: String
+
+    @Argument(help: "Output file, `-` for standard output.")
+    var output: String
+
+    @Option(help: "Output framing: u32be, varint, jsonl or none (a single message).")
+    var to: FramingChoice
+
+    @Flag(help: "gzip-compress the output.")
+    var gzip = false
+
+    @Option(help: "Input framing (default: detected).")
+    var from: FramingChoice = .auto
+
+    @Option(help: "Signal of the input (default: detected).")
+    var signal: SignalChoice = .auto
+
+    func validate() throws {
+        guard to != .auto else { throw ValidationError("--to needs a framing: u32be, varint, jsonl or none") }
+    }
+
+    func run() throws {
+        let options = OTLPReaderOptions(framing: from.framing, signal: signal.signal)
+        let reader: OTLPStreamReader
+        let writer: OTLPFrameWriter
+        do {
+            reader = try OTLPStreamReader(path: input, options: options)
+        } catch {
+            Output.diagnostic("\(displayName(input)): \(error)")
+            throw error.kind == .io ? ExitStatus.ioError : ExitStatus.damagedInput
+        }
+        do {
+            writer = OTLPFrameWriter(sink: try OTLPFileSink(path: output), framing: to.framing!, gzip: gzip)
+        } catch {
+            Output.diagnostic("\(output): \(error)")
+            throw ExitStatus.ioError
+        }
+        var status = ExitCode.success
+        var records = 0
+        do {
+            while let record = try reader.next() {
+                if to == .none && records == 1 {
+                    Output.diagnostic("--to none holds one message; \(displayName(input)) has more records (use u32be, varint or jsonl)")
+                    status = ExitStatus.damagedInput
+                    break
+                }
+                try writer.write(record.payload)
+                records += 1
+            }
+        } catch let error as OTLPReadError {
+            Output.diagnostic("\(displayName(input)): \(error)")
+            status = ExitStatus.damagedInput
+        } catch {
+            Output.diagnostic("\(output): \(error)")
+            status = ExitStatus.ioError
+        }
+        do {
+            try writer.close()
+        } catch {
+            Output.diagnostic("\(output): \(error)")
+            status = ExitStatus.ioError
+        }
+        if status != .success { throw status }
+    }
+}

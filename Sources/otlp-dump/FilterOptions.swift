@@ -1,0 +1,103 @@
+import ArgumentParser
+import OTLPWire
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which spans and log records to keep.
+struct FilterOptions: ParsableArguments {
+    @Option(name: .customLong("trace-id"), help: "Keep spans and log records of this trace (32 hex digits).")
+    var traceID: String?
+
+    @Option(help: "Keep spans and log records whose name (span name, log event name or body) contains this text, or matches it as a glob when it has * ? or [.")
+    var name: String?
+
+    @Option(name: .customLong("severity-min"), help: "Keep log records at least this severe (trace, debug, info, warn, error, fatal, with 2-4 suffixes, or 1-24).")
+    var severityMin: String?
+
+    @Option(help: "Stop after this many spans or log records in all.")
+    var limit: Int?
+
+    func validate() throws {
+        if let traceID, OTLPTraceID(hex: traceID) == nil { throw ValidationError("--trace-id must be 32 hexadecimal digits") }
+        if let severityMin, OTLPSeverity(name: severityMin) == nil { throw ValidationError("unknown severity '\(severityMin)'") }
+        if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+    }
+
+    var isActive: Bool { traceID != nil || name != nil || severityMin != nil || limit != nil }
+
+    private func matches(_ text: String) -> Bool {
+        guard let name else { return true }
+        if name.contains(where: { "*?[".contains($0) }) { return fnmatch(name, text, 0) == 0 }
+        return text.contains(name)
+    }
+
+    func keeps(_ span: OTLPSpan) -> Bool {
+        if let traceID, span.traceID != OTLPTraceID(hex: traceID) { return false }
+        if severityMin != nil { return false }
+        return matches(span.name)
+    }
+
+    func keeps(_ record: OTLPLogRecord) -> Bool {
+        if let traceID, record.traceID != OTLPTraceID(hex: traceID) { return false }
+        if let severityMin, let minimum = OTLPSeverity(name: severityMin), record.severity < minimum { return false }
+        if name != nil {
+            var body = ""
+            if case .string(let text) = record.body { body = text }
+            return matches(record.eventName) || matches(body)
+        }
+        return true
+    }
+}
+
+/// Applies filters across records, counting towards `--limit`.
+struct RecordFilter {
+    let options: FilterOptions
+    private(set) var kept = 0
+
+    init(_ options: FilterOptions) {
+        self.options = options
+    }
+
+    var isExhausted: Bool { options.limit.map { kept >= $0 } ?? false }
+
+    /// The payload with only the items kept; groups left empty by filtering are dropped.
+    mutating func apply(_ payload: OTLPPayload) -> OTLPPayload {
+        guard options.isActive else { return payload }
+        switch payload {
+        case .traces(var data):
+            data.resourceSpans = data.resourceSpans.compactMap { group in
+                var group = group
+                group.scopeSpans = group.scopeSpans.compactMap { scope in
+                    var scope = scope
+                    scope.spans = scope.spans.filter { span in
+                        guard !isExhausted, options.keeps(span) else { return false }
+                        kept += 1
+                        return true
+                    }
+                    return scope.spans.isEmpty ? nil : scope
+                }
+                return group.scopeSpans.isEmpty ? nil : group
+            }
+            return .traces(data)
+        case .logs(var data):
+            data.resourceLogs = data.resourceLogs.compactMap { group in
+                var group = group
+                group.scopeLogs = group.scopeLogs.compactMap { scope in
+                    var scope = scope
+                    scope.logRecords = scope.logRecords.filter { record in
+                        guard !isExhausted, options.keeps(record) else { return false }
+                        kept += 1
+                        return true
+                    }
+                    return scope.logRecords.isEmpty ? nil : scope
+                }
+                return group.scopeLogs.isEmpty ? nil : group
+            }
+            return .logs(data)
+        }
+    }
+}

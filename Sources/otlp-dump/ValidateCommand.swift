@@ -1,0 +1,35 @@
+import ArgumentParser
+import OTLPWire
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check framing and decoding only; the exit status is the verdict.",
+        discussion: "Prints one line per valid file; for a damaged one, the error on stderr and exit status 1."
+    )
+
+    @OptionGroup var input: InputOptions
+
+    func run() throws {
+        var status = ExitCode.success
+        let output = Output.standard
+        for file in input.files {
+            var records = 0
+            var items = 0
+            do {
+                let reader = try OTLPStreamReader(path: file, options: input.readerOptions)
+                while let (_, count) = try reader.validateNext() {
+                    records += 1
+                    items += count
+                }
+                let signal = reader.signal.map { $0 == .traces ? "spans" : "log records" } ?? "items"
+                output.write("\(displayName(file)): valid, \(records) records, \(items) \(signal) (\(reader.framing)\(reader.isCompressed ? ", gzip" : ""), \(reader.inputBytesRead) bytes)\n")
+            } catch {
+                Output.diagnostic("\(displayName(file)): \(error) [\(records) valid records before it]")
+                if status == .success { status = error.kind == .io ? ExitStatus.ioError : ExitStatus.damagedInput }
+            }
+        }
+        output.flush()
+        if status != .success { throw status }
+    }
+}
