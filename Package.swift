@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "OTLPWire", targets: ["OTLPWire"]),
         .executable(name: "otlp-dump", targets: ["otlp-dump"]),
+        .executable(name: "otlpwire-demo", targets: ["otlpwire-demo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -49,6 +50,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(name: "otlpwire-demo", dependencies: ["OTLPWire"], swiftSettings: swiftSettings),
 
         // MARK: Tests
         .testTarget(name: "OTLPWireTests", dependencies: ["OTLPWire"], swiftSettings: swiftSettings),

@@ -7,11 +7,14 @@ struct OTLPDump: ParsableCommand {
         abstract: "Inspect OTLP trace and log files: framed protobuf (u32be, varint), JSON lines, bare messages, gzip or not.",
         discussion: """
             FILE arguments may be `-` for standard input (the default). Framing, gzip and signal are detected \
-            unless given.
+            unless given. Damaged input: every record before the fault is still shown, then one error on stderr \
+            naming the file, record index, byte offset and problem.
 
-            Exit status: 0 all input read; 1 damaged or invalid input (every record before the fault is still \
-            shown, then one error on stderr naming the file, record index, byte offset and problem); 2 a file \
-            could not be opened or written; 64 usage error.
+            Exit status:
+              0   all input read
+              1   damaged or invalid input
+              2   a file could not be opened, read or written
+              64  usage error
             """,
         version: "0.1.0",
         subcommands: [PrintCommand.self, StatsCommand.self, ValidateCommand.self, ConvertCommand.self],

@@ -1,0 +1,63 @@
+# OTLPWire: `make demo` and `make test` are all a newcomer needs (see README.md).
+SHELL := /bin/bash
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_PACKAGES := libprotobuf-c-dev protobuf-c-compiler zlib1g-dev pkg-config python3-pip
+SWIFT_BUILD_FLAGS ?=
+DUMP := .build/debug/otlp-dump
+
+.PHONY: all deps build demo test check-generated generate bench bench-smoke clean
+
+all: build
+
+## deps: install the Debian packages and the Python reference decoder, if missing
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing: $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+	@python3 -c "import opentelemetry.proto" 2>/dev/null || python3 -m pip install --quiet opentelemetry-proto
+
+build: deps
+	swift build $(SWIFT_BUILD_FLAGS)
+
+## demo: build, write telemetry with the library under demo-output/, show it with otlp-dump
+demo: build
+	rm -rf demo-output
+	.build/debug/otlpwire-demo demo-output
+	@echo; echo "== otlp-dump demo-output/traces.u32be.bin"
+	$(DUMP) demo-output/traces.u32be.bin
+	@echo; echo "== otlp-dump demo-output/logs.u32be.bin.gz"
+	$(DUMP) demo-output/logs.u32be.bin.gz
+	@echo; echo "== otlp-dump stats demo-output/*.bin*"
+	$(DUMP) stats demo-output/traces.u32be.bin demo-output/logs.u32be.bin.gz
+	@echo; echo "== otlp-dump validate demo-output/*"
+	$(DUMP) validate demo-output/traces.u32be.bin demo-output/logs.u32be.bin.gz demo-output/traces.jsonl
+
+## test: check the generated C, then run the whole test suite (needs ../shared/vectors)
+test: deps check-generated
+	swift test $(SWIFT_BUILD_FLAGS)
+
+check-generated:
+	scripts/check-generated.sh
+	@protoc_out=$$(mktemp); \
+	if command -v protoc >/dev/null; then \
+	  (cd proto && protoc -I. --descriptor_set_out=$$protoc_out --include_imports $$(find . -name '*.proto')) && \
+	  python3 scripts/compare-proto-schema.py $$protoc_out; \
+	else echo "protoc not installed: schema comparison skipped (apt-get install protobuf-compiler)"; fi; \
+	rm -f $$protoc_out
+
+## generate: regenerate Vendor/COTLPProto from proto/
+generate:
+	scripts/generate-protos.sh
+
+## bench: the yardstick peer beside the reference encoders (needs ../shared/yardstick)
+bench:
+	Benchmarks/run-yardstick.sh
+
+## bench-smoke: a small yardstick run that checks the output hash (CI)
+bench-smoke:
+	N=2048 REPS=1 Benchmarks/run-yardstick.sh --smoke
+
+clean:
+	rm -rf .build demo-output

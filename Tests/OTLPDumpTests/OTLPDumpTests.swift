@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+@Suite("otlp-dump")
+struct OTLPDumpTests {
+    nonisolated(unsafe) static let manifest: [[String: Any]] = {
+        let data = try! Data(contentsOf: OTLPDumpRunner.vectors.appendingPathComponent("manifest.json"))
+        return (try! JSONSerialization.jsonObject(with: data) as! [String: Any])["files"] as! [[String: Any]]
+    }()
+
+    struct Vector: CustomStringConvertible, @unchecked Sendable {
+        let entry: [String: Any]
+        var path: String { entry["path"] as! String }
+        var description: String { path }
+    }
+
+    static let damaged = manifest.filter { ($0["expect"] as! [String: Any])["outcome"] as! String == "error" }.map(Vector.init)
+
+    @Test("damaged input: records before the fault on stdout, one located error on stderr, exit 1", arguments: damaged)
+    func damagedInput(vector: Vector) throws {
+        let expect = vector.entry["expect"] as! [String: Any]
+        let framing = vector.entry["framing"] as! String
+        let kind = vector.entry["kind"] as! String
+        let file = OTLPDumpRunner.vectors.appendingPathComponent(vector.path).path
+        let result = try OTLPDumpRunner.run(["--format", "json", "--framing", framing, "--signal", kind, file])
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n")
+        let minimum = expect["records_readable_before_error_min"] as? Int ?? expect["records_readable_before_error"] as! Int
+        #expect((minimum...(expect["records_readable_before_error"] as! Int)).contains(lines.count))
+        let errorLines = result.stderr.split(separator: "\n")
+        #expect(errorLines.count == 1, "\(result.stderr)")
+        let classes = [expect["error_class"] as! String] + (expect["also_acceptable"] as? [String] ?? [])
+        #expect(classes.contains { result.stderr.contains($0) }, "\(result.stderr)")
+        #expect(result.stderr.contains(file))
+        #expect(result.stderr.contains("record \(lines.count)"))
+        #expect(result.stderr.contains("byte offset"))
+    }
+
+    @Test("valid files: exit 0, JSON lines match the reference content count")
+    func validFiles() throws {
+        let file = OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed-multimember.varint.bin.gz").path
+        let result = try OTLPDumpRunner.run(["--format", "json", file])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        let expected = try String(contentsOf: OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed.jsonl"), encoding: .utf8)
+        #expect(result.stdout.split(separator: "\n").count == expected.split(separator: "\n").count)
+    }
+
+    @Test("standard input with `-`, tree output is deterministic and uncoloured off a terminal")
+    func standardInput() throws {
+        let data = try Data(contentsOf: OTLPDumpRunner.vectors.appendingPathComponent("traces/app-telemetry.pb"))
+        let first = try OTLPDumpRunner.run(["--framing", "none", "-"], stdin: data)
+        let second = try OTLPDumpRunner.run(["-"], stdin: data)
+        #expect(first.status == 0)
+        #expect(first.stdout == second.stdout)
+        #expect(!first.stdout.contains("\u{1B}["))
+        #expect(first.stdout.contains("AppStart"))
+        #expect(first.stdout.contains("|████████████████████████| HomeScreen 28.32s"))
+        let colored = try OTLPDumpRunner.run(["--color", "always", "-"], stdin: data)
+        #expect(colored.stdout.contains("\u{1B}["))
+    }
+
+    @Test("validate: verdict in the exit status")
+    func validate() throws {
+        let good = OTLPDumpRunner.vectors.appendingPathComponent("framed/logs-mixed.u32be.bin.gz").path
+        let bad = OTLPDumpRunner.vectors.appendingPathComponent("bad/traces-deep-array-100000.pb").path
+        let ok = try OTLPDumpRunner.run(["validate", good])
+        #expect(ok.status == 0)
+        #expect(ok.stdout.contains("valid, 30 records, 901 log records"))
+        let failed = try OTLPDumpRunner.run(["validate", good, bad])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("nesting_too_deep"))
+    }
+
+    @Test("stats counts per signal, scope and severity")
+    func stats() throws {
+        let file = OTLPDumpRunner.vectors.appendingPathComponent("framed/logs-mixed.varint.bin").path
+        let result = try OTLPDumpRunner.run(["stats", file])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("records: 30"))
+        #expect(result.stdout.contains("901  logs (log records)"))
+        #expect(result.stdout.contains("by severity:"))
+    }
+
+    @Test("filters: --severity-min, --limit, --name glob, --trace-id")
+    func filters() throws {
+        let logs = OTLPDumpRunner.vectors.appendingPathComponent("framed/logs-mixed.u32be.bin").path
+        let limited = try OTLPDumpRunner.run(["--format", "json", "--severity-min", "error", "--limit", "5", logs])
+        #expect(limited.status == 0)
+        let count = limited.stdout.components(separatedBy: "\"severityNumber\":").count - 1
+        #expect(count == 5)
+        let traces = OTLPDumpRunner.vectors.appendingPathComponent("traces/app-telemetry.pb").path
+        let named = try OTLPDumpRunner.run(["--brief", "--name", "HomeScreen.on*", traces])
+        #expect(named.stdout.contains("HomeScreen.onAppear"))
+        #expect(!named.stdout.contains("AppStart"))
+        let traced = try OTLPDumpRunner.run(["--brief", "--trace-id", "69c362ceee31428eb050fbb5c1016c82", traces])
+        #expect(traced.stdout.contains("AppStart"))
+        #expect(!traced.stdout.contains("HomeScreen"))
+    }
+
+    @Test("convert between framings in both directions, JSON lines through protobuf-c, gzip")
+    func convert() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-dump-convert-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let jsonl = OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed.jsonl").path
+        let reference = try Data(contentsOf: OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed.u32be.bin"))
+        let u32 = directory.appendingPathComponent("a.u32be.bin").path
+        #expect(try OTLPDumpRunner.run(["convert", jsonl, u32, "--to", "u32be"]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: u32)) == reference)
+        let varintGz = directory.appendingPathComponent("b.varint.bin.gz").path
+        #expect(try OTLPDumpRunner.run(["convert", u32, varintGz, "--to", "varint", "--gzip"]).status == 0)
+        let back = directory.appendingPathComponent("c.bin").path
+        #expect(try OTLPDumpRunner.run(["convert", varintGz, back, "--to", "u32be"]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: back)) == reference)
+        let toStdout = try OTLPDumpRunner.run(["convert", back, "-", "--to", "jsonl"])
+        #expect(toStdout.stdout.split(separator: "\n").count == 50)
+    }
+
+    @Test("usage errors exit 64; a missing file exits 2")
+    func usageAndIO() throws {
+        #expect(try OTLPDumpRunner.run(["--trace-id", "xyz"]).status == 64)
+        #expect(try OTLPDumpRunner.run(["--framing", "bogus"]).status == 64)
+        let missing = try OTLPDumpRunner.run(["/nonexistent/file.u32be.bin"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/nonexistent/file.u32be.bin"))
+    }
+
+    @Test("--help documents the commands and exit statuses")
+    func help() throws {
+        let result = try OTLPDumpRunner.run(["--help"])
+        #expect(result.status == 0)
+        for text in ["print", "stats", "validate", "convert", "Exit status", "64  usage error", "1   damaged or invalid input"] {
+            #expect(result.stdout.contains(text), "missing \(text)")
+        }
+        let printHelp = try OTLPDumpRunner.run(["print", "--help"])
+        for option in ["--framing", "--signal", "--max-frame-bytes", "--max-depth", "--trace-id", "--name", "--severity-min", "--limit", "--format"] {
+            #expect(printHelp.stdout.contains(option), "missing \(option)")
+        }
+    }
+}
