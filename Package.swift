@@ -52,6 +52,14 @@ let package = Package(
         ),
         .executableTarget(name: "otlpwire-demo", dependencies: ["OTLPWire"], swiftSettings: swiftSettings),
 
+        // MARK: Benchmarks (sources under Benchmarks/; not a product, never built for users of the library)
+        .executableTarget(
+            name: "yardstick-peer",
+            dependencies: ["OTLPWire"],
+            path: "Benchmarks/Sources/yardstick-peer",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
         .testTarget(name: "OTLPWireTests", dependencies: ["OTLPWire"], swiftSettings: swiftSettings),
         .testTarget(name: "OTLPDumpTests", dependencies: ["otlp-dump"], swiftSettings: swiftSettings),
