@@ -5,7 +5,7 @@ APT_PACKAGES := libprotobuf-c-dev protobuf-c-compiler zlib1g-dev pkg-config pyth
 SWIFT_BUILD_FLAGS ?=
 DUMP := .build/debug/otlp-dump
 
-.PHONY: all deps build demo test check-generated generate bench bench-smoke clean
+.PHONY: all deps build demo test check-generated generate bench bench-deps bench-smoke clean
 
 all: build
 
@@ -51,13 +51,22 @@ check-generated:
 generate:
 	scripts/generate-protos.sh
 
-## bench: the yardstick peer beside the reference encoders (needs ../shared/yardstick)
-bench:
+BENCH_APT_PACKAGES := bc time gcc g++ protobuf-compiler libprotobuf-dev
+
+bench-deps: deps
+	@missing=$$(for p in $(BENCH_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing: $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+## bench: the yardstick peer beside the reference encoders, decoding throughput, 1 GB memory check
+bench: bench-deps
 	Benchmarks/run-yardstick.sh
 
-## bench-smoke: a small yardstick run that checks the output hash (CI)
-bench-smoke:
-	N=2048 REPS=1 Benchmarks/run-yardstick.sh --smoke
+## bench-smoke: a small run of the same (CI): hashes must agree, decoding measured on a small file
+bench-smoke: bench-deps
+	Benchmarks/run-yardstick.sh --smoke
 
 clean:
 	rm -rf .build demo-output

@@ -2,8 +2,10 @@
 """Decode a framed OTLP file with the reference opentelemetry-proto package (upb) and print one
 OTLP/JSON request per line: an implementation independent of OTLPWire, for cross-checks in tests.
 
-usage: reference-decode.py FILE FRAMING SIGNAL     FRAMING: u32be|varint|none   SIGNAL: traces|logs
-gzip input (one or more members) is detected from its magic bytes.
+usage: reference-decode.py FILE FRAMING SIGNAL [--parse-only]
+       FRAMING: u32be|varint|none   SIGNAL: traces|logs
+gzip input (one or more members) is detected from its magic bytes. --parse-only parses every record and
+prints only the record count (the baseline for `otlp-dump validate` in Benchmarks/run-yardstick.sh).
 """
 import base64
 import gzip
@@ -51,14 +53,21 @@ def records(data, framing):
 
 def main():
     path, framing, signal = sys.argv[1:4]
+    parse_only = "--parse-only" in sys.argv[4:]
     data = open(path, "rb").read()
     if data[:2] == b"\x1f\x8b":
         data = gzip.decompress(data)
     cls = ExportTraceServiceRequest if signal == "traces" else ExportLogsServiceRequest
+    count = 0
+    out = sys.stdout
     for body in records(data, framing):
         message = cls()
         message.ParseFromString(body)
-        print(json.dumps(hex_ids(MessageToDict(message, use_integers_for_enums=True))))
+        count += 1
+        if not parse_only:
+            out.write(json.dumps(hex_ids(MessageToDict(message, use_integers_for_enums=True))) + "\n")
+    if parse_only:
+        print(count)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Runs OTLPWire's encoder beside the reference peers of ../shared/yardstick, then measures decoding.
+#
+#   Benchmarks/run-yardstick.sh            full run (N=200000, REPS=5; about 10 minutes, longer on first build)
+#   Benchmarks/run-yardstick.sh --smoke    CI smoke run: a small N, two peers, hashes must agree
+#
+# Every figure is printed beside a baseline measured in the same run. Environment: N, REPS, ROUNDS, PEERS
+# (passed to the yardstick), DECODE_ITEMS (workload size for decoding, default 200000), BIG_FILE_MB
+# (size of the big-file memory check, default 1024; 0 skips it).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+shared=${SHARED:-$root/../shared}
+yardstick=$shared/yardstick
+out=$root/.build-bench
+mkdir -p "$out"
+smoke=false
+[ "${1:-}" = "--smoke" ] && smoke=true
+
+[ -x "$yardstick/run.sh" ] || { echo "no yardstick at $yardstick" >&2; exit 1; }
+command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+
+echo "== building release binaries"
+(cd "$root" && swift build -c release --product yardstick-peer >/dev/null && swift build -c release --product otlp-dump >/dev/null)
+peer=$root/.build/release/yardstick-peer
+dump=$root/.build/release/otlp-dump
+
+echo "== encoding: yardstick peers (PROTO_ROOT = our proto/)"
+export YS_BUILD_DIR=${YS_BUILD_DIR:-$root/.build-yardstick}
+if $smoke; then
+  PROJECT_PEER=$peer N=${N:-2048} REPS=${REPS:-1} PEERS=${PEERS:-"project c-protobuf-c+strcopy"} \
+    "$yardstick/run.sh" "$root/proto"
+  # The peer's own output must carry the reference hashes of WORKLOAD.md.
+  "$peer" --signal traces --mode build+encode --items 2048 --reps 1 2>/dev/null | grep -q aa53a47aec31e92be92e45e01f56553ce6f960177b25a04a2d44204ee7328da0
+  "$peer" --signal logs --mode build+encode --items 2048 --reps 1 2>/dev/null | grep -q f9340fbdaa9d0dd435c6f37da534f52fa27f383b781c06cbf56999bf7a6d09d5
+  decode_items=${DECODE_ITEMS:-20000}
+  big_mb=${BIG_FILE_MB:-0}
+else
+  PROJECT_PEER=$peer "$yardstick/run.sh" "$root/proto"
+  decode_items=${DECODE_ITEMS:-200000}
+  big_mb=${BIG_FILE_MB:-1024}
+fi
+
+echo
+echo "== decoding: otlp-dump vs the reference Python decoder (upb), same files, same run"
+seconds() { local start end; start=$(date +%s.%N); "$@" >/dev/null; end=$(date +%s.%N); echo "$end - $start" | bc -l; }
+printf '| signal | MB | otlp-dump validate MB/s | python parse MB/s | ratio | otlp-dump --format json MB/s | python to JSON MB/s | ratio |\n'
+printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
+for signal in traces logs; do
+  file=$out/$signal.u32be.bin
+  "$peer" --signal $signal --mode build+encode --items "$decode_items" --reps 1 --dump "$file" >/dev/null 2>&1
+  mb=$(echo "$(stat -c %s "$file") / 1000000" | bc -l)
+  v=$(seconds "$dump" validate --signal $signal "$file")
+  pv=$(seconds python3 "$root/scripts/reference-decode.py" "$file" u32be $signal --parse-only)
+  j=$(seconds "$dump" --format json --signal $signal "$file")
+  pj=$(seconds python3 "$root/scripts/reference-decode.py" "$file" u32be $signal)
+  printf '| %s | %.1f | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f |\n' $signal "$mb" \
+    "$(echo "$mb / $v" | bc -l)" "$(echo "$mb / $pv" | bc -l)" "$(echo "$pv / $v" | bc -l)" \
+    "$(echo "$mb / $j" | bc -l)" "$(echo "$mb / $pj" | bc -l)" "$(echo "$pj / $j" | bc -l)"
+done
+
+if [ "$big_mb" -gt 0 ]; then
+  echo
+  echo "== peak memory of otlp-dump on a ${big_mb} MB framed file"
+  big=$out/big.u32be.bin
+  : > "$big"
+  while [ "$(stat -c %s "$big")" -lt $((big_mb * 1000000)) ]; do cat "$out/traces.u32be.bin" >> "$big"; done
+  for args in "validate" "--format json" "stats"; do
+    /usr/bin/time -f "%M %e" -o "$out/time.txt" "$dump" $args --signal traces "$big" >/dev/null
+    read -r kb secs < "$out/time.txt"
+    printf 'otlp-dump %-14s %6.0f MB file: peak RSS %5.1f MB, %5.1f s, %6.1f MB/s\n' "$args" \
+      "$(echo "$(stat -c %s "$big") / 1000000" | bc -l)" "$(echo "$kb / 1024" | bc -l)" "$secs" \
+      "$(echo "$(stat -c %s "$big") / 1000000 / $secs" | bc -l)"
+  done
+  rm -f "$big"
+fi
