@@ -4,7 +4,8 @@ public enum OTLPFraming: String, Sendable, CaseIterable, CustomStringConvertible
     case u32be
     /// A protobuf varint length, then the message (protobuf's `writeDelimitedTo`).
     case varint
-    /// One OTLP/JSON request per line: what the Collector's `otlpjsonfile` receiver reads.
+    /// One OTLP/JSON request per line: what the Collector's `otlpjsonfile` receiver reads. Readers also accept
+    /// a single (pretty-printed) JSON request as the whole input.
     case jsonl
     /// One bare message, no framing (a `.pb` / `.binpb` file).
     case unframed = "none"
@@ -15,7 +16,7 @@ public enum OTLPFraming: String, Sendable, CaseIterable, CustomStringConvertible
     public static func fromFileName(_ name: String) -> OTLPFraming? {
         var base = Substring(name.split(separator: "/").last ?? "")
         if base.hasSuffix(".gz") { base = base.dropLast(3) }
-        if base.hasSuffix(".jsonl") || base.hasSuffix(".json") || base.hasSuffix(".ndjson") { return .jsonl }
+        if base.hasSuffix(".jsonl") || base.hasSuffix(".ndjson") { return .jsonl }
         if base.hasSuffix(".pb") || base.hasSuffix(".binpb") { return .unframed }
         if base.contains(".u32be") { return .u32be }
         if base.contains(".varint") { return .varint }

@@ -10,11 +10,20 @@ struct FramingDetector {
 
     func detect(_ sample: [UInt8], atEnd: Bool) -> OTLPFraming {
         guard let first = sample.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return .u32be }
-        if first == UInt8(ascii: "{") { return .jsonl }
+        if first == UInt8(ascii: "{") { return .jsonl }  // see isJSONDocument
         if fits(sample, atEnd: atEnd, prefix: u32Prefix) { return .u32be }
         if fits(sample, atEnd: atEnd, prefix: varintPrefix) { return .varint }
         if atEnd, isRequest(sample[...]) { return .unframed }
         return sample[0] == 0x0A ? .unframed : .u32be
+    }
+
+    /// `true` when a JSON sample is one multi-line document rather than JSON lines: its first line is
+    /// not a complete JSON value.
+    func isJSONDocument(_ sample: [UInt8]) -> Bool {
+        guard let start = sample.firstIndex(of: UInt8(ascii: "{")) else { return false }
+        let end = sample[start...].firstIndex(of: 0x0A) ?? sample.endIndex
+        let firstLine = sample[start..<end]
+        return firstLine.withUnsafeBufferPointer { (try? JSONParser.parse($0, maxDepth: 1024)) == nil }
     }
 
     private func u32Prefix(_ sample: ArraySlice<UInt8>) -> (prefix: Int, length: Int)? {

@@ -55,17 +55,21 @@ public final class OTLPStreamReader {
 
         var framing = options.framing ?? name.flatMap(OTLPFraming.fromFileName)
         var recordSource = stream
+        var recordFraming = framing
         if framing == nil {
             let peekSize = 1 << 20
             let sample = stream.readUpTo(peekSize)
-            framing = FramingDetector(decoder: decoder, maxRecordBytes: options.decoding.maxMessageBytes)
-                .detect(sample.bytes, atEnd: sample.bytes.count < peekSize)
+            let detector = FramingDetector(decoder: decoder, maxRecordBytes: options.decoding.maxMessageBytes)
+            framing = detector.detect(sample.bytes, atEnd: sample.bytes.count < peekSize)
+            recordFraming = framing
+            // One pretty-printed JSON request (an OTLP example file) is read whole, as one record.
+            if framing == .jsonl && detector.isJSONDocument(sample.bytes) { recordFraming = .unframed }
             // A fault met while sampling is reported after the records before it.
             recordSource = PrefixedSource(prefix: sample.bytes, source: stream, pendingError: sample.error)
         }
         self.framing = framing!
         records = OTLPRecordReader(
-            source: recordSource, framing: framing!, maxRecordBytes: options.decoding.maxMessageBytes,
+            source: recordSource, framing: recordFraming!, maxRecordBytes: options.decoding.maxMessageBytes,
             maxLineBytes: options.maxLineBytes, chunkSize: options.chunkSize)
     }
 

@@ -58,3 +58,17 @@ struct DetectionSampleFaultTests {
         #expect(failure?.recordIndex == records)
     }
 }
+
+@Suite("A single pretty-printed JSON request")
+struct JSONDocumentTests {
+    static let documents = SharedVectors.entries.filter { $0.framing == "none" && $0.valid }
+
+    @Test("reads the vectors' .json files as one record each", arguments: documents)
+    func prettyPrinted(entry: SharedVectors.Entry) throws {
+        let reader = try OTLPStreamReader(path: SharedVectors.root.appendingPathComponent(entry.json!).path)
+        let record = try #require(try reader.next())
+        #expect(record.payload.signal == entry.kind)
+        #expect(record.payload.itemCount == entry.items)
+        #expect(try reader.next() == nil)
+    }
+}
