@@ -29,6 +29,7 @@ struct ProtobufCBuilder {
         guard count > 0 else { return ProtobufCBinaryData(len: 0, data: nil) }
         packedSizeBound &+= count &+ Self.scalarBound
         let destination = arena.allocate(byteCount: count)
+        // Native strings (and small ones, copied to the stack) are contiguous UTF-8.
         let copied: Void? = string.utf8.withContiguousStorageIfAvailable { source in
             destination.copyMemory(from: source.baseAddress!, byteCount: count)
         }
@@ -134,17 +135,19 @@ struct ProtobufCBuilder {
         guard count > 0 else { return (0, nil) }
         let keyValues = message(PBKeyValue.self, count: count)
         let pointers = arena.allocate(UnsafeMutablePointer<PBKeyValue>?.self, count: count)
-        for index in 0..<count {
-            let keyValue = keyValues + index
-            COTLPShims_init_key_value(keyValue)
-            let attribute = attributes[index]
-            keyValue.pointee.key = bytes(attribute.key)
-            if let value = attribute.value {
-                let valuePointer = message(PBAnyValue.self)
-                anyValue(value, into: valuePointer)
-                keyValue.pointee.value = valuePointer
+        // Read the attributes in place (no copy of each element, so no retain/release per field).
+        attributes.withUnsafeBufferPointer { buffer in
+            for index in 0..<count {
+                let keyValue = keyValues + index
+                COTLPShims_init_key_value(keyValue)
+                keyValue.pointee.key = bytes(buffer[index].key)
+                if buffer[index].value != nil {
+                    let valuePointer = message(PBAnyValue.self)
+                    anyValue(buffer[index].value.unsafelyUnwrapped, into: valuePointer)
+                    keyValue.pointee.value = valuePointer
+                }
+                pointers[index] = keyValue
             }
-            pointers[index] = keyValue
         }
         return (count, pointers)
     }
@@ -217,16 +220,17 @@ struct ProtobufCBuilder {
         if eventCount > 0 {
             let events = message(PBSpanEvent.self, count: eventCount)
             let pointers = arena.allocate(UnsafeMutablePointer<PBSpanEvent>?.self, count: eventCount)
-            for index in 0..<eventCount {
-                let event = span.events[index]
-                let eventPointer = events + index
-                COTLPShims_init_span_event(eventPointer)
-                scalars(2)
-                eventPointer.pointee.time_unix_nano = event.timeUnixNano
-                eventPointer.pointee.name = bytes(event.name)
-                (eventPointer.pointee.n_attributes, eventPointer.pointee.attributes) = keyValues(event.attributes)
-                eventPointer.pointee.dropped_attributes_count = event.droppedAttributesCount
-                pointers[index] = eventPointer
+            span.events.withUnsafeBufferPointer { buffer in
+                for index in 0..<eventCount {
+                    let eventPointer = events + index
+                    COTLPShims_init_span_event(eventPointer)
+                    scalars(2)
+                    eventPointer.pointee.time_unix_nano = buffer[index].timeUnixNano
+                    eventPointer.pointee.name = bytes(buffer[index].name)
+                    (eventPointer.pointee.n_attributes, eventPointer.pointee.attributes) = keyValues(buffer[index].attributes)
+                    eventPointer.pointee.dropped_attributes_count = buffer[index].droppedAttributesCount
+                    pointers[index] = eventPointer
+                }
             }
             pointer.pointee.n_events = eventCount
             pointer.pointee.events = pointers
@@ -286,9 +290,11 @@ struct ProtobufCBuilder {
                     if spanCount > 0 {
                         let spans = message(PBSpan.self, count: spanCount)
                         let spanPointers = arena.allocate(UnsafeMutablePointer<PBSpan>?.self, count: spanCount)
-                        for index in 0..<spanCount {
-                            span(scopeGroup.spans[index], into: spans + index)
-                            spanPointers[index] = spans + index
+                        scopeGroup.spans.withUnsafeBufferPointer { buffer in
+                            for index in 0..<spanCount {
+                                span(buffer[index], into: spans + index)
+                                spanPointers[index] = spans + index
+                            }
                         }
                         scopeSpans.pointee.n_spans = spanCount
                         scopeSpans.pointee.spans = spanPointers
@@ -352,9 +358,11 @@ struct ProtobufCBuilder {
                     if recordCount > 0 {
                         let records = message(PBLogRecord.self, count: recordCount)
                         let recordPointers = arena.allocate(UnsafeMutablePointer<PBLogRecord>?.self, count: recordCount)
-                        for index in 0..<recordCount {
-                            logRecord(scopeGroup.logRecords[index], into: records + index)
-                            recordPointers[index] = records + index
+                        scopeGroup.logRecords.withUnsafeBufferPointer { buffer in
+                            for index in 0..<recordCount {
+                                logRecord(buffer[index], into: records + index)
+                                recordPointers[index] = records + index
+                            }
                         }
                         scopeLogs.pointee.n_log_records = recordCount
                         scopeLogs.pointee.log_records = recordPointers
