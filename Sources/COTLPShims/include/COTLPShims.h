@@ -35,6 +35,14 @@ COTLPSHIMS_INIT_FN(scope_logs, Opentelemetry__Proto__Logs__V1__ScopeLogs, OPENTE
 COTLPSHIMS_INIT_FN(resource_logs, Opentelemetry__Proto__Logs__V1__ResourceLogs, OPENTELEMETRY__PROTO__LOGS__V1__RESOURCE_LOGS__INIT)
 COTLPSHIMS_INIT_FN(logs_request, Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceRequest, OPENTELEMETRY__PROTO__COLLECTOR__LOGS__V1__EXPORT_LOGS_SERVICE_REQUEST__INIT)
 
+/* Encoding-only AnyValue stand-ins (scripts/bindings/otlpwire/encoding/v1/any_value_members.proto). */
+COTLPSHIMS_INIT_FN(string_any_value, Otlpwire__Encoding__V1__StringAnyValue, OTLPWIRE__ENCODING__V1__STRING_ANY_VALUE__INIT)
+COTLPSHIMS_INIT_FN(bool_any_value, Otlpwire__Encoding__V1__BoolAnyValue, OTLPWIRE__ENCODING__V1__BOOL_ANY_VALUE__INIT)
+COTLPSHIMS_INIT_FN(int_any_value, Otlpwire__Encoding__V1__IntAnyValue, OTLPWIRE__ENCODING__V1__INT_ANY_VALUE__INIT)
+COTLPSHIMS_INIT_FN(double_any_value, Otlpwire__Encoding__V1__DoubleAnyValue, OTLPWIRE__ENCODING__V1__DOUBLE_ANY_VALUE__INIT)
+COTLPSHIMS_INIT_FN(bytes_any_value, Otlpwire__Encoding__V1__BytesAnyValue, OTLPWIRE__ENCODING__V1__BYTES_ANY_VALUE__INIT)
+COTLPSHIMS_INIT_FN(present_key_value, Otlpwire__Encoding__V1__KeyValue, OTLPWIRE__ENCODING__V1__KEY_VALUE__INIT)
+
 #undef COTLPSHIMS_INIT_FN
 
 /* ---- packing ---- */

@@ -81,50 +81,74 @@ struct ProtobufCBuilder {
 
     // MARK: - Common
 
-    mutating func anyValue(_ value: OTLPAttributeValue, into pointer: UnsafeMutablePointer<PBAnyValue>) {
-        COTLPShims_init_any_value(pointer)
+    /// The struct that packs as `value`'s `AnyValue`.
+    ///
+    /// Strings, booleans, integers, doubles and bytes use the encoding-only one-field messages
+    /// (`otlpwire.encoding.v1.*AnyValue`): the same bytes as an `AnyValue` with that member set, but
+    /// protobuf-c visits one field descriptor instead of eight. The pointer is typed as `AnyValue` only to
+    /// be stored in the C struct; protobuf-c packs it through its own descriptor and nothing reads it back.
+    mutating func anyValue(_ value: OTLPAttributeValue) -> UnsafeMutablePointer<PBAnyValue> {
         switch value {
         case .string(let string):
-            pointer.pointee.value_case = OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE
-            pointer.pointee.string_value = bytes(string)
+            let member = message(PBStringAnyValue.self)
+            COTLPShims_init_string_any_value(member)
+            member.pointee.string_value = bytes(string)
             packedSizeBound &+= Self.scalarBound  // the member is written even when empty
+            return UnsafeMutablePointer(OpaquePointer(member))
         case .bool(let bool):
-            pointer.pointee.value_case = OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BOOL_VALUE
-            pointer.pointee.bool_value = bool ? 1 : 0
+            let member = message(PBBoolAnyValue.self)
+            COTLPShims_init_bool_any_value(member)
+            member.pointee.bool_value = bool ? 1 : 0
             scalars(1)
+            return UnsafeMutablePointer(OpaquePointer(member))
         case .int(let int):
-            pointer.pointee.value_case = OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE
-            pointer.pointee.int_value = int
+            let member = message(PBIntAnyValue.self)
+            COTLPShims_init_int_any_value(member)
+            member.pointee.int_value = int
             scalars(1)
+            return UnsafeMutablePointer(OpaquePointer(member))
         case .double(let double):
-            pointer.pointee.value_case = OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_DOUBLE_VALUE
-            pointer.pointee.double_value = double
+            let member = message(PBDoubleAnyValue.self)
+            COTLPShims_init_double_any_value(member)
+            member.pointee.double_value = double
             scalars(1)
+            return UnsafeMutablePointer(OpaquePointer(member))
         case .bytes(let array):
-            pointer.pointee.value_case = OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BYTES_VALUE
-            pointer.pointee.bytes_value = bytes(array)
+            let member = message(PBBytesAnyValue.self)
+            COTLPShims_init_bytes_any_value(member)
+            member.pointee.bytes_value = bytes(array)
             packedSizeBound &+= Self.scalarBound
+            return UnsafeMutablePointer(OpaquePointer(member))
         case .array(let values):
+            let pointer = message(PBAnyValue.self)
+            COTLPShims_init_any_value(pointer)
             let array = message(PBArrayValue.self)
             COTLPShims_init_array_value(array)
-            let items = message(PBAnyValue.self, count: values.count)
-            let pointers = arena.allocate(UnsafeMutablePointer<PBAnyValue>?.self, count: values.count)
-            for (index, element) in values.enumerated() {
-                anyValue(element, into: items + index)
-                pointers[index] = items + index
+            let count = values.count
+            if count > 0 {
+                let pointers = arena.allocate(UnsafeMutablePointer<PBAnyValue>?.self, count: count)
+                values.withUnsafeBufferPointer { buffer in
+                    for index in 0..<count { pointers[index] = anyValue(buffer[index]) }
+                }
+                array.pointee.n_values = count
+                array.pointee.values = pointers
             }
-            array.pointee.n_values = values.count
-            array.pointee.values = pointers
             pointer.pointee.value_case = OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_ARRAY_VALUE
             pointer.pointee.array_value = array
+            return pointer
         case .keyValueList(let attributes):
+            let pointer = message(PBAnyValue.self)
+            COTLPShims_init_any_value(pointer)
             let list = message(PBKeyValueList.self)
             COTLPShims_init_key_value_list(list)
             (list.pointee.n_values, list.pointee.values) = keyValues(attributes)
             pointer.pointee.value_case = OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_KVLIST_VALUE
             pointer.pointee.kvlist_value = list
+            return pointer
         case .empty:
-            break
+            let pointer = message(PBAnyValue.self)
+            COTLPShims_init_any_value(pointer)
+            return pointer
         }
     }
 
@@ -133,20 +157,25 @@ struct ProtobufCBuilder {
     ) -> (Int, UnsafeMutablePointer<UnsafeMutablePointer<PBKeyValue>?>?) {
         let count = attributes.count
         guard count > 0 else { return (0, nil) }
-        let keyValues = message(PBKeyValue.self, count: count)
+        packedSizeBound &+= count &* Self.messageBound
         let pointers = arena.allocate(UnsafeMutablePointer<PBKeyValue>?.self, count: count)
         // Read the attributes in place (no copy of each element, so no retain/release per field).
         attributes.withUnsafeBufferPointer { buffer in
             for index in 0..<count {
-                let keyValue = keyValues + index
-                COTLPShims_init_key_value(keyValue)
-                keyValue.pointee.key = bytes(buffer[index].key)
-                if buffer[index].value != nil {
-                    let valuePointer = message(PBAnyValue.self)
-                    anyValue(buffer[index].value.unsafelyUnwrapped, into: valuePointer)
-                    keyValue.pointee.value = valuePointer
+                if buffer[index].value != nil && !buffer[index].key.isEmpty {
+                    // The common case: the encoding-only KeyValue with both fields required (same bytes).
+                    let keyValue = arena.allocate(PBPresentKeyValue.self)
+                    COTLPShims_init_present_key_value(keyValue)
+                    keyValue.pointee.key = bytes(buffer[index].key)
+                    keyValue.pointee.value = anyValue(buffer[index].value.unsafelyUnwrapped)
+                    pointers[index] = UnsafeMutablePointer(OpaquePointer(keyValue))
+                } else {
+                    let keyValue = arena.allocate(PBKeyValue.self)
+                    COTLPShims_init_key_value(keyValue)
+                    keyValue.pointee.key = bytes(buffer[index].key)
+                    if buffer[index].value != nil { keyValue.pointee.value = anyValue(buffer[index].value.unsafelyUnwrapped) }
+                    pointers[index] = keyValue
                 }
-                pointers[index] = keyValue
             }
         }
         return (count, pointers)
@@ -320,11 +349,7 @@ struct ProtobufCBuilder {
         pointer.pointee.observed_time_unix_nano = record.observedTimeUnixNano
         pointer.pointee.severity_number = .init(rawValue: .init(truncatingIfNeeded: record.severity.rawValue))
         pointer.pointee.severity_text = bytes(record.severityText)
-        if let body = record.body {
-            let bodyPointer = message(PBAnyValue.self)
-            anyValue(body, into: bodyPointer)
-            pointer.pointee.body = bodyPointer
-        }
+        if let body = record.body { pointer.pointee.body = anyValue(body) }
         (pointer.pointee.n_attributes, pointer.pointee.attributes) = keyValues(record.attributes)
         pointer.pointee.dropped_attributes_count = record.droppedAttributesCount
         pointer.pointee.flags = record.flags

@@ -19,3 +19,11 @@ typealias PBLogRecord = Opentelemetry__Proto__Logs__V1__LogRecord
 typealias PBScopeLogs = Opentelemetry__Proto__Logs__V1__ScopeLogs
 typealias PBResourceLogs = Opentelemetry__Proto__Logs__V1__ResourceLogs
 typealias PBLogsRequest = Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceRequest
+
+// Encoding-only stand-ins for an AnyValue with one member set (wire-identical; see the .proto's header).
+typealias PBStringAnyValue = Otlpwire__Encoding__V1__StringAnyValue
+typealias PBBoolAnyValue = Otlpwire__Encoding__V1__BoolAnyValue
+typealias PBIntAnyValue = Otlpwire__Encoding__V1__IntAnyValue
+typealias PBDoubleAnyValue = Otlpwire__Encoding__V1__DoubleAnyValue
+typealias PBBytesAnyValue = Otlpwire__Encoding__V1__BytesAnyValue
+typealias PBPresentKeyValue = Otlpwire__Encoding__V1__KeyValue
