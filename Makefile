@@ -51,7 +51,7 @@ check-generated:
 generate:
 	scripts/generate-protos.sh
 
-BENCH_APT_PACKAGES := bc time gcc g++ protobuf-compiler libprotobuf-dev
+BENCH_APT_PACKAGES := bc time gcc g++ binutils valgrind protobuf-compiler libprotobuf-dev
 
 bench-deps: deps
 	@missing=$$(for p in $(BENCH_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \

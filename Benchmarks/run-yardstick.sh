@@ -21,7 +21,10 @@ command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get inst
 
 echo "== building release binaries"
 (cd "$root" && swift build -c release --product yardstick-peer >/dev/null && swift build -c release --product otlp-dump >/dev/null)
-peer=$root/.build/release/yardstick-peer
+# valgrind 3.19 cannot read the DWARF 5 that clang emits for the C targets: run a copy without debug
+# sections (symbols stay), so instructions.sh can count it too.
+peer=$out/yardstick-peer
+objcopy --strip-debug "$root/.build/release/yardstick-peer" "$peer"
 dump=$root/.build/release/otlp-dump
 
 echo "== encoding: yardstick peers (PROTO_ROOT = our proto/)"
@@ -36,6 +39,10 @@ if $smoke; then
   big_mb=${BIG_FILE_MB:-0}
 else
   PROJECT_PEER=$peer "$yardstick/run.sh" "$root/proto"
+  echo
+  echo "== instructions per item (callgrind; repeatable on a noisy machine)"
+  PROJECT_PEER=$peer PEERS=${INSTRUCTION_PEERS:-"project swift-handwritten c-protobuf-c c-protobuf-c+strcopy cpp-protobuf swift-protobuf"} \
+    "$yardstick/instructions.sh" "$root/proto"
   decode_items=${DECODE_ITEMS:-200000}
   big_mb=${BIG_FILE_MB:-1024}
 fi

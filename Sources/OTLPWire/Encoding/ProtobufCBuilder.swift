@@ -229,7 +229,7 @@ struct ProtobufCBuilder {
 
     // MARK: - Traces
 
-    mutating func span(_ span: OTLPSpan, into pointer: UnsafeMutablePointer<PBSpan>) {
+    mutating func span(_ span: borrowing OTLPSpan, into pointer: UnsafeMutablePointer<PBSpan>) {
         COTLPShims_init_span(pointer)
         scalars(8)  // flags, kind, start, end, three dropped counts, slack
         pointer.pointee.trace_id = bytes(span.traceID)
@@ -342,7 +342,7 @@ struct ProtobufCBuilder {
 
     // MARK: - Logs
 
-    mutating func logRecord(_ record: OTLPLogRecord, into pointer: UnsafeMutablePointer<PBLogRecord>) {
+    mutating func logRecord(_ record: borrowing OTLPLogRecord, into pointer: UnsafeMutablePointer<PBLogRecord>) {
         COTLPShims_init_log_record(pointer)
         scalars(6)  // times, severity number, dropped count, flags, slack
         pointer.pointee.time_unix_nano = record.timeUnixNano

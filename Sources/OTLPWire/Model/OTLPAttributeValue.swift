@@ -3,7 +3,10 @@
 /// Every variant of the OTLP `AnyValue` oneof is a case; ``empty`` is an `AnyValue` with no member set.
 /// (The profiles-only `string_value_strindex` member is read as ``empty``, as the OTLP specification
 /// asks of receivers of other signals.)
-public indirect enum OTLPAttributeValue: Sendable, Equatable {
+///
+/// Not `indirect`: the recursive cases hold arrays, which already give the indirection, so scalar and
+/// string values are stored inline, with no heap box per value.
+public enum OTLPAttributeValue: Sendable, Equatable {
     case string(String)
     case bool(Bool)
     case int(Int64)
