@@ -1,4 +1,8 @@
-/// Bump allocator that owns every C struct, pointer array and string copy made for one encode.
+internal import COTLPProto
+internal import CProtobufC
+
+/// Bump allocator that owns every C struct, pointer array and string copy made for one encode, or every
+/// struct protobuf-c unpacks for one decode.
 ///
 /// One arena belongs to one ``OTLPEncoder``. ``reset()`` releases everything at once between batches and
 /// keeps the largest chunk, so a steady stream of similar batches allocates nothing after warm-up.
@@ -56,5 +60,17 @@ final class ProtobufCArena {
         chunks.append(Chunk(base: base, size: size))
         cursor = base
         remaining = size
+    }
+
+    /// Runs `body` with a protobuf-c allocator that takes memory from this arena; its `free` does nothing
+    /// (everything goes at the next ``reset()``).
+    func withAllocator<R>(_ body: (UnsafeMutablePointer<ProtobufCAllocator>) throws(OTLPReadError) -> R) throws(OTLPReadError) -> R {
+        var allocator = ProtobufCAllocator(
+            alloc: { data, size in
+                Unmanaged<ProtobufCArena>.fromOpaque(data!).takeUnretainedValue().allocate(byteCount: max(size, 1))
+            },
+            free: { _, _ in },
+            allocator_data: Unmanaged.passUnretained(self).toOpaque())
+        return try withExtendedLifetime(self) { () throws(OTLPReadError) -> R in try body(&allocator) }
     }
 }

@@ -24,6 +24,8 @@ public final class OTLPStreamReader {
     private let jsonDecoder: OTLPJSONDecoder
     private let signalHint: OTLPSignal
     private var finished = false
+    /// protobuf-c's memory for one record at a time, reused across records.
+    private let arena = ProtobufCArena(minimumChunkSize: 1 << 20)
 
     /// Opens `path` (`-` for standard input).
     public convenience init(path: String, options: OTLPReaderOptions = OTLPReaderOptions()) throws(OTLPReadError) {
@@ -91,8 +93,8 @@ public final class OTLPStreamReader {
             switch (framing, signal) {
             case (.jsonl, .traces): payload = .traces(try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try jsonDecoder.decodeTraces(b) } }.get())
             case (.jsonl, .logs): payload = .logs(try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try jsonDecoder.decodeLogs(b) } }.get())
-            case (_, .traces): payload = .traces(try decoder.decodeTraces(raw.bytes))
-            case (_, .logs): payload = .logs(try decoder.decodeLogs(raw.bytes))
+            case (_, .traces): payload = .traces(try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try decoder.decodeTraces(b, arena: arena) } }.get())
+            case (_, .logs): payload = .logs(try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try decoder.decodeLogs(b, arena: arena) } }.get())
             }
             return OTLPRecord(index: raw.index, streamOffset: raw.streamOffset, byteCount: raw.bytes.count, payload: payload)
         }
@@ -114,7 +116,7 @@ public final class OTLPStreamReader {
             }
             // The same checks decoding makes, then a real unpack by protobuf-c.
             let items = try raw.bytes.withUnsafeBytes { b in
-                Result { () throws(OTLPReadError) in try decoder.checkAndUnpack(b, as: signal) }
+                Result { () throws(OTLPReadError) in try decoder.checkAndUnpack(b, as: signal, arena: arena) }
             }.get()
             return (raw.index, items)
         }
