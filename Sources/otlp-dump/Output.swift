@@ -1,3 +1,5 @@
+import OTLPWire
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,13 +8,15 @@ import Darwin
 
 /// Buffered writing to standard output; diagnostics go straight to standard error.
 final class Output {
-    nonisolated(unsafe) static let standard = Output(descriptor: 1)
+    nonisolated(unsafe) static let standard = Output(sink: .standardOutput, descriptor: 1)
+    private let sink: OTLPFileSink
     private let descriptor: Int32
     private var buffer: [UInt8] = []
     /// Set when the reader of our output went away (closed pipe): stop producing.
     private(set) var isBroken = false
 
-    init(descriptor: Int32) {
+    init(sink: OTLPFileSink, descriptor: Int32) {
+        self.sink = sink
         self.descriptor = descriptor
         buffer.reserveCapacity(1 << 16)
     }
@@ -30,32 +34,19 @@ final class Output {
     }
 
     func flush() {
-        var offset = 0
-        while offset < buffer.count, !isBroken {
-            let written = buffer.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                isBroken = true  // EPIPE and friends: nobody reads what follows
-                break
-            }
-            offset += written
+        defer { buffer.removeAll(keepingCapacity: true) }
+        guard !isBroken, !buffer.isEmpty else { return }
+        do {
+            try buffer.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try sink.write(bytes) } }.get()
+        } catch {
+            isBroken = true  // EPIPE and friends: nobody reads what follows
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 
     /// One diagnostic line on standard error, prefixed with the program name.
     static func diagnostic(_ message: String) {
         standard.flush()
         let line = Array("otlp-dump: \(message)\n".utf8)
-        _ = line.withUnsafeBytes { systemWrite(2, $0.baseAddress!, $0.count) }
+        try? line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try OTLPFileSink.standardError.write(bytes) } }.get()
     }
-}
-
-@inline(__always)
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(fd, buffer, count)
-    #else
-    Darwin.write(fd, buffer, count)
-    #endif
 }
