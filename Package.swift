@@ -12,11 +12,14 @@ let package = Package(
     name: "OTLPWire",
     products: [
         .library(name: "OTLPWire", targets: ["OTLPWire"]),
+        .library(name: "OTLPTelemetry", targets: ["OTLPTelemetry"]),
         .executable(name: "otlp-dump", targets: ["otlp-dump"]),
         .executable(name: "otlpwire-demo", targets: ["otlpwire-demo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
     ],
     targets: [
         // MARK: C — system libraries
@@ -42,6 +45,15 @@ let package = Package(
             dependencies: ["COTLPProto", "COTLPShims", "CProtobufC", "CZlib"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "OTLPTelemetry",
+            dependencies: [
+                "OTLPWire",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "otlp-dump",
             dependencies: [
@@ -63,5 +75,6 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "OTLPWireTests", dependencies: ["OTLPWire"], swiftSettings: swiftSettings),
         .testTarget(name: "OTLPDumpTests", dependencies: ["otlp-dump"], swiftSettings: swiftSettings),
+        .testTarget(name: "OTLPTelemetryTests", dependencies: ["OTLPTelemetry"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,0 +1,117 @@
+import Foundation
+public import OTLPWire
+
+/// How hard the exporter works to make each batch survive a crash.
+public enum OTLPDurability: String, Sendable, Codable, CaseIterable {
+    /// Write each batch; leave flushing to the operating system.
+    case none
+    /// Write each batch completely (and close its gzip member) before returning.
+    case flush
+    /// As `flush`, then `fsync` the file, so the batch survives a power loss.
+    case fsync
+}
+
+/// Writes batches as framed OTLP records (one record per batch) to a file, standard output or any sink.
+///
+/// A batch is encoded and framed in memory first and handed to the sink in a single write; if that write
+/// fails (disk full, read-only file system, closed pipe), the file sink rolls the file back to its length
+/// before the write, the batch is counted as dropped (`write_failed`), the error is reported to
+/// `diagnostics`, and the next batch is tried afresh: the exporter recovers by itself when the fault
+/// clears, or when it is pointed at another sink with ``redirect(to:)``. With gzip, every batch is one
+/// complete gzip member.
+public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unchecked Sendable {
+    private let lock = NSLock()
+    private var sink: any OTLPByteSink
+    private let staging = OTLPMemorySink()
+    private var writer: OTLPFrameWriter
+    private let framing: OTLPFraming
+    private let gzip: Bool
+    public let durability: OTLPDurability
+    public let resource: OTLPResource
+    public let counters: OTLPTelemetryCounters
+    private let diagnostics: @Sendable (String) -> Void
+    private var isShutDown = false
+
+    /// - Parameters:
+    ///   - framing: default ``OTLPFraming/u32be``.
+    ///   - gzip: one gzip member per batch. Default `false`.
+    ///   - durability: default ``OTLPDurability/flush``.
+    ///   - diagnostics: where write errors are reported (default: standard error).
+    public init(
+        sink: any OTLPByteSink, framing: OTLPFraming = .u32be, gzip: Bool = false, durability: OTLPDurability = .flush,
+        resource: OTLPResource, counters: OTLPTelemetryCounters = OTLPTelemetryCounters(),
+        diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
+    ) {
+        self.sink = sink
+        self.framing = framing
+        self.gzip = gzip
+        self.durability = durability
+        self.resource = resource
+        self.counters = counters
+        self.diagnostics = diagnostics
+        writer = OTLPFrameWriter(sink: staging, framing: framing, gzip: gzip)
+    }
+
+    /// Appends to the file at `path` (created if missing).
+    public convenience init(
+        path: String, framing: OTLPFraming = .u32be, gzip: Bool = false, durability: OTLPDurability = .flush,
+        resource: OTLPResource, counters: OTLPTelemetryCounters = OTLPTelemetryCounters(),
+        diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
+    ) throws(OTLPWriteError) {
+        self.init(
+            sink: try OTLPFileSink(path: path, append: true), framing: framing, gzip: gzip, durability: durability,
+            resource: resource, counters: counters, diagnostics: diagnostics)
+    }
+
+    @discardableResult
+    public func export(_ items: [Item]) -> Bool {
+        guard !items.isEmpty else { return true }
+        return lock.withLock {
+            guard !isShutDown else {
+                counters.dropped(items.count, Item.kind, .shutDown)
+                return false
+            }
+            staging.removeAll()
+            do {
+                try writer.write(Item.request(items, resource: resource))
+                if gzip { try writer.flush() }
+                try staging.bytes.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try sink.write(bytes) } }.get()
+                if durability == .fsync { try sink.sync() }
+                counters.exported(items.count, Item.kind, bytes: staging.bytes.count)
+                return true
+            } catch {
+                counters.writeFailed(bytes: 0)
+                counters.dropped(items.count, Item.kind, .writeFailed)
+                diagnostics("OTLP exporter: \(items.count) \(Item.kind == .span ? "spans" : "log records") dropped: \(error)")
+                // Start the next batch from a clean writer (a gzip member cut short must not continue).
+                writer = OTLPFrameWriter(sink: staging, framing: framing, gzip: gzip)
+                return false
+            }
+        }
+    }
+
+    /// Sends later batches to `sink` instead (for example after the old one failed for good).
+    public func redirect(to sink: any OTLPByteSink) {
+        lock.withLock { self.sink = sink }
+    }
+
+    public func forceFlush() {
+        lock.withLock {
+            if durability == .fsync { try? sink.sync() }
+        }
+    }
+
+    public func shutdown() {
+        forceFlush()
+        lock.withLock { isShutDown = true }
+    }
+}
+
+/// Default diagnostic hooks.
+public enum OTLPDiagnostics {
+    /// Writes the message and a newline to standard error.
+    @Sendable public static func standardError(_ message: String) {
+        let line = Array("\(message)\n".utf8)
+        try? line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try OTLPFileSink.standardError.write(bytes) } }.get()
+    }
+}

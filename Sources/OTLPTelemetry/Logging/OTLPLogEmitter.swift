@@ -1,0 +1,35 @@
+public import OTLPWire
+public import Tracing
+
+/// Emits log records directly, in the shape of OpenTelemetry's Logs Bridge API: for records that need an
+/// explicit timestamp, a body of any value type, or an event name.
+///
+/// Records without an observed time get the clock's time; records without trace context get the active
+/// span's (from `InstrumentationContext.current`).
+public struct OTLPLogEmitter: Sendable {
+    public let scope: OTLPInstrumentationScope
+    let processor: any OTLPProcessor<OTLPScopedLogRecord>
+    let clock: any OTLPClock
+
+    public init(processor: any OTLPProcessor<OTLPScopedLogRecord>, scope: OTLPInstrumentationScope, clock: any OTLPClock = OTLPSystemClock()) {
+        self.processor = processor
+        self.scope = scope
+        self.clock = clock
+    }
+
+    /// Emits `record`, filling in the observed time and trace context when missing.
+    public func emit(_ record: OTLPLogRecord, context: InstrumentationContext? = InstrumentationContext.current) {
+        var record = record
+        if record.observedTimeUnixNano == 0 { record.observedTimeUnixNano = clock.nowUnixNano() }
+        if record.traceID == nil, let spanContext = context?.otlpSpanContext {
+            record.traceID = spanContext.traceID
+            record.spanID = spanContext.spanID
+            record.flags = UInt32(spanContext.traceFlags)
+        }
+        processor.onEnd(OTLPScopedLogRecord(scope: scope, record: record))
+    }
+
+    /// Forces the processor to export what it holds.
+    @discardableResult
+    public func forceFlush() -> Bool { processor.forceFlush() }
+}

@@ -1,0 +1,92 @@
+public import OTLPWire
+import Foundation
+
+/// Why an item was dropped instead of exported.
+public enum OTLPDropReason: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// The processor's queue was full.
+    case queueFull = "queue_full"
+    /// The exporter could not write the batch (disk full, read-only file system, closed pipe).
+    case writeFailed = "write_failed"
+    /// The item arrived after shutdown.
+    case shutDown = "shut_down"
+    /// A rotated file holding the item was deleted by the retention policy.
+    case retention
+
+    public var description: String { rawValue }
+}
+
+/// Counts what the pipeline received, exported and dropped. Thread-safe; read it at any time.
+public final class OTLPTelemetryCounters: @unchecked Sendable {
+    /// A consistent copy of the counters.
+    public struct Snapshot: Sendable, Equatable, CustomStringConvertible {
+        public var spansReceived = 0
+        public var spansExported = 0
+        public var spansDropped: [OTLPDropReason: Int] = [:]
+        public var logRecordsReceived = 0
+        public var logRecordsExported = 0
+        public var logRecordsDropped: [OTLPDropReason: Int] = [:]
+        public var bytesWritten = 0
+        public var writeErrors = 0
+
+        public var totalSpansDropped: Int { spansDropped.values.reduce(0, +) }
+        public var totalLogRecordsDropped: Int { logRecordsDropped.values.reduce(0, +) }
+
+        public var description: String {
+            func drops(_ d: [OTLPDropReason: Int]) -> String {
+                d.isEmpty ? "0" : d.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            }
+            return "spans: \(spansReceived) received, \(spansExported) exported, dropped \(drops(spansDropped)); "
+                + "log records: \(logRecordsReceived) received, \(logRecordsExported) exported, dropped \(drops(logRecordsDropped)); "
+                + "\(bytesWritten) bytes written, \(writeErrors) write errors"
+        }
+    }
+
+    private let lock = NSLock()
+    private var state = Snapshot()
+
+    public init() {}
+
+    public var snapshot: Snapshot { lock.withLock { state } }
+
+    func received(_ count: Int, _ kind: OTLPItemKind) {
+        lock.withLock {
+            switch kind {
+            case .span: state.spansReceived += count
+            case .logRecord: state.logRecordsReceived += count
+            }
+        }
+    }
+
+    func exported(_ count: Int, _ kind: OTLPItemKind, bytes: Int) {
+        lock.withLock {
+            switch kind {
+            case .span: state.spansExported += count
+            case .logRecord: state.logRecordsExported += count
+            }
+            state.bytesWritten += bytes
+        }
+    }
+
+    func dropped(_ count: Int, _ kind: OTLPItemKind, _ reason: OTLPDropReason) {
+        guard count > 0 else { return }
+        lock.withLock {
+            switch kind {
+            case .span: state.spansDropped[reason, default: 0] += count
+            case .logRecord: state.logRecordsDropped[reason, default: 0] += count
+            }
+        }
+    }
+
+    func writeFailed(bytes: Int) {
+        lock.withLock {
+            state.writeErrors += 1
+            state.bytesWritten += bytes
+        }
+    }
+}
+
+/// What an item is, for counting.
+public enum OTLPItemKind: Sendable {
+    case span
+    case logRecord
+}

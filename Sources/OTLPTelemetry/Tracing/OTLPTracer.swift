@@ -1,0 +1,73 @@
+public import OTLPWire
+public import Tracing
+
+/// A swift-distributed-tracing `Tracer` whose spans become OTLP spans.
+///
+/// `withSpan`, `startSpan`, task-local context propagation, attributes, events, links, status and explicit
+/// start and end instants all work as the Tracing API describes. A span's parent is the span in the given
+/// context (same trace ID, parent span ID set); without one a new trace starts. W3C `traceparent` and
+/// `tracestate` are injected and extracted.
+///
+/// ```swift
+/// let tracer = OTLPTracer(processor: processor, scope: OTLPInstrumentationScope(name: "checkout"))
+/// InstrumentationSystem.bootstrap(tracer)
+/// try await withSpan("GET /cart") { span in ... }
+/// ```
+public struct OTLPTracer: Tracer {
+    public typealias Span = OTLPTracingSpan
+
+    public let scope: OTLPInstrumentationScope
+    let processor: any OTLPProcessor<OTLPScopedSpan>
+    let idGenerator: any OTLPIDGenerator
+    let clock: any OTLPClock
+
+    public init(
+        processor: any OTLPProcessor<OTLPScopedSpan>, scope: OTLPInstrumentationScope,
+        idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator(), clock: any OTLPClock = OTLPSystemClock()
+    ) {
+        self.processor = processor
+        self.scope = scope
+        self.idGenerator = idGenerator
+        self.clock = clock
+    }
+
+    public func startSpan<Instant: TracerInstant>(
+        _ operationName: String,
+        context: @autoclosure () -> InstrumentationContext,
+        ofKind kind: SpanKind,
+        at instant: @autoclosure () -> Instant,
+        function: String,
+        file fileID: String,
+        line: UInt
+    ) -> OTLPTracingSpan {
+        var context = context()
+        let parent = context.otlpSpanContext
+        let spanContext = OTLPSpanContext(
+            traceID: parent?.traceID ?? idGenerator.newTraceID(), spanID: idGenerator.newSpanID(),
+            traceFlags: parent?.traceFlags ?? 1, traceState: parent?.traceState ?? "")
+        context.otlpSpanContext = spanContext
+        return OTLPTracingSpan(
+            operationName: operationName, kind: kind, context: context, spanContext: spanContext, parent: parent,
+            startTimeUnixNano: instant().nanosecondsSinceEpoch, scope: scope, processor: processor, clock: clock)
+    }
+
+    public func forceFlush() {
+        processor.forceFlush()
+    }
+
+    public func extract<Carrier, Extract>(_ carrier: Carrier, into context: inout InstrumentationContext, using extractor: Extract)
+    where Extract: Extractor, Extract.Carrier == Carrier {
+        guard let traceparent = extractor.extract(key: "traceparent", from: carrier) else { return }
+        let traceState = extractor.extract(key: "tracestate", from: carrier) ?? ""
+        if let remote = OTLPSpanContext(traceparent: traceparent, traceState: traceState) {
+            context.otlpSpanContext = remote
+        }
+    }
+
+    public func inject<Carrier, Inject>(_ context: InstrumentationContext, into carrier: inout Carrier, using injector: Inject)
+    where Inject: Injector, Inject.Carrier == Carrier {
+        guard let spanContext = context.otlpSpanContext else { return }
+        injector.inject(spanContext.traceparent, forKey: "traceparent", into: &carrier)
+        if !spanContext.traceState.isEmpty { injector.inject(spanContext.traceState, forKey: "tracestate", into: &carrier) }
+    }
+}

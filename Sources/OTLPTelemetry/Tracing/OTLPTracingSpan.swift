@@ -1,0 +1,146 @@
+import Foundation
+public import OTLPWire
+public import Tracing
+
+/// A recording span of ``OTLPTracer``. Thread-safe; ending it a second time does nothing.
+public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
+    public let context: InstrumentationContext
+    /// The span's identity, also available from ``context``.
+    public let spanContext: OTLPSpanContext
+    private let parent: OTLPSpanContext?
+    private let kind: SpanKind
+    private let scope: OTLPInstrumentationScope
+    private let processor: any OTLPProcessor<OTLPScopedSpan>
+    private let clock: any OTLPClock
+    private let startTimeUnixNano: UInt64
+    private let lock = NSLock()
+    private var _operationName: String
+    private var _attributes = SpanAttributes()
+    private var events: [OTLPSpanEvent] = []
+    private var links: [OTLPSpanLink] = []
+    private var status: OTLPSpanStatus?
+    private var ended = false
+
+    init(
+        operationName: String, kind: SpanKind, context: InstrumentationContext, spanContext: OTLPSpanContext,
+        parent: OTLPSpanContext?, startTimeUnixNano: UInt64, scope: OTLPInstrumentationScope,
+        processor: any OTLPProcessor<OTLPScopedSpan>, clock: any OTLPClock
+    ) {
+        _operationName = operationName
+        self.kind = kind
+        self.context = context
+        self.spanContext = spanContext
+        self.parent = parent
+        self.startTimeUnixNano = startTimeUnixNano
+        self.scope = scope
+        self.processor = processor
+        self.clock = clock
+    }
+
+    public var operationName: String {
+        get { lock.withLock { _operationName } }
+        set { lock.withLock { if !ended { _operationName = newValue } } }
+    }
+
+    public var attributes: SpanAttributes {
+        get { lock.withLock { _attributes } }
+        set { lock.withLock { if !ended { _attributes = newValue } } }
+    }
+
+    public var isRecording: Bool { lock.withLock { !ended } }
+
+    public func setStatus(_ status: SpanStatus) {
+        lock.withLock {
+            guard !ended else { return }
+            switch status.code {
+            case .ok: self.status = OTLPSpanStatus(code: .ok)
+            case .error: self.status = OTLPSpanStatus(code: .error, message: status.message ?? "")
+            }
+        }
+    }
+
+    public func addEvent(_ event: SpanEvent) {
+        let converted = OTLPSpanEvent(name: event.name, timeUnixNano: event.nanosecondsSinceEpoch, attributes: event.attributes.otlpAttributes)
+        lock.withLock { if !ended { events.append(converted) } }
+    }
+
+    /// Records an `exception` event with the semantic-convention attributes `exception.type` and
+    /// `exception.message`.
+    public func recordError<Instant: TracerInstant>(_ error: any Error, attributes: SpanAttributes, at instant: @autoclosure () -> Instant) {
+        var all = [
+            OTLPAttribute("exception.type", .string(String(reflecting: type(of: error)))),
+            OTLPAttribute("exception.message", .string(String(describing: error))),
+        ]
+        all += attributes.otlpAttributes
+        let event = OTLPSpanEvent(name: "exception", timeUnixNano: instant().nanosecondsSinceEpoch, attributes: all)
+        lock.withLock { if !ended { events.append(event) } }
+    }
+
+    public func addLink(_ link: SpanLink) {
+        guard let linked = link.context.otlpSpanContext else { return }
+        let converted = OTLPSpanLink(
+            traceID: linked.traceID, spanID: linked.spanID, traceState: linked.traceState,
+            attributes: link.attributes.otlpAttributes, flags: Self.flags(linked.traceFlags, remote: linked.isRemote))
+        lock.withLock { if !ended { links.append(converted) } }
+    }
+
+    public func end<Instant: TracerInstant>(at instant: @autoclosure () -> Instant) {
+        let endTime = instant().nanosecondsSinceEpoch
+        let span: OTLPSpan? = lock.withLock {
+            guard !ended else { return nil }
+            ended = true
+            return OTLPSpan(
+                traceID: spanContext.traceID, spanID: spanContext.spanID, parentSpanID: parent?.spanID,
+                name: _operationName, kind: Self.kind(kind), startTimeUnixNano: startTimeUnixNano,
+                endTimeUnixNano: max(endTime, startTimeUnixNano), attributes: _attributes.otlpAttributes, events: events,
+                links: links, status: status, traceState: spanContext.traceState,
+                flags: Self.flags(spanContext.traceFlags, remote: parent?.isRemote ?? false))
+        }
+        if let span { processor.onEnd(OTLPScopedSpan(scope: scope, span: span)) }
+    }
+
+    /// W3C flags in the low byte; bit 8 says whether the parent's remoteness is known, bit 9 that it is remote.
+    static func flags(_ traceFlags: UInt8, remote: Bool) -> UInt32 {
+        UInt32(traceFlags) | 0x100 | (remote ? 0x200 : 0)
+    }
+
+    static func kind(_ kind: SpanKind) -> OTLPSpanKind {
+        switch kind {
+        case .server: .server
+        case .client: .client
+        case .producer: .producer
+        case .consumer: .consumer
+        case .internal: .internal
+        }
+    }
+}
+
+extension SpanAttributes {
+    /// The attributes as OTLP key/values, sorted by key (the storage is unordered; output stays
+    /// deterministic). Arrays become array values, string-convertibles their description.
+    public var otlpAttributes: [OTLPAttribute] {
+        var out: [OTLPAttribute] = []
+        forEach { key, value in out.append(OTLPAttribute(key, value.otlpValue)) }
+        return out.sorted { $0.key < $1.key }
+    }
+}
+
+extension SpanAttribute {
+    var otlpValue: OTLPAttributeValue {
+        switch self {
+        case .int32(let value): .int(Int64(value))
+        case .int64(let value): .int(value)
+        case .double(let value): .double(value)
+        case .bool(let value): .bool(value)
+        case .string(let value): .string(value)
+        case .int32Array(let values): .array(values.map { .int(Int64($0)) })
+        case .int64Array(let values): .array(values.map { .int($0) })
+        case .doubleArray(let values): .array(values.map { .double($0) })
+        case .boolArray(let values): .array(values.map { .bool($0) })
+        case .stringArray(let values): .array(values.map { .string($0) })
+        case .stringConvertible(let value): .string(String(describing: value))
+        case .stringConvertibleArray(let values): .array(values.map { .string(String(describing: $0)) })
+        default: .empty
+        }
+    }
+}

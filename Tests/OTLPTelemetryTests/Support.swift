@@ -1,0 +1,71 @@
+import Foundation
+import OTLPWire
+@testable import OTLPTelemetry
+
+/// A clock the test sets.
+final class ManualClock: OTLPClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var now: UInt64
+    init(_ start: UInt64 = 1_700_000_000_000_000_000) { now = start }
+    func nowUnixNano() -> UInt64 { lock.withLock { now } }
+    func advance(_ nanos: UInt64) { lock.withLock { now += nanos } }
+}
+
+/// IDs counting up from 1: readable and deterministic.
+final class SequentialIDs: OTLPIDGenerator, @unchecked Sendable {
+    private let lock = NSLock()
+    private var next: UInt64 = 0
+    func newTraceID() -> OTLPTraceID { lock.withLock { next += 1; return OTLPTraceID(high: 0, low: next) } }
+    func newSpanID() -> OTLPSpanID { lock.withLock { next += 1; return OTLPSpanID(next) } }
+}
+
+/// A sink that collects bytes and can be held closed (writes wait) or made to fail.
+final class ControllableSink: OTLPByteSink, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var held = false
+    private(set) var bytes: [UInt8] = []
+    var failure: OTLPWriteError?
+
+    func hold() { condition.lock(); held = true; condition.unlock() }
+    func release() { condition.lock(); held = false; condition.broadcast(); condition.unlock() }
+
+    func write(_ data: UnsafeRawBufferPointer) throws(OTLPWriteError) {
+        condition.lock()
+        defer { condition.unlock() }
+        while held { condition.wait() }
+        if let failure { throw failure }
+        bytes.append(contentsOf: data)
+    }
+
+    func sync() throws(OTLPWriteError) {}
+
+    var collected: [UInt8] { condition.lock(); defer { condition.unlock() }; return bytes }
+}
+
+/// Every record of a byte stream or file, decoded.
+func readAll(_ bytes: [UInt8]) throws -> [OTLPPayload] {
+    let reader = try OTLPStreamReader(source: OTLPMemorySource(bytes))
+    var out: [OTLPPayload] = []
+    while let record = try reader.next() { out.append(record.payload) }
+    return out
+}
+
+func spans(_ payloads: [OTLPPayload]) -> [OTLPSpan] {
+    payloads.flatMap { payload -> [OTLPSpan] in
+        guard case .traces(let data) = payload else { return [] }
+        return data.resourceSpans.flatMap { $0.scopeSpans.flatMap(\.spans) }
+    }
+}
+
+func logRecords(_ payloads: [OTLPPayload]) -> [OTLPLogRecord] {
+    payloads.flatMap { payload -> [OTLPLogRecord] in
+        guard case .logs(let data) = payload else { return [] }
+        return data.resourceLogs.flatMap { $0.scopeLogs.flatMap(\.logRecords) }
+    }
+}
+
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("otlptelemetry-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
