@@ -16,12 +16,15 @@ public enum OTLPDurability: String, Sendable, Codable, CaseIterable {
 /// A batch is encoded and framed in memory first and handed to the sink in a single write; if that write
 /// fails (disk full, read-only file system, closed pipe), the file sink rolls the file back to its length
 /// before the write, the batch is counted as dropped (`write_failed`), the error is reported to
-/// `diagnostics`, and the next batch is tried afresh: the exporter recovers by itself when the fault
-/// clears, or when it is pointed at another sink with ``redirect(to:)``. With gzip, every batch is one
-/// complete gzip member.
+/// `diagnostics`, and the next batch is tried afresh. An exporter made with a path opens the file when it
+/// first writes and, after a failure, closes it and opens it again for the next batch: it recovers by
+/// itself when the fault clears (space freed, file system writable again). Any exporter can also be
+/// pointed at another sink with ``redirect(to:)``. With gzip, every batch is one complete gzip member.
 public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unchecked Sendable {
     private let lock = NSLock()
-    private var sink: any OTLPByteSink
+    private var sink: (any OTLPByteSink)?
+    /// Opens the sink again after a failure (exporters made with a path).
+    private let reopen: (@Sendable () throws(OTLPWriteError) -> any OTLPByteSink)?
     private let staging = OTLPMemorySink()
     private var writer: OTLPFrameWriter
     private let framing: OTLPFraming
@@ -37,12 +40,23 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     ///   - gzip: one gzip member per batch. Default `false`.
     ///   - durability: default ``OTLPDurability/flush``.
     ///   - diagnostics: where write errors are reported (default: standard error).
-    public init(
+    public convenience init(
         sink: any OTLPByteSink, framing: OTLPFraming = .u32be, gzip: Bool = false, durability: OTLPDurability = .flush,
         resource: OTLPResource, counters: OTLPTelemetryCounters = OTLPTelemetryCounters(),
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
+        self.init(
+            sink: sink, reopen: nil, framing: framing, gzip: gzip, durability: durability, resource: resource,
+            counters: counters, diagnostics: diagnostics)
+    }
+
+    private init(
+        sink: (any OTLPByteSink)?, reopen: (@Sendable () throws(OTLPWriteError) -> any OTLPByteSink)?, framing: OTLPFraming,
+        gzip: Bool, durability: OTLPDurability, resource: OTLPResource, counters: OTLPTelemetryCounters,
+        diagnostics: @escaping @Sendable (String) -> Void
+    ) {
         self.sink = sink
+        self.reopen = reopen
         self.framing = framing
         self.gzip = gzip
         self.durability = durability
@@ -52,15 +66,16 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         writer = OTLPFrameWriter(sink: staging, framing: framing, gzip: gzip)
     }
 
-    /// Appends to the file at `path` (created if missing).
+    /// Appends to the file at `path`, created if missing. The file is opened when the first batch is
+    /// written, and opened again after a failed write; errors are reported per batch, never thrown here.
     public convenience init(
         path: String, framing: OTLPFraming = .u32be, gzip: Bool = false, durability: OTLPDurability = .flush,
         resource: OTLPResource, counters: OTLPTelemetryCounters = OTLPTelemetryCounters(),
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
-    ) throws(OTLPWriteError) {
+    ) {
         self.init(
-            sink: try OTLPFileSink(path: path, append: true), framing: framing, gzip: gzip, durability: durability,
-            resource: resource, counters: counters, diagnostics: diagnostics)
+            sink: nil, reopen: { () throws(OTLPWriteError) in try OTLPFileSink(path: path, append: true) }, framing: framing,
+            gzip: gzip, durability: durability, resource: resource, counters: counters, diagnostics: diagnostics)
     }
 
     @discardableResult
@@ -75,6 +90,15 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
             do {
                 try writer.write(Item.request(items, resource: resource))
                 if gzip { try writer.flush() }
+                let sink: any OTLPByteSink
+                if let current = self.sink {
+                    sink = current
+                } else if let reopen {
+                    sink = try reopen()
+                    self.sink = sink
+                } else {
+                    throw OTLPWriteError.io("no sink")
+                }
                 try staging.bytes.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try sink.write(bytes) } }.get()
                 if durability == .fsync { try sink.sync() }
                 counters.exported(items.count, Item.kind, bytes: staging.bytes.count)
@@ -83,8 +107,10 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 counters.writeFailed(bytes: 0)
                 counters.dropped(items.count, Item.kind, .writeFailed)
                 diagnostics("OTLP exporter: \(items.count) \(Item.kind == .span ? "spans" : "log records") dropped: \(error)")
-                // Start the next batch from a clean writer (a gzip member cut short must not continue).
+                // Start the next batch from a clean writer (a gzip member cut short must not continue), and
+                // from a freshly opened file when the exporter owns one.
                 writer = OTLPFrameWriter(sink: staging, framing: framing, gzip: gzip)
+                if reopen != nil { sink = nil }
                 return false
             }
         }
@@ -97,7 +123,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
 
     public func forceFlush() {
         lock.withLock {
-            if durability == .fsync { try? sink.sync() }
+            if durability == .fsync { try? sink?.sync() }
         }
     }
 

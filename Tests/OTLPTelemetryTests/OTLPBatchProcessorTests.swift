@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import Tracing
+import OTLPWire
+@testable import OTLPTelemetry
+
+@Suite("OTLPBatchProcessor")
+struct OTLPBatchProcessorTests {
+    static let resource = OTLPResource(attributes: [OTLPAttribute("service.name", "tests")])
+    static let scope = OTLPInstrumentationScope(name: "tests")
+
+    static func record(_ index: Int) -> OTLPScopedLogRecord {
+        OTLPScopedLogRecord(scope: scope, record: OTLPLogRecord(timeUnixNano: UInt64(index + 1), body: .int(Int64(index))))
+    }
+
+    @Test("a full queue drops and counts instead of blocking; everything is accounted for")
+    func queueFull() throws {
+        let sink = ControllableSink()
+        let counters = OTLPTelemetryCounters()
+        let processor = OTLPBatchProcessor(
+            exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters),
+            counters: counters, configuration: .init(maxQueueSize: 10, maxExportBatchSize: 5, scheduleDelaySeconds: 3600))
+        sink.hold()  // the exporter's writes wait: the queue can only fill up
+        for index in 0..<100 { processor.onEnd(Self.record(index)) }  // returns although nothing can be written
+        let whileHeld = counters.snapshot
+        #expect(whileHeld.logRecordsDropped[.queueFull, default: 0] >= 100 - 10 - 100 / 2)
+        sink.release()
+        processor.shutdown()
+        let final = counters.snapshot
+        #expect(final.logRecordsReceived == 100)
+        #expect(final.logRecordsExported + final.totalLogRecordsDropped == 100)
+        #expect(final.logRecordsDropped[.queueFull, default: 0] > 0)
+        #expect(logRecords(try readAll(sink.collected)).count == final.logRecordsExported)
+    }
+
+    @Test("forceFlush exports everything queued, in batches of at most maxExportBatchSize")
+    func forceFlush() throws {
+        let sink = ControllableSink()
+        let counters = OTLPTelemetryCounters()
+        let processor = OTLPBatchProcessor(
+            exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters),
+            counters: counters, configuration: .init(maxQueueSize: 10_000, maxExportBatchSize: 64, scheduleDelaySeconds: 3600))
+        for index in 0..<1000 { processor.onEnd(Self.record(index)) }
+        #expect(processor.forceFlush())
+        let payloads = try readAll(sink.collected)
+        #expect(logRecords(payloads).map(\.timeUnixNano) == (1...1000).map(UInt64.init))
+        #expect(payloads.allSatisfy { $0.itemCount <= 64 })
+        #expect(counters.snapshot.logRecordsExported == 1000)
+        processor.shutdown()
+    }
+
+    @Test("after shutdown, items are refused and counted as shut_down")
+    func afterShutdown() {
+        let counters = OTLPTelemetryCounters()
+        let processor = OTLPBatchProcessor(
+            exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: OTLPMemorySink(), resource: Self.resource, counters: counters),
+            counters: counters)
+        processor.onEnd(Self.record(0))
+        processor.shutdown()
+        processor.onEnd(Self.record(1))
+        #expect(counters.snapshot.logRecordsExported == 1)
+        #expect(counters.snapshot.logRecordsDropped == [.shutDown: 1])
+    }
+
+    @Test("load: 8 threads x 100,000 spans and 8 x 100,000 log records into files, none lost, parents consistent")
+    func load() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let counters = OTLPTelemetryCounters()
+        let config = OTLPBatchProcessor<OTLPStreamExporter<OTLPScopedSpan>>.Configuration(maxQueueSize: 1_000_000, scheduleDelaySeconds: 0.2)
+        let spanProcessor = OTLPBatchProcessor(
+            exporter: OTLPStreamExporter<OTLPScopedSpan>(path: directory.appendingPathComponent("traces.u32be.bin").path, durability: .none, resource: Self.resource, counters: counters),
+            counters: counters, configuration: config)
+        let logProcessor = OTLPBatchProcessor(
+            exporter: OTLPStreamExporter<OTLPScopedLogRecord>(path: directory.appendingPathComponent("logs.u32be.bin.gz").path, gzip: true, durability: .none, resource: Self.resource, counters: counters),
+            counters: counters, configuration: .init(maxQueueSize: 1_000_000, scheduleDelaySeconds: 0.2))
+        let tracer = OTLPTracer(processor: spanProcessor, scope: Self.scope)
+        let emitter = OTLPLogEmitter(processor: logProcessor, scope: Self.scope)
+        let perThread = 100_000
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            var root = tracer.startSpan("root-\(thread)")
+            for index in 0..<perThread {
+                if index % 1000 == 999 {  // every 1000th span is a new root; the others are its children
+                    root.end()
+                    root = tracer.startSpan("root-\(thread)")
+                    continue
+                }
+                let span = tracer.startSpan("work", context: root.context)
+                span.attributes["index"] = index
+                span.end()
+                emitter.emit(OTLPLogRecord(timeUnixNano: UInt64(index + 1), body: .string("log \(thread)")))
+            }
+            root.end()
+            for index in 0..<(perThread / 1000) {  // top up the log records to exactly perThread
+                emitter.emit(OTLPLogRecord(timeUnixNano: UInt64(index + 1), body: .string("extra \(thread)")))
+            }
+        }
+        spanProcessor.shutdown()
+        logProcessor.shutdown()
+
+        let snapshot = counters.snapshot
+        let spansEnded = 8 * perThread + 8  // each thread ends one more root than it replaced
+        #expect(snapshot.spansReceived == spansEnded)
+        #expect(snapshot.totalSpansDropped == 0)
+        #expect(snapshot.spansExported == spansEnded)
+        #expect(snapshot.logRecordsReceived == 8 * (perThread - perThread / 1000 + perThread / 1000))
+        #expect(snapshot.totalLogRecordsDropped == 0)
+
+        var spanCount = 0
+        var spanIDs = Set<OTLPSpanID>()
+        var parents: [(OTLPSpanID, OTLPTraceID)] = []
+        var traceOf: [OTLPSpanID: OTLPTraceID] = [:]
+        let reader = try OTLPStreamReader(path: directory.appendingPathComponent("traces.u32be.bin").path)
+        while let record = try reader.next() {
+            for span in spans([record.payload]) {
+                spanCount += 1
+                spanIDs.insert(span.spanID!)
+                traceOf[span.spanID!] = span.traceID!
+                if let parent = span.parentSpanID { parents.append((parent, span.traceID!)) }
+            }
+        }
+        #expect(spanCount == spansEnded)
+        #expect(spanIDs.count == spansEnded)
+        #expect(parents.allSatisfy { traceOf[$0.0] == $0.1 }, "every parent is in the file, in the same trace")
+
+        var logCount = 0
+        let logReader = try OTLPStreamReader(path: directory.appendingPathComponent("logs.u32be.bin.gz").path)
+        while let record = try logReader.next() { logCount += record.payload.itemCount }
+        #expect(logCount == snapshot.logRecordsExported)
+        #expect(logCount == 8 * perThread)
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import OTLPWire
+@testable import OTLPTelemetry
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Real faults: a full disk (/dev/full), a read-only file system (a read-only tmpfs mount: as root, chmod
+/// does not make a directory read-only), and a pipe whose reader has gone.
+@Suite("OTLPStreamExporter under faults", .serialized)
+struct OTLPStreamExporterFaultTests {
+    final class Messages: @unchecked Sendable {
+        private let lock = NSLock()
+        private var messages: [String] = []
+        func add(_ message: String) { lock.withLock { messages.append(message) } }
+        var all: [String] { lock.withLock { messages } }
+    }
+
+    static let resource = OTLPResource(attributes: [OTLPAttribute("service.name", "faults")])
+    static let scope = OTLPInstrumentationScope(name: "faults")
+
+    static func batch(_ count: Int) -> [OTLPScopedSpan] {
+        (0..<count).map { index in
+            OTLPScopedSpan(scope: scope, span: OTLPSpan(
+                traceID: OTLPTraceID(high: 1, low: UInt64(index + 1)), spanID: OTLPSpanID(UInt64(index + 1)), name: "span \(index)",
+                startTimeUnixNano: 1, endTimeUnixNano: 2))
+        }
+    }
+
+    @Test("disk full: every failed batch is reported and counted; pointed at a working file, it recovers")
+    func diskFull() throws {
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let exporter = OTLPStreamExporter<OTLPScopedSpan>(path: "/dev/full", resource: Self.resource, counters: counters, diagnostics: messages.add)
+        #expect(!exporter.export(Self.batch(10)))
+        #expect(!exporter.export(Self.batch(5)))
+        #expect(counters.snapshot.spansDropped == [.writeFailed: 15])
+        #expect(counters.snapshot.writeErrors == 2)
+        #expect(messages.all.count == 2)
+        #expect(messages.all.allSatisfy { $0.contains("No space left on device") })
+
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("recovered.u32be.bin").path
+        exporter.redirect(to: try OTLPFileSink(path: path))
+        #expect(exporter.export(Self.batch(7)))
+        #expect(counters.snapshot.spansExported == 7)
+        #expect(spans(try readAll(Array(try Data(contentsOf: URL(fileURLWithPath: path))))).count == 7)
+    }
+
+    @Test("read-only file system: each batch fails with a clear, counted error; writable again, the exporter recovers by itself")
+    func readOnly() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mountPoint = directory.appendingPathComponent("ro").path
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        guard mount("tmpfs", mountPoint, "tmpfs", UInt(MS_RDONLY), "size=1m") == 0 else {
+            Issue.record("cannot mount a tmpfs (needs root): \(String(cString: strerror(errno)))")
+            return
+        }
+        defer { umount(mountPoint) }
+        let path = mountPoint + "/traces.u32be.bin"
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let exporter = OTLPStreamExporter<OTLPScopedSpan>(path: path, resource: Self.resource, counters: counters, diagnostics: messages.add)
+        #expect(!exporter.export(Self.batch(3)))
+        #expect(!exporter.export(Self.batch(4)))
+        #expect(counters.snapshot.spansDropped == [.writeFailed: 7])
+        #expect(messages.all.count == 2)
+        #expect(messages.all.allSatisfy { $0.contains("Read-only file system") && $0.contains(path) })
+        // The file system becomes writable: the next batch opens the file and is written.
+        #expect(mount("tmpfs", mountPoint, "tmpfs", UInt(MS_REMOUNT), "size=1m") == 0, "\(String(cString: strerror(errno)))")
+        #expect(exporter.export(Self.batch(2)))
+        #expect(counters.snapshot.spansExported == 2)
+        #expect(spans(try readAll(Array(try Data(contentsOf: URL(fileURLWithPath: path))))).count == 2)
+    }
+
+    @Test("closed pipe: EPIPE is reported and counted, no SIGPIPE kills the process")
+    func closedPipe() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        close(fds[0])  // the reader goes away
+        defer { close(fds[1]) }
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let exporter = OTLPStreamExporter<OTLPScopedSpan>(sink: OTLPFileSink(descriptor: fds[1]), resource: Self.resource, counters: counters, diagnostics: messages.add)
+        #expect(!exporter.export(Self.batch(3)))
+        #expect(counters.snapshot.spansDropped == [.writeFailed: 3])
+        #expect(messages.all.first?.contains("Broken pipe") == true)
+        let memory = OTLPMemorySink()
+        exporter.redirect(to: memory)
+        #expect(exporter.export(Self.batch(2)))
+        #expect(spans(try readAll(memory.bytes)).count == 2)
+    }
+
+    @Test("a write that fails part-way leaves no torn record: the file is rolled back")
+    func rollback() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mountPoint = directory.appendingPathComponent("small").path
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        guard mount("tmpfs", mountPoint, "tmpfs", 0, "size=64k") == 0 else {
+            Issue.record("cannot mount a tmpfs (needs root): \(String(cString: strerror(errno)))")
+            return
+        }
+        defer { umount(mountPoint) }
+        let path = mountPoint + "/traces.u32be.bin"
+        let counters = OTLPTelemetryCounters()
+        let exporter = OTLPStreamExporter<OTLPScopedSpan>(path: path, resource: Self.resource, counters: counters, diagnostics: { _ in })
+        var written = 0
+        while exporter.export(Self.batch(50)) { written += 50 }  // until the 64 KiB file system is full
+        #expect(counters.snapshot.spansDropped == [.writeFailed: 50])
+        let records = try readAll(Array(try Data(contentsOf: URL(fileURLWithPath: path))))  // no error: no torn tail
+        #expect(spans(records).count == written)
+    }
+}
