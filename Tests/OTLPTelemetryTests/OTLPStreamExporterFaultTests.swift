@@ -11,13 +11,6 @@ import Glibc
 /// does not make a directory read-only), and a pipe whose reader has gone.
 @Suite("OTLPStreamExporter under faults", .serialized)
 struct OTLPStreamExporterFaultTests {
-    final class Messages: @unchecked Sendable {
-        private let lock = NSLock()
-        private var messages: [String] = []
-        func add(_ message: String) { lock.withLock { messages.append(message) } }
-        var all: [String] { lock.withLock { messages } }
-    }
-
     static let resource = OTLPResource(attributes: [OTLPAttribute("service.name", "faults")])
     static let scope = OTLPInstrumentationScope(name: "faults")
 

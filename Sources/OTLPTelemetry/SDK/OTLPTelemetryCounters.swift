@@ -11,6 +11,8 @@ public enum OTLPDropReason: String, Sendable, CaseIterable, CustomStringConverti
     case shutDown = "shut_down"
     /// A rotated file holding the item was deleted by the retention policy.
     case retention
+    /// The signal has no output configured.
+    case disabled
 
     public var description: String { rawValue }
 }

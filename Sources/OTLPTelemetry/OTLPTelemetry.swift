@@ -1,0 +1,123 @@
+import Foundation
+public import Logging
+public import OTLPWire
+public import Tracing
+
+/// The whole pipeline for one process: resource, exporters, batch processors, a tracer and a log emitter,
+/// set up from one ``OTLPTelemetryConfiguration``.
+///
+/// ```swift
+/// let telemetry = OTLPTelemetry(configuration: .init(
+///     service: .init(name: "checkout"),
+///     traces: .init(path: "traces.u32be.bin"), logs: .init(path: "logs.u32be.bin")))
+/// telemetry.bootstrap()                       // swift-distributed-tracing and swift-log
+/// withSpan("checkout") { _ in Logger(label: "cart").info("paid") }
+/// telemetry.shutdown()                        // exports everything; reports drops
+/// ```
+///
+/// A signal without an output path is not exported: its items are counted as dropped (`disabled`).
+public final class OTLPTelemetry: Sendable {
+    public let configuration: OTLPTelemetryConfiguration
+    public let resource: OTLPResource
+    public let counters: OTLPTelemetryCounters
+    public let tracer: OTLPTracer
+    public let logEmitter: OTLPLogEmitter
+    private let spanProcessor: any OTLPProcessor<OTLPScopedSpan>
+    private let logProcessor: any OTLPProcessor<OTLPScopedLogRecord>
+    private let clock: any OTLPClock
+    private let diagnostics: @Sendable (String) -> Void
+
+    /// - Parameters:
+    ///   - scope: the instrumentation scope of spans and log records made through ``tracer``,
+    ///     ``logEmitter`` and swift-log; default: the service name.
+    public init(
+        configuration: OTLPTelemetryConfiguration = OTLPTelemetryConfiguration(), scope: OTLPInstrumentationScope? = nil,
+        clock: any OTLPClock = OTLPSystemClock(), idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator(),
+        diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
+    ) {
+        self.configuration = configuration
+        self.clock = clock
+        self.diagnostics = diagnostics
+        let counters = OTLPTelemetryCounters()
+        self.counters = counters
+        let resource = OTLPResourceDetector.detect(
+            serviceName: configuration.service.name, serviceVersion: configuration.service.version,
+            extra: configuration.service.attributes.sorted { $0.key < $1.key }.map { OTLPAttribute($0.key, .string($0.value)) })
+        self.resource = resource
+        let scope = scope ?? OTLPInstrumentationScope(name: configuration.service.name ?? "otlpwire")
+
+        func sink(_ output: OTLPTelemetryConfiguration.Output, _ kind: OTLPItemKind) -> (any OTLPByteSink)? {
+            switch output.path {
+            case nil: return nil
+            case "-", "stdout": return OTLPFileSink.standardOutput
+            case "stderr": return OTLPFileSink.standardError
+            case let path?:
+                return OTLPRotatingFileSink(path: path, rotation: configuration.rotation, kind: kind, counters: counters, clock: clock, diagnostics: diagnostics)
+            }
+        }
+        let batch = configuration.batch
+        if let traceSink = sink(configuration.traces, .span) {
+            spanProcessor = OTLPBatchProcessor(
+                exporter: OTLPStreamExporter<OTLPScopedSpan>(
+                    sink: traceSink, framing: configuration.traces.framing, gzip: configuration.traces.gzip,
+                    durability: configuration.durability, resource: resource, counters: counters, diagnostics: diagnostics),
+                counters: counters, configuration: batch)
+        } else {
+            spanProcessor = OTLPDisabledProcessor<OTLPScopedSpan>(counters: counters)
+        }
+        if let logSink = sink(configuration.logs, .logRecord) {
+            logProcessor = OTLPBatchProcessor(
+                exporter: OTLPStreamExporter<OTLPScopedLogRecord>(
+                    sink: logSink, framing: configuration.logs.framing, gzip: configuration.logs.gzip,
+                    durability: configuration.durability, resource: resource, counters: counters, diagnostics: diagnostics),
+                counters: counters, configuration: .init(
+                    maxQueueSize: batch.maxQueueSize, maxExportBatchSize: batch.maxExportBatchSize,
+                    scheduleDelaySeconds: batch.scheduleDelaySeconds, exportTimeoutSeconds: batch.exportTimeoutSeconds))
+        } else {
+            logProcessor = OTLPDisabledProcessor<OTLPScopedLogRecord>(counters: counters)
+        }
+        tracer = OTLPTracer(processor: spanProcessor, scope: scope, idGenerator: idGenerator, clock: clock)
+        logEmitter = OTLPLogEmitter(processor: logProcessor, scope: scope, clock: clock)
+    }
+
+    /// A swift-log handler that emits through this pipeline.
+    public func logHandler(label: String, logLevel: Logger.Level = .info) -> OTLPLogHandler {
+        OTLPLogHandler(label: label, emitter: logEmitter, logLevel: logLevel, clock: clock)
+    }
+
+    /// Makes this pipeline the process's tracer (swift-distributed-tracing) and log handler (swift-log).
+    /// Both systems can be bootstrapped once per process.
+    public func bootstrap(logLevel: Logger.Level = .info) {
+        InstrumentationSystem.bootstrap(tracer)
+        LoggingSystem.bootstrap { [self] label in logHandler(label: label, logLevel: logLevel) }
+    }
+
+    /// Exports everything received so far.
+    public func forceFlush() {
+        spanProcessor.forceFlush()
+        logProcessor.forceFlush()
+    }
+
+    /// Exports everything received so far and stops; reports to the diagnostics hook if anything was dropped.
+    public func shutdown() {
+        spanProcessor.shutdown()
+        logProcessor.shutdown()
+        let snapshot = counters.snapshot
+        if snapshot.totalSpansDropped > 0 || snapshot.totalLogRecordsDropped > 0 || snapshot.writeErrors > 0 {
+            diagnostics("OTLPWire telemetry dropped data: \(snapshot)")
+        }
+    }
+}
+
+/// Counts and drops everything: the processor of a signal that has no output.
+struct OTLPDisabledProcessor<Item: OTLPExportable>: OTLPProcessor {
+    let counters: OTLPTelemetryCounters
+
+    func onEnd(_ item: Item) {
+        counters.received(1, Item.kind)
+        counters.dropped(1, Item.kind, .disabled)
+    }
+
+    func forceFlush() -> Bool { true }
+    func shutdown() {}
+}
