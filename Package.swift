@@ -75,6 +75,13 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "OTLPWireTests", dependencies: ["OTLPWire"], swiftSettings: swiftSettings),
         .testTarget(name: "OTLPDumpTests", dependencies: ["otlp-dump"], swiftSettings: swiftSettings),
-        .testTarget(name: "OTLPTelemetryTests", dependencies: ["OTLPTelemetry"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "OTLPTelemetryTests", dependencies: ["OTLPTelemetry", "otlp-crash-writer"],
+            swiftSettings: swiftSettings),
+        // A child process for the crash test (killed with SIGKILL while it writes).
+        .executableTarget(
+            name: "otlp-crash-writer",
+            dependencies: ["OTLPTelemetry", "OTLPWire", .product(name: "Tracing", package: "swift-distributed-tracing")], path: "Tests/Support/otlp-crash-writer",
+            swiftSettings: swiftSettings),
     ]
 )
