@@ -76,8 +76,10 @@ public final class OTLPTelemetry: Sendable {
         } else {
             logProcessor = OTLPDisabledProcessor<OTLPScopedLogRecord>(counters: counters)
         }
-        tracer = OTLPTracer(processor: spanProcessor, scope: scope, idGenerator: idGenerator, clock: clock)
-        logEmitter = OTLPLogEmitter(processor: logProcessor, scope: scope, clock: clock)
+        tracer = OTLPTracer(
+            processor: spanProcessor, scope: scope, idGenerator: idGenerator, clock: clock,
+            sampler: configuration.sampling.sampler, limits: configuration.limits)
+        logEmitter = OTLPLogEmitter(processor: logProcessor, scope: scope, clock: clock, limits: configuration.limits)
     }
 
     /// A swift-log handler that emits through this pipeline.

@@ -60,6 +60,25 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         }
     }
 
+    /// Sampling of new traces.
+    public struct Sampling: Sendable, Equatable, Codable {
+        /// Fraction of traces kept, decided by trace ID. Default 1 (all).
+        public var ratio: Double
+        /// Follow the parent's decision when there is a parent. Default `true`.
+        public var parentBased: Bool
+
+        public init(ratio: Double = 1, parentBased: Bool = true) {
+            self.ratio = ratio
+            self.parentBased = parentBased
+        }
+
+        /// The sampler these settings describe.
+        public var sampler: any OTLPSampler {
+            let root: any OTLPSampler = ratio >= 1 ? OTLPAlwaysOnSampler() : OTLPTraceIDRatioSampler(ratio: ratio)
+            return parentBased ? OTLPParentBasedSampler(root: root) : root
+        }
+    }
+
     public var service: Service
     public var traces: Output
     public var logs: Output
@@ -68,11 +87,17 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     public var rotation: Rotation
     /// Batching for both signals; defaults are the specification's.
     public var batch: OTLPBatchProcessor<OTLPStreamExporter<OTLPScopedSpan>>.Configuration
+    /// Span and log record limits; defaults are the specification's.
+    public var limits: OTLPLimits
+    public var sampling: Sampling
 
     public init(
         service: Service = Service(), traces: Output = Output(), logs: Output = Output(), durability: OTLPDurability = .flush,
-        rotation: Rotation = Rotation(), batch: OTLPBatchProcessor<OTLPStreamExporter<OTLPScopedSpan>>.Configuration = .init()
+        rotation: Rotation = Rotation(), batch: OTLPBatchProcessor<OTLPStreamExporter<OTLPScopedSpan>>.Configuration = .init(),
+        limits: OTLPLimits = OTLPLimits(), sampling: Sampling = Sampling()
     ) {
+        self.limits = limits
+        self.sampling = sampling
         self.service = service
         self.traces = traces
         self.logs = logs
@@ -128,6 +153,13 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         try require(logs.framing != .unframed, "logs.framing", "must be u32be, varint or jsonl")
         if let path = traces.path, let other = logs.path { try require(path != other || path == "stderr" || path == "-" || path == "stdout", "logs.path", "must differ from traces.path (one signal per file)") }
         try require(service.name.map { !$0.isEmpty } ?? true, "service.name", "must not be empty")
+        try require((0...1).contains(sampling.ratio), "sampling.ratio", "must be between 0 and 1")
+        try require(limits.attributeCountLimit >= 0, "limits.attributeCountLimit", "must not be negative")
+        try require(limits.attributeValueLengthLimit.map { $0 >= 0 } ?? true, "limits.attributeValueLengthLimit", "must not be negative")
+        try require(limits.eventCountLimit >= 0, "limits.eventCountLimit", "must not be negative")
+        try require(limits.linkCountLimit >= 0, "limits.linkCountLimit", "must not be negative")
+        try require(limits.attributePerEventCountLimit >= 0, "limits.attributePerEventCountLimit", "must not be negative")
+        try require(limits.attributePerLinkCountLimit >= 0, "limits.attributePerLinkCountLimit", "must not be negative")
     }
 
     nonisolated(unsafe) private static let knownKeys: [String: Any] = [
@@ -137,6 +169,9 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         "durability": 0,
         "rotation": ["maxFileBytes": 0, "maxAgeSeconds": 0, "maxFiles": 0],
         "batch": ["maxQueueSize": 0, "maxExportBatchSize": 0, "scheduleDelaySeconds": 0, "exportTimeoutSeconds": 0],
+        "limits": ["attributeCountLimit": 0, "attributeValueLengthLimit": 0, "eventCountLimit": 0, "linkCountLimit": 0,
+                   "attributePerEventCountLimit": 0, "attributePerLinkCountLimit": 0],
+        "sampling": ["ratio": 0, "parentBased": 0],
     ]
 
     private static func unknownKeys(in object: Any, known: [String: Any], path: String, into warnings: inout [String]) {
@@ -156,7 +191,7 @@ extension OTLPFraming: Codable {}
 
 // Decoding with every key optional: a JSON file names only what differs from the defaults.
 extension OTLPTelemetryConfiguration {
-    enum CodingKeys: String, CodingKey { case service, traces, logs, durability, rotation, batch }
+    enum CodingKeys: String, CodingKey { case service, traces, logs, durability, rotation, batch, limits, sampling }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -167,6 +202,8 @@ extension OTLPTelemetryConfiguration {
         durability = try container.decodeIfPresent(OTLPDurability.self, forKey: .durability) ?? defaults.durability
         rotation = try container.decodeIfPresent(Rotation.self, forKey: .rotation) ?? defaults.rotation
         batch = try container.decodeIfPresent(OTLPBatchProcessor<OTLPStreamExporter<OTLPScopedSpan>>.Configuration.self, forKey: .batch) ?? defaults.batch
+        limits = try container.decodeIfPresent(OTLPLimits.self, forKey: .limits) ?? defaults.limits
+        sampling = try container.decodeIfPresent(Sampling.self, forKey: .sampling) ?? defaults.sampling
     }
 }
 
@@ -213,5 +250,32 @@ extension OTLPBatchProcessor.Configuration {
         maxExportBatchSize = try container.decodeIfPresent(Int.self, forKey: .maxExportBatchSize) ?? defaults.maxExportBatchSize
         scheduleDelaySeconds = try container.decodeIfPresent(Double.self, forKey: .scheduleDelaySeconds) ?? defaults.scheduleDelaySeconds
         exportTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .exportTimeoutSeconds) ?? defaults.exportTimeoutSeconds
+    }
+}
+
+extension OTLPTelemetryConfiguration.Sampling {
+    enum CodingKeys: String, CodingKey { case ratio, parentBased }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        ratio = try container.decodeIfPresent(Double.self, forKey: .ratio) ?? 1
+        parentBased = try container.decodeIfPresent(Bool.self, forKey: .parentBased) ?? true
+    }
+}
+
+extension OTLPLimits {
+    enum CodingKeys: String, CodingKey {
+        case attributeCountLimit, attributeValueLengthLimit, eventCountLimit, linkCountLimit, attributePerEventCountLimit, attributePerLinkCountLimit
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = OTLPLimits()
+        attributeCountLimit = try container.decodeIfPresent(Int.self, forKey: .attributeCountLimit) ?? defaults.attributeCountLimit
+        attributeValueLengthLimit = try container.decodeIfPresent(Int.self, forKey: .attributeValueLengthLimit)
+        eventCountLimit = try container.decodeIfPresent(Int.self, forKey: .eventCountLimit) ?? defaults.eventCountLimit
+        linkCountLimit = try container.decodeIfPresent(Int.self, forKey: .linkCountLimit) ?? defaults.linkCountLimit
+        attributePerEventCountLimit = try container.decodeIfPresent(Int.self, forKey: .attributePerEventCountLimit) ?? defaults.attributePerEventCountLimit
+        attributePerLinkCountLimit = try container.decodeIfPresent(Int.self, forKey: .attributePerLinkCountLimit) ?? defaults.attributePerLinkCountLimit
     }
 }

@@ -10,11 +10,16 @@ public struct OTLPLogEmitter: Sendable {
     public let scope: OTLPInstrumentationScope
     let processor: any OTLPProcessor<OTLPScopedLogRecord>
     let clock: any OTLPClock
+    let limits: OTLPLimits
 
-    public init(processor: any OTLPProcessor<OTLPScopedLogRecord>, scope: OTLPInstrumentationScope, clock: any OTLPClock = OTLPSystemClock()) {
+    public init(
+        processor: any OTLPProcessor<OTLPScopedLogRecord>, scope: OTLPInstrumentationScope, clock: any OTLPClock = OTLPSystemClock(),
+        limits: OTLPLimits = OTLPLimits()
+    ) {
         self.processor = processor
         self.scope = scope
         self.clock = clock
+        self.limits = limits
     }
 
     /// Emits `record`, filling in the observed time and trace context when missing.
@@ -26,6 +31,7 @@ public struct OTLPLogEmitter: Sendable {
             record.spanID = spanContext.spanID
             record.flags = UInt32(spanContext.traceFlags)
         }
+        limits.apply(to: &record)
         processor.onEnd(OTLPScopedLogRecord(scope: scope, record: record))
     }
 

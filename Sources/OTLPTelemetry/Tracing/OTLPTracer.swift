@@ -20,15 +20,23 @@ public struct OTLPTracer: Tracer {
     let processor: any OTLPProcessor<OTLPScopedSpan>
     let idGenerator: any OTLPIDGenerator
     let clock: any OTLPClock
+    let sampler: any OTLPSampler
+    let limits: OTLPLimits
 
+    /// - Parameters:
+    ///   - sampler: default `ParentBased(root: AlwaysOn)`, the specification's default.
+    ///   - limits: default: the specification's (128 attributes, events and links).
     public init(
         processor: any OTLPProcessor<OTLPScopedSpan>, scope: OTLPInstrumentationScope,
-        idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator(), clock: any OTLPClock = OTLPSystemClock()
+        idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator(), clock: any OTLPClock = OTLPSystemClock(),
+        sampler: any OTLPSampler = OTLPParentBasedSampler(), limits: OTLPLimits = OTLPLimits()
     ) {
         self.processor = processor
         self.scope = scope
         self.idGenerator = idGenerator
         self.clock = clock
+        self.sampler = sampler
+        self.limits = limits
     }
 
     public func startSpan<Instant: TracerInstant>(
@@ -42,13 +50,16 @@ public struct OTLPTracer: Tracer {
     ) -> OTLPTracingSpan {
         var context = context()
         let parent = context.otlpSpanContext
+        let traceID = parent?.traceID ?? idGenerator.newTraceID()
+        let sampled = sampler.shouldSample(traceID: traceID, parent: parent, name: operationName)
         let spanContext = OTLPSpanContext(
-            traceID: parent?.traceID ?? idGenerator.newTraceID(), spanID: idGenerator.newSpanID(),
-            traceFlags: parent?.traceFlags ?? 1, traceState: parent?.traceState ?? "")
+            traceID: traceID, spanID: idGenerator.newSpanID(),
+            traceFlags: sampled ? (parent?.traceFlags ?? 0) | 1 : (parent?.traceFlags ?? 0) & ~1, traceState: parent?.traceState ?? "")
         context.otlpSpanContext = spanContext
         return OTLPTracingSpan(
             operationName: operationName, kind: kind, context: context, spanContext: spanContext, parent: parent,
-            startTimeUnixNano: instant().nanosecondsSinceEpoch, scope: scope, processor: processor, clock: clock)
+            startTimeUnixNano: instant().nanosecondsSinceEpoch, scope: scope, processor: sampled ? processor : nil,
+            limits: limits, clock: clock)
     }
 
     public func forceFlush() {

@@ -2,7 +2,8 @@ import Foundation
 public import OTLPWire
 public import Tracing
 
-/// A recording span of ``OTLPTracer``. Thread-safe; ending it a second time does nothing.
+/// A span of ``OTLPTracer``. Thread-safe; ending it a second time does nothing. A span the sampler dropped
+/// records nothing (``isRecording`` is `false`) but still carries its context to children.
 public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     public let context: InstrumentationContext
     /// The span's identity, also available from ``context``.
@@ -10,7 +11,9 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     private let parent: OTLPSpanContext?
     private let kind: SpanKind
     private let scope: OTLPInstrumentationScope
-    private let processor: any OTLPProcessor<OTLPScopedSpan>
+    /// `nil` for a span the sampler dropped.
+    private let processor: (any OTLPProcessor<OTLPScopedSpan>)?
+    private let limits: OTLPLimits
     private let clock: any OTLPClock
     private let startTimeUnixNano: UInt64
     private let lock = NSLock()
@@ -24,7 +27,7 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     init(
         operationName: String, kind: SpanKind, context: InstrumentationContext, spanContext: OTLPSpanContext,
         parent: OTLPSpanContext?, startTimeUnixNano: UInt64, scope: OTLPInstrumentationScope,
-        processor: any OTLPProcessor<OTLPScopedSpan>, clock: any OTLPClock
+        processor: (any OTLPProcessor<OTLPScopedSpan>)?, limits: OTLPLimits, clock: any OTLPClock
     ) {
         _operationName = operationName
         self.kind = kind
@@ -34,7 +37,9 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
         self.startTimeUnixNano = startTimeUnixNano
         self.scope = scope
         self.processor = processor
+        self.limits = limits
         self.clock = clock
+        ended = processor == nil
     }
 
     public var operationName: String {
@@ -96,7 +101,10 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
                 links: links, status: status, traceState: spanContext.traceState,
                 flags: Self.flags(spanContext.traceFlags, remote: parent?.isRemote ?? false))
         }
-        if let span { processor.onEnd(OTLPScopedSpan(scope: scope, span: span)) }
+        if var span, let processor {
+            limits.apply(to: &span)
+            processor.onEnd(OTLPScopedSpan(scope: scope, span: span))
+        }
     }
 
     /// W3C flags in the low byte; bit 8 says whether the parent's remoteness is known, bit 9 that it is remote.

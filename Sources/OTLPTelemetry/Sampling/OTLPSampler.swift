@@ -1,0 +1,62 @@
+public import OTLPWire
+
+/// Decides at span start whether a span is recorded and exported.
+public protocol OTLPSampler: Sendable {
+    /// `true` to record and export the span; `false` to make a non-recording span whose context still
+    /// propagates (with the sampled flag cleared).
+    func shouldSample(traceID: OTLPTraceID, parent: OTLPSpanContext?, name: String) -> Bool
+    /// A short description, as the specification's `GetDescription`.
+    var description: String { get }
+}
+
+/// Samples every span.
+public struct OTLPAlwaysOnSampler: OTLPSampler {
+    public init() {}
+    public func shouldSample(traceID: OTLPTraceID, parent: OTLPSpanContext?, name: String) -> Bool { true }
+    public var description: String { "AlwaysOnSampler" }
+}
+
+/// Samples no span.
+public struct OTLPAlwaysOffSampler: OTLPSampler {
+    public init() {}
+    public func shouldSample(traceID: OTLPTraceID, parent: OTLPSpanContext?, name: String) -> Bool { false }
+    public var description: String { "AlwaysOffSampler" }
+}
+
+/// Samples a fixed fraction of traces, decided by the trace ID alone, so every service that uses the same
+/// ratio keeps or drops the same traces. Uses the 56 random low bits of the trace ID (W3C Trace Context
+/// level 2): sampled when they are below `ratio` x 2^56.
+public struct OTLPTraceIDRatioSampler: OTLPSampler {
+    public let ratio: Double
+    private let threshold: UInt64
+
+    /// - Parameter ratio: 0...1 (clamped).
+    public init(ratio: Double) {
+        let clamped = min(max(ratio, 0), 1)
+        self.ratio = clamped
+        threshold = clamped >= 1 ? 1 << 56 : UInt64(clamped * Double(UInt64(1) << 56))
+    }
+
+    public func shouldSample(traceID: OTLPTraceID, parent: OTLPSpanContext?, name: String) -> Bool {
+        (traceID.low & 0x00FF_FFFF_FFFF_FFFF) < threshold
+    }
+
+    public var description: String { "TraceIdRatioBased{\(ratio)}" }
+}
+
+/// Follows the parent's sampled flag when there is a parent (local or remote); asks `root` otherwise.
+/// The specification's default sampler is `ParentBased(root: AlwaysOn)`.
+public struct OTLPParentBasedSampler: OTLPSampler {
+    public let root: any OTLPSampler
+
+    public init(root: any OTLPSampler = OTLPAlwaysOnSampler()) {
+        self.root = root
+    }
+
+    public func shouldSample(traceID: OTLPTraceID, parent: OTLPSpanContext?, name: String) -> Bool {
+        guard let parent else { return root.shouldSample(traceID: traceID, parent: nil, name: name) }
+        return parent.traceFlags & 1 == 1
+    }
+
+    public var description: String { "ParentBased{root=\(root.description)}" }
+}

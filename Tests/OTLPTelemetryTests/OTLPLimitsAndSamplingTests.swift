@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import Tracing
+import OTLPWire
+@testable import OTLPTelemetry
+
+@Suite("Limits and sampling")
+struct OTLPLimitsAndSamplingTests {
+    func tracer(sampler: any OTLPSampler = OTLPParentBasedSampler(), limits: OTLPLimits = OTLPLimits()) -> (OTLPTracer, OTLPMemorySink, OTLPTelemetryCounters) {
+        let sink = OTLPMemorySink()
+        let counters = OTLPTelemetryCounters()
+        let exporter = OTLPStreamExporter<OTLPScopedSpan>(sink: sink, resource: OTLPResource(), counters: counters)
+        return (OTLPTracer(processor: OTLPSimpleProcessor(exporter: exporter, counters: counters), scope: OTLPInstrumentationScope(name: "t"),
+                           sampler: sampler, limits: limits), sink, counters)
+    }
+
+    @Test("default span limits: 128 attributes, events and links; the excess is counted in dropped_*_count")
+    func spanLimits() throws {
+        let (tracer, sink, _) = tracer()
+        let other = tracer.startSpan("other")
+        let span = tracer.startSpan("busy")
+        for index in 0..<130 { span.attributes["a\(String(format: "%03d", index))"] = index }
+        for index in 0..<131 { span.addEvent(SpanEvent(name: "e\(index)")) }
+        for _ in 0..<129 { span.addLink(SpanLink(context: other.context, attributes: [:])) }
+        span.end()
+        let exported = try #require(spans(try readAll(sink.bytes)).first)
+        #expect(exported.attributes.count == 128 && exported.droppedAttributesCount == 2)
+        #expect(exported.events.count == 128 && exported.droppedEventsCount == 3)
+        #expect(exported.links.count == 128 && exported.droppedLinksCount == 1)
+    }
+
+    @Test("value length limit cuts strings, also inside arrays; per-event attribute limit")
+    func valueLength() throws {
+        let (tracer, sink, _) = tracer(limits: OTLPLimits(attributeValueLengthLimit: 4, attributePerEventCountLimit: 1))
+        let span = tracer.startSpan("s")
+        span.attributes["long"] = "abcdefgh"
+        span.attributes["list"] = ["123456", "ab"]
+        span.addEvent(SpanEvent(name: "e", attributes: ["x": 1, "y": 2]))
+        span.end()
+        let exported = try #require(spans(try readAll(sink.bytes)).first)
+        #expect(exported.attributes.contains(OTLPAttribute("long", "abcd")))
+        #expect(exported.attributes.contains(OTLPAttribute("list", ["1234", "ab"])))
+        #expect(exported.events[0].attributes.count == 1 && exported.events[0].droppedAttributesCount == 1)
+    }
+
+    @Test("trace ID ratio: decided by the trace ID's 56 low bits, about the ratio of traces kept")
+    func ratio() {
+        let sampler = OTLPTraceIDRatioSampler(ratio: 0.25)
+        #expect(sampler.shouldSample(traceID: OTLPTraceID(high: 0, low: 0x003F_FFFF_FFFF_FFFF), parent: nil, name: ""))
+        #expect(!sampler.shouldSample(traceID: OTLPTraceID(high: 0, low: 0x0040_0000_0000_0000), parent: nil, name: ""))
+        let ids = OTLPRandomIDGenerator()
+        let kept = (0..<20_000).filter { _ in sampler.shouldSample(traceID: ids.newTraceID(), parent: nil, name: "") }.count
+        #expect((4_400...5_600).contains(kept))
+        #expect(!OTLPTraceIDRatioSampler(ratio: 0).shouldSample(traceID: OTLPTraceID(high: 0, low: 0), parent: nil, name: ""))
+        #expect(OTLPTraceIDRatioSampler(ratio: 1).shouldSample(traceID: OTLPTraceID(high: .max, low: .max), parent: nil, name: ""))
+    }
+
+    @Test("parent-based: children follow the root's decision; unsampled spans are not exported but propagate")
+    func parentBased() throws {
+        let (tracer, sink, counters) = tracer(sampler: OTLPParentBasedSampler(root: OTLPAlwaysOffSampler()))
+        let root = tracer.startSpan("root")
+        #expect(!root.isRecording)
+        #expect(root.spanContext.traceFlags & 1 == 0)
+        let child = tracer.startSpan("child", context: root.context)
+        #expect(!child.isRecording && child.spanContext.traceID == root.spanContext.traceID)
+        child.end()
+        root.end()
+        // A sampled remote parent is followed even though the root sampler says no.
+        var remote = InstrumentationContext.topLevel
+        remote.otlpSpanContext = OTLPSpanContext(traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(1), traceFlags: 1, isRemote: true)
+        tracer.startSpan("remote child", context: remote).end()
+        let exported = spans(try readAll(sink.bytes))
+        #expect(exported.map(\.name) == ["remote child"])
+        #expect(counters.snapshot.spansReceived == 1)
+    }
+
+    @Test("configuration: sampling and limits keys")
+    func configuration() throws {
+        let (configuration, warnings) = try OTLPTelemetryConfiguration.load(json: Data(#"{"sampling": {"ratio": 0.5, "parentBased": false}, "limits": {"attributeCountLimit": 10, "attributeValueLengthLimit": 64}}"#.utf8))
+        #expect(warnings.isEmpty)
+        #expect(configuration.sampling.sampler.description == "TraceIdRatioBased{0.5}")
+        #expect(OTLPTelemetryConfiguration().sampling.sampler.description == "ParentBased{root=AlwaysOnSampler}")
+        #expect(configuration.limits == OTLPLimits(attributeCountLimit: 10, attributeValueLengthLimit: 64))
+        #expect(throws: OTLPConfigurationError.self) { try OTLPTelemetryConfiguration.load(json: Data(#"{"sampling": {"ratio": 2}}"#.utf8)) }
+    }
+}
