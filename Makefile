@@ -60,13 +60,16 @@ bench-deps: deps
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-## bench: the yardstick peer beside the reference encoders, decoding throughput, 1 GB memory check
+## bench: the yardstick peer beside the reference encoders, decoding throughput, 1 GB memory check,
+## and the tracing pipeline (ns and allocations per span, throughput into a file)
 bench: bench-deps
 	Benchmarks/run-yardstick.sh
+	Benchmarks/TracingBenchmark/run.sh
 
 ## bench-smoke: a small run of the same (CI): hashes must agree, decoding measured on a small file
 bench-smoke: bench-deps
 	Benchmarks/run-yardstick.sh --smoke
+	Benchmarks/TracingBenchmark/run.sh --spans 20000 --reps 1
 
 clean:
 	rm -rf .build demo-output

@@ -50,6 +50,18 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     public var attributes: SpanAttributes {
         get { lock.withLock { _attributes } }
         set { lock.withLock { if !ended { _attributes = newValue } } }
+        // `span.attributes[key] = value` mutates in place under the lock, instead of get + set copying the
+        // whole dictionary on every write.
+        _modify {
+            lock.lock()
+            defer { lock.unlock() }
+            if ended {
+                var discarded = _attributes
+                yield &discarded
+            } else {
+                yield &_attributes
+            }
+        }
     }
 
     public var isRecording: Bool { lock.withLock { !ended } }

@@ -1,0 +1,104 @@
+import Foundation
+import MallocInterposerSwift
+import OTLPTelemetry
+import OTLPWire
+import Tracing
+
+/// Cost of starting and ending a span with 8 attributes through the swift-distributed-tracing API into
+/// OTLPWire's batch processor (ns and allocations per span), beside the same calls on the API's NoOpTracer
+/// measured in the same run; and the throughput of the whole path (tracer, batch processor, encoder,
+/// file) into a file.
+///
+/// usage: tracing-benchmark [--spans N] [--reps R]     (run through run.sh: allocation counts need LD_PRELOAD)
+@main
+struct TracingBenchmark {
+    static func spanWith8Attributes<T: Tracer>(_ tracer: T, _ index: Int) {
+        let span = tracer.startSpan("HTTP GET /cart", ofKind: .server)
+        span.attributes["http.request.method"] = "GET"
+        span.attributes["url.path"] = "/cart"
+        span.attributes["http.response.status_code"] = 200
+        span.attributes["server.address"] = "shop.example.com"
+        span.attributes["user.session.id"] = "8f2c1d9e-session"
+        span.attributes["app.item.count"] = index & 63
+        span.attributes["app.cache.hit"] = index & 1 == 0
+        span.attributes["app.ratio"] = 0.25
+        span.end()
+    }
+
+    /// Median seconds and allocations per span over `reps` timed runs (after one warm-up).
+    static func measure(_ spans: Int, _ reps: Int, _ body: (Int) -> Void, after: () -> Void = {}) -> (nanos: Double, allocations: Double) {
+        var times: [Double] = []
+        var allocations: [Double] = []
+        for rep in -1..<reps {
+            MallocInterposerSwift.reset()
+            MallocInterposerSwift.hook()
+            let start = DispatchTime.now().uptimeNanoseconds
+            for index in 0..<spans { body(index) }
+            let end = DispatchTime.now().uptimeNanoseconds
+            MallocInterposerSwift.unhook()
+            let counted = MallocInterposerSwift.getStatistics().mallocCount
+            after()
+            if rep >= 0 {
+                times.append(Double(end - start) / Double(spans))
+                allocations.append(Double(counted) / Double(spans))
+            }
+        }
+        return (times.sorted()[times.count / 2], allocations.sorted()[allocations.count / 2])
+    }
+
+    static func main() throws {
+        var spans = 200_000
+        var reps = 5
+        var arguments = CommandLine.arguments.dropFirst()
+        while let flag = arguments.popFirst() {
+            switch flag {
+            case "--spans": spans = Int(arguments.popFirst() ?? "") ?? spans
+            case "--reps": reps = Int(arguments.popFirst() ?? "") ?? reps
+            default: print("usage: tracing-benchmark [--spans N] [--reps R]"); exit(64)
+            }
+        }
+        MallocInterposerSwift.initialize()
+        let resource = OTLPResourceDetector.detect(serviceName: "tracing-benchmark")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracing-benchmark-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        // Baseline: the Tracing API's own no-op tracer, same calls.
+        let noop = measure(spans, reps) { spanWith8Attributes(NoOpTracer(), $0) }
+
+        // Start + end into the batch processor (its worker encodes and writes to /dev/null meanwhile).
+        let counters = OTLPTelemetryCounters()
+        let processor = OTLPBatchProcessor(
+            exporter: OTLPStreamExporter<OTLPScopedSpan>(sink: try OTLPFileSink(path: "/dev/null"), durability: .none, resource: resource, counters: counters),
+            counters: counters, configuration: .init(maxQueueSize: spans * 2))
+        let tracer = OTLPTracer(processor: processor, scope: OTLPInstrumentationScope(name: "bench", version: "1"))
+        let ours = measure(spans, reps, { spanWith8Attributes(tracer, $0) }, after: { processor.forceFlush() })
+        processor.shutdown()
+
+        // Whole path into a file: from the first startSpan to everything written (shutdown).
+        let path = directory.appendingPathComponent("traces.u32be.bin").path
+        let fileCounters = OTLPTelemetryCounters()
+        let fileProcessor = OTLPBatchProcessor(
+            exporter: OTLPStreamExporter<OTLPScopedSpan>(path: path, durability: .none, resource: resource, counters: fileCounters),
+            counters: fileCounters, configuration: .init(maxQueueSize: spans * 2))
+        let fileTracer = OTLPTracer(processor: fileProcessor, scope: OTLPInstrumentationScope(name: "bench", version: "1"))
+        let start = DispatchTime.now().uptimeNanoseconds
+        for index in 0..<spans { spanWith8Attributes(fileTracer, index) }
+        fileProcessor.shutdown()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let snapshot = fileCounters.snapshot
+        guard snapshot.spansExported == spans, snapshot.totalSpansDropped == 0 else {
+            print("error: \(snapshot)")
+            exit(1)
+        }
+
+        func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+        print("| path (\(spans) spans, median of \(reps)) | ns/span | allocations/span | vs NoOpTracer |")
+        print("|---|---:|---:|---:|")
+        print("| NoOpTracer (swift-distributed-tracing), same calls | \(fixed(noop.nanos, 0)) | \(fixed(noop.allocations, 1)) | 1.00 |")
+        print("| OTLPTracer start + 8 attributes + end, into OTLPBatchProcessor | \(fixed(ours.nanos, 0)) | \(fixed(ours.allocations, 1)) | \(fixed(ours.nanos / noop.nanos, 2)) |")
+        print("")
+        print("whole path into a file: \(spans) spans in \(fixed(seconds, 3)) s = \(fixed(Double(spans) / seconds / 1e3, 1)) k spans/s, \(fixed(Double(bytes) / seconds / 1e6, 1)) MB/s, \(bytes) bytes, 0 dropped")
+    }
+}
