@@ -25,6 +25,7 @@ build: deps
 demo: build
 	rm -rf demo-output
 	.build/debug/otlpwire-demo demo-output
+	$(DUMP) convert demo-output/traces.u32be.bin demo-output/traces.jsonl --to jsonl
 	@echo; echo "== otlp-dump demo-output/traces.u32be.bin"
 	$(DUMP) demo-output/traces.u32be.bin
 	@echo; echo "== otlp-dump demo-output/logs.u32be.bin.gz"

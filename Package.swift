@@ -62,7 +62,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "otlpwire-demo", dependencies: ["OTLPWire"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "otlpwire-demo",
+            dependencies: [
+                "OTLPWire", "OTLPTelemetry",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Benchmarks (sources under Benchmarks/; not a product, never built for users of the library)
         .executableTarget(

@@ -121,7 +121,8 @@ struct TreeRenderer {
         let indent = String(repeating: "  ", count: 3 + min(depth, 40))
         var line = indent + bar(span, traceStart: traceStart, traceEnd: traceEnd) + " "
         let isError = span.status?.code == .error
-        line += isError ? paint(span.name, "1;31") : bold(span.name.isEmpty ? "(unnamed)" : quoteIfNeeded(span.name))
+        let name = span.name.isEmpty ? "(unnamed)" : quoteIfNeeded(span.name)
+        line += isError ? paint(name, "1;31") : bold(name)
         line += " " + UnixTime.duration(span.durationNano)
         line += dim(" \(span.kind) span=\(span.spanID?.hex ?? "-")")
         if let status = span.status, status.code != .unset || !status.message.isEmpty {
