@@ -13,6 +13,8 @@ let package = Package(
     products: [
         .library(name: "OTLPWire", targets: ["OTLPWire"]),
         .library(name: "OTLPTelemetry", targets: ["OTLPTelemetry"]),
+        .library(name: "OTLPInstrumentation", targets: ["OTLPInstrumentation"]),
+        .library(name: "OTLPTesting", targets: ["OTLPTesting"]),
         .executable(name: "otlp-dump", targets: ["otlp-dump"]),
         .executable(name: "otlpwire-demo", targets: ["otlpwire-demo"]),
     ],
@@ -54,6 +56,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "OTLPInstrumentation",
+            dependencies: ["OTLPTelemetry", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "OTLPTesting", dependencies: ["OTLPTelemetry", "OTLPWire"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "otlp-dump",
             dependencies: [
@@ -86,6 +94,7 @@ let package = Package(
         .testTarget(
             name: "OTLPTelemetryTests", dependencies: ["OTLPTelemetry", "otlp-crash-writer"],
             swiftSettings: swiftSettings),
+        .testTarget(name: "OTLPInstrumentationTests", dependencies: ["OTLPInstrumentation", "OTLPTesting"], swiftSettings: swiftSettings),
         // A child process for the crash test (killed with SIGKILL while it writes).
         .executableTarget(
             name: "otlp-crash-writer",

@@ -25,6 +25,7 @@ public final class OTLPTelemetry: Sendable {
     private let spanProcessor: any OTLPProcessor<OTLPScopedSpan>
     private let logProcessor: any OTLPProcessor<OTLPScopedLogRecord>
     private let clock: any OTLPClock
+    private let idGenerator: any OTLPIDGenerator
     private let diagnostics: @Sendable (String) -> Void
 
     /// - Parameters:
@@ -37,6 +38,7 @@ public final class OTLPTelemetry: Sendable {
     ) {
         self.configuration = configuration
         self.clock = clock
+        self.idGenerator = idGenerator
         self.diagnostics = diagnostics
         let counters = OTLPTelemetryCounters()
         self.counters = counters
@@ -80,6 +82,13 @@ public final class OTLPTelemetry: Sendable {
             processor: spanProcessor, scope: scope, idGenerator: idGenerator, clock: clock,
             sampler: configuration.sampling.sampler, limits: configuration.limits)
         logEmitter = OTLPLogEmitter(processor: logProcessor, scope: scope, clock: clock, limits: configuration.limits)
+    }
+
+    /// A tracer for another instrumentation scope, sharing this pipeline (processor, sampler, limits).
+    public func tracer(scope: OTLPInstrumentationScope) -> OTLPTracer {
+        OTLPTracer(
+            processor: spanProcessor, scope: scope, idGenerator: idGenerator, clock: clock,
+            sampler: configuration.sampling.sampler, limits: configuration.limits)
     }
 
     /// A swift-log handler that emits through this pipeline.

@@ -1,0 +1,182 @@
+public import Foundation
+public import OTLPTelemetry
+public import OTLPWire
+public import Tracing
+
+/// Records app launches as `AppStart` spans: one cold launch per process (process start → first launch
+/// end), and warm launches (foreground → launch end) after the app has been in the background.
+///
+/// The rules, as the app launch reference defines them:
+/// - cold: the first launch-end notification ends it; it is `PRE_WARM` when the `ActivePrewarm`
+///   environment variable is set, or when it took longer than `preWarmFallbackThreshold` (if not 0);
+///   otherwise `COLD`. Later launch-end notifications never make a second cold launch;
+/// - warm: recorded only after a hidden (background) event has fired; from the warm-start notification to
+///   the next launch end; `WARM`;
+/// - attributes `launch.type`, `launch_start_name`, `launch_end_name`, `active_prewarm`; scope
+///   `software.amazon.opentelemetry.AppStart`. Thread-safe: notifications may arrive on any thread.
+///
+/// Beyond the reference, launch phases: ``phase(_:_:)`` around a closure and ``mark(_:)`` +
+/// ``phase(_:from:to:)`` between marks record child spans of the cold `AppStart`, so a launch shows where
+/// its time goes; `launch.process_start_to_instrumentation` is recorded automatically.
+public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
+    /// The instrumentation scope of `AppStart` spans.
+    public static var scope: OTLPInstrumentationScope { OTLPInstrumentationScope(name: "software.amazon.opentelemetry.AppStart") }
+
+    /// A launch type, as reported in `launch.type`.
+    public enum LaunchType: String, Sendable {
+        case cold = "COLD"
+        case warm = "WARM"
+        case preWarm = "PRE_WARM"
+    }
+
+    public let provider: any AppLaunchProvider
+    private let tracer: T
+    private let clock: any OTLPClock
+    private let activePrewarm: Bool
+    private let lock = NSLock()
+    private var coldSpan: T.Span?
+    private var coldFinished = false
+    private var hiddenSeen = false
+    private var warmStartUnixNano: UInt64?
+    private var marks: [String: UInt64] = [:]
+    private var observers: [any NSObjectProtocol] = []
+    private let notificationCenter: NotificationCenter
+
+    /// Starts observing. `environment` is where `ActivePrewarm` is looked up (default: this process's).
+    public init(
+        provider: any AppLaunchProvider, tracer: T, notificationCenter: NotificationCenter = .default,
+        environment: [String: String] = ProcessInfo.processInfo.environment, clock: any OTLPClock = OTLPSystemClock()
+    ) {
+        self.provider = provider
+        self.tracer = tracer
+        self.clock = clock
+        self.notificationCenter = notificationCenter
+        activePrewarm = environment["ActivePrewarm"] != nil
+        let start = Self.unixNano(provider.coldLaunchStartTime)
+        let now = clock.nowUnixNano()
+        let span = tracer.startSpan("AppStart", context: .topLevel, ofKind: .internal, at: Self.instant(start))
+        coldSpan = span
+        // The part of the launch before the instrumentation runs (runtime and static initialisers, main()).
+        tracer.startSpan("launch.process_start_to_instrumentation", context: span.context, ofKind: .internal, at: Self.instant(start))
+            .end(at: Self.instant(max(now, start)))
+
+        var names = [provider.coldEndNotification]
+        if provider.warmEndNotification != provider.coldEndNotification { names.append(provider.warmEndNotification) }
+        for name in names {
+            observers.append(notificationCenter.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
+                self?.launchEnded(note.name)
+            })
+        }
+        observers.append(notificationCenter.addObserver(forName: provider.warmStartNotification, object: nil, queue: nil) { [weak self] _ in
+            self?.warmStarted()
+        })
+        observers.append(notificationCenter.addObserver(forName: provider.hiddenNotification, object: nil, queue: nil) { [weak self] _ in
+            self?.hidden()
+        })
+    }
+
+    deinit {
+        for observer in observers { notificationCenter.removeObserver(observer) }
+    }
+
+    /// Whether the cold launch has been recorded.
+    public var isColdLaunchFinished: Bool { lock.withLock { coldFinished } }
+
+    // MARK: - Phases
+
+    /// Runs `body` as a launch phase: a child span of the cold `AppStart` while the cold launch is in
+    /// progress; just runs `body` after it.
+    public func phase<R>(_ name: String, _ body: () throws -> R) rethrows -> R {
+        guard let parent = lock.withLock({ coldFinished ? nil : coldSpan }) else { return try body() }
+        let span = tracer.startSpan(name, context: parent.context, ofKind: .internal, at: Self.instant(clock.nowUnixNano()))
+        defer { span.end(at: Self.instant(clock.nowUnixNano())) }
+        return try body()
+    }
+
+    /// Records the current time under `name`, for ``phase(_:from:to:)``.
+    public func mark(_ name: String) {
+        let now = clock.nowUnixNano()
+        lock.withLock { marks[name] = now }
+    }
+
+    /// Records a phase between two marks (the end mark defaults to now). Returns `false` (and records
+    /// nothing) when a mark is missing or the cold launch is over.
+    @discardableResult
+    public func phase(_ name: String, from startMark: String, to endMark: String? = nil) -> Bool {
+        let now = clock.nowUnixNano()
+        guard let (parent, start, end) = lock.withLock({ () -> (T.Span, UInt64, UInt64)? in
+            guard !coldFinished, let parent = coldSpan, let start = marks[startMark] else { return nil }
+            let end = endMark.map { marks[$0] } ?? now
+            guard let end else { return nil }
+            return (parent, start, end)
+        }) else { return false }
+        tracer.startSpan(name, context: parent.context, ofKind: .internal, at: Self.instant(start)).end(at: Self.instant(max(end, start)))
+        return true
+    }
+
+    // MARK: - Notifications
+
+    func launchEnded(_ name: Notification.Name) {
+        let now = clock.nowUnixNano()
+        lock.lock()
+        if !coldFinished, let span = coldSpan {
+            coldFinished = true
+            coldSpan = nil
+            lock.unlock()
+            let start = Self.unixNano(provider.coldLaunchStartTime)
+            let seconds = Double(now &- start) / 1e9
+            let threshold = provider.preWarmFallbackThreshold
+            let type: LaunchType = activePrewarm || (threshold > 0 && seconds > threshold) ? .preWarm : .cold
+            span.attributes["launch.type"] = type.rawValue
+            span.attributes["launch_start_name"] = provider.coldLaunchStartName
+            span.attributes["launch_end_name"] = name.rawValue
+            span.attributes["active_prewarm"] = activePrewarm
+            span.end(at: Self.instant(max(now, start)))
+            return
+        }
+        guard let warmStart = warmStartUnixNano else {
+            lock.unlock()
+            return  // a repeated launch end: no cold launch again, and no warm launch without a start
+        }
+        warmStartUnixNano = nil
+        lock.unlock()
+        let span = tracer.startSpan("AppStart", context: .topLevel, ofKind: .internal, at: Self.instant(warmStart))
+        span.attributes["launch.type"] = LaunchType.warm.rawValue
+        span.attributes["launch_start_name"] = provider.warmStartNotification.rawValue
+        span.attributes["launch_end_name"] = name.rawValue
+        span.attributes["active_prewarm"] = activePrewarm
+        span.end(at: Self.instant(max(now, warmStart)))
+    }
+
+    func warmStarted() {
+        let now = clock.nowUnixNano()
+        lock.withLock {
+            if hiddenSeen && coldFinished { warmStartUnixNano = now }
+        }
+    }
+
+    func hidden() {
+        lock.withLock { hiddenSeen = true }
+    }
+
+    static func unixNano(_ date: Date) -> UInt64 {
+        UInt64(max(0, (date.timeIntervalSince1970 * 1e9).rounded()))
+    }
+
+    static func instant(_ unixNano: UInt64) -> DefaultTracerClock.Timestamp {
+        DefaultTracerClock.Timestamp(nanosecondsSinceEpoch: unixNano)
+    }
+}
+
+extension AppLaunchInstrumentation where T == OTLPTracer {
+    /// Records launches through `telemetry`, under the `software.amazon.opentelemetry.AppStart` scope.
+    public convenience init(
+        telemetry: OTLPTelemetry, provider: any AppLaunchProvider = LinuxAppLaunchProvider(),
+        notificationCenter: NotificationCenter = .default, environment: [String: String] = ProcessInfo.processInfo.environment,
+        clock: any OTLPClock = OTLPSystemClock()
+    ) {
+        self.init(
+            provider: provider, tracer: telemetry.tracer(scope: Self.scope), notificationCenter: notificationCenter,
+            environment: environment, clock: clock)
+    }
+}

@@ -1,0 +1,37 @@
+public import Foundation
+
+/// Where launch timing comes from: the process start time and the notifications that mark launch
+/// boundaries. The default providers are ``LinuxAppLaunchProvider`` and, on UIKit platforms, the UIKit
+/// one; tests and other platforms supply their own.
+public protocol AppLaunchProvider: Sendable {
+    /// When the process started: the start of a cold launch.
+    var coldLaunchStartTime: Date { get }
+    /// Posted when a cold launch completes.
+    var coldEndNotification: Notification.Name { get }
+    /// Posted when the app begins returning to the foreground: the start of a warm launch.
+    var warmStartNotification: Notification.Name { get }
+    /// Posted when a warm launch completes.
+    var warmEndNotification: Notification.Name { get }
+    /// Posted when the app goes to the background (the "hidden" event): warm launches are recorded only
+    /// after one.
+    var hiddenNotification: Notification.Name { get }
+    /// Cold launches longer than this (seconds) are `PRE_WARM`; 0 disables this fallback.
+    var preWarmFallbackThreshold: TimeInterval { get }
+    /// What the cold launch's start is called in `launch_start_name`.
+    var coldLaunchStartName: String { get }
+}
+
+extension AppLaunchProvider {
+    public var coldLaunchStartName: String { "process.start" }
+}
+
+/// Notification names a Linux program (a service, a CLI tool) posts through `NotificationCenter` to mark
+/// its own launch boundaries, the way UIKit posts its application notifications.
+public enum OTLPAppLifecycle {
+    /// Post when the program is ready (the end of a launch): UIKit's `didBecomeActive`.
+    public static let didBecomeActive = Notification.Name("OTLPWireApplicationDidBecomeActive")
+    /// Post when the program resumes (the start of a warm launch): UIKit's `willEnterForeground`.
+    public static let willEnterForeground = Notification.Name("OTLPWireApplicationWillEnterForeground")
+    /// Post when the program goes idle or to the background: UIKit's `didEnterBackground`.
+    public static let didEnterBackground = Notification.Name("OTLPWireApplicationDidEnterBackground")
+}

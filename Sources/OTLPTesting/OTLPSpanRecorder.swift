@@ -1,0 +1,36 @@
+import Foundation
+public import OTLPTelemetry
+public import OTLPWire
+
+/// A real tracer pipeline (simple processor, stream exporter) writing u32be records to memory, and the
+/// spans decoded back from those bytes: what a test asserts on.
+public final class OTLPSpanRecorder: @unchecked Sendable {
+    public let sink = OTLPMemorySink()
+    public let counters = OTLPTelemetryCounters()
+    private let processor: OTLPSimpleProcessor<OTLPStreamExporter<OTLPScopedSpan>>
+    public let clock: OTLPManualClock
+    public let idGenerator = OTLPSequentialIDGenerator()
+
+    public init(clock: OTLPManualClock = OTLPManualClock()) {
+        self.clock = clock
+        processor = OTLPSimpleProcessor(
+            exporter: OTLPStreamExporter<OTLPScopedSpan>(sink: sink, resource: OTLPResource(attributes: [OTLPAttribute("service.name", "tests")]), counters: counters),
+            counters: counters)
+    }
+
+    /// A tracer for `scope` that records here.
+    public func tracer(scope: OTLPInstrumentationScope) -> OTLPTracer {
+        OTLPTracer(processor: processor, scope: scope, idGenerator: idGenerator, clock: clock)
+    }
+
+    /// Every span exported so far, with its scope, in export order.
+    public func spans() throws -> [(scope: OTLPInstrumentationScope?, span: OTLPSpan)] {
+        let reader = try OTLPStreamReader(source: OTLPMemorySource(sink.bytes), options: OTLPReaderOptions(framing: .u32be, signal: .traces))
+        var out: [(OTLPInstrumentationScope?, OTLPSpan)] = []
+        while let record = try reader.next() {
+            guard case .traces(let data) = record.payload else { continue }
+            for group in data.resourceSpans { for scopeGroup in group.scopeSpans { for span in scopeGroup.spans { out.append((scopeGroup.scope, span)) } } }
+        }
+        return out
+    }
+}
