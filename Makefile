@@ -26,8 +26,8 @@ demo: build
 	rm -rf demo-output
 	.build/debug/otlpwire-demo demo-output
 	$(DUMP) convert demo-output/traces.u32be.bin demo-output/traces.jsonl --to jsonl
-	@echo; echo "== otlp-dump demo-output/traces.u32be.bin"
-	$(DUMP) demo-output/traces.u32be.bin
+	@echo; echo "== otlp-dump --brief --limit 40 demo-output/traces.u32be.bin   (the demo's own cold start, then the replayed launches)"
+	$(DUMP) --brief --limit 40 demo-output/traces.u32be.bin
 	@echo; echo "== otlp-dump demo-output/logs.u32be.bin.gz"
 	$(DUMP) demo-output/logs.u32be.bin.gz
 	@echo; echo "== otlp-dump stats demo-output/*.bin*"

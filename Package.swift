@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "otlpwire-demo",
             dependencies: [
-                "OTLPWire", "OTLPTelemetry",
+                "OTLPWire", "OTLPTelemetry", "OTLPInstrumentation",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -94,7 +94,9 @@ let package = Package(
         .testTarget(
             name: "OTLPTelemetryTests", dependencies: ["OTLPTelemetry", "otlp-crash-writer"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "OTLPInstrumentationTests", dependencies: ["OTLPInstrumentation", "OTLPTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "OTLPInstrumentationTests", dependencies: ["OTLPInstrumentation", "OTLPTesting", "otlpwire-demo"],
+            exclude: ["Fixtures"], swiftSettings: swiftSettings),
         // A child process for the crash test (killed with SIGKILL while it writes).
         .executableTarget(
             name: "otlp-crash-writer",

@@ -31,8 +31,10 @@ public final class OTLPTelemetry: Sendable {
     /// - Parameters:
     ///   - scope: the instrumentation scope of spans and log records made through ``tracer``,
     ///     ``logEmitter`` and swift-log; default: the service name.
+    ///   - resource: replaces the detected resource (for byte-stable output, or a resource built elsewhere).
     public init(
         configuration: OTLPTelemetryConfiguration = OTLPTelemetryConfiguration(), scope: OTLPInstrumentationScope? = nil,
+        resource: OTLPResource? = nil,
         clock: any OTLPClock = OTLPSystemClock(), idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator(),
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
@@ -42,7 +44,7 @@ public final class OTLPTelemetry: Sendable {
         self.diagnostics = diagnostics
         let counters = OTLPTelemetryCounters()
         self.counters = counters
-        let resource = OTLPResourceDetector.detect(
+        let resource = resource ?? OTLPResourceDetector.detect(
             serviceName: configuration.service.name, serviceVersion: configuration.service.version,
             extra: configuration.service.attributes.sorted { $0.key < $1.key }.map { OTLPAttribute($0.key, .string($0.value)) })
         self.resource = resource
@@ -89,6 +91,11 @@ public final class OTLPTelemetry: Sendable {
         OTLPTracer(
             processor: spanProcessor, scope: scope, idGenerator: idGenerator, clock: clock,
             sampler: configuration.sampling.sampler, limits: configuration.limits)
+    }
+
+    /// A log emitter for another instrumentation scope, sharing this pipeline.
+    public func logEmitter(scope: OTLPInstrumentationScope) -> OTLPLogEmitter {
+        OTLPLogEmitter(processor: logProcessor, scope: scope, clock: clock, limits: configuration.limits)
     }
 
     /// A swift-log handler that emits through this pipeline.

@@ -1,62 +1,71 @@
+import Foundation
 import Logging
+import OTLPInstrumentation
 import OTLPTelemetry
 import OTLPWire
 import Tracing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// What `make demo` runs: the pipeline as an app uses it. OTLPTelemetry is configured and bootstrapped
-/// for swift-distributed-tracing and swift-log; a simulated launch, screen load and network calls (one
-/// failing) produce spans and logs; shutdown writes everything, one signal per file.
+/// What `make demo` runs.
 ///
-/// usage: otlpwire-demo [OUTPUT_DIRECTORY]   (default demo-output)
+/// 1. The demo measures its own real cold start: process start (from /proc) to "ready", an `AppStart` span
+///    with a child phase for the pipeline's set-up.
+/// 2. It replays the example app's launch flow, one simulated process per test scenario of the launch-flow
+///    reference (fresh install, returning user with a warm resume, expired session, version upgrade,
+///    state restoration, background launch classified PRE_WARM, deep link), with launch phases and view
+///    traces of its screens.
+/// 3. It writes traces and logs, one signal per file, under the output folder.
+///
+/// `--deterministic`: fixed clock, IDs and resource, and no real cold start measurement: the output files
+/// are byte-stable (a golden file checks them).
+///
+/// usage: otlpwire-demo [--deterministic] [OUTPUT_DIRECTORY]   (default demo-output)
 @main
 struct OTLPWireDemo {
-    struct ServiceUnavailable: Error, CustomStringConvertible {
-        var description: String { "503 Service Unavailable" }
-    }
+    static func main() throws {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let deterministic = arguments.contains("--deterministic")
+        arguments.removeAll { $0 == "--deterministic" }
+        let directory = arguments.first ?? "demo-output"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let appVersion = "5.13.6"
 
-    static func main() async throws {
-        let directory = CommandLine.arguments.dropFirst().first ?? "demo-output"
-        mkdir(directory, 0o755)
-
-        let telemetry = OTLPTelemetry(configuration: .init(
-            service: .init(name: "otlpwire-demo", version: "0.1.0"),
+        let start: UInt64 = deterministic ? 1_750_000_000_000_000_000 : OTLPSystemClock().nowUnixNano()
+        let replayClock = SimulatedClock(startUnixNano: start)
+        let configuration = OTLPTelemetryConfiguration(
+            service: .init(name: "otlpwire-demo", version: appVersion),
             traces: .init(path: "\(directory)/traces.u32be.bin"),
-            logs: .init(path: "\(directory)/logs.u32be.bin.gz", gzip: true)))
-        telemetry.bootstrap()
-        let logger = Logger(label: "demo")
-
-        await withSpan("AppStart", ofKind: .internal) { launch in
-            launch.attributes["launch.type"] = "COLD"
-            logger.info("session started", metadata: ["session.id": "\(UInt64.random(in: 1...UInt64.max))"])
-            await withSpan("HomeScreen") { screen in
-                screen.attributes["view.name"] = "HomeScreen"
-                for path in ["/v1/feed", "/v1/profile", "/v1/recommendations"] {
-                    do {
-                        try await withSpan("GET \(path)", ofKind: .client) { request in
-                            request.attributes["http.request.method"] = "GET"
-                            request.attributes["url.path"] = path
-                            try await Task.sleep(nanoseconds: 20_000_000)  // the "network"
-                            if path.hasSuffix("recommendations") {
-                                request.attributes["http.response.status_code"] = 503
-                                throw ServiceUnavailable()
-                            }
-                            request.attributes["http.response.status_code"] = 200
-                            logger.info("GET \(path) -> 200", metadata: ["url.path": "\(path)"])
-                        }
-                    } catch {
-                        logger.error("GET \(path) failed: \(error)", metadata: ["url.path": "\(path)"])
-                    }
-                }
-                screen.setStatus(SpanStatus(code: .ok))
+            logs: .init(path: "\(directory)/logs.u32be.bin.gz", gzip: true),
+            // One batch at shutdown: record boundaries do not depend on timing.
+            batch: .init(maxQueueSize: 100_000, maxExportBatchSize: 100_000, scheduleDelaySeconds: 3600))
+        for file in ["traces.u32be.bin", "logs.u32be.bin.gz"] { try? FileManager.default.removeItem(atPath: "\(directory)/\(file)") }
+        let telemetry: OTLPTelemetry
+        if deterministic {
+            telemetry = OTLPTelemetry(
+                configuration: configuration,
+                resource: OTLPResource(attributes: [
+                    OTLPAttribute("service.name", "otlpwire-demo"), OTLPAttribute("service.version", .string(appVersion)),
+                    OTLPAttribute("telemetry.sdk.name", "otlpwire"), OTLPAttribute("telemetry.sdk.language", "swift"),
+                ]),
+                clock: replayClock, idGenerator: CountingIDGenerator())
+        } else {
+            telemetry = OTLPTelemetry(configuration: configuration)
+            // 1. This process's own cold start, for real.
+            let launch = AppLaunchInstrumentation(telemetry: telemetry, attributes: ["app.version": appVersion])
+            launch.phase("launch.bootstrap_telemetry") {
+                telemetry.bootstrap()
             }
+            Logger(label: "demo").info("ready", metadata: ["cold_start.measured": "true"])
+            NotificationCenter.default.post(name: OTLPAppLifecycle.didBecomeActive, object: nil)
         }
+
+        // 2. The example app's launch scenarios, replayed.
+        let app = ExampleAppLaunch(telemetry: telemetry, clock: replayClock, appVersion: appVersion, viewTracingEnabled: true)
+        for scenario in ExampleAppLaunch.Scenario.allCases {
+            app.replay(scenario)
+        }
+
         telemetry.shutdown()
-        print("wrote \(telemetry.counters.snapshot)")
+        let snapshot = telemetry.counters.snapshot
+        print("wrote \(snapshot.spansExported) spans to \(directory)/traces.u32be.bin and \(snapshot.logRecordsExported) log records to \(directory)/logs.u32be.bin.gz")
     }
 }

@@ -33,6 +33,7 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
     private let tracer: T
     private let clock: any OTLPClock
     private let activePrewarm: Bool
+    private let extraAttributes: [String: String]
     private let lock = NSLock()
     private var coldSpan: T.Span?
     private var coldFinished = false
@@ -42,12 +43,15 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
     private var observers: [any NSObjectProtocol] = []
     private let notificationCenter: NotificationCenter
 
-    /// Starts observing. `environment` is where `ActivePrewarm` is looked up (default: this process's).
+    /// Starts observing. `environment` is where `ActivePrewarm` is looked up (default: this process's);
+    /// `attributes` are added to every `AppStart` span (an app version, a scenario).
     public init(
         provider: any AppLaunchProvider, tracer: T, notificationCenter: NotificationCenter = .default,
-        environment: [String: String] = ProcessInfo.processInfo.environment, clock: any OTLPClock = OTLPSystemClock()
+        environment: [String: String] = ProcessInfo.processInfo.environment, clock: any OTLPClock = OTLPSystemClock(),
+        attributes: [String: String] = [:]
     ) {
         self.provider = provider
+        extraAttributes = attributes
         self.tracer = tracer
         self.clock = clock
         self.notificationCenter = notificationCenter
@@ -131,6 +135,7 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
             span.attributes["launch_start_name"] = provider.coldLaunchStartName
             span.attributes["launch_end_name"] = name.rawValue
             span.attributes["active_prewarm"] = activePrewarm
+            for (key, value) in extraAttributes { span.attributes[key] = value }
             span.end(at: Self.instant(max(now, start)))
             return
         }
@@ -145,6 +150,7 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
         span.attributes["launch_start_name"] = provider.warmStartNotification.rawValue
         span.attributes["launch_end_name"] = name.rawValue
         span.attributes["active_prewarm"] = activePrewarm
+        for (key, value) in extraAttributes { span.attributes[key] = value }
         span.end(at: Self.instant(max(now, warmStart)))
     }
 
@@ -173,10 +179,10 @@ extension AppLaunchInstrumentation where T == OTLPTracer {
     public convenience init(
         telemetry: OTLPTelemetry, provider: any AppLaunchProvider = LinuxAppLaunchProvider(),
         notificationCenter: NotificationCenter = .default, environment: [String: String] = ProcessInfo.processInfo.environment,
-        clock: any OTLPClock = OTLPSystemClock()
+        clock: any OTLPClock = OTLPSystemClock(), attributes: [String: String] = [:]
     ) {
         self.init(
             provider: provider, tracer: telemetry.tracer(scope: Self.scope), notificationCenter: notificationCenter,
-            environment: environment, clock: clock)
+            environment: environment, clock: clock, attributes: attributes)
     }
 }

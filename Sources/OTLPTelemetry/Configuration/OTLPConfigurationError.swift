@@ -11,7 +11,8 @@ public struct OTLPConfigurationError: Error, Sendable, Equatable, CustomStringCo
         self.message = message
     }
 
-    init(decodingError: DecodingError) {
+    /// The error a `JSONDecoder` failure means, with the key path it names.
+    public init(decodingError: DecodingError) {
         func path(_ codingPath: [any CodingKey]) -> String {
             codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
         }

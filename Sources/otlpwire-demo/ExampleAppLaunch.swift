@@ -1,0 +1,114 @@
+import Foundation
+import OTLPInstrumentation
+import OTLPTelemetry
+import OTLPWire
+import Tracing
+
+/// A replay of the example app's launch flow (the forum reader of the launch-flow reference): logging
+/// and settings migration, authentication-based routing (split view when logged in, login screen when
+/// not), state restoration, appearance, background refresh, deep links. Each ``Scenario`` is one
+/// simulated process with its own cold launch; times are simulated, so a replay takes no real time.
+struct ExampleAppLaunch {
+    /// The reference's launch test scenarios.
+    enum Scenario: String, CaseIterable {
+        case freshInstall = "fresh_install"
+        case returningUser = "returning_user"
+        case expiredSession = "expired_session"
+        case versionUpgrade = "version_upgrade"
+        case stateRestoration = "state_restoration"
+        case backgroundLaunch = "background_launch"
+        case deepLinkLaunch = "deep_link_launch"
+
+        var isLoggedIn: Bool { self != .freshInstall && self != .expiredSession }
+    }
+
+    let telemetry: OTLPTelemetry
+    let clock: SimulatedClock
+    let appVersion: String
+    let viewTracingEnabled: Bool
+
+    private var viewTracer: OTLPTracer { telemetry.tracer(scope: ViewTraceTracker<OTLPTracer>.scope) }
+    private var appScope: OTLPInstrumentationScope { OTLPInstrumentationScope(name: "ExampleForums.Launch", version: appVersion) }
+
+    /// Replays one launch; returns the instrumentation (its cold launch is finished).
+    @discardableResult
+    func replay(_ scenario: Scenario) -> AppLaunchInstrumentation<OTLPTracer> {
+        let center = NotificationCenter()  // one simulated process, its own notifications
+        let processStart = clock.nowUnixNano()
+        clock.advance(milliseconds: 180)  // exec, dynamic linking, runtime start, main()
+        let launch = AppLaunchInstrumentation(
+            telemetry: telemetry, provider: ReplayedLaunchProvider(coldLaunchStartTime: Date(timeIntervalSince1970: Double(processStart) / 1e9)),
+            notificationCenter: center, environment: [:], clock: clock,
+            attributes: ["app.launch.scenario": scenario.rawValue, "app.version": appVersion])
+
+        launch.phase("launch.configure_logging") { clock.advance(milliseconds: 3) }
+        launch.phase("launch.settings_migration") {
+            clock.advance(milliseconds: scenario == .versionUpgrade ? 85 : 4)  // an upgrade migrates settings
+        }
+        if scenario == .versionUpgrade { log(.info, "settings migrated to \(appVersion)") }
+
+        var screens: [ViewTraceTracker<OTLPTracer>] = []
+        launch.phase("launch.auth_routing") {
+            clock.advance(milliseconds: 6)
+            if scenario.isLoggedIn {
+                screens.append(screen("RootViewControllerStack", attributes: ["split.display_mode": "oneBesideSecondary"]))
+                screens.append(screen("RootTabBarController", attributes: ["tab.count": "5"]))
+            } else {
+                if scenario == .expiredSession { log(.warn, "session cookie expired; showing login") }
+                screens.append(screen("LoginViewController", attributes: ["login.reason": scenario == .expiredSession ? "session_expired" : "no_account"]))
+            }
+        }
+        if scenario == .stateRestoration {
+            launch.mark("restoration.start")
+            clock.advance(milliseconds: 9)  // interface version check: "3.0" matches
+            screens.append(screen("ForumsTableViewController", attributes: ["restoration.identifier": "AwfulForumsTableViewController"]))
+            screens.append(screen("PostsPageViewController", attributes: ["restoration.identifier": "AwfulPostsPageViewController-3836742"]))
+            clock.advance(milliseconds: 31)
+            launch.phase("launch.state_restoration", from: "restoration.start")
+        }
+        launch.phase("launch.configure_appearance") { clock.advance(milliseconds: 14) }
+        launch.phase("launch.background_refresh_setup") { clock.advance(milliseconds: 2) }
+        if scenario == .deepLinkLaunch {
+            launch.phase("launch.deep_link") {
+                clock.advance(milliseconds: 11)
+                screens.append(screen("PostsPageViewController", attributes: ["deep_link.url": "awful://posts/3836742/page/2"]))
+            }
+        }
+        if scenario == .backgroundLaunch {
+            log(.info, "launched for background refresh")
+            clock.advance(milliseconds: 47_000)  // the user opens the app 47 s later: classified PRE_WARM
+        }
+
+        center.post(name: OTLPAppLifecycle.didBecomeActive, object: nil)  // launch complete
+        for tracker in screens { tracker.onAppear() }
+        clock.advance(milliseconds: 2_500)
+
+        if scenario == .returningUser {
+            // Background, then a warm resume.
+            center.post(name: OTLPAppLifecycle.didEnterBackground, object: nil)
+            clock.advance(milliseconds: 600_000)
+            center.post(name: OTLPAppLifecycle.willEnterForeground, object: nil)
+            clock.advance(milliseconds: 240)
+            center.post(name: OTLPAppLifecycle.didBecomeActive, object: nil)
+            clock.advance(milliseconds: 1_000)
+        }
+        for tracker in screens.reversed() { tracker.onDisappear() }
+        clock.advance(milliseconds: 50)
+        return launch
+    }
+
+    /// A screen: made now, body evaluated twice (layout, then data), appearing after launch.
+    private func screen(_ name: String, attributes: [String: String]) -> ViewTraceTracker<OTLPTracer> {
+        let tracker = ViewTraceTracker(name, viewType: "uikit", attributes: attributes, tracer: viewTracer, isEnabled: viewTracingEnabled, clock: clock)
+        tracker.body { clock.advance(milliseconds: 4) }
+        tracker.body { clock.advance(milliseconds: 2) }
+        return tracker
+    }
+
+    private func log(_ severity: OTLPSeverity, _ message: String) {
+        let now = clock.nowUnixNano()
+        telemetry.logEmitter(scope: appScope).emit(OTLPLogRecord(
+            timeUnixNano: now, observedTimeUnixNano: now, severity: severity, severityText: severity.description,
+            body: .string(message)), context: nil)
+    }
+}

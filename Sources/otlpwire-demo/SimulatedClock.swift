@@ -1,0 +1,40 @@
+import Foundation
+import OTLPInstrumentation
+import OTLPTelemetry
+import OTLPWire
+
+/// The demo's clock for replayed launches: it moves only when the replay says time passes, so a replay
+/// takes no real time and, started at a fixed instant, gives byte-stable output.
+final class SimulatedClock: OTLPClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var now: UInt64
+
+    init(startUnixNano: UInt64) {
+        now = startUnixNano
+    }
+
+    func nowUnixNano() -> UInt64 { lock.withLock { now } }
+
+    func advance(milliseconds: Double) {
+        lock.withLock { now += UInt64(milliseconds * 1_000_000) }
+    }
+}
+
+/// A launch provider for a replayed process that "started" at a given instant.
+struct ReplayedLaunchProvider: AppLaunchProvider {
+    let coldLaunchStartTime: Date
+    let coldEndNotification = OTLPAppLifecycle.didBecomeActive
+    let warmStartNotification = OTLPAppLifecycle.willEnterForeground
+    let warmEndNotification = OTLPAppLifecycle.didBecomeActive
+    let hiddenNotification = OTLPAppLifecycle.didEnterBackground
+    let preWarmFallbackThreshold: TimeInterval = 30
+}
+
+/// Sequential IDs for the deterministic mode.
+final class CountingIDGenerator: OTLPIDGenerator, @unchecked Sendable {
+    private let lock = NSLock()
+    private var next: UInt64 = 0x1000
+
+    func newTraceID() -> OTLPTraceID { lock.withLock { next += 1; return OTLPTraceID(high: 0x0d3e_0000_0000_0000, low: next) } }
+    func newSpanID() -> OTLPSpanID { lock.withLock { next += 1; return OTLPSpanID(next) } }
+}
