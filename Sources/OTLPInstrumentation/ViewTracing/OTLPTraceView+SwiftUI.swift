@@ -1,0 +1,34 @@
+#if canImport(SwiftUI)
+public import OTLPTelemetry
+public import SwiftUI
+
+/// Traces a SwiftUI view: `{name}` from initialisation to disappearance, `{name}.body` per body
+/// evaluation, `{name}.onAppear` / `{name}.onDisappear`. A thin wrapper over ``ViewTraceTracker``, whose
+/// state lives in `@State` (a reference type: no re-renders). A `nil` tracer or `isEnabled: false` turns
+/// tracing off.
+public struct OTLPTraceView<Content: View>: View {
+    @State private var tracker: ViewTraceTracker<OTLPTracer>
+    private let content: () -> Content
+
+    public init(
+        _ name: String, attributes: [String: String] = [:], tracer: OTLPTracer?, isEnabled: Bool = true,
+        @ViewBuilder content: @escaping () -> Content
+    ) {
+        _tracker = State(initialValue: ViewTraceTracker(name, viewType: "swiftui", attributes: attributes, tracer: tracer, isEnabled: isEnabled))
+        self.content = content
+    }
+
+    public var body: some View {
+        tracker.body { content() }
+            .onAppear { tracker.onAppear() }
+            .onDisappear { tracker.onDisappear() }
+    }
+}
+
+extension View {
+    /// Traces this view as ``OTLPTraceView`` does.
+    public func otlpTrace(_ name: String, attributes: [String: String] = [:], tracer: OTLPTracer?, isEnabled: Bool = true) -> some View {
+        OTLPTraceView(name, attributes: attributes, tracer: tracer, isEnabled: isEnabled) { self }
+    }
+}
+#endif
