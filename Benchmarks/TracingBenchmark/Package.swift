@@ -16,6 +16,7 @@ let package = Package(
             name: "tracing-benchmark",
             dependencies: [
                 .product(name: "OTLPTelemetry", package: "OTLPWire"),
+                .product(name: "OTLPInstrumentation", package: "OTLPWire"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]

@@ -1,5 +1,6 @@
 import Foundation
 import MallocInterposerSwift
+import OTLPInstrumentation
 import OTLPTelemetry
 import OTLPWire
 import Tracing
@@ -93,11 +94,36 @@ struct TracingBenchmark {
             exit(1)
         }
 
+        // View tracing: one body evaluation + appear + disappear per view, disabled and enabled.
+        let viewCounters = OTLPTelemetryCounters()
+        let viewProcessor = OTLPBatchProcessor(
+            exporter: OTLPStreamExporter<OTLPScopedSpan>(sink: try OTLPFileSink(path: "/dev/null"), durability: .none, resource: resource, counters: viewCounters),
+            counters: viewCounters, configuration: .init(maxQueueSize: spans * 8))
+        let viewTracer = OTLPTracer(processor: viewProcessor, scope: ViewTraceTracker<OTLPTracer>.scope)
+        let views = max(spans / 10, 1)
+        let disabledTracker = ViewTraceTracker("HomeScreen", tracer: viewTracer, isEnabled: false)
+        var sink = 0
+        let disabled = measure(views, reps) { index in
+            sink &+= disabledTracker.body { index }
+            disabledTracker.onAppear()
+            disabledTracker.onDisappear()
+        }
+        let enabled = measure(views, reps, { index in
+            let tracker = ViewTraceTracker("HomeScreen", tracer: viewTracer)
+            sink &+= tracker.body { index }
+            tracker.onAppear()
+            tracker.onDisappear()
+        }, after: { viewProcessor.forceFlush() })
+        viewProcessor.shutdown()
+        if sink == 42 { print("") }  // keeps the body results alive
+
         func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
         print("| path (\(spans) spans, median of \(reps)) | ns/span | allocations/span | vs NoOpTracer |")
         print("|---|---:|---:|---:|")
         print("| NoOpTracer (swift-distributed-tracing), same calls | \(fixed(noop.nanos, 0)) | \(fixed(noop.allocations, 1)) | 1.00 |")
         print("| OTLPTracer start + 8 attributes + end, into OTLPBatchProcessor | \(fixed(ours.nanos, 0)) | \(fixed(ours.allocations, 1)) | \(fixed(ours.nanos / noop.nanos, 2)) |")
+        print("| ViewTraceTracker disabled: body + onAppear + onDisappear | \(fixed(disabled.nanos, 1)) | \(fixed(disabled.allocations, 1)) | |")
+        print("| ViewTraceTracker enabled: init + body + onAppear + onDisappear (4 spans) | \(fixed(enabled.nanos, 0)) | \(fixed(enabled.allocations, 1)) | |")
         print("")
         print("whole path into a file: \(spans) spans in \(fixed(seconds, 3)) s = \(fixed(Double(spans) / seconds / 1e3, 1)) k spans/s, \(fixed(Double(bytes) / seconds / 1e6, 1)) MB/s, \(bytes) bytes, 0 dropped")
     }
