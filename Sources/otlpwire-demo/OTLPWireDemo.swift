@@ -1,5 +1,8 @@
 import Foundation
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 import OTLPInstrumentation
 import OTLPTelemetry
 import OTLPWire
@@ -18,13 +21,29 @@ import Tracing
 /// `--deterministic`: fixed clock, IDs and resource, and no real cold start measurement: the output files
 /// are byte-stable (a golden file checks them).
 ///
-/// usage: otlpwire-demo [--deterministic] [OUTPUT_DIRECTORY]   (default demo-output)
+/// `--config FILE`: an app configuration (`OTLPAppConfiguration`: the reference keys and the pipeline's);
+/// `telemetry.startup.enabled` and `telemetry.isSwiftUIViewInstrumentationEnabled` switch the launch and
+/// view instrumentations; the demo always writes to the output folder.
+///
+/// usage: otlpwire-demo [--deterministic] [--config FILE] [OUTPUT_DIRECTORY]   (default demo-output)
 @main
 struct OTLPWireDemo {
     static func main() throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
         let deterministic = arguments.contains("--deterministic")
         arguments.removeAll { $0 == "--deterministic" }
+        var appConfiguration = OTLPAppConfiguration()
+        if let index = arguments.firstIndex(of: "--config"), index + 1 < arguments.count {
+            do {
+                let (loaded, warnings) = try OTLPAppConfiguration.load(json: try Data(contentsOf: URL(fileURLWithPath: arguments[index + 1])))
+                for warning in warnings { FileHandle.standardError.write(Data("otlpwire-demo: \(warning)\n".utf8)) }
+                appConfiguration = loaded
+            } catch {
+                FileHandle.standardError.write(Data("otlpwire-demo: \(arguments[index + 1]): \(error)\n".utf8))
+                exit(64)
+            }
+            arguments.removeSubrange(index...(index + 1))
+        }
         let directory = arguments.first ?? "demo-output"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let appVersion = "5.13.6"
@@ -47,7 +66,7 @@ struct OTLPWireDemo {
                     OTLPAttribute("telemetry.sdk.name", "otlpwire"), OTLPAttribute("telemetry.sdk.language", "swift"),
                 ]),
                 clock: replayClock, idGenerator: CountingIDGenerator())
-        } else {
+        } else if appConfiguration.isStartupEnabled {
             telemetry = OTLPTelemetry(configuration: configuration)
             // 1. This process's own cold start, for real.
             let launch = AppLaunchInstrumentation(telemetry: telemetry, attributes: ["app.version": appVersion])
@@ -56,12 +75,17 @@ struct OTLPWireDemo {
             }
             Logger(label: "demo").info("ready", metadata: ["cold_start.measured": "true"])
             NotificationCenter.default.post(name: OTLPAppLifecycle.didBecomeActive, object: nil)
+        } else {
+            telemetry = OTLPTelemetry(configuration: configuration)
+            telemetry.bootstrap()
         }
 
         // 2. The example app's launch scenarios, replayed.
-        let app = ExampleAppLaunch(telemetry: telemetry, clock: replayClock, appVersion: appVersion, viewTracingEnabled: true)
-        for scenario in ExampleAppLaunch.Scenario.allCases {
-            app.replay(scenario)
+        let app = ExampleAppLaunch(
+            telemetry: telemetry, clock: replayClock, appVersion: appVersion,
+            viewTracingEnabled: appConfiguration.isViewInstrumentationEnabled)
+        if appConfiguration.isStartupEnabled {
+            for scenario in ExampleAppLaunch.Scenario.allCases { app.replay(scenario) }
         }
 
         telemetry.shutdown()
