@@ -74,6 +74,8 @@ struct ExampleAppLaunch {
                 screens.append(screen("PostsPageViewController", attributes: ["deep_link.url": "awful://posts/3836742/page/2"]))
             }
         }
+        center.post(name: OTLPAppLifecycle.didFinishLaunching, object: nil)  // application(_:didFinishLaunchingWithOptions:) returns
+        clock.advance(milliseconds: 16)  // the first frame
         if scenario == .backgroundLaunch {
             log(.info, "launched for background refresh")
             clock.advance(milliseconds: 47_000)  // the user opens the app 47 s later: classified PRE_WARM

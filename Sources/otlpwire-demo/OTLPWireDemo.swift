@@ -73,6 +73,7 @@ struct OTLPWireDemo {
             launch.phase("launch.bootstrap_telemetry") {
                 telemetry.bootstrap()
             }
+            NotificationCenter.default.post(name: OTLPAppLifecycle.didFinishLaunching, object: nil)
             Logger(label: "demo").info("ready", metadata: ["cold_start.measured": "true"])
             NotificationCenter.default.post(name: OTLPAppLifecycle.didBecomeActive, object: nil)
         } else {

@@ -28,6 +28,7 @@ struct ReplayedLaunchProvider: AppLaunchProvider {
     let warmEndNotification = OTLPAppLifecycle.didBecomeActive
     let hiddenNotification = OTLPAppLifecycle.didEnterBackground
     let preWarmFallbackThreshold: TimeInterval = 30
+    let launchMilestones = [OTLPAppLifecycle.didFinishLaunching]
 }
 
 /// Sequential IDs for the deterministic mode.

@@ -16,6 +16,7 @@ struct AppLaunchInstrumentationTests {
         var hiddenNotification = OTLPAppLifecycle.didEnterBackground
         var preWarmFallbackThreshold: TimeInterval = 30
         var coldLaunchStartName: String { "kp_proc.p_starttime" }
+        var launchMilestones: [Notification.Name] = []
     }
 
     static let processStart: UInt64 = 1_700_000_000_000_000_000
@@ -25,8 +26,10 @@ struct AppLaunchInstrumentationTests {
         let center = NotificationCenter()
         let instrumentation: AppLaunchInstrumentation<OTLPTracer>
 
-        init(threshold: TimeInterval = 30, environment: [String: String] = [:]) {
-            let provider = TestProvider(coldLaunchStartTime: Date(timeIntervalSince1970: Double(AppLaunchInstrumentationTests.processStart) / 1e9), preWarmFallbackThreshold: threshold)
+        init(threshold: TimeInterval = 30, environment: [String: String] = [:], milestones: [Notification.Name] = []) {
+            let provider = TestProvider(
+                coldLaunchStartTime: Date(timeIntervalSince1970: Double(AppLaunchInstrumentationTests.processStart) / 1e9),
+                preWarmFallbackThreshold: threshold, launchMilestones: milestones)
             instrumentation = AppLaunchInstrumentation(
                 provider: provider, tracer: recorder.tracer(scope: AppLaunchInstrumentation<OTLPTracer>.scope),
                 notificationCenter: center, environment: environment, clock: recorder.clock)
@@ -140,6 +143,28 @@ struct AppLaunchInstrumentationTests {
         #expect(migration.parentSpanID == cold.spanID && auth.parentSpanID == cold.spanID)
         #expect(migration.durationNano == 50_000_000 && auth.durationNano == 100_000_000)
         #expect(!all.contains { $0.name == "too.late" })
+    }
+
+    @Test("platform milestones become phases: runtime ready → each milestone → launch end, first occurrence only")
+    func milestones() throws {
+        let sceneConnected = Notification.Name("UISceneWillConnectNotification")
+        let harness = Harness(milestones: [OTLPAppLifecycle.didFinishLaunching, sceneConnected])
+        harness.advance(0.1)
+        harness.post(OTLPAppLifecycle.didFinishLaunching)
+        harness.post(OTLPAppLifecycle.didFinishLaunching)  // again: ignored
+        harness.advance(0.05)
+        harness.post(sceneConnected)
+        harness.advance(0.02)
+        harness.post(OTLPAppLifecycle.didBecomeActive)
+        let spans = try harness.recorder.spans().map(\.span)
+        let cold = try #require(spans.first { $0.name == "AppStart" })
+        let phases = spans.filter { $0.parentSpanID == cold.spanID && $0.name != "launch.process_start_to_instrumentation" }
+        #expect(phases.map(\.name) == [
+            "launch.runtime_ready_to_did_finish_launching", "launch.did_finish_launching_to_will_connect",
+            "launch.will_connect_to_did_become_active",
+        ])
+        #expect(phases.map(\.durationNano) == [100_000_000, 50_000_000, 20_000_000])
+        #expect(AppLaunchInstrumentation<OTLPTracer>.label(Notification.Name("UIApplicationDidFinishLaunchingNotification")) == "did_finish_launching")
     }
 
     @Test("the Linux provider reads the process start from /proc")

@@ -59,6 +59,7 @@ struct ExampleAppScenarioTests {
         #expect(replay.children(of: replay.cold) == [
             "launch.process_start_to_instrumentation", "launch.configure_logging", "launch.settings_migration",
             "launch.auth_routing", "launch.configure_appearance", "launch.background_refresh_setup",
+            "launch.runtime_ready_to_did_finish_launching", "launch.did_finish_launching_to_did_become_active",
         ])
     }
 

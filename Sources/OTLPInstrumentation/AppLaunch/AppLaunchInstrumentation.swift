@@ -40,6 +40,9 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
     private var hiddenSeen = false
     private var warmStartUnixNano: UInt64?
     private var marks: [String: UInt64] = [:]
+    /// The last launch milestone reached: its label and time (starts at the instrumentation's start).
+    private var lastMilestone: (label: String, unixNano: UInt64)
+    private var milestonesSeen: Set<String> = []
     private var observers: [any NSObjectProtocol] = []
     private let notificationCenter: NotificationCenter
 
@@ -58,6 +61,7 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
         activePrewarm = environment["ActivePrewarm"] != nil
         let start = Self.unixNano(provider.coldLaunchStartTime)
         let now = clock.nowUnixNano()
+        lastMilestone = ("runtime_ready", max(now, start))
         let span = tracer.startSpan("AppStart", context: .topLevel, ofKind: .internal, at: Self.instant(start))
         coldSpan = span
         // The part of the launch before the instrumentation runs (runtime and static initialisers, main()).
@@ -69,6 +73,11 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
         for name in names {
             observers.append(notificationCenter.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
                 self?.launchEnded(note.name)
+            })
+        }
+        for milestone in provider.launchMilestones {
+            observers.append(notificationCenter.addObserver(forName: milestone, object: nil, queue: nil) { [weak self] note in
+                self?.milestoneReached(note.name)
             })
         }
         observers.append(notificationCenter.addObserver(forName: provider.warmStartNotification, object: nil, queue: nil) { [weak self] _ in
@@ -120,13 +129,48 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
 
     // MARK: - Notifications
 
+    /// Short label of a notification for phase names: `UIApplicationDidFinishLaunchingNotification` →
+    /// `did_finish_launching`.
+    static func label(_ name: Notification.Name) -> String {
+        var raw = name.rawValue
+        for prefix in ["OTLPWireApplication", "UIApplication", "UIScene", "NS"] where raw.hasPrefix(prefix) { raw.removeFirst(prefix.count); break }
+        if raw.hasSuffix("Notification") { raw.removeLast("Notification".count) }
+        var out = ""
+        for character in raw {
+            if character.isUppercase, !out.isEmpty { out += "_" }
+            out += character.lowercased()
+        }
+        return out
+    }
+
+    func milestoneReached(_ name: Notification.Name) {
+        let now = clock.nowUnixNano()
+        let label = Self.label(name)
+        lock.lock()
+        guard !coldFinished, let parent = coldSpan, !milestonesSeen.contains(label) else {
+            lock.unlock()
+            return
+        }
+        milestonesSeen.insert(label)
+        let previous = lastMilestone
+        lastMilestone = (label, now)
+        lock.unlock()
+        tracer.startSpan("launch.\(previous.label)_to_\(label)", context: parent.context, ofKind: .internal, at: Self.instant(previous.unixNano))
+            .end(at: Self.instant(max(now, previous.unixNano)))
+    }
+
     func launchEnded(_ name: Notification.Name) {
         let now = clock.nowUnixNano()
         lock.lock()
         if !coldFinished, let span = coldSpan {
             coldFinished = true
             coldSpan = nil
+            let previous = lastMilestone
             lock.unlock()
+            if !provider.launchMilestones.isEmpty {
+                tracer.startSpan("launch.\(previous.label)_to_\(Self.label(name))", context: span.context, ofKind: .internal, at: Self.instant(previous.unixNano))
+                    .end(at: Self.instant(max(now, previous.unixNano)))
+            }
             let start = Self.unixNano(provider.coldLaunchStartTime)
             let seconds = Double(now &- start) / 1e9
             let threshold = provider.preWarmFallbackThreshold

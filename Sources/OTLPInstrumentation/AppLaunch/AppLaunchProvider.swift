@@ -19,10 +19,16 @@ public protocol AppLaunchProvider: Sendable {
     var preWarmFallbackThreshold: TimeInterval { get }
     /// What the cold launch's start is called in `launch_start_name`.
     var coldLaunchStartName: String { get }
+    /// Notifications that mark steps of a cold launch, in order (UIKit: did finish launching, scene
+    /// connected). Each one, the first time it is posted during the cold launch, ends a phase span
+    /// `launch.<previous>_to_<this>` that began at the previous milestone (or when the instrumentation
+    /// started: `runtime_ready`); a last phase runs from the final milestone to the launch end. Default: none.
+    var launchMilestones: [Notification.Name] { get }
 }
 
 extension AppLaunchProvider {
     public var coldLaunchStartName: String { "process.start" }
+    public var launchMilestones: [Notification.Name] { [] }
 }
 
 /// Notification names a Linux program (a service, a CLI tool) posts through `NotificationCenter` to mark
@@ -34,4 +40,7 @@ public enum OTLPAppLifecycle {
     public static let willEnterForeground = Notification.Name("OTLPWireApplicationWillEnterForeground")
     /// Post when the program goes idle or to the background: UIKit's `didEnterBackground`.
     public static let didEnterBackground = Notification.Name("OTLPWireApplicationDidEnterBackground")
+    /// Post when the program's own start-up work is done, before it is ready: UIKit's `didFinishLaunching`.
+    /// A launch milestone of ``LinuxAppLaunchProvider``.
+    public static let didFinishLaunching = Notification.Name("OTLPWireApplicationDidFinishLaunching")
 }

@@ -14,6 +14,7 @@ public struct LinuxAppLaunchProvider: AppLaunchProvider {
     public let hiddenNotification = OTLPAppLifecycle.didEnterBackground
     public let preWarmFallbackThreshold: TimeInterval
     public var coldLaunchStartName: String { "/proc/self/stat starttime" }
+    public var launchMilestones: [Notification.Name] { [OTLPAppLifecycle.didFinishLaunching] }
 
     /// - Parameters:
     ///   - preWarmFallbackThreshold: default 30 s; 0 disables the fallback.

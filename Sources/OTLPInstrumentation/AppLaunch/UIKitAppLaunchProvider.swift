@@ -13,6 +13,9 @@ public struct UIKitAppLaunchProvider: AppLaunchProvider {
     public let hiddenNotification = UIApplication.didEnterBackgroundNotification
     public let preWarmFallbackThreshold: TimeInterval
     public var coldLaunchStartName: String { "kp_proc.p_starttime" }
+    public var launchMilestones: [Notification.Name] {
+        [UIApplication.didFinishLaunchingNotification, UIScene.willConnectNotification]
+    }
 
     /// - Parameter preWarmFallbackThreshold: default 30 s; 0 disables the fallback.
     public init(preWarmFallbackThreshold: TimeInterval = 30) {
