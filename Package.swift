@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "OTLPTelemetry", targets: ["OTLPTelemetry"]),
         .library(name: "OTLPInstrumentation", targets: ["OTLPInstrumentation"]),
         .library(name: "OTLPTesting", targets: ["OTLPTesting"]),
+        .library(name: "OTLPMetricKit", targets: ["OTLPMetricKit"]),
         .executable(name: "otlp-dump", targets: ["otlp-dump"]),
         .executable(name: "otlpwire-demo", targets: ["otlpwire-demo"]),
     ],
@@ -61,6 +62,7 @@ let package = Package(
             dependencies: ["OTLPTelemetry", .product(name: "Tracing", package: "swift-distributed-tracing")],
             swiftSettings: swiftSettings
         ),
+        .target(name: "OTLPMetricKit", dependencies: ["OTLPWire", "OTLPTelemetry"], swiftSettings: swiftSettings),
         .target(name: "OTLPTesting", dependencies: ["OTLPTelemetry", "OTLPWire"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "otlp-dump",
@@ -97,6 +99,7 @@ let package = Package(
         .testTarget(
             name: "OTLPInstrumentationTests", dependencies: ["OTLPInstrumentation", "OTLPTesting", "otlpwire-demo"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(name: "OTLPMetricKitTests", dependencies: ["OTLPMetricKit", "OTLPTesting"], swiftSettings: swiftSettings),
         // A child process for the crash test (killed with SIGKILL while it writes).
         .executableTarget(
             name: "otlp-crash-writer",

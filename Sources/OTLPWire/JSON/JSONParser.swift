@@ -2,10 +2,10 @@
 ///
 /// Recursion is bounded by `maxDepth`, so hostile input cannot exhaust the stack. Errors carry the byte
 /// offset of the fault.
-struct JSONParser {
-    struct Failure: Error {
-        var offset: Int
-        var message: String
+package struct JSONParser {
+    package struct Failure: Error {
+        package var offset: Int
+        package var message: String
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -13,7 +13,7 @@ struct JSONParser {
     private let maxDepth: Int
 
     /// Parses exactly one JSON value (surrounding whitespace allowed).
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512) throws(Failure) -> JSONValue {
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)

@@ -1,5 +1,5 @@
 /// A parsed JSON value. Numbers keep their text so 64-bit integers and `-0.0` survive exactly.
-enum JSONValue: Equatable {
+package enum JSONValue: Equatable {
     case null
     case bool(Bool)
     case number(String)
@@ -8,7 +8,7 @@ enum JSONValue: Equatable {
     /// Members in document order; a repeated key keeps the last value when looked up.
     case object([(String, JSONValue)])
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b

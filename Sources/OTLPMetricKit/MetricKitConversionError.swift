@@ -1,0 +1,13 @@
+/// A payload that cannot be converted: where (JSON path) and why.
+public struct MetricKitConversionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// JSON path of the offending value (`$.memoryMetrics.peakMemoryUsage`), or `$` for the document.
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
