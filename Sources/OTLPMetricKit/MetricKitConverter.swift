@@ -16,15 +16,22 @@ public struct MetricKitConverter: Sendable {
         /// Offset from UTC assumed for timestamps without one (current OSes write the device's local time).
         /// Default 0.
         public var assumedUTCOffsetSeconds: Int
+        /// Longest `…stacktrace_json` value, in bytes; longer trees are cut (at a character boundary) and
+        /// the cut is counted in `…stacktrace_json_truncated_bytes`. Default 64 KiB.
+        public var maxStacktraceJSONBytes: Int
 
-        public init(scope: OTLPInstrumentationScope = OTLPInstrumentationScope(name: "@honeycombio/instrumentation-metric-kit"), assumedUTCOffsetSeconds: Int = 0) {
+        public init(
+            scope: OTLPInstrumentationScope = OTLPInstrumentationScope(name: "@honeycombio/instrumentation-metric-kit"),
+            assumedUTCOffsetSeconds: Int = 0, maxStacktraceJSONBytes: Int = 64 * 1024
+        ) {
             self.scope = scope
             self.assumedUTCOffsetSeconds = assumedUTCOffsetSeconds
+            self.maxStacktraceJSONBytes = maxStacktraceJSONBytes
         }
     }
 
     public let options: Options
-    private let idGenerator: any OTLPIDGenerator
+    let idGenerator: any OTLPIDGenerator
 
     public init(options: Options = Options(), idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator()) {
         self.options = options
