@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "OTLPMetricKit", targets: ["OTLPMetricKit"]),
         .executable(name: "otlp-dump", targets: ["otlp-dump"]),
         .executable(name: "otlpwire-demo", targets: ["otlpwire-demo"]),
+        .executable(name: "otlp-metrickit", targets: ["otlp-metrickit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -63,6 +64,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "OTLPMetricKit", dependencies: ["OTLPWire", "OTLPTelemetry"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "otlp-metrickit",
+            dependencies: ["OTLPMetricKit", "OTLPWire", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "OTLPTesting", dependencies: ["OTLPTelemetry", "OTLPWire"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "otlp-dump",
@@ -99,7 +105,7 @@ let package = Package(
         .testTarget(
             name: "OTLPInstrumentationTests", dependencies: ["OTLPInstrumentation", "OTLPTesting", "otlpwire-demo"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings),
-        .testTarget(name: "OTLPMetricKitTests", dependencies: ["OTLPMetricKit", "OTLPTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "OTLPMetricKitTests", dependencies: ["OTLPMetricKit", "OTLPTesting", "otlp-metrickit"], swiftSettings: swiftSettings),
         // A child process for the crash test (killed with SIGKILL while it writes).
         .executableTarget(
             name: "otlp-crash-writer",

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import OTLPMetricKit
+import OTLPWire
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Converts MetricKit payload JSON files (what apps upload from `MXMetricPayload.jsonRepresentation()` and
+/// `MXDiagnosticPayload.jsonRepresentation()`) into OTLP files.
+@main
+struct OTLPMetricKitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "otlp-metrickit",
+        abstract: "Convert MetricKit payload JSON into OTLP: metric payloads to spans, diagnostics to log records.",
+        discussion: """
+            PAYLOAD arguments are files, or directories whose *.json files are read (sorted by name). A metric \
+            payload becomes an MXMetricPayload span with MXSignpostMetric children; a diagnostic payload an \
+            MXDiagnosticPayload span plus one log record per diagnostic. Each payload is one record of the \
+            output. A payload that cannot be converted is reported on stderr with its file and JSON path; the \
+            others are still converted.
+
+            Exit status: 0 all payloads converted; 1 at least one payload failed; 2 an output could not be \
+            written; 64 usage error.
+            """
+    )
+
+    @Argument(help: "Payload JSON files or directories.")
+    var payloads: [String]
+
+    @Option(help: "Where spans go (`-` for stdout).")
+    var traces: String?
+
+    @Option(help: "Where diagnostic log records go (`-` for stdout).")
+    var logs: String?
+
+    @Option(help: "Output framing: u32be (default), varint or jsonl.")
+    var framing: String = "u32be"
+
+    @Flag(help: "gzip-compress the outputs.")
+    var gzip = false
+
+    @Option(name: .customLong("assumed-utc-offset"), help: "Offset from UTC, in seconds, for timestamps written without one (device local time).")
+    var assumedUTCOffset: Int = 0
+
+    @Option(name: .customLong("service-name"), help: "service.name of the output's resource.")
+    var serviceName: String = "metrickit"
+
+    func validate() throws {
+        guard traces != nil || logs != nil else { throw ValidationError("give --traces FILE and/or --logs FILE") }
+        guard let framing = OTLPFraming(rawValue: framing), framing != .unframed else {
+            throw ValidationError("--framing must be u32be, varint or jsonl")
+        }
+        if let traces, let logs, traces == logs, traces != "-" { throw ValidationError("--traces and --logs must differ (one signal per file)") }
+    }
+
+    func run() throws {
+        let files = try payloadFiles()
+        let converter = MetricKitConverter(options: .init(assumedUTCOffsetSeconds: assumedUTCOffset))
+        let resource = OTLPResource(attributes: [OTLPAttribute("service.name", .string(serviceName))])
+        let scope = converter.options.scope
+        let outputFraming = OTLPFraming(rawValue: framing)!
+        let traceWriter = try traces.map { OTLPFrameWriter(sink: try OTLPFileSink(path: $0), framing: outputFraming, gzip: gzip) }
+        let logWriter = try logs.map { OTLPFrameWriter(sink: try OTLPFileSink(path: $0), framing: outputFraming, gzip: gzip) }
+        var metricCount = 0, diagnosticCount = 0, spanCount = 0, logCount = 0, failed = 0
+        for file in files {
+            do {
+                let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+                if Self.isDiagnosticPayload(bytes) {
+                    let result = try converter.convertDiagnosticPayload(json: bytes)
+                    try traceWriter?.write(OTLPTracesData(resource: resource, scope: scope, spans: [result.span]))
+                    try logWriter?.write(OTLPLogsData(resource: resource, scope: scope, logRecords: result.logRecords))
+                    diagnosticCount += 1
+                    spanCount += 1
+                    logCount += result.logRecords.count
+                } else {
+                    let spans = try converter.convertMetricPayload(json: bytes)
+                    try traceWriter?.write(OTLPTracesData(resource: resource, scope: scope, spans: spans))
+                    metricCount += 1
+                    spanCount += spans.count
+                }
+            } catch let error as MetricKitConversionError {
+                failed += 1
+                Self.diagnostic("\(file): \(error)")
+            } catch let error as OTLPWriteError {
+                Self.diagnostic("writing: \(error)")
+                throw ExitCode(2)
+            } catch {
+                failed += 1
+                Self.diagnostic("\(file): \(error.localizedDescription)")
+            }
+        }
+        try traceWriter?.close()
+        try logWriter?.close()
+        Self.diagnostic("\(files.count) payloads: \(metricCount) metric, \(diagnosticCount) diagnostic, \(failed) failed; wrote \(traces == nil ? 0 : spanCount) spans, \(logs == nil ? 0 : logCount) log records")
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// Files named on the command line, and the *.json files of named directories (sorted).
+    func payloadFiles() throws -> [String] {
+        var files: [String] = []
+        for path in payloads {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                Self.diagnostic("\(path): no such file or directory")
+                throw ExitCode(1)
+            }
+            if isDirectory.boolValue {
+                let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".json") }.sorted()
+                files += names.map { "\(path)/\($0)" }
+            } else {
+                files.append(path)
+            }
+        }
+        return files
+    }
+
+    /// A diagnostic payload names at least one of the diagnostic arrays at the top level.
+    static func isDiagnosticPayload(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return ["crashDiagnostics", "hangDiagnostics", "cpuExceptionDiagnostics", "diskWriteExceptionDiagnostics", "appLaunchDiagnostics"]
+            .contains { text.contains("\"\($0)\"") }
+    }
+
+    static func diagnostic(_ message: String) {
+        FileHandle.standardError.write(Data("otlp-metrickit: \(message)\n".utf8))
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// `otlp-metrickit` end to end: the samples and one broken payload in, the outputs decoded by the reference
+/// opentelemetry-proto package.
+@Suite("otlp-metrickit")
+struct OTLPMetricKitCommandTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func binary(_ name: String) -> URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return repository.appendingPathComponent(".build/debug/\(name)")
+    }
+
+    static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    }
+
+    @Test("converts every sample; a broken payload is named with its JSON path and sets the exit status; the reference decoder reads the output")
+    func samples() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("in"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let samples = MetricKitConverterTests.samples
+        for name in ["metric-full.json", "metric-legacy-minimal.json", "diagnostic-all-kinds.json"] {
+            try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: directory.appendingPathComponent("in/\(name)"))
+        }
+        try #"{"timeStampBegin": "2025-06-02 00:00:00", "cpuMetrics": {"cumulativeCPUTime": 12}}"#
+            .write(to: directory.appendingPathComponent("in/bad.json"), atomically: true, encoding: .utf8)
+        let traces = directory.appendingPathComponent("traces.u32be.bin").path
+        let logs = directory.appendingPathComponent("logs.u32be.bin.gz").path
+        let result = try Self.run(Self.binary("otlp-metrickit"), [directory.appendingPathComponent("in").path, "--traces", traces, "--logs", logs, "--gzip"])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("bad.json: $.cpuMetrics.cumulativeCPUTime"))
+        #expect(result.errors.contains("4 payloads: 2 metric, 1 diagnostic, 1 failed; wrote 6 spans, 5 log records"))
+
+        let script = Self.repository.appendingPathComponent("scripts/reference-decode.py").path
+        let env = URL(fileURLWithPath: "/usr/bin/env")
+        let decodedTraces = try Self.run(env, ["python3", script, traces, "u32be", "traces"])
+        #expect(decodedTraces.status == 0, "\(decodedTraces.errors)")
+        #expect(decodedTraces.output.split(separator: "\n").count == 3)  // one record per converted payload
+        #expect(decodedTraces.output.contains("\"MXMetricPayload\"") && decodedTraces.output.contains("\"MXSignpostMetric\""))
+        let decodedLogs = try Self.run(env, ["python3", script, logs, "u32be", "logs"])
+        #expect(decodedLogs.status == 0, "\(decodedLogs.errors)")
+        #expect(decodedLogs.output.components(separatedBy: "\"eventName\"").count - 1 == 5)
+    }
+
+    @Test("usage errors exit 64")
+    func usage() throws {
+        #expect(try Self.run(Self.binary("otlp-metrickit"), ["x.json"]).status == 64)
+        #expect(try Self.run(Self.binary("otlp-metrickit"), ["x.json", "--traces", "t", "--framing", "none"]).status == 64)
+    }
+}
