@@ -17,6 +17,7 @@ let package = Package(
             dependencies: [
                 .product(name: "OTLPTelemetry", package: "OTLPWire"),
                 .product(name: "OTLPInstrumentation", package: "OTLPWire"),
+                .product(name: "OTLPMetricKit", package: "OTLPWire"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]

@@ -66,6 +66,14 @@ public struct OTLPTracer: Tracer {
         processor.forceFlush()
     }
 
+    /// Exports a span made elsewhere (a converter's output, a replay) as one of this tracer's, under its
+    /// scope and limits; sampling is not applied (the span was decided on when it was made).
+    public func export(_ span: OTLPSpan) {
+        var span = span
+        limits.apply(to: &span)
+        processor.onEnd(OTLPScopedSpan(scope: scope, span: span))
+    }
+
     public func extract<Carrier, Extract>(_ carrier: Carrier, into context: inout InstrumentationContext, using extractor: Extract)
     where Extract: Extractor, Extract.Carrier == Carrier {
         guard let traceparent = extractor.extract(key: "traceparent", from: carrier) else { return }

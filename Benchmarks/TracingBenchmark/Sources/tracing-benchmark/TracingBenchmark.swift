@@ -1,6 +1,7 @@
 import Foundation
 import MallocInterposerSwift
 import OTLPInstrumentation
+import OTLPMetricKit
 import OTLPTelemetry
 import OTLPWire
 import Tracing
@@ -126,5 +127,26 @@ struct TracingBenchmark {
         print("| ViewTraceTracker enabled: init + body + onAppear + onDisappear (4 spans) | \(fixed(enabled.nanos, 0)) | \(fixed(enabled.allocations, 1)) | |")
         print("")
         print("whole path into a file: \(spans) spans in \(fixed(seconds, 3)) s = \(fixed(Double(spans) / seconds / 1e3, 1)) k spans/s, \(fixed(Double(bytes) / seconds / 1e6, 1)) MB/s, \(bytes) bytes, 0 dropped")
+
+        // MetricKit payloads per second, beside Foundation merely parsing the same JSON.
+        let samples = ProcessInfo.processInfo.environment["METRICKIT_SAMPLES"] ?? "../../../shared/metrickit-samples"
+        if let metric = FileManager.default.contents(atPath: "\(samples)/metric-full.json"),
+           let diagnostic = FileManager.default.contents(atPath: "\(samples)/diagnostic-all-kinds.json") {
+            let converter = MetricKitConverter()
+            let rounds = max(spans / 100, 10)
+            print("")
+            print("| MetricKit payload (\(rounds) conversions, median of \(reps)) | payloads/s | vs JSONSerialization parse only |")
+            print("|---|---:|---:|")
+            for (name, data) in [("metric-full.json (every section, 3 signposts)", metric), ("diagnostic-all-kinds.json (5 diagnostics, stack trees)", diagnostic)] {
+                let bytes = Array(data)
+                let parse = measure(rounds, reps) { _ in _ = try? JSONSerialization.jsonObject(with: data) }
+                let convert = measure(rounds, reps) { _ in
+                    if name.hasPrefix("metric") { _ = try? converter.convertMetricPayload(json: bytes) } else { _ = try? converter.convertDiagnosticPayload(json: bytes) }
+                }
+                print("| \(name) | \(fixed(1e9 / convert.nanos, 0)) | \(fixed(parse.nanos / convert.nanos, 2)) |")
+            }
+        } else {
+            print("(MetricKit samples not found at \(samples): set METRICKIT_SAMPLES)")
+        }
     }
 }
