@@ -38,18 +38,23 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("max-decompressed-bytes"), help: "Most bytes a gzip input may inflate to (0: no limit).")
     var maxDecompressedBytes: Int = 0
 
+    @Option(name: .customLong("max-inflation-ratio"), help: "Most decompressed bytes per compressed byte past the first 16 MiB (stops gzip bombs).")
+    var maxInflationRatio: Int = 200
+
     func validate() throws {
         guard maxFrameBytes > 0 else { throw ValidationError("--max-frame-bytes must be positive") }
         guard maxDepth > 0 else { throw ValidationError("--max-depth must be positive") }
         guard maxLineBytes > 0 else { throw ValidationError("--max-line-bytes must be positive") }
         guard maxDecompressedBytes >= 0 else { throw ValidationError("--max-decompressed-bytes must not be negative") }
+        guard maxInflationRatio > 0 else { throw ValidationError("--max-inflation-ratio must be positive") }
     }
 
     var readerOptions: OTLPReaderOptions {
         OTLPReaderOptions(
             framing: framing.framing, signal: signal.signal,
             decoding: OTLPDecodingOptions(maxMessageBytes: maxFrameBytes, maxNestingDepth: maxDepth),
-            maxLineBytes: maxLineBytes, maxDecompressedBytes: maxDecompressedBytes == 0 ? .max : maxDecompressedBytes)
+            maxLineBytes: maxLineBytes, maxDecompressedBytes: maxDecompressedBytes == 0 ? .max : maxDecompressedBytes,
+            maxInflationRatio: maxInflationRatio)
     }
 
     /// Reads every file, handing each record to `body`. Faults are reported on stderr; returns the exit code.

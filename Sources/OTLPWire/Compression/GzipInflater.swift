@@ -20,13 +20,22 @@ final class GzipInflater: OTLPByteSource {
     private(set) var fileOffset = 0
     /// Decompressed bytes produced so far.
     private(set) var totalOut = 0
-    /// Stops a small file that inflates to more than this many bytes (a "gzip bomb").
+    /// Stops input that inflates to more than this many bytes.
     let maxDecompressedBytes: Int
+    /// Stops a "gzip bomb": more than this many decompressed bytes per compressed byte, once past
+    /// `ratioGraceBytes` of output (small inputs may legitimately compress very well).
+    let maxInflationRatio: Int
+    let ratioGraceBytes: Int
 
-    init(source: any OTLPByteSource, chunkSize: Int = 64 * 1024, maxDecompressedBytes: Int = .max) {
+    init(
+        source: any OTLPByteSource, chunkSize: Int = 64 * 1024, maxDecompressedBytes: Int = .max, maxInflationRatio: Int = .max,
+        ratioGraceBytes: Int = 16 << 20
+    ) {
         self.source = source
         self.input = .allocate(byteCount: chunkSize, alignment: 16)
         self.maxDecompressedBytes = maxDecompressedBytes
+        self.maxInflationRatio = maxInflationRatio
+        self.ratioGraceBytes = ratioGraceBytes
     }
 
     deinit {
@@ -81,6 +90,12 @@ final class GzipInflater: OTLPByteSource {
             if totalOut > maxDecompressedBytes {
                 throw OTLPReadError(
                     .gzipTooLarge, "decompressed data exceeds the limit of \(maxDecompressedBytes) bytes",
+                    byteOffset: fileOffset, offsetIn: .file)
+            }
+            if totalOut > ratioGraceBytes && totalOut / max(fileOffset, 1) > maxInflationRatio {
+                throw OTLPReadError(
+                    .gzipTooLarge,
+                    "\(fileOffset) compressed bytes inflated to \(totalOut): more than the limit of \(maxInflationRatio) to 1 (a gzip bomb?)",
                     byteOffset: fileOffset, offsetIn: .file)
             }
             switch result {

@@ -66,13 +66,25 @@ public struct OTLPJSONDecoder: Sendable {
 
     // MARK: - Messages
 
-    private func attributes(_ object: Object, _ key: String) throws(OTLPReadError) -> [OTLPAttribute] {
+    /// Key/values whose `KeyValue` messages sit at message level `level` (the request is level 0); their
+    /// values are one level deeper. Nesting is limited as in protobuf (`options.maxNestingDepth`).
+    private func attributes(_ object: Object, _ key: String, level: Int) throws(OTLPReadError) -> [OTLPAttribute] {
         try object.array(key, key) { (kv) throws(OTLPReadError) in
-            OTLPAttribute(try kv.string("key", "key"), try kv.optionalObject("value").map(anyValue))
+            try checkLevel(level, kv.path)
+            return OTLPAttribute(
+                try kv.string("key", "key"),
+                try kv.optionalObject("value").map { (value) throws(OTLPReadError) in try anyValue(value, level: level + 1) })
         }
     }
 
-    private func anyValue(_ object: Object) throws(OTLPReadError) -> OTLPAttributeValue {
+    private func checkLevel(_ level: Int, _ path: String) throws(OTLPReadError) {
+        if level > options.maxNestingDepth {
+            throw OTLPReadError(.nestingTooDeep, "\(path): message nesting deeper than \(options.maxNestingDepth) levels")
+        }
+    }
+
+    private func anyValue(_ object: Object, level: Int) throws(OTLPReadError) -> OTLPAttributeValue {
+        try checkLevel(level, object.path)
         var result = OTLPAttributeValue.empty
         // The last oneof member present wins, as in protobuf.
         for (key, value) in object.members {
@@ -89,10 +101,12 @@ public struct OTLPJSONDecoder: Sendable {
                 result = .bytes(bytes)
             case "arrayValue", "array_value":
                 let array = try Object(value, path: path)
-                result = .array(try array.array("values", "values", anyValue))
+                try checkLevel(level + 1, path)
+                result = .array(try array.array("values", "values") { (element) throws(OTLPReadError) in try anyValue(element, level: level + 2) })
             case "kvlistValue", "kvlist_value":
                 let list = try Object(value, path: path)
-                result = .keyValueList(try attributes(list, "values"))
+                try checkLevel(level + 1, path)
+                result = .keyValueList(try attributes(list, "values", level: level + 2))
             case "stringValueStrindex", "string_value_strindex":
                 result = .empty  // profiles-only; other signals read it as absent
             default: continue
@@ -103,7 +117,7 @@ public struct OTLPJSONDecoder: Sendable {
 
     private func resource(_ object: Object) throws(OTLPReadError) -> OTLPResource {
         OTLPResource(
-            attributes: try attributes(object, "attributes"),
+            attributes: try attributes(object, "attributes", level: 3),
             droppedAttributesCount: try object.uint32("droppedAttributesCount", "dropped_attributes_count"),
             entityRefs: try object.array("entityRefs", "entity_refs") { (ref) throws(OTLPReadError) in
                 OTLPEntityRef(
@@ -116,7 +130,7 @@ public struct OTLPJSONDecoder: Sendable {
     private func scope(_ object: Object) throws(OTLPReadError) -> OTLPInstrumentationScope {
         OTLPInstrumentationScope(
             name: try object.string("name", "name"), version: try object.string("version", "version"),
-            attributes: try attributes(object, "attributes"),
+            attributes: try attributes(object, "attributes", level: 4),
             droppedAttributesCount: try object.uint32("droppedAttributesCount", "dropped_attributes_count"))
     }
 
@@ -129,17 +143,17 @@ public struct OTLPJSONDecoder: Sendable {
             kind: OTLPSpanKind(rawValue: try object.enumValue("kind", "kind", names: Self.spanKindNames)),
             startTimeUnixNano: try object.uint64("startTimeUnixNano", "start_time_unix_nano"),
             endTimeUnixNano: try object.uint64("endTimeUnixNano", "end_time_unix_nano"),
-            attributes: try attributes(object, "attributes"),
+            attributes: try attributes(object, "attributes", level: 4),
             events: try object.array("events", "events") { (event) throws(OTLPReadError) in
                 OTLPSpanEvent(
                     name: try event.string("name", "name"), timeUnixNano: try event.uint64("timeUnixNano", "time_unix_nano"),
-                    attributes: try attributes(event, "attributes"),
+                    attributes: try attributes(event, "attributes", level: 5),
                     droppedAttributesCount: try event.uint32("droppedAttributesCount", "dropped_attributes_count"))
             },
             links: try object.array("links", "links") { (link) throws(OTLPReadError) in
                 OTLPSpanLink(
                     traceID: try link.traceID("traceId", "trace_id"), spanID: try link.spanID("spanId", "span_id"),
-                    traceState: try link.string("traceState", "trace_state"), attributes: try attributes(link, "attributes"),
+                    traceState: try link.string("traceState", "trace_state"), attributes: try attributes(link, "attributes", level: 5),
                     droppedAttributesCount: try link.uint32("droppedAttributesCount", "dropped_attributes_count"),
                     flags: try link.uint32("flags", "flags"))
             },
@@ -161,8 +175,8 @@ public struct OTLPJSONDecoder: Sendable {
             observedTimeUnixNano: try object.uint64("observedTimeUnixNano", "observed_time_unix_nano"),
             severity: OTLPSeverity(rawValue: try object.enumValue("severityNumber", "severity_number", names: Self.severityNames)),
             severityText: try object.string("severityText", "severity_text"),
-            body: try object.optionalObject("body").map(anyValue),
-            attributes: try attributes(object, "attributes"),
+            body: try object.optionalObject("body").map { (body) throws(OTLPReadError) in try anyValue(body, level: 4) },
+            attributes: try attributes(object, "attributes", level: 4),
             traceID: try object.traceID("traceId", "trace_id"),
             spanID: try object.spanID("spanId", "span_id"),
             flags: try object.uint32("flags", "flags"),

@@ -10,13 +10,18 @@ public struct OTLPReaderOptions: Sendable {
     public var maxLineBytes: Int
     /// Most bytes a gzip input may decompress to. Default: unlimited.
     public var maxDecompressedBytes: Int
+    /// Most decompressed bytes per compressed byte, checked once 16 MiB have been decompressed: stops a
+    /// small file that inflates to gigabytes (deflate reaches about 1032:1 on zeros; OTLP data compresses
+    /// 5-20:1). Default 200.
+    public var maxInflationRatio: Int
     /// Bytes read from the input at a time. Default 256 KiB.
     public var chunkSize: Int
 
     public init(
         framing: OTLPFraming? = nil, signal: OTLPSignal? = nil, decoding: OTLPDecodingOptions = .default,
-        maxLineBytes: Int = 64 << 20, maxDecompressedBytes: Int = .max, chunkSize: Int = 256 * 1024
+        maxLineBytes: Int = 64 << 20, maxDecompressedBytes: Int = .max, maxInflationRatio: Int = 200, chunkSize: Int = 256 * 1024
     ) {
+        self.maxInflationRatio = maxInflationRatio
         self.framing = framing
         self.signal = signal
         self.decoding = decoding

@@ -45,7 +45,8 @@ public final class OTLPStreamReader {
         let raw = PrefixedSource(prefix: head.bytes, source: source, pendingError: head.error)
         let stream: any OTLPByteSource
         if head.bytes == [0x1F, 0x8B] {
-            let inflater = GzipInflater(source: raw, maxDecompressedBytes: options.maxDecompressedBytes)
+            let inflater = GzipInflater(
+                source: raw, maxDecompressedBytes: options.maxDecompressedBytes, maxInflationRatio: options.maxInflationRatio)
             self.inflater = inflater
             stream = inflater
             isCompressed = true

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+@testable import OTLPWire
+
+/// Hostile input beyond the shared damaged vectors: every case asserts the error class, the record index
+/// and the records delivered before it.
+@Suite("Hostile input")
+struct HostileInputTests {
+    struct Outcome {
+        var records = 0
+        var error: OTLPReadError?
+    }
+
+    static func read(_ bytes: [UInt8], framing: OTLPFraming? = nil, signal: OTLPSignal? = .traces, options: OTLPReaderOptions = OTLPReaderOptions()) -> Outcome {
+        var options = options
+        options.framing = framing
+        options.signal = signal
+        var outcome = Outcome()
+        do {
+            let reader = try OTLPStreamReader(source: OTLPMemorySource(bytes), options: options)
+            while try reader.next() != nil { outcome.records += 1 }
+        } catch {
+            outcome.error = error
+        }
+        return outcome
+    }
+
+    static let good: [UInt8] = OTLPEncoder().encode(SampleTelemetry.traces(3))
+    static func u32(_ length: UInt32) -> [UInt8] { [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] }
+    static func framed(_ message: [UInt8]) -> [UInt8] { u32(UInt32(message.count)) + message }
+
+    @Test("u32be prefixes: 0 is an empty record; 2^31-1 and 2^32-1 are too large, refused before reading", arguments: [
+        (UInt32(0), nil as OTLPReadError.Kind?, 3), (UInt32(0x7FFF_FFFF), .recordTooLarge, 2), (UInt32(0xFFFF_FFFF), .recordTooLarge, 2),
+    ])
+    func u32bePrefixes(prefix: UInt32, expected: OTLPReadError.Kind?, records: Int) {
+        let bytes = Self.framed(Self.good) + Self.framed(Self.good) + Self.u32(prefix) + Array(repeating: 0, count: 64)
+        let outcome = Self.read(prefix == 0 ? Self.framed(Self.good) + Self.framed(Self.good) + Self.u32(0) : bytes, framing: .u32be)
+        #expect(outcome.records == records)
+        #expect(outcome.error?.kind == expected)
+        if expected != nil {
+            #expect(outcome.error?.recordIndex == 2)
+            #expect(outcome.error?.byteOffset == 2 * (4 + Self.good.count))
+        }
+    }
+
+    @Test("varint prefixes: 10 bytes (non-minimal) are fine; 11 are bad_length_prefix")
+    func varintPrefixes() {
+        let length = Self.good.count
+        var tenBytes = (0..<9).map { UInt8((length >> (7 * $0)) & 0x7F) | 0x80 }
+        tenBytes.append(0)
+        let ok = Self.read(tenBytes + Self.good, framing: .varint)
+        #expect(ok.error == nil && ok.records == 1)
+        let eleven = Array(repeating: UInt8(0x80), count: 10) + [0x01] + Self.good
+        let bad = Self.read(Self.framed(Self.good) + eleven, framing: .u32be)
+        #expect(bad.error?.kind == .malformedProtobuf || bad.error?.kind == .recordTooLarge)  // not varint-framed: garbage
+        let badVarint = Self.read([UInt8(Self.good.count & 0x7F) | 0x80, UInt8(Self.good.count >> 7)] + Self.good + eleven, framing: .varint)
+        #expect(badVarint.records == 1 && badVarint.error?.kind == .badLengthPrefix && badVarint.error?.recordIndex == 1)
+    }
+
+    @Test("a logs request inside a traces stream is wrong_kind at its index")
+    func otherSignal() {
+        let logs = OTLPEncoder().encode(SampleTelemetry.logs(2))
+        let outcome = Self.read(Self.framed(Self.good) + Self.framed(logs) + Self.framed(Self.good), framing: .u32be)
+        #expect(outcome.records == 1 && outcome.error?.kind == .wrongKind && outcome.error?.recordIndex == 1)
+    }
+
+    @Test("a trace ID of the wrong length is refused with the record index")
+    func wrongIDLength() {
+        let short: [UInt8] = [0x0A, 0x0B, 0x12, 0x09, 0x12, 0x07, 0x0A, 0x05, 1, 2, 3, 4, 5]
+        let outcome = Self.read(Self.framed(Self.good) + Self.framed(short), framing: .u32be)
+        #expect(outcome.records == 1 && outcome.error?.kind == .malformedProtobuf && outcome.error?.recordIndex == 1)
+        #expect(outcome.error?.message.contains("5 bytes") == true)
+    }
+
+    @Test("invalid UTF-8 in an attribute key is malformed_protobuf; in bytesValue it is fine")
+    func invalidUTF8() {
+        // request { rs { resource { attributes { key: 0xFF 0xFE } } } }
+        let bad: [UInt8] = [0x0A, 0x08, 0x0A, 0x06, 0x0A, 0x04, 0x0A, 0x02, 0xFF, 0xFE]
+        let outcome = Self.read(Self.framed(Self.good) + Self.framed(bad), framing: .u32be)
+        #expect(outcome.records == 1 && outcome.error?.kind == .malformedProtobuf && outcome.error?.recordIndex == 1)
+        let bytesValue = OTLPEncoder().encode(OTLPTracesData(resource: OTLPResource(attributes: [OTLPAttribute("b", .bytes([0xFF, 0xFE]))]), scope: OTLPInstrumentationScope(name: "s"), spans: []))
+        #expect(Self.read(Self.framed(bytesValue), framing: .u32be).error == nil)
+    }
+
+    @Test("JSON: NaN and infinities as the spec spells them are read; bare NaN tokens are malformed_json")
+    func jsonSpecialNumbers() throws {
+        let line = #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"n","attributes":[{"key":"a","value":{"doubleValue":"NaN"}},{"key":"b","value":{"doubleValue":"-Infinity"}}]}]}]}]}"#
+        #expect(Self.read(Array((line + "\n").utf8), framing: .jsonl).records == 1)
+        let bare = #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"a","value":{"doubleValue":NaN}}]}]}]}]}"#
+        let outcome = Self.read(Array((line + "\n" + bare + "\n").utf8), framing: .jsonl)
+        #expect(outcome.records == 1 && outcome.error?.kind == .malformedJSON && outcome.error?.recordIndex == 1)
+    }
+
+    static func nested(_ depth: Int) -> OTLPAttributeValue { depth == 0 ? .int(1) : .array([nested(depth - 1)]) }
+    static func deep(_ arrays: Int) -> OTLPTracesData {
+        OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [
+            OTLPSpan(traceID: nil, spanID: nil, name: "deep", startTimeUnixNano: 1, endTimeUnixNano: 2, attributes: [OTLPAttribute("v", nested(arrays))]),
+        ])
+    }
+
+    @Test("nesting at the limit is read, one level past it is nesting_too_deep, in protobuf and in JSON alike")
+    func nesting() {
+        // A span attribute's value is level 5; each array adds 2: 47 arrays put the innermost value at 99, 48 at 101.
+        for (arrays, expected) in [(47, nil as OTLPReadError.Kind?), (48, .nestingTooDeep)] {
+            let data = Self.deep(arrays)
+            let protobuf = Self.read(Self.framed(Self.good) + Self.framed(OTLPEncoder().encode(data)), framing: .u32be)
+            #expect(protobuf.error?.kind == expected, "protobuf, \(arrays) arrays")
+            let json = Array((String(decoding: OTLPJSONEncoder().encode(OTLPTracesData(resourceSpans: [])), as: UTF8.self) + "\n"
+                + String(decoding: OTLPJSONEncoder().encode(data), as: UTF8.self) + "\n").utf8)
+            let fromJSON = Self.read(json, framing: .jsonl)
+            #expect(fromJSON.error?.kind == expected, "JSON, \(arrays) arrays")
+            if expected != nil {
+                #expect(protobuf.records == 1 && protobuf.error?.recordIndex == 1)
+                #expect(fromJSON.records == 1 && fromJSON.error?.recordIndex == 1)
+            }
+        }
+        // Far past the limit: no stack overflow in either reader.
+        let hostile = Array(String(repeating: #"{"arrayValue":{"values":["#, count: 50_000).utf8)
+        #expect(Self.read(Array(#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":"#.utf8) + hostile + [0x0A], framing: .jsonl).error?.kind == .nestingTooDeep)
+    }
+
+    @Test("a gzip bomb (a small file inflating to gigabytes of one huge record) stops at the inflation ratio")
+    func gzipBomb() throws {
+        let sink = OTLPMemorySink()
+        let deflater = GzipDeflater(level: 9)
+        var compressed: [UInt8] = []
+        try Self.u32(0x03FF_FFFF).withUnsafeBytes { try deflater.compress($0, into: &compressed) }  // a 64 MiB - 1 record
+        let zeros = [UInt8](repeating: 0, count: 1 << 20)
+        for _ in 0..<40 { try zeros.withUnsafeBytes { try deflater.compress($0, into: &compressed) } }
+        try deflater.finishMember(into: &compressed)
+        try compressed.withUnsafeBytes { try sink.write($0) }
+        #expect(sink.bytes.count < 100_000)
+        let outcome = Self.read(sink.bytes, framing: .u32be)
+        #expect(outcome.records == 0 && outcome.error?.kind == .gzipTooLarge && outcome.error?.recordIndex == 0)
+        // A raised limit lets it through to the framing layer, which then finds the record cut short.
+        var lenient = OTLPReaderOptions()
+        lenient.maxInflationRatio = .max
+        #expect(Self.read(sink.bytes, framing: .u32be, options: lenient).error?.kind == .truncatedRecord)
+    }
+
+    @Test("a file that grows while it is read: records appended before the end was reached are delivered")
+    func growingFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("growing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("t.u32be.bin").path
+        let writer = OTLPFrameWriter(sink: try OTLPFileSink(path: path))
+        try writer.write(SampleTelemetry.traces(2))
+        try writer.write(SampleTelemetry.traces(2))
+        let reader = try OTLPStreamReader(path: path, options: OTLPReaderOptions(framing: .u32be, signal: .traces))
+        #expect(try reader.next() != nil)
+        try writer.write(SampleTelemetry.traces(2))  // appended while the reader is in the middle
+        var rest = 0
+        while try reader.next() != nil { rest += 1 }
+        #expect(rest == 2)
+        try writer.write(SampleTelemetry.traces(2))  // after the reader saw the end: not read, no hang
+        #expect(try reader.next() == nil)
+    }
+}
