@@ -5,7 +5,7 @@ APT_PACKAGES := libprotobuf-c-dev protobuf-c-compiler zlib1g-dev pkg-config pyth
 SWIFT_BUILD_FLAGS ?=
 DUMP := .build/debug/otlp-dump
 
-.PHONY: all deps build demo test check-generated generate bench bench-deps bench-smoke clean
+.PHONY: all deps build demo test check-generated generate bench bench-deps bench-smoke sanitize clean
 
 all: build
 
@@ -47,6 +47,11 @@ check-generated:
 	  python3 scripts/compare-proto-schema.py $$protoc_out; \
 	else echo "protoc not installed: schema comparison skipped (apt-get install protobuf-compiler)"; fi; \
 	rm -f $$protoc_out
+
+## sanitize: the whole test suite under AddressSanitizer (with leak detection) and ThreadSanitizer
+sanitize: deps
+	ASAN_OPTIONS=detect_leaks=1 swift test --sanitize=address --scratch-path .build-asan
+	swift test --sanitize=thread --scratch-path .build-tsan
 
 ## generate: regenerate Vendor/COTLPProto from proto/
 generate:

@@ -139,3 +139,63 @@ struct OTLPDumpTests {
         }
     }
 }
+
+@Suite("otlp-dump memory on hostile files", .serialized)
+struct OTLPDumpMemoryTests {
+    /// Runs otlp-dump under a fresh Python process whose only child it is, and returns that child's peak
+    /// RSS in KiB (this test process has other children, so its own RUSAGE_CHILDREN would mix them in).
+    static func peakKiB(_ arguments: [String]) throws -> (status: Int32, peakKiB: Int, stderr: String) {
+        let script = """
+            import resource, subprocess, sys
+            r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            sys.stderr.write(r.stderr.decode())
+            print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, OTLPDumpRunner.binary.path] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let fields = output.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return (Int32(fields.first ?? -1), fields.count > 1 ? fields[1] : Int.max, errors)
+    }
+
+    static func gzip(_ parts: [[UInt8]], repeating count: Int) throws -> Data {
+        // Made with the system's gzip from a stream: a 4-byte prefix then `count` MiB of zeros.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "(printf '\\003\\377\\377\\377'; head -c \(count)M /dev/zero) | gzip -9"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    @Test("a gzip bomb and a 4 GiB length prefix: a clear error, peak memory under 100 MB")
+    func peakMemory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dump-memory-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bomb = directory.appendingPathComponent("bomb.u32be.bin.gz")
+        try Self.gzip([], repeating: 1024).write(to: bomb)  // 1 GiB of zeros behind a 64 MiB length prefix
+        let prefix = directory.appendingPathComponent("huge.u32be.bin")
+        try Data([0xFF, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 7, count: 1 << 20)).write(to: prefix)
+
+        let bombResult = try Self.peakKiB(["validate", bomb.path])
+        #expect(bombResult.status == 1)
+        #expect(bombResult.stderr.contains("gzip_too_large"), "\(bombResult.stderr)")
+        #expect(bombResult.peakKiB < 100 * 1024, "peak RSS \(bombResult.peakKiB) KiB on the gzip bomb")
+        let prefixResult = try Self.peakKiB(["validate", prefix.path])
+        #expect(prefixResult.status == 1)
+        #expect(prefixResult.stderr.contains("record_too_large") && prefixResult.stderr.contains("record 0, byte offset 0"))
+        #expect(prefixResult.peakKiB < 100 * 1024, "peak RSS \(prefixResult.peakKiB) KiB on the 4 GiB prefix")
+        print("otlp-dump peak RSS: gzip bomb \(bombResult.peakKiB / 1024) MiB, 4 GiB length prefix \(prefixResult.peakKiB / 1024) MiB")
+    }
+}

@@ -53,7 +53,9 @@ public final class OTLPRecordReader {
                 start = 0
                 end = length
             }
-            let want = max(chunkSize, count - available)
+            // Grow with the data that actually arrives (at most doubling), not to the declared length at once:
+            // a tiny file claiming a huge record must not cost that much memory.
+            let want = max(chunkSize, min(count - available, buffer.count))
             if buffer.count < end + want { buffer.append(contentsOf: repeatElement(0, count: end + want - buffer.count)) }
             let (from, to) = (end, end + want)
             let read = try buffer.withUnsafeMutableBytes { raw in
