@@ -98,9 +98,9 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "OTLPWireTests", dependencies: ["OTLPWire"], swiftSettings: swiftSettings),
-        .testTarget(name: "OTLPDumpTests", dependencies: ["otlp-dump"], swiftSettings: swiftSettings),
+        .testTarget(name: "OTLPDumpTests", dependencies: ["otlp-dump", "OTLPTesting"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "OTLPTelemetryTests", dependencies: ["OTLPTelemetry", "otlp-crash-writer"],
+            name: "OTLPTelemetryTests", dependencies: ["OTLPTelemetry", "OTLPTesting", "otlp-crash-writer"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "OTLPInstrumentationTests", dependencies: ["OTLPInstrumentation", "OTLPTesting", "otlpwire-demo"],

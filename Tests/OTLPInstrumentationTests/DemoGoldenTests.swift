@@ -1,34 +1,17 @@
 import Foundation
+import OTLPTesting
 import Testing
 
 /// The demo's deterministic output, decoded by the reference opentelemetry-proto package, equals the
 /// golden files (see Fixtures/README.md).
 @Suite("Demo golden files")
 struct DemoGoldenTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static let demo: URL = {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("otlpwire-demo")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return repository.appendingPathComponent(".build/debug/otlpwire-demo")
-    }()
+    static let repository = OTLPProcess.repository
+    static let demo = OTLPProcess.executable("otlpwire-demo")
 
     static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+        let result = try OTLPProcess.run(executable, arguments)
+        return (result.status, result.output, result.errors)
     }
 
     @Test("otlpwire-demo --deterministic: byte-stable, and equal to the golden files through the reference decoder")

@@ -1,34 +1,18 @@
 import Foundation
+import OTLPTesting
 import Testing
 
 /// `otlp-metrickit` end to end: the samples and one broken payload in, the outputs decoded by the reference
 /// opentelemetry-proto package.
 @Suite("otlp-metrickit")
 struct OTLPMetricKitCommandTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = OTLPProcess.repository
 
-    static func binary(_ name: String) -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return repository.appendingPathComponent(".build/debug/\(name)")
-    }
+    static func binary(_ name: String) -> URL { OTLPProcess.executable(name) }
 
     static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+        let result = try OTLPProcess.run(executable, arguments)
+        return (result.status, result.output, result.errors)
     }
 
     @Test("converts every sample; a broken payload is named with its JSON path and sets the exit status; the reference decoder reads the output")

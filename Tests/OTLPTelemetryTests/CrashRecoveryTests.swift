@@ -1,4 +1,5 @@
 import Foundation
+import OTLPTesting
 import Testing
 import OTLPWire
 @testable import OTLPTelemetry
@@ -7,16 +8,7 @@ import OTLPWire
 /// must be readable.
 @Suite("Crash recovery")
 struct CrashRecoveryTests {
-    static let writer: URL = {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("otlp-crash-writer")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/otlp-crash-writer")
-    }()
+    static let writer = OTLPProcess.executable("otlp-crash-writer")
 
     @Test("SIGKILL mid-stream: every complete record stays readable", arguments: [("u32be", "plain"), ("u32be", "gzip"), ("varint", "gzip"), ("jsonl", "plain")])
     func killed(framing: String, compression: String) throws {
