@@ -50,8 +50,9 @@ check-generated:
 
 ## sanitize: the whole test suite under AddressSanitizer (with leak detection) and ThreadSanitizer
 sanitize: deps
-	ASAN_OPTIONS=detect_leaks=1 swift test --sanitize=address --scratch-path .build-asan
-	swift test --sanitize=thread --scratch-path .build-tsan
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt \
+	  swift test --sanitize=address --scratch-path .build-asan
+	TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-tsan
 
 ## generate: regenerate Vendor/COTLPProto from proto/
 generate:

@@ -20,8 +20,8 @@ struct MetricKitDiagnosticTests {
     func shape() throws {
         let result = try Self.convert()
         #expect(result.span.name == "MXDiagnosticPayload")
-        #expect(result.span.startTimeUnixNano == MetricKitTimestamp.unixNano("2025-06-03 09:14:00"))
-        #expect(result.span.endTimeUnixNano == MetricKitTimestamp.unixNano("2025-06-03 17:42:00"))
+        #expect(result.span.startTimeUnixNano == (try #require(MetricKitTimestamp.unixNano("2025-06-03 09:14:00"))))
+        #expect(result.span.endTimeUnixNano == (try #require(MetricKitTimestamp.unixNano("2025-06-03 17:42:00"))))
         #expect(result.logRecords.map(\.eventName) == ["crash", "hang", "cpu_exception", "disk_write_exception", "app_launch"].map { "metrickit.diagnostic.\($0)" })
         #expect(result.logRecords.allSatisfy { $0.timeUnixNano == result.span.endTimeUnixNano && $0.traceID == result.span.traceID && $0.spanID == result.span.spanID })
         #expect(result.logRecords.map { Self.attributes($0)["metrickit.diagnostic.name"] } == ["crash", "hang", "cpu_exception", "disk_write_exception", "app_launch"].map { .string($0) })
