@@ -5,7 +5,7 @@ APT_PACKAGES := libprotobuf-c-dev protobuf-c-compiler zlib1g-dev pkg-config pyth
 SWIFT_BUILD_FLAGS ?=
 DUMP := .build/debug/otlp-dump
 
-.PHONY: all deps build demo test check-generated generate bench bench-deps bench-smoke sanitize clean
+.PHONY: all deps build demo test check-generated generate bench bench-deps bench-smoke sanitize fuzz clean
 
 all: build
 
@@ -53,6 +53,10 @@ sanitize: deps
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt \
 	  swift test --sanitize=address --scratch-path .build-asan
 	TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-tsan
+
+## fuzz: the libFuzzer targets (FuzzTesting/), FUZZ_SECONDS each (default 600); crashes land in FuzzTesting/FailCases
+fuzz: deps
+	scripts/fuzz.sh
 
 ## generate: regenerate Vendor/COTLPProto from proto/
 generate:

@@ -13,6 +13,7 @@ public enum MetricKitTimestamp {
         guard date.count == 3, time.count == 3,
               let year = Int(date[0]), let month = Int(date[1]), let day = Int(date[2]),
               let hour = Int(time[0]), let minute = Int(time[1]), let second = Int(time[2]),
+              (1970...2500).contains(year),  // Unix nanoseconds in a UInt64 reach 2554; nothing before 1970
               (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         var offset = assumedUTCOffsetSeconds

@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+// libFuzzer targets for every reader of untrusted bytes. Built only by `make fuzz` (scripts/fuzz.sh), with
+// -sanitize=fuzzer,address; kept out of the library package so normal builds never see them.
+import PackageDescription
+
+let package = Package(
+    name: "OTLPWireFuzzTesting",
+    dependencies: [.package(name: "OTLPWire", path: "..")],
+    targets: [
+        .executableTarget(name: "FuzzFrameReader", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
+        .executableTarget(name: "FuzzDecoder", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
+        .executableTarget(name: "FuzzJSONLines", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
+        .executableTarget(name: "FuzzMetricKit", dependencies: [.product(name: "OTLPMetricKit", package: "OTLPWire")]),
+        .executableTarget(
+            name: "FuzzConfiguration",
+            dependencies: [
+                .product(name: "OTLPTelemetry", package: "OTLPWire"), .product(name: "OTLPInstrumentation", package: "OTLPWire"),
+            ]
+        ),
+    ]
+)
