@@ -14,11 +14,21 @@ seconds=${FUZZ_SECONDS:-600}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(FuzzFrameReader FuzzDecoder FuzzJSONLines FuzzMetricKit FuzzConfiguration)
 cd "$root/FuzzTesting"
-# Always a clean build: incremental rebuilds were seen to drop the coverage instrumentation of rebuilt
-# modules (the fuzzer then runs blind: "INITED" without "cov:").
-rm -rf .build
-swift build --sanitize=fuzzer --sanitize=address >/dev/null
-bin=$(swift build --sanitize=fuzzer --sanitize=address --show-bin-path)
+# SwiftPM's sanitizer builds do not always instrument the library modules for coverage: identical clean
+# builds came out instrumented or not (2026-11-22, Swift 6.3.1; with -j 1 never). A blind fuzzer reports
+# "INITED" without "cov:". So: build clean, probe, and rebuild (up to 5 times) until coverage is there.
+bin=""
+for attempt in 1 2 3 4 5; do
+  rm -rf .build
+  swift build --sanitize=fuzzer --sanitize=address >/dev/null
+  bin=$(swift build --sanitize=fuzzer --sanitize=address --show-bin-path)
+  probe=$(mktemp -d)
+  printf '{}' > "$probe/seed"
+  if "$bin/FuzzConfiguration" -runs=1 "$probe" 2>&1 | grep -q "INITED cov:"; then rm -rf "$probe"; break; fi
+  rm -rf "$probe"
+  echo "build $attempt is not instrumented for coverage; rebuilding" >&2
+  [ "$attempt" -lt 5 ] || { echo "no instrumented build after 5 attempts" >&2; exit 1; }
+done
 
 seed() {
   local target=$1 corpus=$2
