@@ -4,6 +4,7 @@ import Testing
 import Tracing
 import OTLPWire
 @testable import OTLPTelemetry
+import OTLPTesting
 
 @Suite("OTLPLogHandler and OTLPLogEmitter")
 struct OTLPLogHandlerTests {
@@ -11,7 +12,7 @@ struct OTLPLogHandlerTests {
     func logHandler() throws {
         let sink = OTLPMemorySink()
         let counters = OTLPTelemetryCounters()
-        let clock = ManualClock()
+        let clock = OTLPManualClock()
         let resource = OTLPResource(attributes: [OTLPAttribute("service.name", "tests")])
         let emitter = OTLPLogEmitter(
             processor: OTLPSimpleProcessor(exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: resource, counters: counters), counters: counters),
@@ -49,7 +50,7 @@ struct OTLPLogHandlerTests {
         let counters = OTLPTelemetryCounters()
         let emitter = OTLPLogEmitter(
             processor: OTLPSimpleProcessor(exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: OTLPResource(), counters: counters), counters: counters),
-            scope: OTLPInstrumentationScope(name: "events"), clock: ManualClock(42))
+            scope: OTLPInstrumentationScope(name: "events"), clock: OTLPManualClock(42))
         emitter.emit(OTLPLogRecord(timeUnixNano: 7, body: .keyValueList([OTLPAttribute("n", 1)]), eventName: "session.start"))
         let record = try #require(logRecords(try readAll(sink.bytes)).first)
         #expect(record.timeUnixNano == 7 && record.observedTimeUnixNano == 42)

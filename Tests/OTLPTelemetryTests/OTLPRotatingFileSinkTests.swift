@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import OTLPWire
 @testable import OTLPTelemetry
+import OTLPTesting
 
 @Suite("OTLPRotatingFileSink")
 struct OTLPRotatingFileSinkTests {
@@ -45,7 +46,7 @@ struct OTLPRotatingFileSinkTests {
     func ageRotation() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let clock = ManualClock()
+        let clock = OTLPManualClock()
         let counters = OTLPTelemetryCounters()
         let sink = OTLPRotatingFileSink(
             path: directory.appendingPathComponent("t.bin").path, rotation: .init(maxAgeSeconds: 60, maxFiles: 10),

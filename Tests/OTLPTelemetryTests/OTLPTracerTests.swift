@@ -3,19 +3,20 @@ import Testing
 import Tracing
 import OTLPWire
 @testable import OTLPTelemetry
+import OTLPTesting
 
 @Suite("OTLPTracer")
 struct OTLPTracerTests {
     let sink = OTLPMemorySink()
     let counters = OTLPTelemetryCounters()
-    let clock = ManualClock()
+    let clock = OTLPManualClock()
     let resource = OTLPResource(attributes: [OTLPAttribute("service.name", "tests")])
 
     func tracer() -> OTLPTracer {
         let exporter = OTLPStreamExporter<OTLPScopedSpan>(sink: sink, resource: resource, counters: counters)
         return OTLPTracer(
             processor: OTLPSimpleProcessor(exporter: exporter, counters: counters),
-            scope: OTLPInstrumentationScope(name: "tests", version: "1"), idGenerator: SequentialIDs(), clock: clock)
+            scope: OTLPInstrumentationScope(name: "tests", version: "1"), idGenerator: OTLPSequentialIDGenerator(), clock: clock)
     }
 
     @Test("withSpan nests children under parents in one trace, with attributes, events, status and instants")

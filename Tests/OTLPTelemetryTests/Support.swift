@@ -2,23 +2,6 @@ import Foundation
 import OTLPWire
 @testable import OTLPTelemetry
 
-/// A clock the test sets.
-final class ManualClock: OTLPClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var now: UInt64
-    init(_ start: UInt64 = 1_700_000_000_000_000_000) { now = start }
-    func nowUnixNano() -> UInt64 { lock.withLock { now } }
-    func advance(_ nanos: UInt64) { lock.withLock { now += nanos } }
-}
-
-/// IDs counting up from 1: readable and deterministic.
-final class SequentialIDs: OTLPIDGenerator, @unchecked Sendable {
-    private let lock = NSLock()
-    private var next: UInt64 = 0
-    func newTraceID() -> OTLPTraceID { lock.withLock { next += 1; return OTLPTraceID(high: 0, low: next) } }
-    func newSpanID() -> OTLPSpanID { lock.withLock { next += 1; return OTLPSpanID(next) } }
-}
-
 /// A sink that collects bytes and can be held closed (writes wait) or made to fail.
 final class ControllableSink: OTLPByteSink, @unchecked Sendable {
     private let condition = NSCondition()
