@@ -17,10 +17,10 @@ public final class OTLPRecordReader {
     private var index = 0
     private var finished = false
 
-    /// - Parameters:
-    ///   - prefix: bytes already read from `source` (by format detection), delivered first.
+    /// Bytes already taken from a source (by format detection) are put back by wrapping it,
+    /// as ``OTLPStreamReader`` does.
     public init(
-        source: any OTLPByteSource, framing: OTLPFraming, prefix: [UInt8] = [], maxRecordBytes: Int = 64 << 20,
+        source: any OTLPByteSource, framing: OTLPFraming, maxRecordBytes: Int = 64 << 20,
         maxLineBytes: Int = 64 << 20, chunkSize: Int = 256 * 1024
     ) {
         self.source = source
@@ -28,9 +28,7 @@ public final class OTLPRecordReader {
         self.maxRecordBytes = maxRecordBytes
         self.maxLineBytes = maxLineBytes
         self.chunkSize = chunkSize
-        buffer = prefix
-        end = prefix.count
-        if buffer.count < chunkSize { buffer.append(contentsOf: repeatElement(0, count: chunkSize - buffer.count)) }
+        buffer = [UInt8](repeating: 0, count: chunkSize)
     }
 
     /// Records delivered so far.
