@@ -5,8 +5,9 @@
 #   scripts/fuzz.sh FuzzDecoder     one target
 #
 # Seeds: ../shared/vectors and ../shared/metrickit-samples (copied into .build-fuzz/corpus/<target>, which
-# keeps what the fuzzer finds between runs). A crash leaves its input in FuzzTesting/FailCases/<target>/;
-# commit it: FuzzTestingTests replay every file there (make test).
+# keeps what the fuzzer finds between runs). A crash leaves its input in FuzzTesting/FailCases/<target>/:
+# fix the bug, move the input next to the tests of the module at fault and add a regression test that
+# replays it (as Tests/OTLPMetricKitTests/FailCases and FuzzRegressionTests.swift do).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED:-$root/../shared}

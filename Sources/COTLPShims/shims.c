@@ -128,7 +128,7 @@ int COTLPShims_utf8_valid(const uint8_t *s, size_t n) {
 /* ==== scanning ========================================================= */
 
 enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_SGROUP = 3, WT_EGROUP = 4, WT_I32 = 5 };
-enum { F_NONE = 0, F_VARINT, F_I64, F_I32, F_STRING, F_BYTES, F_MESSAGE };
+enum { F_NONE = 0, F_VARINT, F_I64, F_I32, F_STRING, F_BYTES, F_MESSAGE, F_ATTRIBUTES /* repeated KeyValue attributes */ };
 
 enum {
     M_TRACE_REQUEST, M_RESOURCE_SPANS, M_SCOPE_SPANS, M_SPAN, M_EVENT, M_LINK, M_STATUS,
@@ -138,7 +138,7 @@ enum {
 
 #define MAX_FIELD 16
 typedef struct { uint8_t kind; uint8_t child; } FieldInfo;
-typedef struct { FieldInfo fields[MAX_FIELD + 1]; uint8_t is_item; } MessageInfo;
+typedef struct { FieldInfo fields[MAX_FIELD + 1]; uint8_t is_item; const char *name; } MessageInfo;
 
 #define MSG(id) [id] = { .fields =
 #define S(n) [n] = { F_STRING, 0 }
@@ -147,19 +147,20 @@ typedef struct { FieldInfo fields[MAX_FIELD + 1]; uint8_t is_item; } MessageInfo
 #define F64(n) [n] = { F_I64, 0 }
 #define F32(n) [n] = { F_I32, 0 }
 #define M(n, c) [n] = { F_MESSAGE, c }
+#define A(n) [n] = { F_ATTRIBUTES, M_KEY_VALUE }
 
 static const MessageInfo schema[M_COUNT] = {
     MSG(M_TRACE_REQUEST) { M(1, M_RESOURCE_SPANS) } },
     MSG(M_RESOURCE_SPANS) { M(1, M_RESOURCE), M(2, M_SCOPE_SPANS), S(3) } },
     MSG(M_SCOPE_SPANS) { M(1, M_SCOPE), M(2, M_SPAN), S(3) } },
-    MSG(M_SPAN) { B(1), B(2), S(3), B(4), S(5), V(6), F64(7), F64(8), M(9, M_KEY_VALUE), V(10),
-                  M(11, M_EVENT), V(12), M(13, M_LINK), V(14), M(15, M_STATUS), F32(16) }, .is_item = 1 },
-    MSG(M_EVENT) { F64(1), S(2), M(3, M_KEY_VALUE), V(4) } },
-    MSG(M_LINK) { B(1), B(2), S(3), M(4, M_KEY_VALUE), V(5), F32(6) } },
+    MSG(M_SPAN) { B(1), B(2), S(3), B(4), S(5), V(6), F64(7), F64(8), A(9), V(10),
+                  M(11, M_EVENT), V(12), M(13, M_LINK), V(14), M(15, M_STATUS), F32(16) }, .is_item = 1, .name = "span" },
+    MSG(M_EVENT) { F64(1), S(2), A(3), V(4) }, .name = "span event" },
+    MSG(M_LINK) { B(1), B(2), S(3), A(4), V(5), F32(6) }, .name = "span link" },
     MSG(M_STATUS) { S(2), V(3) } },
-    MSG(M_RESOURCE) { M(1, M_KEY_VALUE), V(2), M(3, M_ENTITY_REF) } },
+    MSG(M_RESOURCE) { A(1), V(2), M(3, M_ENTITY_REF) }, .name = "resource" },
     MSG(M_ENTITY_REF) { S(1), S(2), S(3), S(4) } },
-    MSG(M_SCOPE) { S(1), S(2), M(3, M_KEY_VALUE), V(4) } },
+    MSG(M_SCOPE) { S(1), S(2), A(3), V(4) }, .name = "instrumentation scope" },
     MSG(M_KEY_VALUE) { S(1), M(2, M_ANY_VALUE), V(3) } },
     MSG(M_ANY_VALUE) { S(1), V(2), V(3), F64(4), M(5, M_ARRAY_VALUE), M(6, M_KV_LIST), B(7), V(8) } },
     MSG(M_ARRAY_VALUE) { M(1, M_ANY_VALUE) } },
@@ -167,8 +168,8 @@ static const MessageInfo schema[M_COUNT] = {
     MSG(M_LOGS_REQUEST) { M(1, M_RESOURCE_LOGS) } },
     MSG(M_RESOURCE_LOGS) { M(1, M_RESOURCE), M(2, M_SCOPE_LOGS), S(3) } },
     MSG(M_SCOPE_LOGS) { M(1, M_SCOPE), M(2, M_LOG_RECORD), S(3) } },
-    MSG(M_LOG_RECORD) { F64(1), V(2), S(3), M(5, M_ANY_VALUE), M(6, M_KEY_VALUE), V(7), F32(8), B(9), B(10),
-                        F64(11), S(12) }, .is_item = 1 },
+    MSG(M_LOG_RECORD) { F64(1), V(2), S(3), M(5, M_ANY_VALUE), A(6), V(7), F32(8), B(9), B(10),
+                        F64(11), S(12) }, .is_item = 1, .name = "log record" },
 };
 
 static int expected_wire_type(uint8_t kind) {
@@ -192,12 +193,13 @@ static int read_varint(const uint8_t *data, size_t *pos, size_t end, uint64_t *v
     return 0;
 }
 
-typedef struct { uint8_t type; size_t end; } Frame;
+typedef struct { uint8_t type; size_t attributes; size_t end; } Frame;
 
 #define FAIL(code, at) do { result->status = (code); result->error_offset = (at); goto done; } while (0)
 #define STACK_INLINE 128
 
-void COTLPShims_scan(const uint8_t *data, size_t length, int kind, size_t max_depth, COTLPShims_ScanResult *result) {
+void COTLPShims_scan(const uint8_t *data, size_t length, int kind, size_t max_depth, size_t max_attributes,
+                     COTLPShims_ScanResult *result) {
     memset(result, 0, sizeof(*result));
     Frame inline_stack[STACK_INLINE];
     Frame *stack = inline_stack;
@@ -214,6 +216,7 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, size_t max_de
     }
     stack[0].type = kind == COTLPSHIMS_KIND_LOGS ? M_LOGS_REQUEST : M_TRACE_REQUEST;
     stack[0].end = length;
+    stack[0].attributes = 0;
 
     for (;;) {
         Frame *frame = &stack[depth];
@@ -257,12 +260,17 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, size_t max_de
         case WT_LEN:
             if (!read_varint(data, &pos, frame->end, &len) || len > frame->end - pos)
                 FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
-            if (info && info->kind == F_MESSAGE) {
+            if (info && (info->kind == F_MESSAGE || info->kind == F_ATTRIBUTES)) {
+                if (info->kind == F_ATTRIBUTES && ++frame->attributes > max_attributes) {
+                    result->error_message = schema[frame->type].name;
+                    FAIL(COTLPSHIMS_SCAN_TOO_MANY_ATTRIBUTES, field_start);
+                }
                 if (depth + 1 > max_depth) FAIL(COTLPSHIMS_SCAN_TOO_DEEP, field_start);
                 if (schema[info->child].is_item) result->items++;
                 depth++;
                 stack[depth].type = info->child;
                 stack[depth].end = pos + (size_t)len;
+                stack[depth].attributes = 0;
                 if (depth > result->max_depth_seen) result->max_depth_seen = depth;
                 continue;
             }

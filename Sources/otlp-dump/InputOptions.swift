@@ -32,6 +32,9 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("max-depth"), help: "Deepest message nesting accepted below the request.")
     var maxDepth: Int = OTLPDecodingOptions.default.maxNestingDepth
 
+    @Option(name: .customLong("max-attributes"), help: "Most attributes accepted on one span, event, link, log record, resource or scope.")
+    var maxAttributes: Int = OTLPDecodingOptions.default.maxAttributesPerItem
+
     @Option(name: .customLong("max-line-bytes"), help: "Longest JSON line accepted, in bytes.")
     var maxLineBytes: Int = 64 << 20
 
@@ -44,6 +47,7 @@ struct InputOptions: ParsableArguments {
     func validate() throws {
         guard maxFrameBytes > 0 else { throw ValidationError("--max-frame-bytes must be positive") }
         guard maxDepth > 0 else { throw ValidationError("--max-depth must be positive") }
+        guard maxAttributes >= 0 else { throw ValidationError("--max-attributes must not be negative") }
         guard maxLineBytes > 0 else { throw ValidationError("--max-line-bytes must be positive") }
         guard maxDecompressedBytes >= 0 else { throw ValidationError("--max-decompressed-bytes must not be negative") }
         guard maxInflationRatio > 0 else { throw ValidationError("--max-inflation-ratio must be positive") }
@@ -52,7 +56,7 @@ struct InputOptions: ParsableArguments {
     var readerOptions: OTLPReaderOptions {
         OTLPReaderOptions(
             framing: framing.framing, signal: signal.signal,
-            decoding: OTLPDecodingOptions(maxMessageBytes: maxFrameBytes, maxNestingDepth: maxDepth),
+            decoding: OTLPDecodingOptions(maxMessageBytes: maxFrameBytes, maxNestingDepth: maxDepth, maxAttributesPerItem: maxAttributes),
             maxLineBytes: maxLineBytes, maxDecompressedBytes: maxDecompressedBytes == 0 ? .max : maxDecompressedBytes,
             maxInflationRatio: maxInflationRatio)
     }

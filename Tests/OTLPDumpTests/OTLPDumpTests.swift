@@ -117,6 +117,25 @@ struct OTLPDumpTests {
         #expect(toStdout.stdout.split(separator: "\n").count == 50)
     }
 
+    @Test("limit options override the defaults: each refuses a file the defaults accept, naming the limit")
+    func limitOptions() throws {
+        let message = OTLPDumpRunner.vectors.appendingPathComponent("traces/app-telemetry.pb").path
+        let framed = OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed.u32be.bin").path
+        let lines = OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed.jsonl").path
+        #expect(try OTLPDumpRunner.run(["validate", "--framing", "none", message]).status == 0)
+        for (arguments, kind) in [
+            (["--max-attributes", "2", "--framing", "none", message], "too_many_attributes"),
+            (["--max-depth", "3", "--framing", "none", message], "nesting_too_deep"),
+            (["--max-frame-bytes", "100", framed], "record_too_large"),
+            (["--max-line-bytes", "100", lines], "line_too_long"),
+        ] {
+            let result = try OTLPDumpRunner.run(["validate"] + arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.contains(kind) && result.stderr.contains("record 0"), "\(arguments): \(result.stderr)")
+        }
+        #expect(try OTLPDumpRunner.run(["validate", "--max-attributes", "-1", message]).status == 64)
+    }
+
     @Test("usage errors exit 64; a missing file exits 2")
     func usageAndIO() throws {
         #expect(try OTLPDumpRunner.run(["--trace-id", "xyz"]).status == 64)
@@ -134,7 +153,7 @@ struct OTLPDumpTests {
             #expect(result.stdout.contains(text), "missing \(text)")
         }
         let printHelp = try OTLPDumpRunner.run(["print", "--help"])
-        for option in ["--framing", "--signal", "--max-frame-bytes", "--max-depth", "--trace-id", "--name", "--severity-min", "--limit", "--format"] {
+        for option in ["--framing", "--signal", "--max-frame-bytes", "--max-depth", "--max-attributes", "--max-line-bytes", "--max-inflation-ratio", "--trace-id", "--name", "--severity-min", "--limit", "--format"] {
             #expect(printHelp.stdout.contains(option), "missing \(option)")
         }
     }

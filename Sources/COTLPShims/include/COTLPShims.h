@@ -80,6 +80,7 @@ enum {
     COTLPSHIMS_SCAN_INVALID_UTF8 = 2,     /* a string field is not UTF-8 */
     COTLPSHIMS_SCAN_TOO_DEEP = 3,         /* nesting deeper than max_depth below the request */
     COTLPSHIMS_SCAN_UNSUPPORTED = 4,      /* valid protobuf protobuf-c cannot unpack (groups, mismatched wire types) */
+    COTLPSHIMS_SCAN_TOO_MANY_ATTRIBUTES = 5, /* a span, event, link, log record, resource or scope over max_attributes */
 };
 
 typedef struct {
@@ -88,6 +89,7 @@ typedef struct {
     size_t unknown_fields;     /* fields skipped as unknown to the schema */
     size_t items;              /* spans or log records */
     size_t max_depth_seen;     /* deepest message level (request = 0) */
+    const char *error_message; /* TOO_MANY_ATTRIBUTES: which message ("span", "resource", ...); static */
 } COTLPShims_ScanResult;
 
 /*
@@ -98,9 +100,12 @@ typedef struct {
  * enough), so the depth is checked here first, with an explicit stack bounded
  * by `max_depth`. Also checks wire types, varints, lengths, field number 0 and
  * UTF-8 of string fields (the bindings declare strings as bytes, so protobuf-c
- * does not), counts unknown fields and items.
+ * does not), the number of `attributes` of each message that has them (at most
+ * `max_attributes`; kvlist values are not attributes), counts unknown fields
+ * and items.
  */
-void COTLPShims_scan(const uint8_t *data, size_t length, int kind, size_t max_depth, COTLPShims_ScanResult *result);
+void COTLPShims_scan(const uint8_t *data, size_t length, int kind, size_t max_depth, size_t max_attributes,
+                     COTLPShims_ScanResult *result);
 
 /* Checks that `data` is well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF). */
 int COTLPShims_utf8_valid(const uint8_t *data, size_t length);

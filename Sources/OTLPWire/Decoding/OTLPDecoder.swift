@@ -88,6 +88,11 @@ public struct OTLPDecoder: Sendable {
             throw OTLPReadError(
                 .nestingTooDeep, "message nesting deeper than \(options.maxNestingDepth) levels",
                 byteOffset: offset, offsetIn: .record)
+        case COTLPSHIMS_SCAN_TOO_MANY_ATTRIBUTES:
+            let item = declared.error_message.map { String(cString: $0) } ?? "item"
+            throw OTLPReadError(
+                .tooManyAttributes, "a \(item) has more than \(options.maxAttributesPerItem) attributes",
+                byteOffset: offset, offsetIn: .record)
         case COTLPSHIMS_SCAN_UNSUPPORTED:
             throw OTLPReadError(
                 .malformedProtobuf, "group or mismatched wire type for a known field (not readable by protobuf-c)",
@@ -100,8 +105,9 @@ public struct OTLPDecoder: Sendable {
     /// Which signal `bytes` is, judged by the schema alone: the one it decodes as with the fewest unknown
     /// fields; `nil` when it decodes as neither, or as both equally well (an empty message).
     public func detectSignal(_ bytes: UnsafeRawBufferPointer) -> OTLPSignal? {
-        let traces = scan(bytes, as: .traces)
-        let logs = scan(bytes, as: .logs)
+        // The attribute limit is left to decoding, which reports it as such.
+        let traces = scan(bytes, as: .traces, limitingAttributes: false)
+        let logs = scan(bytes, as: .logs, limitingAttributes: false)
         let tracesOK = Int(traces.status) == COTLPSHIMS_SCAN_OK
         let logsOK = Int(logs.status) == COTLPSHIMS_SCAN_OK
         switch (tracesOK, logsOK) {
@@ -115,12 +121,12 @@ public struct OTLPDecoder: Sendable {
         }
     }
 
-    private func scan(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) -> COTLPShims_ScanResult {
+    private func scan(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal, limitingAttributes: Bool = true) -> COTLPShims_ScanResult {
         var result = COTLPShims_ScanResult()
         let kind = signal == .traces ? COTLPSHIMS_KIND_TRACES : COTLPSHIMS_KIND_LOGS
         COTLPShims_scan(
             bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(kind),
-            max(0, options.maxNestingDepth), &result)
+            max(0, options.maxNestingDepth), limitingAttributes ? max(0, options.maxAttributesPerItem) : .max, &result)
         return result
     }
 }

@@ -13,6 +13,7 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
         case badLengthPrefix = "bad_length_prefix"
         case malformedProtobuf = "malformed_protobuf"
         case nestingTooDeep = "nesting_too_deep"
+        case tooManyAttributes = "too_many_attributes"
         case wrongKind = "wrong_kind"
         case gzipBadHeader = "gzip_bad_header"
         case gzipTruncated = "gzip_truncated"

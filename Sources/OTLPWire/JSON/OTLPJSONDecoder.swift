@@ -68,8 +68,11 @@ public struct OTLPJSONDecoder: Sendable {
 
     /// Key/values whose `KeyValue` messages sit at message level `level` (the request is level 0); their
     /// values are one level deeper. Nesting is limited as in protobuf (`options.maxNestingDepth`).
-    private func attributes(_ object: Object, _ key: String, level: Int) throws(OTLPReadError) -> [OTLPAttribute] {
-        try object.array(key, key) { (kv) throws(OTLPReadError) in
+    private func attributes(_ object: Object, _ key: String, level: Int, item: String? = nil) throws(OTLPReadError) -> [OTLPAttribute] {
+        if let item, let (path, count) = object.arrayCount(key, key), count > options.maxAttributesPerItem {
+            throw OTLPReadError(.tooManyAttributes, "\(path): a \(item) has more than \(options.maxAttributesPerItem) attributes")
+        }
+        return try object.array(key, key) { (kv) throws(OTLPReadError) in
             try checkLevel(level, kv.path)
             return OTLPAttribute(
                 try kv.string("key", "key"),
@@ -117,7 +120,7 @@ public struct OTLPJSONDecoder: Sendable {
 
     private func resource(_ object: Object) throws(OTLPReadError) -> OTLPResource {
         OTLPResource(
-            attributes: try attributes(object, "attributes", level: 3),
+            attributes: try attributes(object, "attributes", level: 3, item: "resource"),
             droppedAttributesCount: try object.uint32("droppedAttributesCount", "dropped_attributes_count"),
             entityRefs: try object.array("entityRefs", "entity_refs") { (ref) throws(OTLPReadError) in
                 OTLPEntityRef(
@@ -130,7 +133,7 @@ public struct OTLPJSONDecoder: Sendable {
     private func scope(_ object: Object) throws(OTLPReadError) -> OTLPInstrumentationScope {
         OTLPInstrumentationScope(
             name: try object.string("name", "name"), version: try object.string("version", "version"),
-            attributes: try attributes(object, "attributes", level: 4),
+            attributes: try attributes(object, "attributes", level: 4, item: "instrumentation scope"),
             droppedAttributesCount: try object.uint32("droppedAttributesCount", "dropped_attributes_count"))
     }
 
@@ -143,17 +146,17 @@ public struct OTLPJSONDecoder: Sendable {
             kind: OTLPSpanKind(rawValue: try object.enumValue("kind", "kind", names: Self.spanKindNames)),
             startTimeUnixNano: try object.uint64("startTimeUnixNano", "start_time_unix_nano"),
             endTimeUnixNano: try object.uint64("endTimeUnixNano", "end_time_unix_nano"),
-            attributes: try attributes(object, "attributes", level: 4),
+            attributes: try attributes(object, "attributes", level: 4, item: "span"),
             events: try object.array("events", "events") { (event) throws(OTLPReadError) in
                 OTLPSpanEvent(
                     name: try event.string("name", "name"), timeUnixNano: try event.uint64("timeUnixNano", "time_unix_nano"),
-                    attributes: try attributes(event, "attributes", level: 5),
+                    attributes: try attributes(event, "attributes", level: 5, item: "span event"),
                     droppedAttributesCount: try event.uint32("droppedAttributesCount", "dropped_attributes_count"))
             },
             links: try object.array("links", "links") { (link) throws(OTLPReadError) in
                 OTLPSpanLink(
                     traceID: try link.traceID("traceId", "trace_id"), spanID: try link.spanID("spanId", "span_id"),
-                    traceState: try link.string("traceState", "trace_state"), attributes: try attributes(link, "attributes", level: 5),
+                    traceState: try link.string("traceState", "trace_state"), attributes: try attributes(link, "attributes", level: 5, item: "span link"),
                     droppedAttributesCount: try link.uint32("droppedAttributesCount", "dropped_attributes_count"),
                     flags: try link.uint32("flags", "flags"))
             },
@@ -176,7 +179,7 @@ public struct OTLPJSONDecoder: Sendable {
             severity: OTLPSeverity(rawValue: try object.enumValue("severityNumber", "severity_number", names: Self.severityNames)),
             severityText: try object.string("severityText", "severity_text"),
             body: try object.optionalObject("body").map { (body) throws(OTLPReadError) in try anyValue(body, level: 4) },
-            attributes: try attributes(object, "attributes", level: 4),
+            attributes: try attributes(object, "attributes", level: 4, item: "log record"),
             traceID: try object.traceID("traceId", "trace_id"),
             spanID: try object.spanID("spanId", "span_id"),
             flags: try object.uint32("flags", "flags"),
@@ -232,6 +235,12 @@ private struct Object {
         out.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() { out.append(try transform(try Object(element, path: "\(path)[\(index)]"))) }
         return out
+    }
+
+    /// The path and element count of the array member named `camel` or `snake`; `nil` when absent or not an array.
+    func arrayCount(_ camel: String, _ snake: String) -> (String, Int)? {
+        guard let (path, value) = member(camel, snake), case .array(let elements) = value else { return nil }
+        return (path, elements.count)
     }
 
     func stringArray(_ camel: String, _ snake: String) throws(OTLPReadError) -> [String] {

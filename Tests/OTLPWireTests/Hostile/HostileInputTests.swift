@@ -119,6 +119,63 @@ struct HostileInputTests {
         #expect(Self.read(Array(#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":"#.utf8) + hostile + [0x0A], framing: .jsonl).error?.kind == .nestingTooDeep)
     }
 
+    static func attributes(_ count: Int) -> [OTLPAttribute] { (0..<count).map { OTLPAttribute("k\($0)", .int(Int64($0))) } }
+
+    /// One traces request where only `item` carries `count` attributes.
+    static func manyAttributes(_ count: Int, on item: String) -> OTLPTracesData {
+        let many = attributes(count)
+        var span = OTLPSpan(traceID: nil, spanID: nil, name: "s", startTimeUnixNano: 1, endTimeUnixNano: 2)
+        var resource = OTLPResource()
+        var scope = OTLPInstrumentationScope(name: "s")
+        switch item {
+        case "span": span.attributes = many
+        case "span event": span.events = [OTLPSpanEvent(name: "e", timeUnixNano: 1, attributes: many)]
+        case "span link": span.links = [OTLPSpanLink(traceID: OTLPTraceID(high: 1, low: 2), spanID: OTLPSpanID(3), attributes: many)]
+        case "resource": resource.attributes = many
+        default: scope.attributes = many
+        }
+        return OTLPTracesData(resource: resource, scope: scope, spans: [span])
+    }
+
+    @Test("attributes per item: at the limit is read, one more is too_many_attributes, in protobuf and JSON",
+          arguments: ["span", "span event", "span link", "resource", "instrumentation scope"])
+    func attributeCount(item: String) {
+        var options = OTLPReaderOptions()
+        options.decoding.maxAttributesPerItem = 20
+        let empty = OTLPTracesData(resourceSpans: [])
+        for (count, expected) in [(20, nil as OTLPReadError.Kind?), (21, .tooManyAttributes)] {
+            let data = Self.manyAttributes(count, on: item)
+            let protobuf = Self.read(Self.framed(Self.good) + Self.framed(OTLPEncoder().encode(data)), framing: .u32be, options: options)
+            let lines = [empty, data].map { String(decoding: OTLPJSONEncoder().encode($0), as: UTF8.self) + "\n" }.joined()
+            let json = Self.read(Array(lines.utf8), framing: .jsonl, options: options)
+            for (name, outcome) in [("protobuf", protobuf), ("JSON", json)] {
+                #expect(outcome.error?.kind == expected, "\(name), \(item), \(count) attributes")
+                #expect(outcome.records == (expected == nil ? 2 : 1), "\(name), \(item), \(count) attributes")
+                if expected != nil {
+                    #expect(outcome.error?.recordIndex == 1)
+                    #expect(outcome.error?.message.contains("a \(item) has more than 20 attributes") == true, "\(outcome.error!)")
+                }
+            }
+        }
+    }
+
+    @Test("a log record over the attribute limit is too_many_attributes; the default limit takes 10,000")
+    func logRecordAttributeCount() {
+        let logs = { (count: Int) in
+            OTLPLogsData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), logRecords: [
+                OTLPLogRecord(timeUnixNano: 1, attributes: Self.attributes(count)),
+            ])
+        }
+        let good = OTLPEncoder().encode(logs(10_000))
+        #expect(Self.read(Self.framed(good), framing: .u32be, signal: .logs).records == 1)
+        let bad = Self.read(Self.framed(good) + Self.framed(OTLPEncoder().encode(logs(10_001))), framing: .u32be, signal: .logs)
+        #expect(bad.records == 1 && bad.error?.kind == .tooManyAttributes && bad.error?.recordIndex == 1)
+        #expect(bad.error?.message.contains("a log record has more than 10000 attributes") == true)
+        // Detection does not apply the limit: the signal is still found, and decoding names the fault.
+        let detected = Self.read(Self.framed(OTLPEncoder().encode(logs(10_001))), framing: .u32be, signal: nil)
+        #expect(detected.error?.kind == .tooManyAttributes && detected.error?.recordIndex == 0)
+    }
+
     @Test("a gzip bomb (a small file inflating to gigabytes of one huge record) stops at the inflation ratio")
     func gzipBomb() throws {
         let sink = OTLPMemorySink()
