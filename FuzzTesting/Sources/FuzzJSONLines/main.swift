@@ -5,7 +5,8 @@ import OTLPWire
 public func fuzzJSONLines(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: start, count: count))
     for signal in [OTLPSignal.traces, .logs] {
-        var options = OTLPReaderOptions(framing: .jsonl, signal: signal, maxLineBytes: 1 << 20)
+        var options = OTLPReaderOptions(
+            framing: .jsonl, signal: signal, decoding: OTLPDecodingOptions(maxAttributesPerItem: 64), maxLineBytes: 1 << 20)
         options.chunkSize = 4096
         guard let reader = try? OTLPStreamReader(source: OTLPMemorySource(bytes), options: options) else { continue }
         while let record = try? reader.next() { _ = record.payload.itemCount }
