@@ -1,4 +1,4 @@
-package import OTLPWire
+internal import OTLPWire
 
 /// A MetricKit call-stack tree (`callStackTree`), read without recursion, turned into a readable
 /// backtrace: one frame per line, innermost first.

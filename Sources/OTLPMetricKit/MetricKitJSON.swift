@@ -1,4 +1,4 @@
-package import OTLPWire
+internal import OTLPWire
 
 /// A JSON object of a payload being read, with its path for error messages. Every key is optional;
 /// a key with the wrong type is an error naming its path.

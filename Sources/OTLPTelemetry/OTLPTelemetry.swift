@@ -1,7 +1,7 @@
 import Foundation
 public import Logging
 public import OTLPWire
-public import Tracing
+internal import Tracing
 
 /// The whole pipeline for one process: resource, exporters, batch processors, a tracer and a log emitter,
 /// set up from one ``OTLPTelemetryConfiguration``.

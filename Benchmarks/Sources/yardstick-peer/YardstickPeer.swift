@@ -113,7 +113,8 @@ struct YardstickPeer {
         _ = buffer.withUnsafeMutableBufferPointer { pointer in
             withVaList([digits, value]) { vsnprintf(pointer.baseAddress, 64, "%.*f", $0) }
         }
-        return String(cString: buffer)
+        let length = buffer.firstIndex(of: 0) ?? buffer.count
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

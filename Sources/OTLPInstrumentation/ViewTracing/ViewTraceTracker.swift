@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 public import OTLPTelemetry
 public import OTLPWire
 public import Tracing

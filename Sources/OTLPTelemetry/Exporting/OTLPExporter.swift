@@ -1,4 +1,4 @@
-public import OTLPWire
+internal import OTLPWire
 /// Sends batches of finished items somewhere. Called by one processor thread at a time.
 public protocol OTLPExporter<Item>: Sendable {
     associatedtype Item: OTLPExportable

@@ -1,5 +1,5 @@
 public import Logging
-public import OTLPWire
+internal import OTLPWire
 import Tracing
 
 /// A swift-log `LogHandler` that turns log calls into OTLP log records.

@@ -1,4 +1,4 @@
-public import OTLPWire
+internal import OTLPWire
 import Foundation
 
 /// Queues finished items and exports them in batches on a worker thread, as the OpenTelemetry

@@ -1,4 +1,4 @@
-public import OTLPWire
+internal import OTLPWire
 /// Receives finished items (ended spans, emitted log records) and hands them to an exporter.
 public protocol OTLPProcessor<Item>: Sendable {
     associatedtype Item: OTLPExportable

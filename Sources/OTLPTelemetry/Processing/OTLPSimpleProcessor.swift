@@ -1,4 +1,4 @@
-public import OTLPWire
+internal import OTLPWire
 import Foundation
 
 /// Exports each item as soon as it is finished, on the caller's thread. For tests and tools that emit

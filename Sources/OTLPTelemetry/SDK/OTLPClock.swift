@@ -1,4 +1,4 @@
-public import OTLPWire
+internal import OTLPWire
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,4 @@
-public import OTLPWire
+internal import OTLPWire
 import Foundation
 
 /// Why an item was dropped instead of exported.
