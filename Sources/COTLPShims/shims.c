@@ -138,7 +138,7 @@ enum {
 
 #define MAX_FIELD 16
 typedef struct { uint8_t kind; uint8_t child; } FieldInfo;
-typedef struct { FieldInfo fields[MAX_FIELD + 1]; uint8_t is_item; const char *name; } MessageInfo;
+typedef struct { FieldInfo fields[MAX_FIELD + 1]; uint8_t is_item; const char *name; size_t size; } MessageInfo;
 
 #define MSG(id) [id] = { .fields =
 #define S(n) [n] = { F_STRING, 0 }
@@ -150,26 +150,44 @@ typedef struct { FieldInfo fields[MAX_FIELD + 1]; uint8_t is_item; const char *n
 #define A(n) [n] = { F_ATTRIBUTES, M_KEY_VALUE }
 
 static const MessageInfo schema[M_COUNT] = {
-    MSG(M_TRACE_REQUEST) { M(1, M_RESOURCE_SPANS) } },
-    MSG(M_RESOURCE_SPANS) { M(1, M_RESOURCE), M(2, M_SCOPE_SPANS), S(3) } },
-    MSG(M_SCOPE_SPANS) { M(1, M_SCOPE), M(2, M_SPAN), S(3) } },
+    MSG(M_TRACE_REQUEST) { M(1, M_RESOURCE_SPANS) },
+        .size = sizeof(Opentelemetry__Proto__Collector__Trace__V1__ExportTraceServiceRequest) },
+    MSG(M_RESOURCE_SPANS) { M(1, M_RESOURCE), M(2, M_SCOPE_SPANS), S(3) },
+        .size = sizeof(Opentelemetry__Proto__Trace__V1__ResourceSpans) },
+    MSG(M_SCOPE_SPANS) { M(1, M_SCOPE), M(2, M_SPAN), S(3) },
+        .size = sizeof(Opentelemetry__Proto__Trace__V1__ScopeSpans) },
     MSG(M_SPAN) { B(1), B(2), S(3), B(4), S(5), V(6), F64(7), F64(8), A(9), V(10),
-                  M(11, M_EVENT), V(12), M(13, M_LINK), V(14), M(15, M_STATUS), F32(16) }, .is_item = 1, .name = "span" },
-    MSG(M_EVENT) { F64(1), S(2), A(3), V(4) }, .name = "span event" },
-    MSG(M_LINK) { B(1), B(2), S(3), A(4), V(5), F32(6) }, .name = "span link" },
-    MSG(M_STATUS) { S(2), V(3) } },
-    MSG(M_RESOURCE) { A(1), V(2), M(3, M_ENTITY_REF) }, .name = "resource" },
-    MSG(M_ENTITY_REF) { S(1), S(2), S(3), S(4) } },
-    MSG(M_SCOPE) { S(1), S(2), A(3), V(4) }, .name = "instrumentation scope" },
-    MSG(M_KEY_VALUE) { S(1), M(2, M_ANY_VALUE), V(3) } },
-    MSG(M_ANY_VALUE) { S(1), V(2), V(3), F64(4), M(5, M_ARRAY_VALUE), M(6, M_KV_LIST), B(7), V(8) } },
-    MSG(M_ARRAY_VALUE) { M(1, M_ANY_VALUE) } },
-    MSG(M_KV_LIST) { M(1, M_KEY_VALUE) } },
-    MSG(M_LOGS_REQUEST) { M(1, M_RESOURCE_LOGS) } },
-    MSG(M_RESOURCE_LOGS) { M(1, M_RESOURCE), M(2, M_SCOPE_LOGS), S(3) } },
-    MSG(M_SCOPE_LOGS) { M(1, M_SCOPE), M(2, M_LOG_RECORD), S(3) } },
+                  M(11, M_EVENT), V(12), M(13, M_LINK), V(14), M(15, M_STATUS), F32(16) }, .is_item = 1, .name = "span",
+        .size = sizeof(Opentelemetry__Proto__Trace__V1__Span) },
+    MSG(M_EVENT) { F64(1), S(2), A(3), V(4) }, .name = "span event",
+        .size = sizeof(Opentelemetry__Proto__Trace__V1__Span__Event) },
+    MSG(M_LINK) { B(1), B(2), S(3), A(4), V(5), F32(6) }, .name = "span link",
+        .size = sizeof(Opentelemetry__Proto__Trace__V1__Span__Link) },
+    MSG(M_STATUS) { S(2), V(3) },
+        .size = sizeof(Opentelemetry__Proto__Trace__V1__Status) },
+    MSG(M_RESOURCE) { A(1), V(2), M(3, M_ENTITY_REF) }, .name = "resource",
+        .size = sizeof(Opentelemetry__Proto__Resource__V1__Resource) },
+    MSG(M_ENTITY_REF) { S(1), S(2), S(3), S(4) },
+        .size = sizeof(Opentelemetry__Proto__Common__V1__EntityRef) },
+    MSG(M_SCOPE) { S(1), S(2), A(3), V(4) }, .name = "instrumentation scope",
+        .size = sizeof(Opentelemetry__Proto__Common__V1__InstrumentationScope) },
+    MSG(M_KEY_VALUE) { S(1), M(2, M_ANY_VALUE), V(3) },
+        .size = sizeof(Opentelemetry__Proto__Common__V1__KeyValue) },
+    MSG(M_ANY_VALUE) { S(1), V(2), V(3), F64(4), M(5, M_ARRAY_VALUE), M(6, M_KV_LIST), B(7), V(8) },
+        .size = sizeof(Opentelemetry__Proto__Common__V1__AnyValue) },
+    MSG(M_ARRAY_VALUE) { M(1, M_ANY_VALUE) },
+        .size = sizeof(Opentelemetry__Proto__Common__V1__ArrayValue) },
+    MSG(M_KV_LIST) { M(1, M_KEY_VALUE) },
+        .size = sizeof(Opentelemetry__Proto__Common__V1__KeyValueList) },
+    MSG(M_LOGS_REQUEST) { M(1, M_RESOURCE_LOGS) },
+        .size = sizeof(Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceRequest) },
+    MSG(M_RESOURCE_LOGS) { M(1, M_RESOURCE), M(2, M_SCOPE_LOGS), S(3) },
+        .size = sizeof(Opentelemetry__Proto__Logs__V1__ResourceLogs) },
+    MSG(M_SCOPE_LOGS) { M(1, M_SCOPE), M(2, M_LOG_RECORD), S(3) },
+        .size = sizeof(Opentelemetry__Proto__Logs__V1__ScopeLogs) },
     MSG(M_LOG_RECORD) { F64(1), V(2), S(3), M(5, M_ANY_VALUE), A(6), V(7), F32(8), B(9), B(10),
-                        F64(11), S(12) }, .is_item = 1, .name = "log record" },
+                        F64(11), S(12) }, .is_item = 1, .name = "log record",
+        .size = sizeof(Opentelemetry__Proto__Logs__V1__LogRecord) },
 };
 
 static int expected_wire_type(uint8_t kind) {
@@ -193,14 +211,27 @@ static int read_varint(const uint8_t *data, size_t *pos, size_t end, uint64_t *v
     return 0;
 }
 
-typedef struct { uint8_t type; size_t attributes; size_t end; } Frame;
+typedef struct { uint8_t type; size_t attributes; size_t fields; size_t end; } Frame;
+
+/*
+ * What protobuf-c 1.4.1's unpack allocates, estimated as the scan goes: each message's struct plus its
+ * slot in a pointer array, a copy of every bytes/string field, 32 bytes plus a copy per unknown field, and
+ * for a message of more than 16 fields the "scanned member" slabs unpack keeps while it works (up to
+ * two 32-byte entries per field; with an arena allocator they are freed only with everything else).
+ */
+#define ALIGN8(n) (((n) + 7) & ~(size_t)7)
+#define SLAB_BYTES_PER_FIELD 64
+#define UNKNOWN_FIELD_BYTES 32 /* its entry (24) plus the copy of a scalar, or of a length prefix */
 
 #define FAIL(code, at) do { result->status = (code); result->error_offset = (at); goto done; } while (0)
 #define STACK_INLINE 128
 
-void COTLPShims_scan(const uint8_t *data, size_t length, int kind, size_t max_depth, size_t max_attributes,
+void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPShims_ScanLimits *limits,
                      COTLPShims_ScanResult *result) {
     memset(result, 0, sizeof(*result));
+    const size_t max_depth = limits->max_depth;
+    const size_t max_attributes = limits->max_attributes;
+    const size_t max_unpacked_bytes = limits->max_unpacked_bytes;
     Frame inline_stack[STACK_INLINE];
     Frame *stack = inline_stack;
     size_t capacity = STACK_INLINE;
@@ -217,11 +248,17 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, size_t max_de
     stack[0].type = kind == COTLPSHIMS_KIND_LOGS ? M_LOGS_REQUEST : M_TRACE_REQUEST;
     stack[0].end = length;
     stack[0].attributes = 0;
+    stack[0].fields = 0;
+    result->unpacked_bytes = ALIGN8(schema[stack[0].type].size);
 
     for (;;) {
         Frame *frame = &stack[depth];
         if (pos == frame->end) {
             if (group_depth > 0) FAIL(COTLPSHIMS_SCAN_MALFORMED, pos); /* unterminated group */
+            if (frame->fields > 16) {
+                result->unpacked_bytes += SLAB_BYTES_PER_FIELD * frame->fields;
+                if (result->unpacked_bytes > max_unpacked_bytes) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, pos);
+            }
             if (depth == 0) break;
             depth--;
             continue;
@@ -242,7 +279,11 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, size_t max_de
             result->status = COTLPSHIMS_SCAN_UNSUPPORTED;
             if (result->error_offset == 0) result->error_offset = field_start;
         }
-        if (!info && group_depth == 0 && wire != WT_EGROUP) result->unknown_fields++;
+        if (!info && group_depth == 0 && wire != WT_EGROUP) {
+            result->unknown_fields++;
+            result->unpacked_bytes += UNKNOWN_FIELD_BYTES;
+        }
+        if (group_depth == 0) frame->fields++;
 
         uint64_t len;
         switch (wire) {
@@ -267,15 +308,22 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, size_t max_de
                 }
                 if (depth + 1 > max_depth) FAIL(COTLPSHIMS_SCAN_TOO_DEEP, field_start);
                 if (schema[info->child].is_item) result->items++;
+                result->unpacked_bytes += ALIGN8(schema[info->child].size) + sizeof(void *);
+                if (result->unpacked_bytes > max_unpacked_bytes) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, field_start);
                 depth++;
                 stack[depth].type = info->child;
                 stack[depth].end = pos + (size_t)len;
                 stack[depth].attributes = 0;
+                stack[depth].fields = 0;
                 if (depth > result->max_depth_seen) result->max_depth_seen = depth;
                 continue;
             }
             if (info && info->kind == F_STRING && !COTLPShims_utf8_valid(data + pos, (size_t)len))
                 FAIL(COTLPSHIMS_SCAN_INVALID_UTF8, field_start);
+            if (group_depth == 0) {
+                result->unpacked_bytes += ALIGN8((size_t)len);
+                if (result->unpacked_bytes > max_unpacked_bytes) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, field_start);
+            }
             pos += (size_t)len;
             break;
         case WT_SGROUP:

@@ -35,6 +35,9 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("max-attributes"), help: "Most attributes accepted on one span, event, link, log record, resource or scope.")
     var maxAttributes: Int = OTLPDecodingOptions.default.maxAttributesPerItem
 
+    @Option(name: .customLong("max-decoded-bytes"), help: "Most memory unpacking one protobuf record may take, as estimated before unpacking.")
+    var maxDecodedBytes: Int = OTLPDecodingOptions.default.maxDecodedBytes
+
     @Option(name: .customLong("max-line-bytes"), help: "Longest JSON line accepted, in bytes.")
     var maxLineBytes: Int = 64 << 20
 
@@ -48,6 +51,7 @@ struct InputOptions: ParsableArguments {
         guard maxFrameBytes > 0 else { throw ValidationError("--max-frame-bytes must be positive") }
         guard maxDepth > 0 else { throw ValidationError("--max-depth must be positive") }
         guard maxAttributes >= 0 else { throw ValidationError("--max-attributes must not be negative") }
+        guard maxDecodedBytes > 0 else { throw ValidationError("--max-decoded-bytes must be positive") }
         guard maxLineBytes > 0 else { throw ValidationError("--max-line-bytes must be positive") }
         guard maxDecompressedBytes >= 0 else { throw ValidationError("--max-decompressed-bytes must not be negative") }
         guard maxInflationRatio > 0 else { throw ValidationError("--max-inflation-ratio must be positive") }
@@ -56,7 +60,8 @@ struct InputOptions: ParsableArguments {
     var readerOptions: OTLPReaderOptions {
         OTLPReaderOptions(
             framing: framing.framing, signal: signal.signal,
-            decoding: OTLPDecodingOptions(maxMessageBytes: maxFrameBytes, maxNestingDepth: maxDepth, maxAttributesPerItem: maxAttributes),
+            decoding: OTLPDecodingOptions(maxMessageBytes: maxFrameBytes, maxNestingDepth: maxDepth, maxAttributesPerItem: maxAttributes,
+                maxDecodedBytes: maxDecodedBytes),
             maxLineBytes: maxLineBytes, maxDecompressedBytes: maxDecompressedBytes == 0 ? .max : maxDecompressedBytes,
             maxInflationRatio: maxInflationRatio)
     }

@@ -125,6 +125,7 @@ struct OTLPDumpTests {
         #expect(try OTLPDumpRunner.run(["validate", "--framing", "none", message]).status == 0)
         for (arguments, kind) in [
             (["--max-attributes", "2", "--framing", "none", message], "too_many_attributes"),
+            (["--max-decoded-bytes", "4096", "--framing", "none", message], "record_too_large"),
             (["--max-depth", "3", "--framing", "none", message], "nesting_too_deep"),
             (["--max-frame-bytes", "100", framed], "record_too_large"),
             (["--max-line-bytes", "100", lines], "line_too_long"),
@@ -153,7 +154,7 @@ struct OTLPDumpTests {
             #expect(result.stdout.contains(text), "missing \(text)")
         }
         let printHelp = try OTLPDumpRunner.run(["print", "--help"])
-        for option in ["--framing", "--signal", "--max-frame-bytes", "--max-depth", "--max-attributes", "--max-line-bytes", "--max-inflation-ratio", "--trace-id", "--name", "--severity-min", "--limit", "--format"] {
+        for option in ["--framing", "--signal", "--max-frame-bytes", "--max-depth", "--max-attributes", "--max-decoded-bytes", "--max-line-bytes", "--max-inflation-ratio", "--trace-id", "--name", "--severity-min", "--limit", "--format"] {
             #expect(printHelp.stdout.contains(option), "missing \(option)")
         }
     }
@@ -197,7 +198,7 @@ struct OTLPDumpMemoryTests {
         return data
     }
 
-    @Test("a gzip bomb and a 4 GiB length prefix: a clear error, peak memory under 100 MB")
+    @Test("a gzip bomb and a 4 GiB length prefix: a clear error, peak memory under 100 MB; a record that would unpack to 3.8 GB: refused under 200 MB")
     func peakMemory() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dump-memory-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -218,6 +219,28 @@ struct OTLPDumpMemoryTests {
         #expect(prefixResult.status == 1)
         #expect(prefixResult.stderr.contains("record_too_large") && prefixResult.stderr.contains("record 0, byte offset 0"))
         #expect(sanitized || prefixResult.peakKiB < 100 * 1024, "peak RSS \(prefixResult.peakKiB) KiB on the 4 GiB prefix")
-        print("otlp-dump peak RSS: gzip bomb \(bombResult.peakKiB / 1024) MiB, 4 GiB length prefix \(prefixResult.peakKiB / 1024) MiB")
+
+        // 60 MB of empty attributes (3,000 spans x 10,000): protobuf-c would unpack it into ~3.8 GB.
+        let amplifier = directory.appendingPathComponent("empty-attributes.u32be.bin")
+        let generate = Process()
+        generate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        generate.arguments = ["python3", "-c", """
+            import struct, sys
+            def field(number, payload):
+                n, prefix = len(payload), bytearray([number << 3 | 2])
+                while n >= 0x80: prefix.append(n & 0x7F | 0x80); n >>= 7
+                return bytes(prefix) + bytes([n]) + payload
+            span = field(2, b"\\x4a\\x00" * 10000)
+            request = field(1, field(2, span * 3000))
+            open(sys.argv[1], "wb").write(struct.pack(">I", len(request)) + request)
+            """, amplifier.path]
+        try generate.run()
+        generate.waitUntilExit()
+        let amplified = try Self.peakKiB(["validate", amplifier.path])
+        #expect(amplified.status == 1)
+        #expect(amplified.stderr.contains("record_too_large") && amplified.stderr.contains("bytes of memory"), "\(amplified.stderr)")
+        #expect(sanitized || amplified.peakKiB < 200 * 1024, "peak RSS \(amplified.peakKiB) KiB on 60 MB of empty attributes")
+        print("otlp-dump peak RSS: gzip bomb \(bombResult.peakKiB / 1024) MiB, 4 GiB length prefix \(prefixResult.peakKiB / 1024) MiB, "
+            + "60 MB of empty attributes \(amplified.peakKiB / 1024) MiB")
     }
 }

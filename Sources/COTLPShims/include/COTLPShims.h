@@ -81,6 +81,7 @@ enum {
     COTLPSHIMS_SCAN_TOO_DEEP = 3,         /* nesting deeper than max_depth below the request */
     COTLPSHIMS_SCAN_UNSUPPORTED = 4,      /* valid protobuf protobuf-c cannot unpack (groups, mismatched wire types) */
     COTLPSHIMS_SCAN_TOO_MANY_ATTRIBUTES = 5, /* a span, event, link, log record, resource or scope over max_attributes */
+    COTLPSHIMS_SCAN_TOO_LARGE = 6,        /* unpacking would allocate more than max_unpacked_bytes */
 };
 
 typedef struct {
@@ -90,7 +91,14 @@ typedef struct {
     size_t items;              /* spans or log records */
     size_t max_depth_seen;     /* deepest message level (request = 0) */
     const char *error_message; /* TOO_MANY_ATTRIBUTES: which message ("span", "resource", ...); static */
+    size_t unpacked_bytes;     /* estimate of what protobuf-c's unpack allocates (as far as scanned) */
 } COTLPShims_ScanResult;
+
+typedef struct {
+    size_t max_depth;          /* deepest message level below the request */
+    size_t max_attributes;     /* most `attributes` on one message */
+    size_t max_unpacked_bytes; /* most bytes protobuf-c's unpack may allocate, as estimated */
+} COTLPShims_ScanLimits;
 
 /*
  * Walks `data` as an ExportTraceServiceRequest (kind TRACES) or an
@@ -98,13 +106,14 @@ typedef struct {
  * recursion: protobuf-c 1.4.1's unpack recurses once per nested message and
  * overflows the stack on deeply nested AnyValues (tens of KB of input are
  * enough), so the depth is checked here first, with an explicit stack bounded
- * by `max_depth`. Also checks wire types, varints, lengths, field number 0 and
- * UTF-8 of string fields (the bindings declare strings as bytes, so protobuf-c
- * does not), the number of `attributes` of each message that has them (at most
- * `max_attributes`; kvlist values are not attributes), counts unknown fields
- * and items.
+ * by `limits->max_depth`. Also checks wire types, varints, lengths, field
+ * number 0 and UTF-8 of string fields (the bindings declare strings as bytes,
+ * so protobuf-c does not), the number of `attributes` of each message that has
+ * them (kvlist values are not attributes), and what unpacking would allocate
+ * (a message of empty attributes unpacks to ~64 times its size); counts unknown
+ * fields and items.
  */
-void COTLPShims_scan(const uint8_t *data, size_t length, int kind, size_t max_depth, size_t max_attributes,
+void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPShims_ScanLimits *limits,
                      COTLPShims_ScanResult *result);
 
 /* Checks that `data` is well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF). */

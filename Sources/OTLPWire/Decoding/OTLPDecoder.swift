@@ -93,6 +93,10 @@ public struct OTLPDecoder: Sendable {
             throw OTLPReadError(
                 .tooManyAttributes, "a \(item) has more than \(options.maxAttributesPerItem) attributes",
                 byteOffset: offset, offsetIn: .record)
+        case COTLPSHIMS_SCAN_TOO_LARGE:
+            throw OTLPReadError(
+                .recordTooLarge, "unpacking this message would take more than \(options.maxDecodedBytes) bytes of memory",
+                byteOffset: offset, offsetIn: .record)
         case COTLPSHIMS_SCAN_UNSUPPORTED:
             throw OTLPReadError(
                 .malformedProtobuf, "group or mismatched wire type for a known field (not readable by protobuf-c)",
@@ -105,7 +109,7 @@ public struct OTLPDecoder: Sendable {
     /// Which signal `bytes` is, judged by the schema alone: the one it decodes as with the fewest unknown
     /// fields; `nil` when it decodes as neither, or as both equally well (an empty message).
     public func detectSignal(_ bytes: UnsafeRawBufferPointer) -> OTLPSignal? {
-        // The attribute limit is left to decoding, which reports it as such.
+        // The attribute and memory limits are left to decoding, which reports them as such.
         let traces = scan(bytes, as: .traces, limitingAttributes: false)
         let logs = scan(bytes, as: .logs, limitingAttributes: false)
         let tracesOK = Int(traces.status) == COTLPSHIMS_SCAN_OK
@@ -124,10 +128,19 @@ public struct OTLPDecoder: Sendable {
     private func scan(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal, limitingAttributes: Bool = true) -> COTLPShims_ScanResult {
         var result = COTLPShims_ScanResult()
         let kind = signal == .traces ? COTLPSHIMS_KIND_TRACES : COTLPSHIMS_KIND_LOGS
-        COTLPShims_scan(
-            bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(kind),
-            max(0, options.maxNestingDepth), limitingAttributes ? max(0, options.maxAttributesPerItem) : .max, &result)
+        var limits = COTLPShims_ScanLimits(
+            max_depth: max(0, options.maxNestingDepth),
+            max_attributes: limitingAttributes ? max(0, options.maxAttributesPerItem) : .max,
+            max_unpacked_bytes: limitingAttributes ? max(0, options.maxDecodedBytes) : .max)
+        COTLPShims_scan(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(kind), &limits, &result)
         return result
+    }
+
+    /// What protobuf-c would allocate to unpack `bytes` as `signal`, estimated by the pre-scan; `nil` when
+    /// the message does not scan as that signal.
+    func estimatedDecodedBytes(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) -> Int? {
+        let result = scan(bytes, as: signal, limitingAttributes: false)
+        return Int(result.status) == COTLPSHIMS_SCAN_OK ? Int(result.unpacked_bytes) : nil
     }
 }
 
@@ -136,6 +149,13 @@ extension OTLPDecoder {
     func checkAndUnpack(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal, arena: ProtobufCArena) throws(OTLPReadError) -> Int {
         let items = try check(bytes, as: signal)
         defer { arena.reset() }
+        try unpack(bytes, as: signal, arena: arena)
+        return items
+    }
+
+    /// protobuf-c's unpack into `arena`, left there until the caller resets it (so the bytes it took can be
+    /// compared with the pre-scan's estimate). Call only after ``check(_:as:)``.
+    func unpack(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal, arena: ProtobufCArena) throws(OTLPReadError) {
         let data = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
         let unpacked: Bool = try arena.withAllocator { allocator in
             switch signal {
@@ -146,6 +166,5 @@ extension OTLPDecoder {
         guard unpacked else {
             throw OTLPReadError(.malformedProtobuf, "protobuf-c could not unpack the \(signal) request", byteOffset: 0, offsetIn: .record)
         }
-        return items
     }
 }

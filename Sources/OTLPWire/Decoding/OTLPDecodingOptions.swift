@@ -12,11 +12,21 @@ public struct OTLPDecodingOptions: Sendable, Equatable {
     /// default limit is 128), low enough that one item cannot make a reader build a map of millions of keys.
     /// Checked on the wire before protobuf-c unpacks, and in JSON before attributes are decoded.
     public var maxAttributesPerItem: Int
+    /// Most memory, in bytes, that unpacking one message may take, as the pre-scan estimates protobuf-c's
+    /// allocations (structs, pointer arrays, copies of strings and bytes, unknown fields). Default 1 GiB.
+    /// OTLP data typically unpacks to 2-10 times its wire size, but a message of empty attributes takes
+    /// about 64 times: without this limit one 64 MiB record could make a reader allocate 4 GB. (Protobuf
+    /// input only; JSON lines are bounded by ``OTLPReaderOptions/maxLineBytes``.)
+    public var maxDecodedBytes: Int
 
-    public init(maxMessageBytes: Int = 64 * 1024 * 1024, maxNestingDepth: Int = 100, maxAttributesPerItem: Int = 10_000) {
+    public init(
+        maxMessageBytes: Int = 64 * 1024 * 1024, maxNestingDepth: Int = 100, maxAttributesPerItem: Int = 10_000,
+        maxDecodedBytes: Int = 1 << 30
+    ) {
         self.maxMessageBytes = maxMessageBytes
         self.maxNestingDepth = maxNestingDepth
         self.maxAttributesPerItem = maxAttributesPerItem
+        self.maxDecodedBytes = maxDecodedBytes
     }
 
     public static let `default` = OTLPDecodingOptions()

@@ -16,6 +16,8 @@ final class ProtobufCArena {
     private var cursor: UnsafeMutableRawPointer?
     private var remaining = 0
     private let minimumChunkSize: Int
+    /// Bytes handed out since the last ``reset()`` (what the decoder's pre-scan estimates ahead of unpack).
+    private(set) var bytesInUse = 0
 
     init(minimumChunkSize: Int = 256 * 1024) {
         self.minimumChunkSize = minimumChunkSize
@@ -33,6 +35,7 @@ final class ProtobufCArena {
         let pointer = cursor.unsafelyUnwrapped
         cursor = pointer + rounded
         remaining -= rounded
+        bytesInUse += rounded
         return pointer
     }
 
@@ -43,6 +46,7 @@ final class ProtobufCArena {
 
     /// Releases everything allocated; keeps the largest chunk for the next batch.
     func reset() {
+        bytesInUse = 0
         guard chunks.count > 0 else { return }
         if chunks.count > 1 {
             let keep = chunks.max { $0.size < $1.size }!

@@ -176,6 +176,53 @@ struct HostileInputTests {
         #expect(detected.error?.kind == .tooManyAttributes && detected.error?.recordIndex == 0)
     }
 
+    /// A traces request of `spans` spans, each with `attributes` empty attributes (2 bytes apiece on the wire).
+    static func emptyAttributes(spans: Int, attributes: Int) -> [UInt8] {
+        func field(_ number: UInt8, _ payload: [UInt8]) -> [UInt8] {
+            var length = payload.count, prefix: [UInt8] = [number << 3 | 2]
+            while length >= 0x80 { prefix.append(UInt8(length & 0x7F) | 0x80); length >>= 7 }
+            return prefix + [UInt8(length)] + payload
+        }
+        let span = field(2, Array(repeating: [0x4A, 0x00], count: attributes).flatMap { $0 })
+        return field(1, field(2, Array(repeating: span, count: spans).flatMap { $0 }))
+    }
+
+    @Test("the pre-scan's estimate of unpack memory covers what protobuf-c takes, within 2x, on every vector")
+    func decodedBytesEstimate() throws {
+        let decoder = OTLPDecoder()
+        var messages: [(String, OTLPSignal, [UInt8])] = [
+            ("empty attributes", .traces, Self.emptyAttributes(spans: 20, attributes: 500)),
+            ("sample traces", .traces, Self.good), ("sample logs", .logs, OTLPEncoder().encode(SampleTelemetry.logs(50))),
+        ]
+        for signal in [OTLPSignal.traces, .logs] {
+            let directory = SharedVectors.root.appendingPathComponent(signal.rawValue)
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() where name.hasSuffix(".pb") {
+                messages.append((name, signal, try SharedVectors.bytes("\(signal.rawValue)/\(name)")))
+            }
+        }
+        for (name, signal, bytes) in messages {
+            try bytes.withUnsafeBytes { buffer in
+                let estimate = try #require(decoder.estimatedDecodedBytes(buffer, as: signal), "\(name)")
+                let arena = ProtobufCArena()
+                try decoder.unpack(buffer, as: signal, arena: arena)
+                let actual = arena.bytesInUse
+                print("\(name): \(bytes.count) bytes on the wire, unpack took \(actual), estimate \(estimate)")
+                #expect(estimate >= actual && estimate <= 2 * actual, "\(name): estimate \(estimate), actual \(actual)")
+            }
+        }
+    }
+
+    @Test("a record of empty attributes that would unpack to more than maxDecodedBytes is record_too_large, before unpack")
+    func decodedBytesLimit() {
+        let hostile = Self.emptyAttributes(spans: 100, attributes: 1_000)  // 200 KB on the wire, ~5 MB unpacked
+        var options = OTLPReaderOptions()
+        options.decoding.maxDecodedBytes = 1 << 20
+        let outcome = Self.read(Self.framed(Self.good) + Self.framed(hostile) + Self.framed(Self.good), framing: .u32be, options: options)
+        #expect(outcome.records == 1 && outcome.error?.kind == .recordTooLarge && outcome.error?.recordIndex == 1)
+        #expect(outcome.error?.message.contains("more than 1048576 bytes of memory") == true)
+        #expect(Self.read(Self.framed(hostile), framing: .u32be).error == nil)  // the default (1 GiB) reads it
+    }
+
     @Test("a gzip bomb (a small file inflating to gigabytes of one huge record) stops at the inflation ratio")
     func gzipBomb() throws {
         let sink = OTLPMemorySink()
