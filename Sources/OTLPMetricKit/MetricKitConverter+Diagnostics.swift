@@ -57,22 +57,7 @@ extension MetricKitConverter {
             "exceptionType", "exceptionCode", "signal", "terminationReason", "virtualMemoryRegionInfo", "objectiveCexceptionReason",
             "hangDuration", "totalCPUTime", "totalSampledTime", "writesCaused", "launchDuration", "signpostData",
         ]
-        if let metadata {
-            let names = [
-                "appBuildVersion": "app_build_version", "appVersion": "application_version", "osVersion": "os_version",
-                "regionFormat": "region_format", "deviceType": "device_type", "platformArchitecture": "platform_arch",
-                "bundleIdentifier": "bundle_identifier", "lowPowerModeEnabled": "low_power_mode_enabled", "isTestFlightApp": "is_test_flight_app",
-            ]
-            for key in metadata.keys where !kindKeys.contains(key) {
-                let name = "metrickit.metadata.\(names[key] ?? MetricKitJSON.snakeCase(key))"
-                switch metadata.value(key) {
-                case .bool(let bool)?: attributes.add(name, .bool(bool))
-                case .number?: if let int = try metadata.integer(key) { attributes.add(name, .int(int)) }
-                case .string(let text)?: attributes.add(name, .string(text))
-                default: continue
-                }
-            }
-        }
+        if let metadata { try Self.passMetadata(metadata, skipping: kindKeys, into: &attributes) }
         var severity = OTLPSeverity.warn
         var body: String
         var exceptionType: String?

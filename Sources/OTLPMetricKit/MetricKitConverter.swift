@@ -51,7 +51,7 @@ public struct MetricKitConverter: Sendable {
         if let version = try payload.string("appVersion") { attributes.add("metrickit.latest_application_version", .string(version)) }
         if let begin = try payload.string("timeStampBegin") { attributes.add("metrickit.timestamp_begin", .string(begin)) }
         if let finish = try payload.string("timeStampEnd") { attributes.add("metrickit.timestamp_end", .string(finish)) }
-        try metadata(payload, into: &attributes)
+        if let metadata = try payload.object("metaData") { try Self.passMetadata(metadata, into: &attributes) }
 
         if let cpu = try payload.object("cpuMetrics") {
             try attributes.measurement(cpu, "cumulativeCPUTime", "metrickit.cpu.cpu_time")
@@ -160,15 +160,13 @@ public struct MetricKitConverter: Sendable {
         return (start, max(end ?? start, start))
     }
 
-    private func metadata(_ payload: MetricKitJSON, into attributes: inout AttributeList) throws(MetricKitConversionError) {
-        guard let metadata = try payload.object("metaData") else { return }
-        let names = [
-            "appBuildVersion": "app_build_version", "osVersion": "os_version", "regionFormat": "region_format", "deviceType": "device_type",
-            "platformArchitecture": "platform_arch", "bundleIdentifier": "bundle_identifier", "lowPowerModeEnabled": "low_power_mode_enabled",
-            "isTestFlightApp": "is_test_flight_app", "pid": "pid",
-        ]
-        for key in metadata.keys {
-            let name = "metrickit.metadata.\(names[key] ?? MetricKitJSON.snakeCase(key))"
+    /// Passes the scalar members of a `metaData` or `diagnosticMetaData` object through as
+    /// `metrickit.metadata.<snake_case name>`, except `skipping` (keys a caller turns into attributes of its own).
+    static func passMetadata(
+        _ metadata: MetricKitJSON, skipping: Set<String> = [], into attributes: inout AttributeList
+    ) throws(MetricKitConversionError) {
+        for key in metadata.keys where !skipping.contains(key) {
+            let name = "metrickit.metadata.\(metadataNames[key] ?? MetricKitJSON.snakeCase(key))"
             switch metadata.value(key) {
             case .bool(let bool)?: attributes.add(name, .bool(bool))
             case .number?: if let int = try metadata.integer(key) { attributes.add(name, .int(int)) }
@@ -177,6 +175,13 @@ public struct MetricKitConverter: Sendable {
             }
         }
     }
+
+    /// Metadata keys whose attribute name is not simply their snake_case form.
+    static let metadataNames = [
+        "appBuildVersion": "app_build_version", "appVersion": "application_version", "osVersion": "os_version",
+        "regionFormat": "region_format", "deviceType": "device_type", "platformArchitecture": "platform_arch",
+        "bundleIdentifier": "bundle_identifier", "lowPowerModeEnabled": "low_power_mode_enabled", "isTestFlightApp": "is_test_flight_app",
+    ]
 
     static let foregroundExits = [
         ("cumulativeNormalAppExitCount", "normal_app_exit_count"), ("cumulativeMemoryResourceLimitExitCount", "memory_resource_limit_exit_count"),
