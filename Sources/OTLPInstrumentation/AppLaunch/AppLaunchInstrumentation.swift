@@ -175,11 +175,7 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
             let seconds = Double(now &- start) / 1e9
             let threshold = provider.preWarmFallbackThreshold
             let type: LaunchType = activePrewarm || (threshold > 0 && seconds > threshold) ? .preWarm : .cold
-            span.attributes["launch.type"] = type.rawValue
-            span.attributes["launch_start_name"] = provider.coldLaunchStartName
-            span.attributes["launch_end_name"] = name.rawValue
-            span.attributes["active_prewarm"] = activePrewarm
-            for (key, value) in extraAttributes { span.attributes[key] = value }
+            setLaunchAttributes(of: span, type: type, startName: provider.coldLaunchStartName, endName: name)
             span.end(at: Self.instant(max(now, start)))
             return
         }
@@ -190,12 +186,17 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
         warmStartUnixNano = nil
         lock.unlock()
         let span = tracer.startSpan("AppStart", context: .topLevel, ofKind: .internal, at: Self.instant(warmStart))
-        span.attributes["launch.type"] = LaunchType.warm.rawValue
-        span.attributes["launch_start_name"] = provider.warmStartNotification.rawValue
-        span.attributes["launch_end_name"] = name.rawValue
+        setLaunchAttributes(of: span, type: .warm, startName: provider.warmStartNotification.rawValue, endName: name)
+        span.end(at: Self.instant(max(now, warmStart)))
+    }
+
+    /// The attributes every `AppStart` span carries, cold, pre-warm or warm, plus the app's own.
+    private func setLaunchAttributes(of span: any Span, type: LaunchType, startName: String, endName: Notification.Name) {
+        span.attributes["launch.type"] = type.rawValue
+        span.attributes["launch_start_name"] = startName
+        span.attributes["launch_end_name"] = endName.rawValue
         span.attributes["active_prewarm"] = activePrewarm
         for (key, value) in extraAttributes { span.attributes[key] = value }
-        span.end(at: Self.instant(max(now, warmStart)))
     }
 
     func warmStarted() {
