@@ -47,11 +47,15 @@ struct OTLPMetricKitCommand: ParsableCommand {
     @Option(name: .customLong("service-name"), help: "service.name of the output's resource.")
     var serviceName: String = "metrickit"
 
+    @Option(name: .customLong("max-payload-bytes"), help: "Largest payload file read, in bytes (larger ones fail without being read whole).")
+    var maxPayloadBytes: Int = 16 << 20
+
     func validate() throws {
         guard traces != nil || logs != nil else { throw ValidationError("give --traces FILE and/or --logs FILE") }
         guard let framing = OTLPFraming(rawValue: framing), framing != .unframed else {
             throw ValidationError("--framing must be u32be, varint or jsonl")
         }
+        guard maxPayloadBytes > 0 else { throw ValidationError("--max-payload-bytes must be positive") }
         if let traces, let logs, traces == logs, traces != "-" { throw ValidationError("--traces and --logs must differ (one signal per file)") }
     }
 
@@ -66,7 +70,7 @@ struct OTLPMetricKitCommand: ParsableCommand {
         var metricCount = 0, diagnosticCount = 0, spanCount = 0, logCount = 0, failed = 0
         for file in files {
             do {
-                let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+                let bytes = try readPayload(file)
                 if Self.isDiagnosticPayload(bytes) {
                     let result = try converter.convertDiagnosticPayload(json: bytes)
                     try traceWriter?.write(OTLPTracesData(resource: resource, scope: scope, spans: [result.span]))
@@ -95,6 +99,24 @@ struct OTLPMetricKitCommand: ParsableCommand {
         try logWriter?.close()
         Self.diagnostic("\(files.count) payloads: \(metricCount) metric, \(diagnosticCount) diagnostic, \(failed) failed; wrote \(traces == nil ? 0 : spanCount) spans, \(logs == nil ? 0 : logCount) log records")
         if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// A payload's bytes, read up to one byte past the limit: a huge file, a device or a FIFO that never ends
+    /// costs at most `maxPayloadBytes` of memory.
+    func readPayload(_ file: String) throws -> [UInt8] {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
+        defer { try? handle.close() }
+        var bytes: [UInt8] = []
+        while bytes.count <= maxPayloadBytes, let chunk = try handle.read(upToCount: min(1 << 20, maxPayloadBytes + 1 - bytes.count)), !chunk.isEmpty {
+            bytes.append(contentsOf: chunk)
+        }
+        guard bytes.count <= maxPayloadBytes else { throw PayloadTooLarge(limit: maxPayloadBytes) }
+        return bytes
+    }
+
+    struct PayloadTooLarge: Error, LocalizedError {
+        let limit: Int
+        var errorDescription: String? { "payload is larger than \(limit) bytes (--max-payload-bytes)" }
     }
 
     /// Files named on the command line, and the *.json files of named directories (sorted).

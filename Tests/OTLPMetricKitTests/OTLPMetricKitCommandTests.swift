@@ -44,6 +44,19 @@ struct OTLPMetricKitCommandTests {
         #expect(decodedLogs.output.components(separatedBy: "\"eventName\"").count - 1 == 5)
     }
 
+    @Test("a payload over --max-payload-bytes fails by name without being read whole; /dev/zero does not hang")
+    func payloadLimit() throws {
+        let sample = MetricKitConverterTests.samples.appendingPathComponent("metric-full.json").path
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: sample)[.size] as? Int)
+        let exact = try Self.run(Self.binary("otlp-metrickit"), [sample, "--traces", "/dev/null", "--max-payload-bytes", "\(size)"])
+        #expect(exact.status == 0, "\(exact.errors)")
+        let over = try Self.run(Self.binary("otlp-metrickit"), [sample, "/dev/zero", "--traces", "/dev/null", "--max-payload-bytes", "\(size - 1)"])
+        #expect(over.status == 1)
+        #expect(over.errors.contains("\(sample): payload is larger than \(size - 1) bytes"), "\(over.errors)")
+        #expect(over.errors.contains("/dev/zero: payload is larger than"), "\(over.errors)")
+        #expect(over.errors.contains("2 payloads: 0 metric, 0 diagnostic, 2 failed"), "\(over.errors)")
+    }
+
     @Test("usage errors exit 64")
     func usage() throws {
         #expect(try Self.run(Self.binary("otlp-metrickit"), ["x.json"]).status == 64)
