@@ -16,8 +16,12 @@ final class ProtobufCArena {
     private var cursor: UnsafeMutableRawPointer?
     private var remaining = 0
     private let minimumChunkSize: Int
+    /// Bytes handed out from chunks before the current one (the last) since the last ``reset()``.
+    private var retiredBytesInUse = 0
+
     /// Bytes handed out since the last ``reset()`` (what the decoder's pre-scan estimates ahead of unpack).
-    private(set) var bytesInUse = 0
+    /// Derived from the chunks, so allocation itself does no bookkeeping for it.
+    var bytesInUse: Int { retiredBytesInUse + ((chunks.last?.size ?? 0) - remaining) }
 
     init(minimumChunkSize: Int = 256 * 1024) {
         self.minimumChunkSize = minimumChunkSize
@@ -35,7 +39,6 @@ final class ProtobufCArena {
         let pointer = cursor.unsafelyUnwrapped
         cursor = pointer + rounded
         remaining -= rounded
-        bytesInUse += rounded
         return pointer
     }
 
@@ -46,7 +49,7 @@ final class ProtobufCArena {
 
     /// Releases everything allocated; keeps the largest chunk for the next batch.
     func reset() {
-        bytesInUse = 0
+        retiredBytesInUse = 0
         guard chunks.count > 0 else { return }
         if chunks.count > 1 {
             let keep = chunks.max { $0.size < $1.size }!
@@ -59,6 +62,7 @@ final class ProtobufCArena {
 
     private func grow(atLeast byteCount: Int) {
         let last = chunks.last?.size ?? 0
+        retiredBytesInUse += last - remaining  // the rest of the last chunk is left unused
         let size = max(byteCount, minimumChunkSize, last * 2)
         let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         chunks.append(Chunk(base: base, size: size))
