@@ -110,8 +110,8 @@ public struct OTLPDecoder: Sendable {
     /// fields; `nil` when it decodes as neither, or as both equally well (an empty message).
     public func detectSignal(_ bytes: UnsafeRawBufferPointer) -> OTLPSignal? {
         // The attribute and memory limits are left to decoding, which reports them as such.
-        let traces = scan(bytes, as: .traces, limitingAttributes: false)
-        let logs = scan(bytes, as: .logs, limitingAttributes: false)
+        let traces = scan(bytes, as: .traces, applyingContentLimits: false)
+        let logs = scan(bytes, as: .logs, applyingContentLimits: false)
         let tracesOK = Int(traces.status) == COTLPSHIMS_SCAN_OK
         let logsOK = Int(logs.status) == COTLPSHIMS_SCAN_OK
         switch (tracesOK, logsOK) {
@@ -125,13 +125,15 @@ public struct OTLPDecoder: Sendable {
         }
     }
 
-    private func scan(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal, limitingAttributes: Bool = true) -> COTLPShims_ScanResult {
+    /// The pre-scan. The nesting limit always applies (protobuf-c's stack depends on it); the attribute and
+    /// decoded-size limits only when `applyingContentLimits`.
+    private func scan(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal, applyingContentLimits: Bool = true) -> COTLPShims_ScanResult {
         var result = COTLPShims_ScanResult()
         let kind = signal == .traces ? COTLPSHIMS_KIND_TRACES : COTLPSHIMS_KIND_LOGS
         var limits = COTLPShims_ScanLimits(
             max_depth: max(0, options.maxNestingDepth),
-            max_attributes: limitingAttributes ? max(0, options.maxAttributesPerItem) : .max,
-            max_unpacked_bytes: limitingAttributes ? max(0, options.maxDecodedBytes) : .max)
+            max_attributes: applyingContentLimits ? max(0, options.maxAttributesPerItem) : .max,
+            max_unpacked_bytes: applyingContentLimits ? max(0, options.maxDecodedBytes) : .max)
         COTLPShims_scan(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(kind), &limits, &result)
         return result
     }
@@ -139,7 +141,7 @@ public struct OTLPDecoder: Sendable {
     /// What protobuf-c would allocate to unpack `bytes` as `signal`, estimated by the pre-scan; `nil` when
     /// the message does not scan as that signal.
     func estimatedDecodedBytes(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) -> Int? {
-        let result = scan(bytes, as: signal, limitingAttributes: false)
+        let result = scan(bytes, as: signal, applyingContentLimits: false)
         return Int(result.status) == COTLPSHIMS_SCAN_OK ? Int(result.unpacked_bytes) : nil
     }
 }
