@@ -87,6 +87,9 @@ struct OTLPMetricKitCommand: ParsableCommand {
             } catch let error as MetricKitConversionError {
                 failed += 1
                 Self.diagnostic("\(file): \(error)")
+            } catch let error as OTLPReadError {
+                failed += 1
+                Self.diagnostic("\(file): \(error)")
             } catch let error as OTLPWriteError {
                 Self.diagnostic("writing: \(error)")
                 throw ExitCode(2)
@@ -104,11 +107,14 @@ struct OTLPMetricKitCommand: ParsableCommand {
     /// A payload's bytes, read up to one byte past the limit: a huge file, a device or a FIFO that never ends
     /// costs at most `maxPayloadBytes` of memory.
     func readPayload(_ file: String) throws -> [UInt8] {
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
-        defer { try? handle.close() }
+        let source = try OTLPFileSource(path: file)
         var bytes: [UInt8] = []
-        while bytes.count <= maxPayloadBytes, let chunk = try handle.read(upToCount: min(1 << 20, maxPayloadBytes + 1 - bytes.count)), !chunk.isEmpty {
-            bytes.append(contentsOf: chunk)
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while bytes.count <= maxPayloadBytes {
+            let wanted = min(chunk.count, maxPayloadBytes + 1 - bytes.count)
+            let count = try chunk.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted])) }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[..<count])
         }
         guard bytes.count <= maxPayloadBytes else { throw PayloadTooLarge(limit: maxPayloadBytes) }
         return bytes
