@@ -1,7 +1,7 @@
 # OTLPWire: `make demo` and `make test` are all a newcomer needs (see README.md).
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := libprotobuf-c-dev protobuf-c-compiler zlib1g-dev pkg-config python3-pip
+APT_PACKAGES := libprotobuf-c-dev protobuf-c-compiler protobuf-compiler zlib1g-dev pkg-config python3-pip
 SWIFT_BUILD_FLAGS ?=
 DUMP := .build/debug/otlp-dump
 
@@ -39,14 +39,11 @@ demo: build
 test: deps check-generated
 	swift test $(SWIFT_BUILD_FLAGS)
 
-check-generated:
+check-generated: deps
 	scripts/check-generated.sh
 	@protoc_out=$$(mktemp); \
-	if command -v protoc >/dev/null; then \
-	  (cd proto && protoc -I. --descriptor_set_out=$$protoc_out --include_imports $$(find . -name '*.proto')) && \
-	  python3 scripts/compare-proto-schema.py $$protoc_out; \
-	else echo "protoc not installed: schema comparison skipped (apt-get install protobuf-compiler)"; fi; \
-	rm -f $$protoc_out
+	(cd proto && protoc -I. --descriptor_set_out=$$protoc_out --include_imports $$(find . -name '*.proto')) && \
+	  python3 scripts/compare-proto-schema.py $$protoc_out; status=$$?; rm -f $$protoc_out; exit $$status
 
 ## sanitize: the whole test suite under AddressSanitizer (with leak detection) and ThreadSanitizer
 sanitize: deps

@@ -4,13 +4,13 @@
 #   scripts/fuzz.sh                 every target, FUZZ_SECONDS each (default 600)
 #   scripts/fuzz.sh FuzzDecoder     one target
 #
-# Seeds: ../shared/vectors and ../shared/metrickit-samples (copied into .build-fuzz/corpus/<target>, which
+# Seeds: Tests/Fixtures/vectors and Tests/Fixtures/metrickit-samples (copied into .build-fuzz/corpus/<target>, which
 # keeps what the fuzzer finds between runs). A crash leaves its input in FuzzTesting/FailCases/<target>/:
 # fix the bug, move the input next to the tests of the module at fault and add a regression test that
 # replays it (as Tests/OTLPMetricKitTests/FailCases and FuzzRegressionTests.swift do).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-shared=${SHARED:-$root/../shared}
+shared=${SHARED:-$root/Tests/Fixtures}
 seconds=${FUZZ_SECONDS:-600}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(FuzzFrameReader FuzzDecoder FuzzJSONLines FuzzMetricKit FuzzConfiguration)

@@ -12,7 +12,7 @@ struct OTLPDumpRunner {
 
     static let binary = OTLPProcess.executable("otlp-dump")
 
-    static let vectors = OTLPProcess.repository.deletingLastPathComponent().appendingPathComponent("shared/vectors")
+    static let vectors = OTLPProcess.repository.appendingPathComponent("Tests/Fixtures/vectors")
 
     static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
         let result = try OTLPProcess.run(binary, arguments, stdin: stdin)

@@ -8,7 +8,7 @@ import OTLPWire
 @Suite("MetricKit metric payloads")
 struct MetricKitConverterTests {
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/metrickit-samples")
+        .appendingPathComponent("Tests/Fixtures/metrickit-samples")
 
     static func sample(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: samples.appendingPathComponent(name))) }
 

@@ -1,13 +1,13 @@
 import Foundation
 @testable import OTLPWire
 
-/// The shared OTLP test vectors (`../shared/vectors` beside the repository, or `$OTLPWIRE_VECTORS`).
+/// The OTLP test vectors the tests own (`Tests/Fixtures/vectors`, copied from the shared reference set), or `$OTLPWIRE_VECTORS`.
 enum SharedVectors {
     static let root: URL = {
         if let path = ProcessInfo.processInfo.environment["OTLPWIRE_VECTORS"] { return URL(fileURLWithPath: path) }
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        return repository.deletingLastPathComponent().appendingPathComponent("shared/vectors")
+        return repository.appendingPathComponent("Tests/Fixtures/vectors")
     }()
 
     struct Entry: @unchecked Sendable, CustomStringConvertible {
