@@ -5,7 +5,7 @@ APT_PACKAGES := libprotobuf-c-dev protobuf-c-compiler protobuf-compiler zlib1g-d
 SWIFT_BUILD_FLAGS ?=
 DUMP := .build/debug/otlp-dump
 
-.PHONY: all deps build demo test check-generated generate bench bench-deps bench-smoke sanitize fuzz clean
+.PHONY: all deps build demo test check-generated generate bench bench-deps bench-smoke sanitize fuzz fuzz-smoke clean
 
 all: build
 
@@ -54,6 +54,10 @@ sanitize: deps
 ## fuzz: the libFuzzer targets (FuzzTesting/), FUZZ_SECONDS each (default 600); crashes land in FuzzTesting/FailCases
 fuzz: deps
 	scripts/fuzz.sh
+
+## fuzz-smoke: every libFuzzer target for 30 s (CI), so a regression in a reader shows up before it lands
+fuzz-smoke: deps
+	FUZZ_SECONDS=30 scripts/fuzz.sh
 
 ## generate: regenerate Vendor/COTLPProto from proto/
 generate:

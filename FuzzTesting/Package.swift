@@ -12,6 +12,11 @@ let package = Package(
         .executableTarget(name: "FuzzJSONLines", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
         .executableTarget(name: "FuzzMetricKit", dependencies: [.product(name: "OTLPMetricKit", package: "OTLPWire")]),
         .executableTarget(
+            name: "FuzzMetricKitArithmetic",
+            dependencies: [.product(name: "OTLPMetricKit", package: "OTLPWire"), .product(name: "OTLPWire", package: "OTLPWire")]),
+        .executableTarget(name: "FuzzJSONNumbers", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
+        .executableTarget(name: "FuzzRoundTrip", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
+        .executableTarget(
             name: "FuzzConfiguration",
             dependencies: [
                 .product(name: "OTLPTelemetry", package: "OTLPWire"), .product(name: "OTLPInstrumentation", package: "OTLPWire"),
