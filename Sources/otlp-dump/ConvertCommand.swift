@@ -8,7 +8,8 @@ struct ConvertCommand: ParsableCommand {
         discussion: """
             Every record is decoded and encoded again (JSON lines in are parsed and re-encoded through the \
             protobuf-c path). On damaged input, the records before the fault are written, the error goes to \
-            stderr and the exit status is 1.
+            stderr and the exit status is 1. An output that is the input (same file by device and inode: \
+            same path, hard or symbolic link, or a redirection) is refused as a usage error (64).
             """
     )
 
@@ -32,6 +33,7 @@ struct ConvertCommand: ParsableCommand {
 
     func validate() throws {
         guard to != .auto else { throw ValidationError("--to needs a framing: u32be, varint, jsonl or none") }
+        try OutputCollision.check(output: output, inputs: [input])
     }
 
     func run() throws {

@@ -41,6 +41,10 @@ struct PrintCommand: ParsableCommand {
     @Flag(help: "Leave attributes and events out of the tree.")
     var brief = false
 
+    func validate() throws {
+        try OutputCollision.check(output: "-", inputs: input.files)
+    }
+
     func run() throws {
         let output = Output.standard
         let useColor = color == .always || (color == .auto && output.isTerminal)

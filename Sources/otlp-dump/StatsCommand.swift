@@ -18,6 +18,10 @@ struct StatsCommand: ParsableCommand {
         var sorted: [(String, Int)] { counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) } }
     }
 
+    func validate() throws {
+        try OutputCollision.check(output: "-", inputs: input.files)
+    }
+
     func run() throws {
         var records = 0
         var recordBytes = 0

@@ -10,6 +10,10 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
+    func validate() throws {
+        try OutputCollision.check(output: "-", inputs: input.files)
+    }
+
     func run() throws {
         var status = ExitCode.success
         let output = Output.standard
