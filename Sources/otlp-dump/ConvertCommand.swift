@@ -54,28 +54,38 @@ struct ConvertCommand: ParsableCommand {
         }
         var status = ExitCode.success
         var records = 0
+        var writing = true
+        /// A closed pipe on standard output stops the output quietly, as `print` does; any other write error is exit 2.
+        func writeFailed(_ error: OTLPWriteError) {
+            writing = false
+            guard !(output == "-" && Output.isClosedPipe(error)) else { return }
+            Output.diagnostic("\(output == "-" ? "<stdout>" : output): \(error)")
+            status = ExitStatus.ioError
+        }
         do {
-            while let record = try reader.next() {
+            while writing, let record = try reader.next() {
                 if to == .none && records == 1 {
                     Output.diagnostic("--to none holds one message; \(displayName(input)) has more records (use u32be, varint or jsonl)")
                     status = ExitStatus.damagedInput
                     break
                 }
-                try writer.write(record.payload)
-                records += 1
+                do {
+                    try writer.write(record.payload)
+                    records += 1
+                } catch {
+                    writeFailed(error)
+                }
             }
-        } catch let error as OTLPReadError {
+        } catch {
             Output.diagnostic("\(displayName(input)): \(error)")
             status = ExitStatus.damagedInput
-        } catch {
-            Output.diagnostic("\(output): \(error)")
-            status = ExitStatus.ioError
         }
-        do {
-            try writer.close()
-        } catch {
-            Output.diagnostic("\(output): \(error)")
-            status = ExitStatus.ioError
+        if writing {
+            do {
+                try writer.close()
+            } catch {
+                writeFailed(error)
+            }
         }
         if status != .success { throw status }
     }

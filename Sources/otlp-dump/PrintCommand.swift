@@ -67,7 +67,7 @@ struct PrintCommand: ParsableCommand {
             }
             return !recordFilter.isExhausted && !output.isBroken
         }
-        output.flush()
-        if status != .success { throw status }
+        let exitStatus = output.finish(status: status)
+        if exitStatus != .success { throw exitStatus }
     }
 }

@@ -77,8 +77,8 @@ struct StatsCommand: ParsableCommand {
             output.write("\nby \(title):\n")
             for (key, count) in tally.sorted { output.write("  \(String(count).leftPadded(8))  \(key.isEmpty ? "(empty)" : key)\n") }
         }
-        output.flush()
-        if status != .success { throw status }
+        let exitStatus = output.finish(status: status)
+        if exitStatus != .success { throw exitStatus }
     }
 
     private func resourceName(_ resource: OTLPResource?) -> String {

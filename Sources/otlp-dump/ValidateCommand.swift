@@ -33,7 +33,7 @@ struct ValidateCommand: ParsableCommand {
                 if status == .success { status = error.kind == .io ? ExitStatus.ioError : ExitStatus.damagedInput }
             }
         }
-        output.flush()
+        status = output.finish(status: status)
         if status != .success { throw status }
     }
 }

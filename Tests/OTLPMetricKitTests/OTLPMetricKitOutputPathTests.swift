@@ -43,4 +43,13 @@ struct OTLPMetricKitOutputPathTests {
         let fine = try OTLPProcess.run(Self.binary, [payloads.path, "--traces", payloads.appendingPathComponent("out.bin").path])
         #expect(fine.status == 0, "\(fine.errors)")
     }
+
+    @Test("an output that cannot be written (standard output or a file on /dev/full): exit 2 with the errno text")
+    func outputFull() throws {
+        let sample = MetricKitConverterTests.samples.appendingPathComponent("diagnostic-all-kinds.json").path
+        let toStandardOutput = try OTLPProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" "$1" --traces - > /dev/full"#, Self.binary.path, sample])
+        #expect(toStandardOutput.status == 2 && toStandardOutput.errors.contains("No space left on device"), "\(toStandardOutput.errors)")
+        let toFile = try OTLPProcess.run(Self.binary, [sample, "--logs", "/dev/full", "--gzip"])
+        #expect(toFile.status == 2 && toFile.errors.contains("No space left on device"), "\(toFile.errors)")
+    }
 }
