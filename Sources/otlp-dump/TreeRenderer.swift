@@ -74,8 +74,8 @@ struct TreeRenderer {
     ///
     /// Every span is shown exactly once, whatever the parent links: a span whose parent is absent (another
     /// record, or filtered out) is a root marked `parent=… (absent)`; one that is its own parent is a root
-    /// marked `(parent is itself)`; spans in a parent cycle are shown from the cycle's earliest span,
-    /// marked `(parent cycle)`; spans sharing a span ID are each shown, marked `(span ID used by N spans)`,
+    /// marked `(parent is itself)`; a parent cycle (and what hangs off it) is shown from the span where the
+    /// parent links of its earliest span first come back, marked `(parent cycle)`; spans sharing a span ID are each shown, marked `(span ID used by N spans)`,
     /// and the children of that ID sit under the first of them. The walk is iterative, so a chain of any
     /// depth renders without recursion; indentation stops growing at ``maxIndentDepth`` and deeper spans
     /// carry their depth instead.
