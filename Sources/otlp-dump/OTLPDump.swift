@@ -19,9 +19,8 @@ struct OTLPDump: ParsableCommand {
             Exit status:
               0   all input read
               1   damaged or invalid input
-              2   a file could not be opened, read or written (standard output included; a closed pipe
-                  only stops the output)
-              64  usage error (an output that is one of the inputs, by device and inode, included)
+              2   a file (or stdout) could not be opened, read or written
+              64  usage error, or an output that is one of the inputs
             """,
         version: "0.1.0",
         subcommands: [PrintCommand.self, StatsCommand.self, ValidateCommand.self, ConvertCommand.self],
