@@ -8,7 +8,8 @@ struct ConvertCommand: ParsableCommand {
         discussion: """
             Every record is decoded and encoded again (JSON lines in are parsed and re-encoded through the \
             protobuf-c path). On damaged input, the records before the fault are written, the error goes to \
-            stderr and the exit status is 1.
+            stderr and the exit status is 1. An output that is the input (same file by device and inode: \
+            same path, hard or symbolic link, or a redirection) is refused as a usage error (64).
             """
     )
 
@@ -32,6 +33,7 @@ struct ConvertCommand: ParsableCommand {
 
     func validate() throws {
         guard to != .auto else { throw ValidationError("--to needs a framing: u32be, varint, jsonl or none") }
+        try OutputCollision.check(output: output, inputs: [input])
     }
 
     func run() throws {
@@ -52,28 +54,38 @@ struct ConvertCommand: ParsableCommand {
         }
         var status = ExitCode.success
         var records = 0
+        var writing = true
+        /// A closed pipe on standard output stops the output quietly, as `print` does; any other write error is exit 2.
+        func writeFailed(_ error: OTLPWriteError) {
+            writing = false
+            guard !(output == "-" && Output.isClosedPipe(error)) else { return }
+            Output.diagnostic("\(output == "-" ? "<stdout>" : output): \(error)")
+            status = ExitStatus.ioError
+        }
         do {
-            while let record = try reader.next() {
+            while writing, let record = try reader.next() {
                 if to == .none && records == 1 {
                     Output.diagnostic("--to none holds one message; \(displayName(input)) has more records (use u32be, varint or jsonl)")
                     status = ExitStatus.damagedInput
                     break
                 }
-                try writer.write(record.payload)
-                records += 1
+                do {
+                    try writer.write(record.payload)
+                    records += 1
+                } catch {
+                    writeFailed(error)
+                }
             }
-        } catch let error as OTLPReadError {
+        } catch {
             Output.diagnostic("\(displayName(input)): \(error)")
             status = ExitStatus.damagedInput
-        } catch {
-            Output.diagnostic("\(output): \(error)")
-            status = ExitStatus.ioError
         }
-        do {
-            try writer.close()
-        } catch {
-            Output.diagnostic("\(output): \(error)")
-            status = ExitStatus.ioError
+        if writing {
+            do {
+                try writer.close()
+            } catch {
+                writeFailed(error)
+            }
         }
         if status != .success { throw status }
     }

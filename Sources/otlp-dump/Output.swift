@@ -1,3 +1,4 @@
+import ArgumentParser
 import OTLPWire
 
 #if canImport(Glibc)
@@ -7,13 +8,19 @@ import Darwin
 #endif
 
 /// Buffered writing to standard output; diagnostics go straight to standard error.
+///
+/// Every write is checked. A closed pipe (the reader went away: `otlp-dump … | head`) only stops the
+/// output, quietly; any other failure (`> /dev/full`, a full disk, an I/O error) also stops it and is kept
+/// in ``failure`` for ``finish(status:)`` to report: exit status 2.
 final class Output {
     nonisolated(unsafe) static let standard = Output(sink: .standardOutput, descriptor: 1)
     private let sink: OTLPFileSink
     private let descriptor: Int32
     private var buffer: [UInt8] = []
-    /// Set when the reader of our output went away (closed pipe): stop producing.
+    /// Set when writing stopped (closed pipe or a write error): stop producing.
     private(set) var isBroken = false
+    /// The write error that stopped the output, unless it was a closed pipe.
+    private(set) var failure: OTLPWriteError?
 
     init(sink: OTLPFileSink, descriptor: Int32) {
         self.sink = sink
@@ -39,8 +46,23 @@ final class Output {
         do {
             try buffer.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try sink.write(bytes) } }.get()
         } catch {
-            isBroken = true  // EPIPE and friends: nobody reads what follows
+            isBroken = true  // nothing that follows can be written either
+            if !Self.isClosedPipe(error) { failure = error }
         }
+    }
+
+    /// Flushes, then the command's exit status: `status`, unless a write failed other than on a closed
+    /// pipe; then that failure is reported on stderr and the status is ``ExitStatus/ioError`` (2).
+    func finish(status: ExitCode) -> ExitCode {
+        flush()
+        guard let failure else { return status }
+        Self.diagnostic("<stdout>: \(failure)")
+        return ExitStatus.ioError
+    }
+
+    /// Whether a write failed because the reader closed its pipe (`EPIPE`; `SIGPIPE` is ignored by the sink).
+    static func isClosedPipe(_ error: OTLPWriteError) -> Bool {
+        error == .io(String(cString: strerror(EPIPE)))  // OTLPFileSink's message for a failed write is strerror(errno)
     }
 
     /// One diagnostic line on standard error, prefixed with the program name.

@@ -21,8 +21,11 @@ struct PrintCommand: ParsableCommand {
         discussion: """
             The tree lists each record's resources and scopes, then each trace with its spans indented under \
             their parents, durations and a waterfall bar scaled to the trace, attributes and events; log records \
-            with time (UTC), severity and body. `--format json` writes one OTLP/JSON request per line, ready for \
-            the Collector's otlpjsonfile receiver or jq.
+            with time (UTC), severity and body. Every span is shown exactly once: a span whose parent is not in \
+            the record (or filtered out) is a root marked `parent=… (absent)`; odd links are marked too: \
+            `(parent is itself)`, `(parent cycle)` where a cycle is entered, `(span ID used by N spans)`. Past 32 \
+            levels the indentation stops growing and lines start with `[depth N]`. `--format json` writes one \
+            OTLP/JSON request per line, ready for the Collector's otlpjsonfile receiver or jq.
             """
     )
 
@@ -37,6 +40,10 @@ struct PrintCommand: ParsableCommand {
 
     @Flag(help: "Leave attributes and events out of the tree.")
     var brief = false
+
+    func validate() throws {
+        try OutputCollision.check(output: "-", inputs: input.files)
+    }
 
     func run() throws {
         let output = Output.standard
@@ -60,7 +67,7 @@ struct PrintCommand: ParsableCommand {
             }
             return !recordFilter.isExhausted && !output.isBroken
         }
-        output.flush()
-        if status != .success { throw status }
+        let exitStatus = output.finish(status: status)
+        if exitStatus != .success { throw exitStatus }
     }
 }

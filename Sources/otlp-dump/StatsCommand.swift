@@ -18,6 +18,10 @@ struct StatsCommand: ParsableCommand {
         var sorted: [(String, Int)] { counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) } }
     }
 
+    func validate() throws {
+        try OutputCollision.check(output: "-", inputs: input.files)
+    }
+
     func run() throws {
         var records = 0
         var recordBytes = 0
@@ -73,8 +77,8 @@ struct StatsCommand: ParsableCommand {
             output.write("\nby \(title):\n")
             for (key, count) in tally.sorted { output.write("  \(String(count).leftPadded(8))  \(key.isEmpty ? "(empty)" : key)\n") }
         }
-        output.flush()
-        if status != .success { throw status }
+        let exitStatus = output.finish(status: status)
+        if exitStatus != .success { throw exitStatus }
     }
 
     private func resourceName(_ resource: OTLPResource?) -> String {

@@ -70,6 +70,15 @@ struct TreeRenderer {
 
     // MARK: - Traces
 
+    /// Each trace of a scope, its spans as a tree under their parents.
+    ///
+    /// Every span is shown exactly once, whatever the parent links: a span whose parent is absent (another
+    /// record, or filtered out) is a root marked `parent=… (absent)`; one that is its own parent is a root
+    /// marked `(parent is itself)`; a parent cycle (and what hangs off it) is shown from the span where the
+    /// parent links of its earliest span first come back, marked `(parent cycle)`; spans sharing a span ID are each shown, marked `(span ID used by N spans)`,
+    /// and the children of that ID sit under the first of them. The walk is iterative, so a chain of any
+    /// depth renders without recursion; indentation stops growing at ``maxIndentDepth`` and deeper spans
+    /// carry their depth instead.
     private func traces(_ spans: [OTLPSpan]) -> String {
         var order: [OTLPTraceID?] = []
         var byTrace: [OTLPTraceID?: [Int]] = [:]
@@ -83,48 +92,106 @@ struct TreeRenderer {
             let start = members.map(\.startTimeUnixNano).min() ?? 0
             let end = max(members.map(\.endTimeUnixNano).max() ?? 0, start)
             out += "    trace \(traceID?.hex ?? "(no trace id)") · \(members.count) span\(members.count == 1 ? "" : "s") · \(UnixTime.duration(end - start)) · starts \(UnixTime.iso8601(start))\n"
-            // Children by parent; spans whose parent is not in this batch are roots.
-            let present = Set(members.compactMap(\.spanID))
-            var children: [OTLPSpanID: [OTLPSpan]] = [:]
-            var roots: [OTLPSpan] = []
-            for span in members {
-                if let parent = span.parentSpanID, present.contains(parent), parent != span.spanID {
-                    children[parent, default: []].append(span)
-                } else {
-                    roots.append(span)
-                }
-            }
-            var visited = Set<OTLPSpanID>()
-            for root in sortSpans(roots) {
-                out += spanTree(root, depth: 0, children: children, visited: &visited, traceStart: start, traceEnd: end)
-            }
-            // Spans in a parent cycle are reachable from no root; show them rather than lose them.
-            for span in sortSpans(members) where span.spanID.map({ !visited.contains($0) }) ?? false {
-                out += spanTree(span, depth: 0, children: children, visited: &visited, traceStart: start, traceEnd: end)
-            }
+            out += spanForest(members, traceStart: start, traceEnd: end)
         }
         return out
     }
 
-    private func sortSpans(_ spans: [OTLPSpan]) -> [OTLPSpan] {
-        spans.sorted { ($0.startTimeUnixNano, $0.spanID?.value ?? 0, $0.name) < ($1.startTimeUnixNano, $1.spanID?.value ?? 0, $1.name) }
+    /// Indentation grows with depth up to here; deeper spans are indented as this level and show their depth.
+    static let maxIndentDepth = 32
+
+    /// Why a span is shown where it is, when its parent link is not a plain parent in the same trace.
+    private enum Placement {
+        case child, root, orphan, ownParent, cycle
     }
 
-    private func spanTree(
-        _ span: OTLPSpan, depth: Int, children: [OTLPSpanID: [OTLPSpan]], visited: inout Set<OTLPSpanID>,
-        traceStart: UInt64, traceEnd: UInt64
-    ) -> String {
-        if let id = span.spanID {
-            guard !visited.contains(id) else { return "" }
-            visited.insert(id)
+    /// The spans of one trace as a tree (see ``traces(_:)``), walked with an explicit stack.
+    private func spanForest(_ spans: [OTLPSpan], traceStart: UInt64, traceEnd: UInt64) -> String {
+        let order = sortedIndices(spans, Array(spans.indices))
+        var spansByID: [OTLPSpanID: Int] = [:]
+        for span in spans { if let id = span.spanID { spansByID[id, default: 0] += 1 } }
+        var children: [OTLPSpanID: [Int]] = [:]
+        var roots: [Int] = []
+        var placement = [Placement](repeating: .child, count: spans.count)
+        for index in order {
+            let span = spans[index]
+            guard let parent = span.parentSpanID else {
+                placement[index] = .root
+                roots.append(index)
+                continue
+            }
+            if parent == span.spanID {
+                placement[index] = .ownParent
+                roots.append(index)
+            } else if spansByID[parent] == nil {
+                placement[index] = .orphan
+                roots.append(index)
+            } else {
+                children[parent, default: []].append(index)  // in sorted order
+            }
         }
-        let indent = String(repeating: "  ", count: 3 + min(depth, 40))
-        var line = indent + bar(span, traceStart: traceStart, traceEnd: traceEnd) + " "
+        var shown = [Bool](repeating: false, count: spans.count)
+        var expandedIDs = Set<OTLPSpanID>()
+        var out = ""
+        var stack: [(index: Int, depth: Int)] = []
+        func walk(from root: Int) {
+            stack.append((root, 0))
+            while let (index, depth) = stack.popLast() {
+                guard !shown[index] else { continue }  // the way back into a parent cycle
+                shown[index] = true
+                let span = spans[index]
+                out += spanLines(span, depth: depth, placement: placement[index], sharedIDCount: span.spanID.map { spansByID[$0] ?? 1 } ?? 1,
+                                 traceStart: traceStart, traceEnd: traceEnd)
+                // The children of a span ID go under the first span shown with that ID.
+                guard let id = span.spanID, expandedIDs.insert(id).inserted, let kids = children[id] else { continue }
+                for child in kids.reversed() where !shown[child] { stack.append((child, depth + 1)) }
+            }
+        }
+        for root in roots { walk(from: root) }
+        // What no root reaches is in or under a parent cycle: climb the parent links from the earliest span
+        // not yet shown to the first span met twice, and show the cycle from there.
+        var firstWithID: [OTLPSpanID: Int] = [:]
+        for index in order { if let id = spans[index].spanID, firstWithID[id] == nil { firstWithID[id] = index } }
+        var climbedIn = [Int](repeating: -1, count: spans.count)
+        for index in order where !shown[index] {
+            var entry = index
+            while climbedIn[entry] != index, let parent = spans[entry].parentSpanID, let next = firstWithID[parent], !shown[next] {
+                climbedIn[entry] = index
+                entry = next
+            }
+            placement[entry] = .cycle
+            walk(from: entry)
+        }
+        return out
+    }
+
+    private func sortedIndices(_ spans: [OTLPSpan], _ indices: [Int]) -> [Int] {
+        indices.sorted { a, b in
+            let (x, y) = (spans[a], spans[b])
+            return (x.startTimeUnixNano, x.spanID?.value ?? 0, x.name, a) < (y.startTimeUnixNano, y.spanID?.value ?? 0, y.name, b)
+        }
+    }
+
+    /// One span's line (and, unless brief, its detail lines).
+    private func spanLines(
+        _ span: OTLPSpan, depth: Int, placement: Placement, sharedIDCount: Int, traceStart: UInt64, traceEnd: UInt64
+    ) -> String {
+        let indent = String(repeating: "  ", count: 3 + min(depth, Self.maxIndentDepth))
+        var line = indent
+        if depth > Self.maxIndentDepth { line += dim("[depth \(depth)] ") }
+        line += bar(span, traceStart: traceStart, traceEnd: traceEnd) + " "
         let isError = span.status?.code == .error
         let name = span.name.isEmpty ? "(unnamed)" : quoteIfNeeded(span.name)
         line += isError ? paint(name, "1;31") : bold(name)
         line += " " + UnixTime.duration(span.durationNano)
         line += dim(" \(span.kind) span=\(span.spanID?.hex ?? "-")")
+        switch placement {
+        case .child, .root: break
+        case .orphan: line += dim(" parent=\(span.parentSpanID?.hex ?? "-") (absent)")
+        case .ownParent: line += paint(" (parent is itself)", "33")
+        case .cycle: line += paint(" parent=\(span.parentSpanID?.hex ?? "-") (parent cycle)", "33")
+        }
+        if sharedIDCount > 1 { line += paint(" (span ID used by \(sharedIDCount) spans)", "33") }
         if let status = span.status, status.code != .unset || !status.message.isEmpty {
             let text = "status=\(status.code)" + (status.message.isEmpty ? "" : " \"\(escaped(status.message))\"")
             line += " " + (isError ? paint(text, "31") : text)
@@ -145,11 +212,6 @@ struct TreeRenderer {
             if span.droppedEventsCount > 0 { dropped.append("\(span.droppedEventsCount) events") }
             if span.droppedLinksCount > 0 { dropped.append("\(span.droppedLinksCount) links") }
             if !dropped.isEmpty { out += detailIndent + dim("dropped: " + dropped.joined(separator: ", ")) + "\n" }
-        }
-        if let id = span.spanID {
-            for child in sortSpans(children[id] ?? []) {
-                out += spanTree(child, depth: depth + 1, children: children, visited: &visited, traceStart: traceStart, traceEnd: traceEnd)
-            }
         }
         return out
     }

@@ -10,6 +10,10 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
+    func validate() throws {
+        try OutputCollision.check(output: "-", inputs: input.files)
+    }
+
     func run() throws {
         var status = ExitCode.success
         let output = Output.standard
@@ -29,7 +33,7 @@ struct ValidateCommand: ParsableCommand {
                 if status == .success { status = error.kind == .io ? ExitStatus.ioError : ExitStatus.damagedInput }
             }
         }
-        output.flush()
+        status = output.finish(status: status)
         if status != .success { throw status }
     }
 }

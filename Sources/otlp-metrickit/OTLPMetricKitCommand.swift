@@ -21,6 +21,9 @@ struct OTLPMetricKitCommand: ParsableCommand {
             output. A payload that cannot be converted is reported on stderr with its file and JSON path; the \
             others are still converted.
 
+            An output that is a payload file or the other output (same file by device and inode: same path, \
+            hard or symbolic link, or a redirection of standard output) is refused as a usage error.
+
             Exit status: 0 all payloads converted; 1 at least one payload failed; 2 an output could not be \
             written; 64 usage error.
             """
@@ -57,6 +60,34 @@ struct OTLPMetricKitCommand: ParsableCommand {
         }
         guard maxPayloadBytes > 0 else { throw ValidationError("--max-payload-bytes must be positive") }
         if let traces, let logs, traces == logs, traces != "-" { throw ValidationError("--traces and --logs must differ (one signal per file)") }
+        try refuseOutputsOverInputs()
+    }
+
+    /// Refuses an output that is the same regular file (device and inode: same path, hard or symbolic link,
+    /// standard output redirected) as a payload file, a *.json file in a payload directory, or the other output:
+    /// opening it would truncate that file before it is read.
+    func refuseOutputsOverInputs() throws {
+        var inputs: [(String, OTLPFileIdentity)] = []
+        for path in payloads {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }  // run() reports it
+            let files = isDirectory.boolValue
+                ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.map { "\(path)/\($0)" }
+                : [path]
+            for file in files { if let identity = OTLPFileIdentity(path: file) { inputs.append((file, identity)) } }
+        }
+        var outputs: [(String, OTLPFileIdentity)] = []
+        for (option, path) in [("--traces", traces), ("--logs", logs)] {
+            guard let path, let identity = path == "-" ? OTLPFileIdentity(descriptor: 1) : OTLPFileIdentity(path: path) else { continue }
+            let name = "\(option) \(path == "-" ? "<stdout>" : path)"
+            if let (input, _) = inputs.first(where: { identity.overlaps($0.1) }) {
+                throw ValidationError("\(name) is the same file as payload \(input): writing it would destroy the payload before it is read")
+            }
+            if let (other, _) = outputs.first(where: { identity.overlaps($0.1) }) {
+                throw ValidationError("\(name) is the same file as \(other) (one signal per file)")
+            }
+            outputs.append((name, identity))
+        }
     }
 
     func run() throws {

@@ -1,8 +1,9 @@
 /// Reads OTLP/JSON requests (one JSON object per request) into the model.
 ///
 /// Accepts what the OTLP JSON encoding allows a reader to accept: lowerCamelCase or the original
-/// snake_case field names, 64-bit integers as strings or numbers, enums as integers or names, hex IDs,
-/// base64 bytes, `"NaN"`/`"Infinity"`/`"-Infinity"` doubles. Unknown fields are ignored.
+/// snake_case field names, integers as strings or numbers (in exponent form too, `1e3`, when the value is an
+/// exact integer in the field's range; read exactly, never through a `Double`), enums as integers or names,
+/// hex IDs, base64 bytes, `"NaN"`/`"Infinity"`/`"-Infinity"` doubles. Unknown fields are ignored.
 public struct OTLPJSONDecoder: Sendable {
     public var options: OTLPDecodingOptions
 
@@ -261,57 +262,72 @@ private struct Object {
         return string
     }
 
-    static func integerText(_ value: JSONValue, _ path: String) throws(OTLPReadError) -> String {
+    /// An integer field, exactly: a JSON number or a quoted one, in decimal or exponent form (`1e3`,
+    /// `"1.5e1"`) as the proto3 JSON mapping allows, as long as the value is an integer `T` can hold.
+    /// Anything else is `malformed_json` naming the field; no value goes through a `Double`.
+    static func integer<T: FixedWidthInteger>(_ value: JSONValue, _ path: String, _ typeName: String) throws(OTLPReadError) -> T {
+        let text: String
+        let quoted: Bool
         switch value {
-        case .string(let text), .number(let text):
-            // Integral numbers written with a fraction or exponent (1.0, 1e3) are accepted by proto3 JSON.
-            if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
-                guard let double = Double(text), double.rounded() == double, abs(double) < 1.9e19 else {
-                    throw typeError(path, "an integer")
-                }
-                return double < 0 ? String(Int64(double)) : String(UInt64(double))
-            }
-            return text
-        default: throw typeError(path, "an integer")
+        case .number(let number): (text, quoted) = (number, false)
+        case .string(let string): (text, quoted) = (string, true)
+        default: throw typeError(path, typeName)
+        }
+        do {
+            return try JSONNumber(text, quoted: quoted).integer(as: T.self)
+        } catch {
+            throw numberError(path, text, error, typeName)
         }
     }
 
+    /// `$.path: "1.5" is not an integer` and the like; long texts are shortened.
+    static func numberError(_ path: String, _ text: String, _ failure: JSONNumber.Failure, _ typeName: String) -> OTLPReadError {
+        let shown = text.utf8.count <= 40 ? text : String(decoding: text.utf8.prefix(40), as: UTF8.self) + "…"
+        let problem = switch failure {
+        case .notANumber: "is not \(typeName)"
+        case .notAnInteger: "is not an integer (\(typeName) expected)"
+        case .outOfRange: "is out of range for \(typeName)"
+        }
+        return OTLPReadError(.malformedJSON, "\(path): \"\(shown)\" \(problem)")
+    }
+
     static func int64(_ value: JSONValue, _ path: String) throws(OTLPReadError) -> Int64 {
-        guard let int = Int64(try integerText(value, path)) else { throw typeError(path, "a 64-bit integer") }
-        return int
+        try integer(value, path, "a signed 64-bit integer")
     }
 
     func uint64(_ camel: String, _ snake: String) throws(OTLPReadError) -> UInt64 {
         guard let (path, value) = member(camel, snake) else { return 0 }
-        guard let int = UInt64(try Object.integerText(value, path)) else { throw Object.typeError(path, "an unsigned 64-bit integer") }
-        return int
+        return try Object.integer(value, path, "an unsigned 64-bit integer")
     }
 
     func uint32(_ camel: String, _ snake: String) throws(OTLPReadError) -> UInt32 {
         guard let (path, value) = member(camel, snake) else { return 0 }
-        guard let int = UInt32(try Object.integerText(value, path)) else { throw Object.typeError(path, "an unsigned 32-bit integer") }
-        return int
+        return try Object.integer(value, path, "an unsigned 32-bit integer")
     }
 
     func enumValue(_ camel: String, _ snake: String, names: [String: Int32]) throws(OTLPReadError) -> Int32 {
         guard let (path, value) = member(camel, snake) else { return 0 }
         if case .string(let name) = value, let number = names[name] { return number }
-        guard let int = Int32(try Object.integerText(value, path)) else { throw Object.typeError(path, "an enum value") }
-        return int
+        return try Object.integer(value, path, "an enum value (a name or a 32-bit integer)")
     }
 
+    /// A double: a JSON number, a quoted one, or `"NaN"`, `"Infinity"`, `"-Infinity"`. A number too
+    /// large for a `Double` (`1e400`) is `malformed_json`, not infinity; one too small is zero.
     static func double(_ value: JSONValue, _ path: String) throws(OTLPReadError) -> Double {
+        let text: String
+        let quoted: Bool
         switch value {
-        case .number(let text):
-            guard let double = Double(text) else { throw typeError(path, "a number") }
-            return double
+        case .number(let number): (text, quoted) = (number, false)
         case .string("NaN"): return .nan
         case .string("Infinity"): return .infinity
         case .string("-Infinity"): return -.infinity
-        case .string(let text):
-            guard let double = Double(text), double.isFinite else { throw typeError(path, "a number") }
-            return double
+        case .string(let string): (text, quoted) = (string, true)
         default: throw typeError(path, "a number")
+        }
+        do {
+            return try JSONNumber.double(text, quoted: quoted)
+        } catch {
+            throw numberError(path, text, error, "a double")
         }
     }
 
