@@ -16,7 +16,8 @@ public import OTLPWire
 /// - rotated numbers continue after the highest `path.N` present when the sink first opens, and renames use
 ///   `RENAME_NOREPLACE`: an earlier run's `path.1`, `path.2`… are never renamed over or deleted (they are
 ///   not counted against `maxFiles`: removing them is up to the user);
-/// - a file it created that someone else moved, removed or replaced is forgotten (reported, not deleted).
+/// - a file it created that someone else moved, removed, replaced or resized (device, inode and size are
+///   compared with what it wrote) is forgotten: reported, never deleted, its items not counted as dropped.
 ///
 /// While it is open the sink holds an advisory lock on `path` (see `OTLPOutputLock`: `DIR/.NAME.lock`), so a
 /// second sink on the same path, in this process or another, fails to open with `EWOULDBLOCK` and a message
@@ -48,6 +49,13 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
         var items = 0
         var bytes = 0
         var createdAtUnixNano: UInt64
+
+        /// Whether `found` (what is at the path now) is still this file as this sink left it: same device
+        /// and inode (a number the file system may reuse) and exactly the bytes written.
+        func isUnchanged(_ found: OTLPFileStatus?) -> Bool {
+            guard let found else { return false }
+            return found.isSameFile(as: status) && found.sizeBytes == Int64(bytes)
+        }
     }
 
     /// Nothing is opened here: ``open()`` opens and locks now, otherwise the first write does.
@@ -122,11 +130,11 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
         if nextIndex == nil { nextIndex = try Self.firstFreeIndex(after: path) }
         if let current {
             // Reopen the file this sink created, if it is still the one at the path.
-            if let found = try OTLPFileStatus.of(path: path), found.isSameFile(as: current.status) {
+            if current.isUnchanged(try OTLPFileStatus.of(path: path)) {
                 file = try OTLPFileSink(path: path, openFlags: O_APPEND)
                 return
             }
-            diagnostics("OTLP rotating sink: \(path), created by this sink with \(current.items) items, was moved, removed or replaced by someone else")
+            diagnostics("OTLP rotating sink: \(path), created by this sink with \(current.items) items, was changed by someone else (moved, removed, replaced or resized); left alone")
             self.current = nil
         }
         for _ in 0..<16 {
@@ -209,7 +217,7 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
     private func rotate() {
         guard var finished = current else { return }
         do throws(OTLPWriteError) {
-            guard let found = try OTLPFileStatus.of(path: path), found.isSameFile(as: finished.status) else {
+            guard finished.isUnchanged(try OTLPFileStatus.of(path: path)) else {
                 file = nil  // someone else moved it: openFile reports it and starts a new file
                 return
             }
@@ -237,8 +245,8 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
                 continue
             }
             do throws(OTLPWriteError) {
-                guard let found = try OTLPFileStatus.of(path: old.path), found.isSameFile(as: old.status) else {
-                    diagnostics("OTLP rotating sink: \(old.path), created by this sink with \(old.items) items, was moved, removed or replaced by someone else; not deleted")
+                guard old.isUnchanged(try OTLPFileStatus.of(path: old.path)) else {
+                    diagnostics("OTLP rotating sink: \(old.path), created by this sink with \(old.items) items, was changed by someone else (moved, removed, replaced or resized); left alone, not counted")
                     continue
                 }
                 try OTLPSystemCall.check("cannot delete \(old.path)") { unlink(old.path) }
