@@ -27,6 +27,8 @@ public final class OTLPTelemetry: Sendable {
     /// pipeline runs anyway: it tries to open the output again at every batch and counts what it cannot
     /// write as dropped (`write_failed`). Empty when every output opened.
     public let openErrors: [OTLPWriteError]
+    /// The file outputs, closed (and their locks released) at shutdown.
+    private let fileSinks: [OTLPRotatingFileSink]
     private let spanProcessor: any OTLPProcessor<OTLPScopedSpan>
     private let logProcessor: any OTLPProcessor<OTLPScopedLogRecord>
     private let clock: any OTLPClock
@@ -56,6 +58,7 @@ public final class OTLPTelemetry: Sendable {
         let scope = scope ?? OTLPInstrumentationScope(name: configuration.service.name ?? "otlpwire")
 
         var openErrors: [OTLPWriteError] = []
+        var fileSinks: [OTLPRotatingFileSink] = []
         func sink(_ output: OTLPTelemetryConfiguration.Output, _ kind: OTLPItemKind) -> (any OTLPByteSink)? {
             switch output.path {
             case nil: return nil
@@ -70,6 +73,7 @@ public final class OTLPTelemetry: Sendable {
                     openErrors.append(error)
                     diagnostics("OTLP telemetry: \(error); \(kind == .span ? "spans" : "log records") are dropped (write_failed) until it opens")
                 }
+                fileSinks.append(sink)
                 return sink
             }
         }
@@ -99,6 +103,7 @@ public final class OTLPTelemetry: Sendable {
             sampler: configuration.sampling.sampler, limits: configuration.limits)
         logEmitter = OTLPLogEmitter(processor: logProcessor, scope: scope, clock: clock, limits: configuration.limits)
         self.openErrors = openErrors
+        self.fileSinks = fileSinks
     }
 
     /// A tracer for another instrumentation scope, sharing this pipeline (processor, sampler, limits).
@@ -132,9 +137,11 @@ public final class OTLPTelemetry: Sendable {
     }
 
     /// Exports everything received so far and stops; reports to the diagnostics hook if anything was dropped.
+    /// Closes the output files and releases their locks, so another pipeline may write the same paths.
     public func shutdown() {
         spanProcessor.shutdown()
         logProcessor.shutdown()
+        for sink in fileSinks { sink.close() }
         let snapshot = counters.snapshot
         if snapshot.totalSpansDropped > 0 || snapshot.totalLogRecordsDropped > 0 || snapshot.writeErrors > 0 {
             diagnostics("OTLPWire telemetry dropped data: \(snapshot)")

@@ -66,6 +66,7 @@ struct OTLPOutputLockTests {
         #expect(secondMessages.all.first?.contains("is being written by another sink in this process") == true, "\(secondMessages.all)")
         for index in 0..<10 { first.tracer.startSpan("first \(index)").end() }
         for index in 0..<7 { second.tracer.startSpan("second \(index)").end() }
+        second.forceFlush()  // while the first holds the path
         first.shutdown()
         second.shutdown()
         #expect(first.counters.snapshot.spansExported == 10)
@@ -73,6 +74,11 @@ struct OTLPOutputLockTests {
         #expect(second.counters.snapshot.spansDropped == [.writeFailed: 7])
         let names = spans(try readAll(Array(try Data(contentsOf: URL(fileURLWithPath: path))))).map(\.name)
         #expect(names.sorted() == (0..<10).map { "first \($0)" }.sorted())
+        // Shut down, the first released the path (while still alive): a third pipeline takes it.
+        let third = OTLPTelemetry(configuration: configuration, diagnostics: secondMessages.add)
+        #expect(third.openErrors.isEmpty)
+        third.shutdown()
+        withExtendedLifetime(first) {}
     }
 
     @Test("another process holding the path: this one is refused naming that process; after it is killed the lock is free")

@@ -21,7 +21,7 @@ public import OTLPWire
 ///
 /// While it is open the sink holds an advisory lock on `path` (see `OTLPOutputLock`: `DIR/.NAME.lock`), so a
 /// second sink on the same path, in this process or another, fails to open with `EWOULDBLOCK` and a message
-/// naming the holder. A FIFO or device at `path` is written as it is, without lock or rotation. After a
+/// naming the holder; ``close()`` (which `OTLPTelemetry.shutdown()` calls) releases it. A FIFO or device at `path` is written as it is, without lock or rotation. After a
 /// failed write the file is closed and opened again on the next write.
 public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
     public let path: String
@@ -79,6 +79,15 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if file == nil { try openFile() }
+    }
+
+    /// Closes the current file and releases the lock on `path`, so another pipeline may take it. A later
+    /// write opens and locks again, continuing the same files and counts.
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        file = nil
+        outputLock = nil
     }
 
     /// Refused: this sink must know how many items each write holds (``write(_:itemCount:)``).
