@@ -254,4 +254,46 @@ struct OTLPRotatingFileSinkTests {
         }
         #expect(error?.description.contains("item count") == true)
     }
+
+    @Test("a rotated name taken after the sink opened (here a symbolic link) is skipped, never renamed over")
+    func rotatedNameTakenLater() throws {
+        let directory = try temporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/logs.bin"
+        let counters = OTLPTelemetryCounters()
+        let sink = OTLPRotatingFileSink(path: path, rotation: .init(maxFileBytes: 2_000, maxFiles: 10), kind: .logRecord, counters: counters)
+        try sink.open()
+        try Data("victim".utf8).write(to: URL(fileURLWithPath: "\(directory)/victim"))
+        try FileManager.default.createSymbolicLink(atPath: "\(path).1", withDestinationPath: "\(directory)/victim")
+        try Data("squatter".utf8).write(to: URL(fileURLWithPath: "\(path).2"))
+        let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters)
+        var sent = 0
+        for _ in 0..<1_000 where sink.ownedFiles.count < 3 {
+            #expect(exporter.export(Self.batch(sent, 4)))
+            sent += 4
+        }
+        #expect(sink.files == [path, "\(path).4", "\(path).3"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "\(path).1") == "\(directory)/victim")
+        #expect(try String(contentsOfFile: "\(directory)/victim", encoding: .utf8) == "victim")
+        #expect(try String(contentsOfFile: "\(path).2", encoding: .utf8) == "squatter")
+        #expect(try sink.files.map(Self.items(in:)).reduce(0, +) == sent)
+    }
+
+    @Test("rotated numbers: names past Int.max are ignored (they cannot collide); PATH.<Int.max> leaves no number and is a clear error")
+    func hostileRotatedNumbers() throws {
+        let directory = try temporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/logs.bin"
+        for name in ["logs.bin.99999999999999999999999", "logs.bin.7x", "logs.bin.", "logs.bin.-3", "logs.bin.05"] {
+            try Data().write(to: URL(fileURLWithPath: "\(directory)/\(name)"))
+        }
+        #expect(try OTLPRotatingFileSink.firstFreeIndex(after: path) == 6)
+        try Data().write(to: URL(fileURLWithPath: "\(path).\(Int.max)"))
+        let sink = OTLPRotatingFileSink(path: path, rotation: .init(), kind: .logRecord, counters: OTLPTelemetryCounters())
+        guard case .system(let message, EEXIST) = Self.errorOf({ () throws(OTLPWriteError) in try sink.open() }) else {
+            Issue.record("PATH.<Int.max> was not refused")
+            return
+        }
+        #expect(message.contains("no number is free"), "\(message)")
+    }
 }

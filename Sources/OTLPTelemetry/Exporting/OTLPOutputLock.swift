@@ -37,7 +37,7 @@ final class OTLPOutputLock {
     private static func acquire(_ lockPath: String, outputPath: String) throws(OTLPWriteError) -> (Int32, OTLPFileStatus) {
         // A holder releasing at this moment removes the file we opened: lock again what is at the path.
         for _ in 0..<16 {
-            let fd = try OTLPSystemCall.check("cannot open the lock file \(lockPath)") {
+            let fd = try OTLPSystemCall.check("cannot create \(lockPath), the lock file of \(outputPath)") {
                 open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
             }
             do throws(OTLPWriteError) {

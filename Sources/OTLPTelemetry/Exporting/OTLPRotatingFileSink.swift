@@ -132,6 +132,9 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
     }
 
     private func openFile() throws(OTLPWriteError) {
+        guard !path.isEmpty, !path.hasSuffix("/") else {
+            throw .system("cannot open \"\(path)\": not a file name", errno: path.isEmpty ? ENOENT : EISDIR)
+        }
         if let existing = try OTLPFileStatus.of(path: path), !existing.isRegularFile, !existing.isSymbolicLink {
             return try openSpecialFile()
         }
@@ -199,10 +202,8 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
         for name in try OTLPSystemCall.names(inDirectory: directory) where name.hasPrefix(prefix) {
             let suffix = name.dropFirst(prefix.count)
             guard !suffix.isEmpty, suffix.allSatisfy({ $0.isASCII && $0.isNumber }) else { continue }
-            guard let number = Int(suffix) else {
-                throw .system("cannot rotate \(path): \(directory)/\(name) leaves no number free", errno: EEXIST)
-            }
-            highest = max(highest, number)
+            // A number past Int.max cannot collide with a name this sink makes.
+            if let number = Int(suffix) { highest = max(highest, number) }
         }
         let (first, overflow) = highest.addingReportingOverflow(1)
         guard !overflow else { throw .system("cannot rotate \(path): no number is free after \(path).\(highest)", errno: EEXIST) }
