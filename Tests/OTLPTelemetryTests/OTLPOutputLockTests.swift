@@ -106,7 +106,7 @@ struct OTLPOutputLockTests {
             Issue.record("not refused while process \(child.processIdentifier) held \(path): \(String(describing: refused))")
             return
         }
-        #expect(message.contains(path) && message.contains("process \(child.processIdentifier)"), "\(message)")
+        #expect(message.contains(path) && message.contains("process \(child.processIdentifier) (otlp-crash-writ"), "\(message)")
         // SIGKILL left the lock file behind, but the kernel released the lock.
         #expect(FileManager.default.fileExists(atPath: "\(directory)/.traces.bin.lock"))
         #expect(Self.openError(Self.sink(path)) == nil)

@@ -74,6 +74,9 @@ final class OTLPOutputLock {
         guard count > 0, let pid = Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
             return "another pipeline"
         }
-        return pid == getpid() ? "another sink in this process (\(pid))" : "process \(pid)"
+        if pid == getpid() { return "another sink in this process (\(pid))" }
+        // Linux names the process in /proc (absent elsewhere, or when it has exited: then just the number).
+        guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return "process \(pid)" }
+        return "process \(pid) (\(comm.trimmingCharacters(in: .whitespacesAndNewlines)))"
     }
 }
