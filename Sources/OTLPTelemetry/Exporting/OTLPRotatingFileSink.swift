@@ -98,6 +98,7 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
     /// Writes one batch of whole records holding `itemCount` items, rotating first when the current file
     /// would pass its size or age limit.
     public func write(_ bytes: UnsafeRawBufferPointer, itemCount: Int) throws(OTLPWriteError) {
+        guard itemCount >= 0 else { throw .io("\(path): a write cannot hold \(itemCount) items") }
         lock.lock()
         defer { lock.unlock() }
         if file == nil { try openFile() }
@@ -138,6 +139,7 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
         if let existing = try OTLPFileStatus.of(path: path), !existing.isRegularFile, !existing.isSymbolicLink {
             return try openSpecialFile()
         }
+        isSpecialFile = false
         if outputLock == nil { outputLock = try OTLPOutputLock(outputPath: path) }
         if nextIndex == nil { nextIndex = try Self.firstFreeIndex(after: path) }
         if let current {
