@@ -296,4 +296,36 @@ struct OTLPRotatingFileSinkTests {
         }
         #expect(message.contains("no number is free"), "\(message)")
     }
+
+    @Test("its current file replaced by a symbolic link mid-run: nothing is written through the link, which is neither renamed nor deleted; the loss is counted")
+    func currentFileReplacedByLink() throws {
+        let directory = try temporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/logs.bin", target = "\(directory)/victim"
+        try Data("victim".utf8).write(to: URL(fileURLWithPath: target))
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let sink = OTLPRotatingFileSink(
+            path: path, rotation: .init(maxFileBytes: 2_000, maxFiles: 2), kind: .logRecord, counters: counters, diagnostics: messages.add)
+        let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters, diagnostics: messages.add)
+        var sent = 0
+        for _ in 0..<1_000 where sink.ownedFiles.count < 2 {
+            #expect(exporter.export(Self.batch(sent, 4)))
+            sent += 4
+        }
+        try FileManager.default.moveItem(atPath: path, toPath: "\(directory)/moved-away")
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+        for _ in 0..<40 { exporter.export(Self.batch(sent, 4)); sent += 4 }  // enough to rotate many times over
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "victim")
+        let snapshot = counters.snapshot
+        // Until the next rotation the open file (now moved away) still takes batches; then every batch fails.
+        let kept = try Self.items(in: "\(directory)/moved-away") + sink.files.map(Self.items(in:)).reduce(0, +)
+        #expect(!sink.files.contains(path))
+        #expect(snapshot.logRecordsDropped[.writeFailed, default: 0] > 0)
+        #expect(kept + snapshot.logRecordsDropped[.writeFailed, default: 0] == sent)
+        #expect(snapshot.logRecordsDropped[.retention, default: 0] == 0)
+        #expect(messages.all.contains { $0.contains("changed by someone else") })
+        #expect(messages.all.contains { $0.contains("symbolic link") })
+    }
 }
