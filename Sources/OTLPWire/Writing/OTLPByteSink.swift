@@ -126,7 +126,13 @@ public final class OTLPFileSink: OTLPByteSink {
                     systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 }
             } catch {
-                if offset > 0 && start >= 0 { _ = ftruncate(descriptor, start) }  // no torn record
+                guard offset > 0 && start >= 0 else { throw error }
+                do throws(OTLPWriteError) {
+                    try OTLPSystemCall.check("cannot roll back \(name)") { ftruncate(descriptor, start) }  // no torn record
+                } catch let rollback {
+                    guard case .system(let message, let code) = error else { throw error }
+                    throw .system("\(message) (\(offset) of \(bytes.count) bytes written; \(rollback): the file ends in a torn record)", errno: code)
+                }
                 throw error
             }
         }
