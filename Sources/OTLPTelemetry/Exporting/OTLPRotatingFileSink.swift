@@ -41,6 +41,8 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
     private var nextIndex: Int?
     /// `path` is a FIFO or a device: written as it is.
     private var isSpecialFile = false
+    /// The current file ends in a torn record (a failed write that could not be rolled back).
+    private var mustRotate = false
 
     /// A file this sink created, with what it wrote into it.
     struct OwnedFile {
@@ -110,6 +112,14 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
             try file!.write(bytes)
         } catch {
             file = nil
+            if let current, let found = try? OTLPFileStatus.of(path: path), found.isSameFile(as: current.status),
+                found.sizeBytes > Int64(current.bytes)
+            {
+                // The roll-back failed: the file ends in a torn record of this sink's. It stays this sink's
+                // (its complete records are counted), and the next batch starts a new file, never after it.
+                self.current?.bytes = Int(found.sizeBytes)
+                mustRotate = true
+            }
             throw error
         }
         current?.items += itemCount
@@ -214,6 +224,7 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
 
     private func needsRotation(adding count: Int) -> Bool {
         guard let current, current.bytes > 0 else { return false }
+        if mustRotate { return true }
         if rotation.maxFileBytes > 0 {
             let (total, overflow) = current.bytes.addingReportingOverflow(count)
             if overflow || total > rotation.maxFileBytes { return true }
@@ -230,7 +241,8 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
         guard var finished = current else { return }
         do throws(OTLPWriteError) {
             guard finished.isUnchanged(try OTLPFileStatus.of(path: path)) else {
-                file = nil  // someone else moved it: openFile reports it and starts a new file
+                file = nil  // someone else changed it: openFile reports it and starts a new file
+                mustRotate = false
                 return
             }
             finished.path = try moveAside()
@@ -240,6 +252,7 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
         }
         file = nil
         current = nil
+        mustRotate = false
         rotated.append(finished)
         deleteBeyondRetention()
     }
