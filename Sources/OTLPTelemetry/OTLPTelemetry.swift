@@ -22,6 +22,13 @@ public final class OTLPTelemetry: Sendable {
     public let counters: OTLPTelemetryCounters
     public let tracer: OTLPTracer
     public let logEmitter: OTLPLogEmitter
+    /// Errors opening the file outputs at start: a symbolic link, an output another pipeline is writing
+    /// (`EWOULDBLOCK`, naming it), a missing directory. Each was also reported to the diagnostics hook. The
+    /// pipeline runs anyway: it tries to open the output again at every batch and counts what it cannot
+    /// write as dropped (`write_failed`). Empty when every output opened.
+    public let openErrors: [OTLPWriteError]
+    /// The file outputs, closed (and their locks released) at shutdown.
+    private let fileSinks: [OTLPRotatingFileSink]
     private let spanProcessor: any OTLPProcessor<OTLPScopedSpan>
     private let logProcessor: any OTLPProcessor<OTLPScopedLogRecord>
     private let clock: any OTLPClock
@@ -50,13 +57,24 @@ public final class OTLPTelemetry: Sendable {
         self.resource = resource
         let scope = scope ?? OTLPInstrumentationScope(name: configuration.service.name ?? "otlpwire")
 
+        var openErrors: [OTLPWriteError] = []
+        var fileSinks: [OTLPRotatingFileSink] = []
         func sink(_ output: OTLPTelemetryConfiguration.Output, _ kind: OTLPItemKind) -> (any OTLPByteSink)? {
             switch output.path {
             case nil: return nil
             case "-", "stdout": return OTLPFileSink.standardOutput
             case "stderr": return OTLPFileSink.standardError
             case let path?:
-                return OTLPRotatingFileSink(path: path, rotation: configuration.rotation, kind: kind, counters: counters, clock: clock, diagnostics: diagnostics)
+                let sink = OTLPRotatingFileSink(
+                    path: path, rotation: configuration.rotation, kind: kind, counters: counters, clock: clock, diagnostics: diagnostics)
+                do throws(OTLPWriteError) {
+                    try sink.open()
+                } catch {
+                    openErrors.append(error)
+                    diagnostics("OTLP telemetry: \(error); \(kind == .span ? "spans" : "log records") are dropped (write_failed) until it opens")
+                }
+                fileSinks.append(sink)
+                return sink
             }
         }
         let batch = configuration.batch
@@ -84,6 +102,8 @@ public final class OTLPTelemetry: Sendable {
             processor: spanProcessor, scope: scope, idGenerator: idGenerator, clock: clock,
             sampler: configuration.sampling.sampler, limits: configuration.limits)
         logEmitter = OTLPLogEmitter(processor: logProcessor, scope: scope, clock: clock, limits: configuration.limits)
+        self.openErrors = openErrors
+        self.fileSinks = fileSinks
     }
 
     /// A tracer for another instrumentation scope, sharing this pipeline (processor, sampler, limits).
@@ -117,9 +137,11 @@ public final class OTLPTelemetry: Sendable {
     }
 
     /// Exports everything received so far and stops; reports to the diagnostics hook if anything was dropped.
+    /// Closes the output files and releases their locks, so another pipeline may write the same paths.
     public func shutdown() {
         spanProcessor.shutdown()
         logProcessor.shutdown()
+        for sink in fileSinks { sink.close() }
         let snapshot = counters.snapshot
         if snapshot.totalSpansDropped > 0 || snapshot.totalLogRecordsDropped > 0 || snapshot.writeErrors > 0 {
             diagnostics("OTLPWire telemetry dropped data: \(snapshot)")

@@ -16,7 +16,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "Input file, `-` for standard input.")
     var input: String
 
-    @Argument(help: "Output file, `-` for standard output.")
+    @Argument(help: "Output file, `-` for standard output. A symbolic link is followed, and stderr says to which file.")
     var output: String
 
     @Option(help: "Output framing: u32be, varint, jsonl or none (a single message).")
@@ -47,7 +47,10 @@ struct ConvertCommand: ParsableCommand {
             throw error.kind == .io ? ExitStatus.ioError : ExitStatus.damagedInput
         }
         do {
-            writer = OTLPFrameWriter(sink: try OTLPFileSink(path: output), framing: to.framing!, gzip: gzip)
+            // The user named this output: a symbolic link is followed (resolved once, here) and said so.
+            let sink = try OTLPFileSink(path: output, followSymlink: true)
+            if let target = sink.symlinkTarget { Output.diagnostic("\(output) is a symbolic link: writing to \(target)") }
+            writer = OTLPFrameWriter(sink: sink, framing: to.framing!, gzip: gzip)
         } catch {
             Output.diagnostic("\(output): \(error)")
             throw ExitStatus.ioError

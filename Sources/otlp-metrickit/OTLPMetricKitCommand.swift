@@ -96,8 +96,8 @@ struct OTLPMetricKitCommand: ParsableCommand {
         let resource = OTLPResource(attributes: [OTLPAttribute("service.name", .string(serviceName))])
         let scope = converter.options.scope
         let outputFraming = OTLPFraming(rawValue: framing)!
-        let traceWriter = try traces.map { OTLPFrameWriter(sink: try OTLPFileSink(path: $0), framing: outputFraming, gzip: gzip) }
-        let logWriter = try logs.map { OTLPFrameWriter(sink: try OTLPFileSink(path: $0), framing: outputFraming, gzip: gzip) }
+        let traceWriter = try traces.map { OTLPFrameWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
+        let logWriter = try logs.map { OTLPFrameWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
         var metricCount = 0, diagnosticCount = 0, spanCount = 0, logCount = 0, failed = 0
         for file in files {
             do {
@@ -180,6 +180,13 @@ struct OTLPMetricKitCommand: ParsableCommand {
         let text = String(decoding: bytes, as: UTF8.self)
         return ["crashDiagnostics", "hangDiagnostics", "cpuExceptionDiagnostics", "diskWriteExceptionDiagnostics", "appLaunchDiagnostics"]
             .contains { text.contains("\"\($0)\"") }
+    }
+
+    /// An output the user named: a symbolic link is followed (resolved once, at opening) and said so.
+    static func outputSink(_ path: String) throws(OTLPWriteError) -> OTLPFileSink {
+        let sink = try OTLPFileSink(path: path, followSymlink: true)
+        if let target = sink.symlinkTarget { diagnostic("\(path) is a symbolic link: writing to \(target)") }
+        return sink
     }
 
     static func diagnostic(_ message: String) {

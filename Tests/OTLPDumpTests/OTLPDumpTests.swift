@@ -117,6 +117,21 @@ struct OTLPDumpTests {
         #expect(toStdout.stdout.split(separator: "\n").count == 50)
     }
 
+    @Test("convert to an output that is a symbolic link: the user's link is followed, once, and stderr says to which file")
+    func convertThroughSymlink() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-dump-convert-link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let framed = OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed.u32be.bin")
+        let target = directory.appendingPathComponent("target.bin").path, link = directory.appendingPathComponent("out.bin").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let result = try OTLPDumpRunner.run(["convert", framed.path, link, "--to", "u32be"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("\(link) is a symbolic link: writing to ") && result.stderr.contains("target.bin"), "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data(contentsOf: framed))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+    }
+
     @Test("limit options override the defaults: each refuses a file the defaults accept, naming the limit")
     func limitOptions() throws {
         let message = OTLPDumpRunner.vectors.appendingPathComponent("traces/app-telemetry.pb").path

@@ -44,6 +44,21 @@ struct OTLPMetricKitCommandTests {
         #expect(decodedLogs.output.components(separatedBy: "\"eventName\"").count - 1 == 5)
     }
 
+    @Test("an output that is a symbolic link is followed (the user named it), once, and stderr says to which file")
+    func outputThroughSymlink() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sample = MetricKitConverterTests.samples.appendingPathComponent("metric-full.json").path
+        let target = directory.appendingPathComponent("real.bin").path, link = directory.appendingPathComponent("traces.bin").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let result = try Self.run(Self.binary("otlp-metrickit"), [sample, "--traces", link])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.errors.contains("\(link) is a symbolic link: writing to ") && result.errors.contains("real.bin"), "\(result.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)).count > 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+    }
+
     @Test("a payload over --max-payload-bytes fails by name without being read whole; /dev/zero does not hang")
     func payloadLimit() throws {
         let sample = MetricKitConverterTests.samples.appendingPathComponent("metric-full.json").path

@@ -119,4 +119,11 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
 /* Checks that `data` is well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF). */
 int COTLPShims_utf8_valid(const uint8_t *data, size_t length);
 
+/*
+ * Renames `from` to `to` unless `to` exists (then fails with EEXIST), atomically where the file system
+ * supports it: Swift's Glibc module does not declare renameat2 (a GNU extension), and plain rename(2)
+ * silently replaces the target. Returns 0, or -1 with errno set.
+ */
+int COTLPShims_rename_noreplace(const char *from, const char *to);
+
 #endif

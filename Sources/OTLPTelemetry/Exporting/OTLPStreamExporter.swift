@@ -99,7 +99,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 } else {
                     throw OTLPWriteError.io("no sink")
                 }
-                try staging.bytes.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try sink.write(bytes) } }.get()
+                try staging.bytes.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try sink.write(bytes, itemCount: items.count) } }.get()
                 if durability == .fsync { try sink.sync() }
                 counters.exported(items.count, Item.kind, bytes: staging.bytes.count)
                 return true

@@ -8,11 +8,24 @@ import Darwin
 public protocol OTLPByteSink: AnyObject {
     /// Writes all of `bytes`, or throws.
     func write(_ bytes: UnsafeRawBufferPointer) throws(OTLPWriteError)
+    /// Writes all of `bytes`, which hold `itemCount` spans or log records (whole records), or throws.
+    /// Sinks that keep files' item counts (rotation, retention) implement this; the default ignores the count.
+    func write(_ bytes: UnsafeRawBufferPointer, itemCount: Int) throws(OTLPWriteError)
     /// Makes written bytes durable (`fsync` for files); a no-op where that means nothing.
     func sync() throws(OTLPWriteError)
 }
 
+extension OTLPByteSink {
+    public func write(_ bytes: UnsafeRawBufferPointer, itemCount: Int) throws(OTLPWriteError) {
+        try write(bytes)
+    }
+}
+
 /// Writes to a file descriptor: a file (created or appended), standard output or standard error.
+///
+/// A path that is a symbolic link is refused (`ELOOP`) unless `followSymlink` is set: the file is opened
+/// with `O_NOFOLLOW`, so data never lands silently in a file the link points to. (Only the last path
+/// component is checked; directories on the way may be links.)
 ///
 /// A write that fails part-way on a regular file (disk full, quota) is rolled back: the file is truncated
 /// to its length before the write, so it never ends in a torn record. Creating a sink ignores `SIGPIPE`
@@ -22,22 +35,56 @@ public final class OTLPFileSink: OTLPByteSink {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let isRegularFile: Bool
+    /// What errors call the output: its path, or the descriptor.
+    private let name: String
+    /// The file opened, when the sink was made with a path (device and inode: who created what).
+    package let status: OTLPFileStatus?
+    /// When `followSymlink` was set and the path was a symbolic link: the file it resolved to, once, at
+    /// opening (later changes to the link do not move the sink). `nil` otherwise.
+    public let symlinkTarget: String?
 
     /// Opens `path` for writing (`-` is standard output); `append` keeps existing content.
-    public init(path: String, append: Bool = false) throws(OTLPWriteError) {
-        Self.ignoreSIGPIPE()
+    ///
+    /// - Parameter followSymlink: write through a symbolic link at `path` (resolved once, here; see
+    ///   ``symlinkTarget``). Default `false`: a link is refused with `ELOOP`.
+    /// - Throws: ``OTLPWriteError/system(_:errno:)`` when the file cannot be opened.
+    public convenience init(path: String, append: Bool = false, followSymlink: Bool = false) throws(OTLPWriteError) {
         if path == "-" {
-            descriptor = 1
-            ownsDescriptor = false
-            isRegularFile = Self.isRegularFile(1)
+            self.init(descriptor: 1)
             return
         }
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC)
-        let fd = open(path, flags, 0o644)
-        guard fd >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
+        try self.init(path: path, openFlags: O_CREAT | (append ? O_APPEND : O_TRUNC), followSymlink: followSymlink)
+    }
+
+    /// Opens `path` with `O_WRONLY | O_CLOEXEC`, `O_NOFOLLOW` unless `follow`, and `openFlags`
+    /// (`O_CREAT | O_EXCL`, `O_APPEND`, `O_TRUNC`), mode 0644. A symbolic link at `path` is refused with a
+    /// message that says so.
+    package init(path: String, openFlags: Int32, followSymlink follow: Bool = false) throws(OTLPWriteError) {
+        Self.ignoreSIGPIPE()
+        let flags = O_WRONLY | O_CLOEXEC | openFlags | (follow ? 0 : O_NOFOLLOW)
+        let wasLink = follow && (try? OTLPFileStatus.of(path: path))??.isSymbolicLink == true
+        let fd: Int32
+        do throws(OTLPWriteError) {
+            fd = try OTLPSystemCall.check("cannot open \(path)") { open(path, flags, 0o644) }
+        } catch {
+            if case .system(_, ELOOP) = error, !follow, (try? OTLPFileStatus.of(path: path))??.isSymbolicLink == true {
+                throw .system("cannot open \(path): it is a symbolic link, which is not followed (give the path of the file it points to)", errno: ELOOP)
+            }
+            throw error
+        }
+        let status: OTLPFileStatus
+        do throws(OTLPWriteError) {
+            status = try OTLPFileStatus.of(descriptor: fd, path: path)
+        } catch {
+            close(fd)
+            throw error
+        }
         descriptor = fd
         ownsDescriptor = true
-        isRegularFile = Self.isRegularFile(fd)
+        isRegularFile = status.isRegularFile
+        name = path
+        self.status = status
+        symlinkTarget = wasLink ? Self.resolvedPath(path) : nil
     }
 
     /// Writes to an open descriptor, which this sink does not close.
@@ -45,12 +92,16 @@ public final class OTLPFileSink: OTLPByteSink {
         Self.ignoreSIGPIPE()
         self.descriptor = descriptor
         ownsDescriptor = false
-        isRegularFile = Self.isRegularFile(descriptor)
+        isRegularFile = (try? OTLPFileStatus.of(descriptor: descriptor, path: ""))?.isRegularFile == true
+        name = descriptor == 1 ? "standard output" : descriptor == 2 ? "standard error" : "descriptor \(descriptor)"
+        status = nil
+        symlinkTarget = nil
     }
 
-    private static func isRegularFile(_ fd: Int32) -> Bool {
-        var info = stat()
-        return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    private static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     private static func ignoreSIGPIPE() {
@@ -70,20 +121,30 @@ public final class OTLPFileSink: OTLPByteSink {
         let start = isRegularFile ? lseek(descriptor, 0, SEEK_END) : -1
         var offset = 0
         while offset < bytes.count {
-            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                let message = String(cString: strerror(errno))
-                if offset > 0 && start >= 0 { _ = ftruncate(descriptor, start) }  // no torn record
-                throw .io(message)
+            do throws(OTLPWriteError) {
+                offset += try OTLPSystemCall.check("cannot write \(name)") {
+                    systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                }
+            } catch {
+                guard offset > 0 && start >= 0 else { throw error }
+                do throws(OTLPWriteError) {
+                    try OTLPSystemCall.check("cannot roll back \(name)") { ftruncate(descriptor, start) }  // no torn record
+                } catch let rollback {
+                    guard case .system(let message, let code) = error else { throw error }
+                    throw .system("\(message) (\(offset) of \(bytes.count) bytes written; \(rollback): the file ends in a torn record)", errno: code)
+                }
+                throw error
             }
-            offset += written
         }
     }
 
     public func sync() throws(OTLPWriteError) {
-        if fsync(descriptor) != 0 && errno != EINVAL && errno != EROFS {
-            throw .io("fsync: \(String(cString: strerror(errno)))")
+        do throws(OTLPWriteError) {
+            try OTLPSystemCall.check("cannot fsync \(name)") { fsync(descriptor) }
+        } catch {
+            // Pipes, terminals and some special files cannot be synced: nothing to make durable.
+            if case .system(_, let code) = error, code == EINVAL || code == EROFS { return }
+            throw error
         }
     }
 }

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `lstat`/`fstat` say about a file: enough to tell one file from another and to refuse links.
+package struct OTLPFileStatus: Equatable, Sendable {
+    package var device: UInt64
+    package var inode: UInt64
+    package var isRegularFile: Bool
+    package var isSymbolicLink: Bool
+    package var sizeBytes: Int64
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        isRegularFile = (info.st_mode & S_IFMT) == S_IFREG
+        isSymbolicLink = (info.st_mode & S_IFMT) == S_IFLNK
+        sizeBytes = Int64(info.st_size)
+    }
+
+    /// The file at `path` itself (a link is not followed), or `nil` when nothing is there.
+    package static func of(path: String) throws(OTLPWriteError) -> OTLPFileStatus? {
+        var info = stat()
+        do throws(OTLPWriteError) {
+            try OTLPSystemCall.check("cannot inspect \(path)") { lstat(path, &info) }
+        } catch {
+            if case .system(_, ENOENT) = error { return nil }
+            throw error
+        }
+        return OTLPFileStatus(info)
+    }
+
+    /// The file open at `descriptor`.
+    package static func of(descriptor: Int32, path: String) throws(OTLPWriteError) -> OTLPFileStatus {
+        var info = stat()
+        try OTLPSystemCall.check("cannot inspect \(path)") { fstat(descriptor, &info) }
+        return OTLPFileStatus(info)
+    }
+
+    /// Whether both describe the same file (device and inode).
+    package func isSameFile(as other: OTLPFileStatus) -> Bool {
+        device == other.device && inode == other.inode
+    }
+}
