@@ -16,6 +16,8 @@ let package = Package(
             dependencies: [.product(name: "OTLPMetricKit", package: "OTLPWire"), .product(name: "OTLPWire", package: "OTLPWire")]),
         .executableTarget(name: "FuzzJSONNumbers", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
         .executableTarget(name: "FuzzRoundTrip", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
+        // otlp-dump's tree printer: TreeRenderer.swift and UnixTime.swift are links to Sources/otlp-dump.
+        .executableTarget(name: "FuzzTreePrinter", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
         .executableTarget(
             name: "FuzzConfiguration",
             dependencies: [

@@ -13,7 +13,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED:-$root/Tests/Fixtures}
 seconds=${FUZZ_SECONDS:-600}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzFrameReader FuzzDecoder FuzzJSONLines FuzzMetricKit FuzzMetricKitArithmetic FuzzJSONNumbers FuzzRoundTrip FuzzConfiguration)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzFrameReader FuzzDecoder FuzzJSONLines FuzzMetricKit FuzzMetricKitArithmetic FuzzJSONNumbers FuzzRoundTrip FuzzTreePrinter FuzzConfiguration)
 cd "$root/FuzzTesting"
 # Release builds (-O keeps Swift's bounds and overflow checks) run several times faster than debug ones.
 # SwiftPM passes -sanitize=fuzzer to every Swift module, yet identical clean builds came out with the Swift
@@ -47,7 +47,7 @@ seed() {
     FuzzJSONLines) for f in "$shared"/vectors/framed/*.jsonl "$shared"/vectors/traces/*.json "$shared"/vectors/logs/*.json; do cp -n "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done ;;
     FuzzMetricKit) cp -n "$shared"/metrickit-samples/*.json "$corpus/" ;;
     FuzzJSONNumbers) for n in 0 -1 123 1e3 1.5e1 1.85e19 -1e19 -9.3e18 1.700000000000000001e18 18446744073709551615 -9223372036854775808 4294967296 0.0e0 -0; do printf '%s' "$n" > "$corpus/seed-$n"; done ;;
-    FuzzMetricKitArithmetic|FuzzRoundTrip) for n in 1 2 3 4; do python3 -c "import random, sys; r = random.Random($n); sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range($n * 64)))" > "$corpus/seed-$n"; done ;;
+    FuzzMetricKitArithmetic|FuzzRoundTrip|FuzzTreePrinter) for n in 1 2 3 4; do python3 -c "import random, sys; r = random.Random($n); sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range($n * 64)))" > "$corpus/seed-$n"; done ;;
     FuzzConfiguration) printf '%s' '{"service":{"name":"x"},"traces":{"path":"t.bin","gzip":true},"batch":{"maxQueueSize":10},"telemetry":{"startup":{"enabled":true}},"rum":{"region":"r"}}' > "$corpus/seed.json" ;;
   esac
 }

@@ -11,13 +11,13 @@ public func fuzzJSONNumbers(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt
     let text = String(decoding: token, as: UTF8.self)
     for quoted in [false, true] {
         let number = quoted ? "\"\(text)\"" : text
-        check(text, field: "startTimeUnixNano", json: span(time: number), range: 0...Int128(UInt64.max)) { $0.startTimeUnixNano.int128 }
-        check(text, field: "droppedAttributesCount", json: span(dropped: number), range: 0...Int128(UInt32.max)) { $0.droppedAttributesCount.int128 }
-        check(text, field: "intValue", json: span(intValue: number), range: Int128(Int64.min)...Int128(Int64.max)) {
+        check(text, quoted: quoted, field: "startTimeUnixNano", json: span(time: number), range: 0...Int128(UInt64.max)) { $0.startTimeUnixNano.int128 }
+        check(text, quoted: quoted, field: "droppedAttributesCount", json: span(dropped: number), range: 0...Int128(UInt32.max)) { $0.droppedAttributesCount.int128 }
+        check(text, quoted: quoted, field: "intValue", json: span(intValue: number), range: Int128(Int64.min)...Int128(Int64.max)) {
             guard case .int(let value)? = $0.attributes.first?.value else { return nil }
             return Int128(value)
         }
-        check(text, field: "kind", json: span(kind: number), range: Int128(Int32.min)...Int128(Int32.max)) { Int128($0.kind.rawValue) }
+        check(text, quoted: quoted, field: "kind", json: span(kind: number), range: Int128(Int32.min)...Int128(Int32.max)) { Int128($0.kind.rawValue) }
     }
     return 0
 }
@@ -31,22 +31,23 @@ private func span(time: String = "1", dropped: String = "0", intValue: String = 
 }
 
 private func check(
-    _ text: String, field: String, json: String, range: ClosedRange<Int128>, _ value: (OTLPSpan) -> Int128?
+    _ text: String, quoted: Bool, field: String, json: String, range: ClosedRange<Int128>, _ value: (OTLPSpan) -> Int128?
 ) {
     let bytes = Array(json.utf8)
     guard let data = bytes.withUnsafeBytes({ try? OTLPJSONDecoder().decodeTraces($0) }) else { return }
     guard let span = data.resourceSpans.first?.scopeSpans.first?.spans.first, let decoded = value(span) else {
         fatalError("\(field) = \(text): accepted, but the span or its value is missing")
     }
-    guard let exact = exactInteger(text), range.contains(exact) else {
-        fatalError("\(field) = \(text): accepted as \(decoded), but it is not an integer in \(range)")
+    guard let exact = exactInteger(text, quoted: quoted), range.contains(exact) else {
+        fatalError("\(field) = \(quoted ? "quoted " : "")\(text): accepted as \(decoded), but it is not an integer in \(range)")
     }
     guard exact == decoded else { fatalError("\(field) = \(text): decoded as \(decoded), exactly \(exact)") }
 }
 
 /// The exact integer a JSON number denotes, or `nil` when it is not one (a fraction, malformed, or beyond
-/// ±2^100, far past every OTLP field).
-private func exactInteger(_ text: String) -> Int128? {
+/// ±2^100, far past every OTLP field). A `quoted` number may also have a `+` sign and leading zeros, as the
+/// reference protobuf JSON reader accepts.
+private func exactInteger(_ text: String, quoted: Bool) -> Int128? {
     let bytes = Array(text.utf8)
     var index = 0
     func digits() -> [UInt8] {
@@ -55,9 +56,9 @@ private func exactInteger(_ text: String) -> Int128? {
         return Array(bytes[start..<index])
     }
     let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
-    if negative { index += 1 }
+    if negative || (quoted && index < bytes.count && bytes[index] == UInt8(ascii: "+")) { index += 1 }
     let integer = digits()
-    guard !integer.isEmpty, !(integer.count > 1 && integer.first == 48) else { return nil }
+    guard !integer.isEmpty, quoted || !(integer.count > 1 && integer.first == 48) else { return nil }
     var fraction: [UInt8] = []
     if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
         index += 1
