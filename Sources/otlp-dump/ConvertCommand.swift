@@ -62,7 +62,7 @@ struct ConvertCommand: ParsableCommand {
         func writeFailed(_ error: OTLPWriteError) {
             writing = false
             guard !(output == "-" && Output.isClosedPipe(error)) else { return }
-            Output.diagnostic("\(output == "-" ? "<stdout>" : output): \(error)")
+            Output.diagnostic(Output.writeFailure(error, path: output == "-" ? "<stdout>" : output))
             status = ExitStatus.ioError
         }
         do {

@@ -56,13 +56,21 @@ final class Output {
     func finish(status: ExitCode) -> ExitCode {
         flush()
         guard let failure else { return status }
-        Self.diagnostic("<stdout>: \(failure)")
+        Self.diagnostic(Self.writeFailure(failure, path: "<stdout>"))
         return ExitStatus.ioError
     }
 
     /// Whether a write failed because the reader closed its pipe (`EPIPE`; `SIGPIPE` is ignored by the sink).
     static func isClosedPipe(_ error: OTLPWriteError) -> Bool {
-        error == .io(String(cString: strerror(EPIPE)))  // OTLPFileSink's message for a failed write is strerror(errno)
+        if case .system(_, EPIPE) = error { return true }
+        return false
+    }
+
+    /// The diagnostic for a failed write to `path`: `PATH: write failed: <errno text>` (the sink's own
+    /// message would name the path a second time).
+    static func writeFailure(_ error: OTLPWriteError, path: String) -> String {
+        if case .system(_, let code) = error { return "\(path): write failed: \(String(cString: strerror(code)))" }
+        return "\(path): \(error)"
     }
 
     /// One diagnostic line on standard error, prefixed with the program name.

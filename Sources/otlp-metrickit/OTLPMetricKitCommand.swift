@@ -67,18 +67,18 @@ struct OTLPMetricKitCommand: ParsableCommand {
     /// standard output redirected) as a payload file, a *.json file in a payload directory, or the other output:
     /// opening it would truncate that file before it is read.
     func refuseOutputsOverInputs() throws {
-        var inputs: [(String, OTLPFileIdentity)] = []
+        var inputs: [(String, OTLPFileStatus)] = []
         for path in payloads {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }  // run() reports it
             let files = isDirectory.boolValue
                 ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.map { "\(path)/\($0)" }
                 : [path]
-            for file in files { if let identity = OTLPFileIdentity(path: file) { inputs.append((file, identity)) } }
+            for file in files { if let identity = OTLPFileStatus.reached(by: file) { inputs.append((file, identity)) } }
         }
-        var outputs: [(String, OTLPFileIdentity)] = []
+        var outputs: [(String, OTLPFileStatus)] = []
         for (option, path) in [("--traces", traces), ("--logs", logs)] {
-            guard let path, let identity = path == "-" ? OTLPFileIdentity(descriptor: 1) : OTLPFileIdentity(path: path) else { continue }
+            guard let path, let identity = path == "-" ? OTLPFileStatus.reached(byDescriptor: 1) : OTLPFileStatus.reached(by: path) else { continue }
             let name = "\(option) \(path == "-" ? "<stdout>" : path)"
             if let (input, _) = inputs.first(where: { identity.overlaps($0.1) }) {
                 throw ValidationError("\(name) is the same file as payload \(input): writing it would destroy the payload before it is read")

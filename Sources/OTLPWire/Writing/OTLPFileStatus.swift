@@ -39,6 +39,25 @@ package struct OTLPFileStatus: Equatable, Sendable {
         return OTLPFileStatus(info)
     }
 
+    /// The file that opening `path` reaches (links followed), or `nil` when it cannot be inspected.
+    package static func reached(by path: String) -> OTLPFileStatus? {
+        var info = stat()
+        return stat(path, &info) == 0 ? OTLPFileStatus(info) : nil
+    }
+
+    /// The file open at `descriptor`, or `nil` when it is not open.
+    package static func reached(byDescriptor descriptor: Int32) -> OTLPFileStatus? {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? OTLPFileStatus(info) : nil
+    }
+
+    /// Whether writing this file would overwrite `other`: both are one regular file (device and inode). Two
+    /// opens of a device such as `/dev/null` do not overlap.
+    package func overlaps(_ other: OTLPFileStatus?) -> Bool {
+        guard let other else { return false }
+        return isRegularFile && isSameFile(as: other)
+    }
+
     /// Whether both describe the same file (device and inode).
     package func isSameFile(as other: OTLPFileStatus) -> Bool {
         device == other.device && inode == other.inode

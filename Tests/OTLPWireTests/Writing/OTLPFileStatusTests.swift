@@ -6,8 +6,8 @@ import OTLPWire
 import Glibc
 #endif
 
-@Suite("OTLPFileIdentity")
-struct OTLPFileIdentityTests {
+@Suite("OTLPFileStatus")
+struct OTLPFileStatusTests {
     @Test("one regular file under any name (same path, another spelling, hard link, symbolic link, open descriptor) overlaps; others do not")
     func identities() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-identity-\(UUID().uuidString)")
@@ -22,24 +22,24 @@ struct OTLPFileIdentityTests {
         try FileManager.default.linkItem(atPath: file, toPath: hardLink)
         try FileManager.default.createSymbolicLink(atPath: symbolicLink, withDestinationPath: file)
 
-        let identity = try #require(OTLPFileIdentity(path: file))
+        let identity = try #require(OTLPFileStatus.reached(by: file))
         #expect(identity.isRegularFile)
         for name in [file, hardLink, symbolicLink, directory.path + "/./a.bin"] {
-            #expect(identity.overlaps(OTLPFileIdentity(path: name)), "\(name)")
+            #expect(identity.overlaps(OTLPFileStatus.reached(by: name)), "\(name)")
         }
-        #expect(!identity.overlaps(OTLPFileIdentity(path: other)))
-        #expect(!identity.overlaps(OTLPFileIdentity(path: directory.appendingPathComponent("missing").path)))
-        #expect(OTLPFileIdentity(path: directory.appendingPathComponent("missing").path) == nil)
+        #expect(!identity.overlaps(OTLPFileStatus.reached(by: other)))
+        #expect(!identity.overlaps(OTLPFileStatus.reached(by: directory.appendingPathComponent("missing").path)))
+        #expect(OTLPFileStatus.reached(by: directory.appendingPathComponent("missing").path) == nil)
         let descriptor = open(file, O_RDONLY)
         defer { close(descriptor) }
-        #expect(OTLPFileIdentity(descriptor: descriptor) == identity)
-        #expect(OTLPFileIdentity(descriptor: -1) == nil)
+        #expect(OTLPFileStatus.reached(byDescriptor: descriptor) == identity)
+        #expect(OTLPFileStatus.reached(byDescriptor: -1) == nil)
     }
 
     @Test("devices and directories are never overlapping outputs: /dev/null may be read and written at once")
     func notRegular() throws {
-        let null = try #require(OTLPFileIdentity(path: "/dev/null"))
-        #expect(!null.isRegularFile && !null.overlaps(OTLPFileIdentity(path: "/dev/null")))
-        #expect(OTLPFileIdentity(path: "/tmp")?.isRegularFile == false)
+        let null = try #require(OTLPFileStatus.reached(by: "/dev/null"))
+        #expect(!null.isRegularFile && !null.overlaps(OTLPFileStatus.reached(by: "/dev/null")))
+        #expect(OTLPFileStatus.reached(by: "/tmp")?.isRegularFile == false)
     }
 }
