@@ -17,6 +17,8 @@ internal import Tracing
 ///
 /// A signal without an output path is not exported: its items are counted as dropped (`disabled`).
 public final class OTLPTelemetry: Sendable {
+    /// The configuration in effect: the one given, with numeric values clamped into their documented ranges
+    /// (each value clamped is reported to the diagnostics hook at start).
     public let configuration: OTLPTelemetryConfiguration
     public let resource: OTLPResource
     public let counters: OTLPTelemetryCounters
@@ -38,6 +40,10 @@ public final class OTLPTelemetry: Sendable {
         clock: any OTLPClock = OTLPSystemClock(), idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator(),
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
+        for problem in configuration.problems {
+            diagnostics("OTLPWire telemetry: \(problem) (out-of-range values are clamped into range)")
+        }
+        let configuration = configuration.clamped
         self.configuration = configuration
         self.clock = clock
         self.idGenerator = idGenerator
