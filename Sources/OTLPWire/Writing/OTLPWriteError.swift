@@ -4,11 +4,15 @@ public enum OTLPWriteError: Error, Sendable, Equatable, CustomStringConvertible 
     case io(String)
     /// zlib failed while compressing.
     case compression(String)
+    /// A record the framing cannot hold (for example a message over 4 GiB for a 4-byte length prefix, or a
+    /// JSON line containing a newline); nothing of it was written.
+    case unframeable(String)
 
     public var description: String {
         switch self {
         case .io(let message): "write failed: \(message)"
         case .compression(let message): "compression failed: \(message)"
+        case .unframeable(let message): "record cannot be framed: \(message)"
         }
     }
 }
