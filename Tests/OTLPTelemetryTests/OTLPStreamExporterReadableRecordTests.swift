@@ -77,6 +77,28 @@ struct OTLPStreamExporterReadableRecordTests {
         #expect(spans(try readAll(sink.bytes)).map(\.name) == ["span-0", "span-2", "span-3", "span-4", "span-6", "span-7"])
     }
 
+    @Test("gzip: batches of very compressible data still read back with the default inflation ratio limit")
+    func compressibleGzip() throws {
+        let sink = OTLPMemorySink()
+        let counters = OTLPTelemetryCounters()
+        let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, gzip: true, resource: OTLPResource(), counters: counters)
+        // 40 batches of 10 records, each with a 64 KiB body of one letter: 26 MB that deflate squeezes about 1000:1.
+        let body = OTLPAttributeValue.string(String(repeating: "a", count: 65_536))
+        for batch in 0..<40 {
+            let items = (0..<10).map { OTLPScopedLogRecord(scope: Self.scope, record: OTLPLogRecord(timeUnixNano: UInt64(batch * 10 + $0 + 1), body: body)) }
+            #expect(exporter.export(items))
+        }
+        // A normal batch after them is still compressed.
+        let normal = (0..<100).map { OTLPScopedLogRecord(scope: Self.scope, record: OTLPLogRecord(timeUnixNano: UInt64($0 + 1), body: .string("request \($0) served"))) }
+        let plain = OTLPMemorySink()
+        OTLPStreamExporter<OTLPScopedLogRecord>(sink: plain, resource: OTLPResource()).export(normal)
+        let before = sink.bytes.count
+        #expect(exporter.export(normal))
+        #expect(sink.bytes.count - before < plain.bytes.count / 2)
+        let records = logRecords(try readAll(sink.bytes))
+        #expect(records.count == 500 && counters.snapshot.logRecordsExported == 500)
+    }
+
     @Test("a batch of only unreadable items writes nothing and counts each")
     func allUnreadable() {
         let items = (0..<3).map { Self.span($0, attributes: [OTLPAttribute("deep", Self.nested(OTLPDecodingOptions.default.maxNestingDepth + 1))]) }

@@ -25,7 +25,10 @@ public enum OTLPDurability: String, Sendable, Codable, CaseIterable {
 /// (`OTLPDecoder(options: .default)`: record size, decoded memory, nesting, attributes per item; for JSON
 /// lines also `OTLPReaderOptions`' default line length). A batch that would fail is split in halves, down
 /// to single items, so everything readable is exported; an item that fails on its own is dropped, counted
-/// (`item_too_large`) and reported to `diagnostics`.
+/// (`item_too_large`) and reported to `diagnostics`. With gzip, a batch that compresses more than a quarter
+/// of the readers' default inflation ratio limit (`OTLPReaderOptions().maxInflationRatio`, 200:1) is
+/// written as a stored (level 0) member instead, so that a file of such data never looks like a gzip bomb
+/// to a reader.
 public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unchecked Sendable {
     private let lock = NSLock()
     private var sink: (any OTLPByteSink)?
@@ -44,6 +47,10 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     private let readerCheck = OTLPDecoder(options: .default)
     /// Longest JSON line readers accept by default.
     private let readerMaxLineBytes = OTLPReaderOptions().maxLineBytes
+    /// Most uncompressed bytes per gzip byte the exporter writes: a quarter of the readers' default limit.
+    private let maxMemberRatio = max(1, OTLPReaderOptions().maxInflationRatio / 4)
+    /// Uncompressed bytes (prefixes and messages, or lines) staged for the current batch.
+    private var stagedRecordBytes = 0
     private let encoder = OTLPEncoder()
     private let jsonEncoder = OTLPJSONEncoder()
 
@@ -102,9 +109,14 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
             var tooLarge = 0
             defer { counters.dropped(tooLarge, Item.kind, .itemTooLarge) }
             do {
-                try stage(items[...], tooLarge: &tooLarge)
+                stagedRecordBytes = 0
+                var parts: [ArraySlice<Item>] = []
+                try stage(items[...], tooLarge: &tooLarge, parts: &parts)
                 guard tooLarge < items.count else { return false }
-                if gzip { try writer.flush() }
+                if gzip {
+                    try writer.flush()
+                    if stagedRecordBytes / max(staging.bytes.count, 1) > maxMemberRatio { try restageStored(parts) }
+                }
                 let sink: any OTLPByteSink
                 if let current = self.sink {
                     sink = current
@@ -132,18 +144,30 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         }
     }
 
-    /// Writes `part` to the staging writer as one record if readers would accept it, else its halves
-    /// (recursively); a single item readers would refuse is left out and counted in `tooLarge`.
-    private func stage(_ part: ArraySlice<Item>, tooLarge: inout Int) throws(OTLPWriteError) {
-        guard let refusal = try writeIfReadable(Item.request(Array(part), resource: resource)) else { return }
+    /// Writes `part` to the staging writer as one record if readers would accept it (adding it to `parts`),
+    /// else its halves (recursively); a single item readers would refuse is left out and counted in
+    /// `tooLarge`.
+    private func stage(_ part: ArraySlice<Item>, tooLarge: inout Int, parts: inout [ArraySlice<Item>]) throws(OTLPWriteError) {
+        guard let refusal = try writeIfReadable(Item.request(Array(part), resource: resource)) else {
+            parts.append(part)
+            return
+        }
         if part.count == 1 {
             tooLarge += 1
             diagnostics("OTLP exporter: 1 \(Self.noun(1)) dropped (\(OTLPDropReason.itemTooLarge)): readers would refuse its record: \(refusal)")
             return
         }
         let middle = part.startIndex + part.count / 2
-        try stage(part[..<middle], tooLarge: &tooLarge)
-        try stage(part[middle...], tooLarge: &tooLarge)
+        try stage(part[..<middle], tooLarge: &tooLarge, parts: &parts)
+        try stage(part[middle...], tooLarge: &tooLarge, parts: &parts)
+    }
+
+    /// Replaces the staged gzip member by a stored (uncompressed) one holding the same records.
+    private func restageStored(_ parts: [ArraySlice<Item>]) throws(OTLPWriteError) {
+        staging.removeAll()
+        let stored = OTLPFrameWriter(sink: staging, framing: framing, gzip: true, compressionLevel: 0)
+        for part in parts { try stored.write(Item.request(Array(part), resource: resource)) }
+        try stored.flush()
     }
 
     /// Writes `payload` as one record when readers with their default limits would read it back; otherwise
@@ -157,6 +181,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
             }
             guard framing == .jsonl else {
                 try writer.writeEncoded(message)
+                stagedRecordBytes += message.count + (framing == .u32be ? 4 : 10)
                 return nil
             }
             let line: [UInt8]
@@ -168,6 +193,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 return OTLPReadError(.lineTooLong, "JSON line of \(line.count) bytes, over the limit of \(readerMaxLineBytes)")
             }
             try line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try writer.writeEncoded(bytes) } }.get()
+            stagedRecordBytes += line.count + 1
             return nil
         }
         switch payload {
