@@ -71,7 +71,7 @@ public final class OTLPTelemetry: Sendable {
                 exporter: OTLPStreamExporter<OTLPScopedSpan>(
                     sink: traceSink, framing: configuration.traces.framing, gzip: configuration.traces.gzip,
                     durability: configuration.durability, resource: resource, counters: counters, diagnostics: diagnostics),
-                counters: counters, configuration: batch)
+                counters: counters, configuration: batch, diagnostics: diagnostics)
         } else {
             spanProcessor = OTLPDisabledProcessor<OTLPScopedSpan>(counters: counters)
         }
@@ -82,7 +82,8 @@ public final class OTLPTelemetry: Sendable {
                     durability: configuration.durability, resource: resource, counters: counters, diagnostics: diagnostics),
                 counters: counters, configuration: .init(
                     maxQueueSize: batch.maxQueueSize, maxExportBatchSize: batch.maxExportBatchSize,
-                    scheduleDelaySeconds: batch.scheduleDelaySeconds, exportTimeoutSeconds: batch.exportTimeoutSeconds))
+                    scheduleDelaySeconds: batch.scheduleDelaySeconds, exportTimeoutSeconds: batch.exportTimeoutSeconds),
+                diagnostics: diagnostics)
         } else {
             logProcessor = OTLPDisabledProcessor<OTLPScopedLogRecord>(counters: counters)
         }

@@ -214,3 +214,32 @@ extension OTLPTelemetryConfiguration {
         Result { () throws(OTLPConfigurationError) in try load(json: json) }
     }
 }
+
+/// Shutdown with a sink stuck in a write: it gives up after the export timeout instead of hanging, says how
+/// much is still in flight, and the worker finishes the job once the write completes.
+@Suite("Batch processor shutdown with a stuck sink")
+struct OTLPBatchProcessorStuckSinkTests {
+    @Test("shutdown returns after the export timeout and reports the items still being exported")
+    func stuckSink() throws {
+        let sink = ControllableSink()
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let processor = OTLPBatchProcessor(
+            exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: OTLPResource(), counters: counters),
+            counters: counters, configuration: .init(maxExportBatchSize: 10, scheduleDelaySeconds: 3600, exportTimeoutSeconds: 1),
+            diagnostics: { messages.add($0) })
+        sink.hold()
+        for index in 0..<25 { processor.onEnd(OTLPConfigurationRangeTests.record(index)) }
+        // A watchdog, not a timing assertion: without the fix, shutdown never returns.
+        let returned = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            processor.shutdown()
+            returned.signal()
+        }
+        #expect(returned.wait(timeout: .now() + 120) == .success)
+        #expect(messages.all.count == 1)
+        #expect(messages.all.first?.contains("log records are still being exported") == true)
+        sink.release()
+        #expect(counters.snapshot.totalLogRecordsDropped == 0)
+    }
+}

@@ -9,8 +9,9 @@ import Foundation
 /// waiting, when the schedule delay has passed since the oldest waiting item arrived, or when asked to
 /// flush; with nothing queued it sleeps until an item arrives (it never wakes up idle). ``forceFlush()`` and
 /// ``shutdown()`` return once everything queued before the call has been exported; they give up only when
-/// the worker has completed no batch for the export timeout (a stuck sink), and ``shutdown()`` then counts
-/// what is left as dropped (`shut_down`).
+/// the worker has completed no batch for the export timeout (a sink stuck in a write). ``shutdown()`` then
+/// returns without waiting further and reports how many items the worker still holds: the worker exports
+/// them when the write completes, then shuts the exporter down.
 public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @unchecked Sendable {
     public typealias Item = Exporter.Item
 
@@ -87,9 +88,19 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
     private var batchesCompleted = 0
     /// Times the idle worker woke up with nothing to do (a spinning worker would make this grow).
     private var idleWakeups = 0
+    /// Items taken from the queue and not yet handed to the exporter.
+    private var inFlight = 0
+    private let diagnostics: @Sendable (String) -> Void
 
-    /// - Parameter configuration: values out of range are clamped (see ``Configuration/clamped``).
-    public init(exporter: Exporter, counters: OTLPTelemetryCounters, configuration: Configuration = Configuration()) {
+    /// - Parameters:
+    ///   - configuration: values out of range are clamped (see ``Configuration/clamped``).
+    ///   - diagnostics: where a shutdown that gave up on a stuck exporter is reported (default: standard
+    ///     error).
+    public init(
+        exporter: Exporter, counters: OTLPTelemetryCounters, configuration: Configuration = Configuration(),
+        diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
+    ) {
+        self.diagnostics = diagnostics
         self.exporter = exporter
         self.counters = counters
         self.configuration = configuration.clamped
@@ -138,9 +149,16 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
         }
         isShutDown = true
         condition.broadcast()
-        _ = waitForWorker { workerFinished }
+        // The worker shuts the exporter down when it has exported everything; it cannot be done from here
+        // while an export is stuck (the exporter's lock is held by the write).
+        let finished = waitForWorker { workerFinished }
+        let pending = inFlight + queue.count
         condition.unlock()
-        exporter.shutdown()
+        if !finished {
+            diagnostics(
+                "OTLPBatchProcessor: shutdown gave up after \(configuration.exportTimeoutSeconds) s without progress; "
+                    + "\(pending) \(Item.kind == .span ? "spans" : "log records") are still being exported")
+        }
     }
 
     /// Waits (holding `condition`'s lock) until `done`, as long as the worker keeps completing batches:
@@ -189,6 +207,7 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
                 _ = condition.wait(until: deadline)
             }
             let taken = queue
+            inFlight = taken.count
             queue = []
             queue.reserveCapacity(min(configuration.maxQueueSize, 1 << 16))
             let ticket = flushRequested
@@ -199,18 +218,21 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
             while start < taken.count {
                 let end = min(start + configuration.maxExportBatchSize, taken.count)
                 exporter.export(Array(taken[start..<end]))
-                start = end
                 condition.lock()
+                inFlight -= end - start
                 batchesCompleted += 1
                 condition.broadcast()
                 condition.unlock()
+                start = end
             }
             if ticket > flushCompleted { exporter.forceFlush() }
 
             condition.lock()
             flushCompleted = max(flushCompleted, ticket)
             if stopping && queue.isEmpty {
-                exporter.forceFlush()
+                condition.unlock()
+                exporter.shutdown()  // flushes first
+                condition.lock()
                 workerFinished = true
                 condition.broadcast()
                 condition.unlock()
