@@ -50,9 +50,13 @@ public final class OTLPTelemetry: Sendable {
         self.diagnostics = diagnostics
         let counters = OTLPTelemetryCounters()
         self.counters = counters
-        let resource = resource ?? OTLPResourceDetector.detect(
+        var resource = resource ?? OTLPResourceDetector.detect(
             serviceName: configuration.service.name, serviceVersion: configuration.service.version,
             extra: configuration.service.attributes.sorted { $0.key < $1.key }.map { OTLPAttribute($0.key, .string($0.value)) })
+        // The resource is in every record: one huge value would make every record unreadable.
+        if let length = configuration.limits.attributeValueLengthLimit {
+            resource.attributes = resource.attributes.map { OTLPAttribute($0.key, $0.value.map { OTLPLimits.truncate($0, length) }) }
+        }
         self.resource = resource
         let scope = scope ?? OTLPInstrumentationScope(name: configuration.service.name ?? "otlpwire")
 

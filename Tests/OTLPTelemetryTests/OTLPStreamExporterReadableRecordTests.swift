@@ -142,6 +142,31 @@ struct OTLPStreamExporterReadableRecordTests {
         #expect(logs[3].body == .keyValueList([OTLPAttribute("text", .string(String(repeating: "é", count: limit)))]))
     }
 
+    @Test("a huge service attribute is cut like any value: the resource cannot make every record unreadable")
+    func hugeServiceAttribute() throws {
+        let sink = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: sink) }
+        let path = sink.appendingPathComponent("traces.u32be.bin").path
+        let telemetry = OTLPTelemetry(configuration: .init(
+            service: .init(name: "readable", attributes: ["blob": String(repeating: "b", count: Self.hugeBytes)]), traces: .init(path: path)))
+        for index in 0..<3 { telemetry.tracer.startSpan("span-\(index)").end() }
+        telemetry.shutdown()
+        #expect(telemetry.counters.snapshot.spansExported == 3 && telemetry.counters.snapshot.totalSpansDropped == 0)
+        let reader = try OTLPStreamReader(path: path)
+        let record = try #require(try reader.next())
+        guard case .traces(let data) = record.payload else { Issue.record("not traces"); return }
+        let blob = data.resourceSpans[0].resource?.attributes.first { $0.key == "blob" }?.value
+        #expect(blob == .string(String(repeating: "b", count: OTLPLimits.defaultAttributeValueLength)))
+    }
+
+    @Test("service.attributes: more than 1,000 entries is a configuration error")
+    func tooManyServiceAttributes() {
+        let entries = (0...OTLPTelemetryConfiguration.Service.maxAttributes).map { "\"k\($0)\": \"v\"" }.joined(separator: ", ")
+        #expect {
+            try OTLPTelemetryConfiguration.load(json: Data("{\"service\": {\"attributes\": {\(entries)}}}".utf8))
+        } throws: { ($0 as! OTLPConfigurationError).keyPath == "service.attributes" }
+    }
+
     @Test("the value length limit counts Unicode scalars: one grapheme of a million combining marks is cut too")
     func combiningMarks() {
         let value = OTLPAttributeValue.string("a" + String(repeating: "\u{301}", count: 1_000_000))

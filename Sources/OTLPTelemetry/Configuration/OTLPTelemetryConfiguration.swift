@@ -17,8 +17,14 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         public var name: String?
         /// `service.version`; default: none.
         public var version: String?
-        /// More resource attributes (strings); they win over detected ones.
+        /// More resource attributes (strings); they win over detected ones. At most
+        /// ``maxAttributes`` (1,000); values are cut to ``OTLPLimits/attributeValueLengthLimit`` like any
+        /// attribute value.
         public var attributes: [String: String]
+
+        /// Most entries in ``attributes``: far below the readers' attribute limit per resource, which the
+        /// detected attributes share.
+        public static let maxAttributes = 1_000
 
         public init(name: String? = nil, version: String? = nil, attributes: [String: String] = [:]) {
             self.name = name
@@ -195,6 +201,10 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         require(traces.framing != .unframed, "traces.framing", "must be u32be, varint or jsonl")
         require(logs.framing != .unframed, "logs.framing", "must be u32be, varint or jsonl")
         if let path = traces.path, let other = logs.path { require(path != other || path == "stderr" || path == "-" || path == "stdout", "logs.path", "must differ from traces.path (one signal per file)") }
+        if service.attributes.count > Service.maxAttributes {
+            problems.append(OTLPConfigurationError(
+                keyPath: "service.attributes", message: "must have at most \(Service.maxAttributes) entries, has \(service.attributes.count)"))
+        }
         problems += rotation.violations()
         problems += batch.violations(prefix: "batch.")
         problems += limits.violations(prefix: "limits.")
@@ -206,6 +216,9 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     /// with); a NaN becomes the setting's default.
     public var clamped: OTLPTelemetryConfiguration {
         var copy = self
+        if service.attributes.count > Service.maxAttributes {
+            copy.service.attributes = Dictionary(uniqueKeysWithValues: service.attributes.sorted { $0.key < $1.key }.prefix(Service.maxAttributes).map { ($0.key, $0.value) })
+        }
         copy.rotation = rotation.clamped
         copy.batch = batch.clamped
         copy.limits = limits.clamped
