@@ -191,7 +191,8 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         if let first = problems.first { throw first }
     }
 
-    /// Every problem ``validate()`` would report, in key order.
+    /// Every problem ``validate()`` would report, section by section (service, outputs, rotation, batch,
+    /// limits, sampling).
     public var problems: [OTLPConfigurationError] {
         var problems: [OTLPConfigurationError] = []
         func require(_ condition: Bool, _ keyPath: String, _ message: String) {
@@ -350,6 +351,7 @@ extension OTLPLimits {
         attributePerLinkCountLimit = try container.decodeIntegerIfPresent(forKey: .attributePerLinkCountLimit) ?? defaults.attributePerLinkCountLimit
     }
 
+    /// Encodes every limit; no value length limit is written as `null` (a missing key means the default).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(attributeCountLimit, forKey: .attributeCountLimit)
