@@ -82,6 +82,7 @@ let package = Package(
             name: "otlpwire-demo",
             dependencies: [
                 "OTLPWire", "OTLPTelemetry", "OTLPInstrumentation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -17,6 +17,8 @@ internal import Tracing
 ///
 /// A signal without an output path is not exported: its items are counted as dropped (`disabled`).
 public final class OTLPTelemetry: Sendable {
+    /// The configuration in effect: the one given, with numeric values clamped into their documented ranges
+    /// (each value clamped is reported to the diagnostics hook at start).
     public let configuration: OTLPTelemetryConfiguration
     public let resource: OTLPResource
     public let counters: OTLPTelemetryCounters
@@ -45,15 +47,23 @@ public final class OTLPTelemetry: Sendable {
         clock: any OTLPClock = OTLPSystemClock(), idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator(),
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
+        for problem in configuration.problems {
+            diagnostics("OTLPWire telemetry: \(problem) (out-of-range values are clamped into range)")
+        }
+        let configuration = configuration.clamped
         self.configuration = configuration
         self.clock = clock
         self.idGenerator = idGenerator
         self.diagnostics = diagnostics
         let counters = OTLPTelemetryCounters()
         self.counters = counters
-        let resource = resource ?? OTLPResourceDetector.detect(
+        var resource = resource ?? OTLPResourceDetector.detect(
             serviceName: configuration.service.name, serviceVersion: configuration.service.version,
             extra: configuration.service.attributes.sorted { $0.key < $1.key }.map { OTLPAttribute($0.key, .string($0.value)) })
+        // The resource is in every record: one huge value would make every record unreadable.
+        if let length = configuration.limits.attributeValueLengthLimit {
+            resource.attributes = resource.attributes.map { OTLPAttribute($0.key, $0.value.map { OTLPLimits.truncate($0, length) }) }
+        }
         self.resource = resource
         let scope = scope ?? OTLPInstrumentationScope(name: configuration.service.name ?? "otlpwire")
 
@@ -83,7 +93,7 @@ public final class OTLPTelemetry: Sendable {
                 exporter: OTLPStreamExporter<OTLPScopedSpan>(
                     sink: traceSink, framing: configuration.traces.framing, gzip: configuration.traces.gzip,
                     durability: configuration.durability, resource: resource, counters: counters, diagnostics: diagnostics),
-                counters: counters, configuration: batch)
+                counters: counters, configuration: batch, diagnostics: diagnostics)
         } else {
             spanProcessor = OTLPDisabledProcessor<OTLPScopedSpan>(counters: counters)
         }
@@ -94,7 +104,8 @@ public final class OTLPTelemetry: Sendable {
                     durability: configuration.durability, resource: resource, counters: counters, diagnostics: diagnostics),
                 counters: counters, configuration: .init(
                     maxQueueSize: batch.maxQueueSize, maxExportBatchSize: batch.maxExportBatchSize,
-                    scheduleDelaySeconds: batch.scheduleDelaySeconds, exportTimeoutSeconds: batch.exportTimeoutSeconds))
+                    scheduleDelaySeconds: batch.scheduleDelaySeconds, exportTimeoutSeconds: batch.exportTimeoutSeconds),
+                diagnostics: diagnostics)
         } else {
             logProcessor = OTLPDisabledProcessor<OTLPScopedLogRecord>(counters: counters)
         }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Logging
 #if canImport(Glibc)
@@ -25,27 +26,61 @@ import Tracing
 /// `telemetry.startup.enabled` and `telemetry.isSwiftUIViewInstrumentationEnabled` switch the launch and
 /// view instrumentations; the demo always writes to the output folder.
 ///
-/// usage: otlpwire-demo [--deterministic] [--config FILE] [OUTPUT_DIRECTORY]   (default demo-output)
+/// Every failure is one line on stderr naming what failed (path and system error), and a non-zero exit
+/// status: 1 telemetry dropped or an invalid configuration, 2 a file or folder could not be read, created
+/// or written, 64 usage error. Wrong arguments create nothing.
 @main
-struct OTLPWireDemo {
-    static func main() throws {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        let deterministic = arguments.contains("--deterministic")
-        arguments.removeAll { $0 == "--deterministic" }
+struct OTLPWireDemo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "otlpwire-demo",
+        abstract: "Write demo telemetry (the example app's launches and views) with OTLPTelemetry.",
+        discussion: """
+            Measures this process's own cold start, then replays the example app's launch scenarios with \
+            their launch phases and view traces, and writes traces.u32be.bin and logs.u32be.bin.gz \
+            (replacing them) under OUTPUT-DIRECTORY, which is created if missing. Show them with otlp-dump.
+
+            Exit status: 0 everything written; 1 telemetry was dropped, or the configuration is invalid; \
+            2 a file or folder could not be read, created or written; 64 usage error.
+            """
+    )
+
+    @Flag(help: "Fixed clock, IDs and resource, and no real cold start: byte-stable output files.")
+    var deterministic = false
+
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "An app configuration JSON (OTLPAppConfiguration): telemetry.startup.enabled and "
+                + "telemetry.isSwiftUIViewInstrumentationEnabled switch the instrumentations.",
+            valueName: "file"))
+    var configPath: String?
+
+    @Argument(help: ArgumentHelp("Where the files are written.", valueName: "output-directory"))
+    var outputDirectory = "demo-output"
+
+    func run() throws {
+        do {
+            try write()
+        } catch let failure as DemoFailure {
+            FileHandle.standardError.write(Data("otlpwire-demo: \(failure)\n".utf8))
+            throw ExitCode(failure.status.rawValue)
+        }
+    }
+
+    private func write() throws(DemoFailure) {
         var appConfiguration = OTLPAppConfiguration()
-        if let index = arguments.firstIndex(of: "--config"), index + 1 < arguments.count {
+        if let configPath {
+            let data = try ConfigurationFile.read(configPath)
             do {
-                let (loaded, warnings) = try OTLPAppConfiguration.load(json: try Data(contentsOf: URL(fileURLWithPath: arguments[index + 1])))
-                for warning in warnings { FileHandle.standardError.write(Data("otlpwire-demo: \(warning)\n".utf8)) }
+                let (loaded, warnings) = try OTLPAppConfiguration.load(json: data)
+                for warning in warnings { FileHandle.standardError.write(Data("otlpwire-demo: \(configPath): \(warning)\n".utf8)) }
                 appConfiguration = loaded
             } catch {
-                FileHandle.standardError.write(Data("otlpwire-demo: \(arguments[index + 1]): \(error)\n".utf8))
-                exit(64)
+                throw DemoFailure("\(configPath): \(error)", status: .dataError)
             }
-            arguments.removeSubrange(index...(index + 1))
         }
-        let directory = arguments.first ?? "demo-output"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = outputDirectory
+        try OutputDirectory.create(directory)
         let appVersion = "5.13.6"
 
         let start: UInt64 = deterministic ? 1_750_000_000_000_000_000 : OTLPSystemClock().nowUnixNano()
@@ -56,7 +91,12 @@ struct OTLPWireDemo {
             logs: .init(path: "\(directory)/logs.u32be.bin.gz", gzip: true),
             // One batch at shutdown: record boundaries do not depend on timing.
             batch: .init(maxQueueSize: 100_000, maxExportBatchSize: 100_000, scheduleDelaySeconds: 3600))
-        for file in ["traces.u32be.bin", "logs.u32be.bin.gz"] { try? FileManager.default.removeItem(atPath: "\(directory)/\(file)") }
+        for file in ["traces.u32be.bin", "logs.u32be.bin.gz"] {
+            let path = "\(directory)/\(file)"
+            guard unlink(path) != 0 else { continue }
+            let error = errno
+            if error != ENOENT { throw DemoFailure("cannot replace \(path): \(String(cString: strerror(error)))", status: .ioError) }
+        }
         let telemetry: OTLPTelemetry
         if deterministic {
             telemetry = OTLPTelemetry(
@@ -91,6 +131,13 @@ struct OTLPWireDemo {
 
         telemetry.shutdown()
         let snapshot = telemetry.counters.snapshot
+        // The pipeline has reported each failed write on stderr (with the path and the system error).
+        if snapshot.writeErrors > 0 {
+            throw DemoFailure("could not write the telemetry under \(directory) (\(snapshot))", status: .ioError)
+        }
+        if snapshot.totalSpansDropped > 0 || snapshot.totalLogRecordsDropped > 0 {
+            throw DemoFailure("telemetry was dropped (\(snapshot))", status: .dataError)
+        }
         print("wrote \(snapshot.spansExported) spans to \(directory)/traces.u32be.bin and \(snapshot.logRecordsExported) log records to \(directory)/logs.u32be.bin.gz")
     }
 }

@@ -25,7 +25,14 @@ public struct OTLPConfigurationError: Error, Sendable, Equatable, CustomStringCo
             self.init(keyPath: path(context.codingPath + [key]), message: "is required")
         case .dataCorrupted(let context):
             let keyPath = path(context.codingPath)
-            self.init(keyPath: keyPath, message: keyPath.isEmpty ? "not valid JSON" : "invalid value (\(context.debugDescription))")
+            if keyPath.isEmpty {
+                // Foundation puts the parser's reason (for example "Number 1e400 is not representable in
+                // Swift.") in the underlying error.
+                let reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+                self.init(keyPath: "", message: reason.map { "not valid JSON: \($0)" } ?? "not valid JSON")
+            } else {
+                self.init(keyPath: keyPath, message: "invalid value (\(context.debugDescription))")
+            }
         @unknown default:
             self.init(keyPath: "", message: "\(decodingError)")
         }

@@ -17,8 +17,14 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         public var name: String?
         /// `service.version`; default: none.
         public var version: String?
-        /// More resource attributes (strings); they win over detected ones.
+        /// More resource attributes (strings); they win over detected ones. At most
+        /// ``maxAttributes`` (1,000); values are cut to ``OTLPLimits/attributeValueLengthLimit`` like any
+        /// attribute value.
         public var attributes: [String: String]
+
+        /// Most entries in ``attributes``: far below the readers' attribute limit per resource, which the
+        /// detected attributes share.
+        public static let maxAttributes = 1_000
 
         public init(name: String? = nil, version: String? = nil, attributes: [String: String] = [:]) {
             self.name = name
@@ -45,12 +51,14 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
 
     /// File rotation; 0 disables a limit.
     public struct Rotation: Sendable, Equatable, Codable {
-        /// Start a new file before one would grow past this size. Default 0 (no size limit).
+        /// Start a new file before one would grow past this size. Default 0 (no size limit), range
+        /// 0...2^50 (1 PiB).
         public var maxFileBytes: Int
-        /// Start a new file when the current one is older than this. Default 0 (no age limit).
+        /// Start a new file when the current one is older than this. Default 0 (no age limit), range
+        /// 0...31,536,000 (365 days).
         public var maxAgeSeconds: Double
         /// Files kept, the current one included; older ones are deleted and their items counted as dropped
-        /// (`retention`). Default 5.
+        /// (`retention`). Default 5, range 1...10,000.
         public var maxFiles: Int
 
         public init(maxFileBytes: Int = 0, maxAgeSeconds: Double = 0, maxFiles: Int = 5) {
@@ -58,11 +66,35 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
             self.maxAgeSeconds = maxAgeSeconds
             self.maxFiles = maxFiles
         }
+
+        /// Accepted ``maxFileBytes`` values.
+        public static let maxFileBytesRange = 0...(1 << 50)
+        /// Accepted ``maxAgeSeconds`` values.
+        public static let maxAgeSecondsRange = 0.0...31_536_000
+        /// Accepted ``maxFiles`` values.
+        public static let maxFilesRange = 1...10_000
+
+        /// These settings with every value brought into its range; a NaN becomes the default.
+        public var clamped: Self {
+            Self(
+                maxFileBytes: OTLPSettingClamp.clamp(maxFileBytes, to: Self.maxFileBytesRange),
+                maxAgeSeconds: OTLPSettingClamp.clamp(maxAgeSeconds, to: Self.maxAgeSecondsRange, default: 0),
+                maxFiles: OTLPSettingClamp.clamp(maxFiles, to: Self.maxFilesRange))
+        }
+
+        func violations() -> [OTLPConfigurationError] {
+            [
+                OTLPConfigurationError.check(maxFileBytes, in: Self.maxFileBytesRange, "rotation.maxFileBytes", unit: " bytes"),
+                OTLPConfigurationError.check(maxAgeSeconds, in: Self.maxAgeSecondsRange, "rotation.maxAgeSeconds", unit: " seconds"),
+                OTLPConfigurationError.check(maxFiles, in: Self.maxFilesRange, "rotation.maxFiles"),
+            ].compactMap { $0 }
+        }
     }
 
     /// Sampling of new traces.
     public struct Sampling: Sendable, Equatable, Codable {
-        /// Fraction of traces kept, decided by trace ID. Default 1 (all).
+        /// Fraction of traces kept, decided by trace ID. Default 1 (all), range 0...1 (in code: clamped,
+        /// NaN counts as 1).
         public var ratio: Double
         /// Follow the parent's decision when there is a parent. Default `true`.
         public var parentBased: Bool
@@ -74,7 +106,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
 
         /// The sampler these settings describe.
         public var sampler: any OTLPSampler {
-            let root: any OTLPSampler = ratio >= 1 ? OTLPAlwaysOnSampler() : OTLPTraceIDRatioSampler(ratio: ratio)
+            let root: any OTLPSampler = ratio.isNaN || ratio >= 1 ? OTLPAlwaysOnSampler() : OTLPTraceIDRatioSampler(ratio: ratio)
             return parentBased ? OTLPParentBasedSampler(root: root) : root
         }
     }
@@ -113,7 +145,13 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         do {
             configuration = try JSONDecoder().decode(OTLPTelemetryConfiguration.self, from: json)
         } catch let error as DecodingError {
-            throw OTLPConfigurationError(decodingError: error)
+            var problem = OTLPConfigurationError(decodingError: error)
+            if problem.keyPath.isEmpty, problem.message == "not valid JSON" {
+                // JSONDecoder drops the parser's reason; JSONSerialization says it ("Number 1e400 is not
+                // representable in Swift.", "… around line 3, column 7.").
+                if let reason = parserReason(json) { problem.message += ": \(reason)" }
+            }
+            throw problem
         } catch {
             throw OTLPConfigurationError(keyPath: "", message: "\(error)")
         }
@@ -123,6 +161,16 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
             unknownKeys(in: object, known: knownKeys, path: "", into: &warnings)
         }
         return (configuration, warnings)
+    }
+
+    /// Why JSONSerialization refuses `json`, if it does.
+    private static func parserReason(_ json: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: json)
+            return nil
+        } catch {
+            return (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        }
     }
 
     /// ``load(json:)`` from a file.
@@ -136,30 +184,47 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         return try load(json: data)
     }
 
-    /// Checks values that decode but make no sense.
+    /// Checks values that decode but make no sense: every numeric setting against its documented range
+    /// (NaN and infinities are out of every range), and the settings against each other. Throws the first
+    /// problem; ``problems`` lists them all.
     public func validate() throws(OTLPConfigurationError) {
-        func require(_ condition: Bool, _ keyPath: String, _ message: String) throws(OTLPConfigurationError) {
-            if !condition { throw OTLPConfigurationError(keyPath: keyPath, message: message) }
+        if let first = problems.first { throw first }
+    }
+
+    /// Every problem ``validate()`` would report, section by section (service, outputs, rotation, batch,
+    /// limits, sampling).
+    public var problems: [OTLPConfigurationError] {
+        var problems: [OTLPConfigurationError] = []
+        func require(_ condition: Bool, _ keyPath: String, _ message: String) {
+            if !condition { problems.append(OTLPConfigurationError(keyPath: keyPath, message: message)) }
         }
-        try require(batch.maxQueueSize > 0, "batch.maxQueueSize", "must be positive")
-        try require(batch.maxExportBatchSize > 0, "batch.maxExportBatchSize", "must be positive")
-        try require(batch.maxExportBatchSize <= batch.maxQueueSize, "batch.maxExportBatchSize", "must not exceed batch.maxQueueSize")
-        try require(batch.scheduleDelaySeconds > 0, "batch.scheduleDelaySeconds", "must be positive")
-        try require(batch.exportTimeoutSeconds > 0, "batch.exportTimeoutSeconds", "must be positive")
-        try require(rotation.maxFileBytes >= 0, "rotation.maxFileBytes", "must not be negative")
-        try require(rotation.maxAgeSeconds >= 0, "rotation.maxAgeSeconds", "must not be negative")
-        try require(rotation.maxFiles >= 1, "rotation.maxFiles", "must be at least 1")
-        try require(traces.framing != .unframed, "traces.framing", "must be u32be, varint or jsonl")
-        try require(logs.framing != .unframed, "logs.framing", "must be u32be, varint or jsonl")
-        if let path = traces.path, let other = logs.path { try require(path != other || path == "stderr" || path == "-" || path == "stdout", "logs.path", "must differ from traces.path (one signal per file)") }
-        try require(service.name.map { !$0.isEmpty } ?? true, "service.name", "must not be empty")
-        try require((0...1).contains(sampling.ratio), "sampling.ratio", "must be between 0 and 1")
-        try require(limits.attributeCountLimit >= 0, "limits.attributeCountLimit", "must not be negative")
-        try require(limits.attributeValueLengthLimit.map { $0 >= 0 } ?? true, "limits.attributeValueLengthLimit", "must not be negative")
-        try require(limits.eventCountLimit >= 0, "limits.eventCountLimit", "must not be negative")
-        try require(limits.linkCountLimit >= 0, "limits.linkCountLimit", "must not be negative")
-        try require(limits.attributePerEventCountLimit >= 0, "limits.attributePerEventCountLimit", "must not be negative")
-        try require(limits.attributePerLinkCountLimit >= 0, "limits.attributePerLinkCountLimit", "must not be negative")
+        require(service.name.map { !$0.isEmpty } ?? true, "service.name", "must not be empty")
+        require(traces.framing != .unframed, "traces.framing", "must be u32be, varint or jsonl")
+        require(logs.framing != .unframed, "logs.framing", "must be u32be, varint or jsonl")
+        if let path = traces.path, let other = logs.path { require(path != other || path == "stderr" || path == "-" || path == "stdout", "logs.path", "must differ from traces.path (one signal per file)") }
+        if service.attributes.count > Service.maxAttributes {
+            problems.append(OTLPConfigurationError(
+                keyPath: "service.attributes", message: "must have at most \(Service.maxAttributes) entries, has \(service.attributes.count)"))
+        }
+        problems += rotation.violations()
+        problems += batch.violations(prefix: "batch.")
+        problems += limits.violations(prefix: "limits.")
+        if let problem = OTLPConfigurationError.check(sampling.ratio, in: 0...1, "sampling.ratio") { problems.append(problem) }
+        return problems
+    }
+
+    /// This configuration with every numeric value brought into its range (what ``OTLPTelemetry`` runs
+    /// with); a NaN becomes the setting's default.
+    public var clamped: OTLPTelemetryConfiguration {
+        var copy = self
+        if service.attributes.count > Service.maxAttributes {
+            copy.service.attributes = Dictionary(uniqueKeysWithValues: service.attributes.sorted { $0.key < $1.key }.prefix(Service.maxAttributes).map { ($0.key, $0.value) })
+        }
+        copy.rotation = rotation.clamped
+        copy.batch = batch.clamped
+        copy.limits = limits.clamped
+        copy.sampling.ratio = OTLPSettingClamp.clamp(sampling.ratio, to: 0...1, default: 1)
+        return copy
     }
 
     nonisolated(unsafe) private static let knownKeys: [String: Any] = [
@@ -234,9 +299,9 @@ extension OTLPTelemetryConfiguration.Rotation {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        maxFileBytes = try container.decodeIfPresent(Int.self, forKey: .maxFileBytes) ?? 0
+        maxFileBytes = try container.decodeIntegerIfPresent(forKey: .maxFileBytes) ?? 0
         maxAgeSeconds = try container.decodeIfPresent(Double.self, forKey: .maxAgeSeconds) ?? 0
-        maxFiles = try container.decodeIfPresent(Int.self, forKey: .maxFiles) ?? 5
+        maxFiles = try container.decodeIntegerIfPresent(forKey: .maxFiles) ?? 5
     }
 }
 
@@ -246,8 +311,8 @@ extension OTLPBatchProcessor.Configuration {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = Self()
-        maxQueueSize = try container.decodeIfPresent(Int.self, forKey: .maxQueueSize) ?? defaults.maxQueueSize
-        maxExportBatchSize = try container.decodeIfPresent(Int.self, forKey: .maxExportBatchSize) ?? defaults.maxExportBatchSize
+        maxQueueSize = try container.decodeIntegerIfPresent(forKey: .maxQueueSize) ?? defaults.maxQueueSize
+        maxExportBatchSize = try container.decodeIntegerIfPresent(forKey: .maxExportBatchSize) ?? defaults.maxExportBatchSize
         scheduleDelaySeconds = try container.decodeIfPresent(Double.self, forKey: .scheduleDelaySeconds) ?? defaults.scheduleDelaySeconds
         exportTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .exportTimeoutSeconds) ?? defaults.exportTimeoutSeconds
     }
@@ -271,11 +336,55 @@ extension OTLPLimits {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = OTLPLimits()
-        attributeCountLimit = try container.decodeIfPresent(Int.self, forKey: .attributeCountLimit) ?? defaults.attributeCountLimit
-        attributeValueLengthLimit = try container.decodeIfPresent(Int.self, forKey: .attributeValueLengthLimit)
-        eventCountLimit = try container.decodeIfPresent(Int.self, forKey: .eventCountLimit) ?? defaults.eventCountLimit
-        linkCountLimit = try container.decodeIfPresent(Int.self, forKey: .linkCountLimit) ?? defaults.linkCountLimit
-        attributePerEventCountLimit = try container.decodeIfPresent(Int.self, forKey: .attributePerEventCountLimit) ?? defaults.attributePerEventCountLimit
-        attributePerLinkCountLimit = try container.decodeIfPresent(Int.self, forKey: .attributePerLinkCountLimit) ?? defaults.attributePerLinkCountLimit
+        attributeCountLimit = try container.decodeIntegerIfPresent(forKey: .attributeCountLimit) ?? defaults.attributeCountLimit
+        // Absent: the default (64 Ki); `null`: no limit.
+        if !container.contains(.attributeValueLengthLimit) {
+            attributeValueLengthLimit = defaults.attributeValueLengthLimit
+        } else if try container.decodeNil(forKey: .attributeValueLengthLimit) {
+            attributeValueLengthLimit = nil
+        } else {
+            attributeValueLengthLimit = try container.decodeIntegerIfPresent(forKey: .attributeValueLengthLimit)
+        }
+        eventCountLimit = try container.decodeIntegerIfPresent(forKey: .eventCountLimit) ?? defaults.eventCountLimit
+        linkCountLimit = try container.decodeIntegerIfPresent(forKey: .linkCountLimit) ?? defaults.linkCountLimit
+        attributePerEventCountLimit = try container.decodeIntegerIfPresent(forKey: .attributePerEventCountLimit) ?? defaults.attributePerEventCountLimit
+        attributePerLinkCountLimit = try container.decodeIntegerIfPresent(forKey: .attributePerLinkCountLimit) ?? defaults.attributePerLinkCountLimit
+    }
+
+    /// Encodes every limit; no value length limit is written as `null` (a missing key means the default).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(attributeCountLimit, forKey: .attributeCountLimit)
+        // `null` says "no limit"; leaving the key out would mean the default.
+        if let attributeValueLengthLimit {
+            try container.encode(attributeValueLengthLimit, forKey: .attributeValueLengthLimit)
+        } else {
+            try container.encodeNil(forKey: .attributeValueLengthLimit)
+        }
+        try container.encode(eventCountLimit, forKey: .eventCountLimit)
+        try container.encode(linkCountLimit, forKey: .linkCountLimit)
+        try container.encode(attributePerEventCountLimit, forKey: .attributePerEventCountLimit)
+        try container.encode(attributePerLinkCountLimit, forKey: .attributePerLinkCountLimit)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// An integer setting. Read as a JSON number first, so that `1.5`, `1e30` or `99999999999999999999` get an
+    /// error naming the key (Foundation's `Int` decoding reports them as "not valid JSON", without a key).
+    func decodeIntegerIfPresent(forKey key: Key) throws -> Int? {
+        let number: Double?
+        do {
+            number = try decodeIfPresent(Double.self, forKey: key)
+        } catch DecodingError.typeMismatch(_, let context) {
+            throw DecodingError.typeMismatch(Int.self, context)
+        }
+        guard let number else { return nil }
+        guard number.isFinite, number == number.rounded(.towardZero) else {
+            throw DecodingError.typeMismatch(Int.self, .init(codingPath: codingPath + [key], debugDescription: "expected an integer, got \(number)"))
+        }
+        guard let value = Int(exactly: number) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath + [key], debugDescription: "\(number) is out of range"))
+        }
+        return value
     }
 }

@@ -20,6 +20,15 @@ public enum OTLPDurability: String, Sendable, Codable, CaseIterable {
 /// first writes and, after a failure, closes it and opens it again for the next batch: it recovers by
 /// itself when the fault clears (space freed, file system writable again). Any exporter can also be
 /// pointed at another sink with ``redirect(to:)``. With gzip, every batch is one complete gzip member.
+///
+/// Every record is checked before it is written with the check readers make with their default limits
+/// (`OTLPDecoder(options: .default)`: record size, decoded memory, nesting, attributes per item; for JSON
+/// lines also `OTLPReaderOptions`' default line length). A batch that would fail is split in halves, down
+/// to single items, so everything readable is exported; an item that fails on its own is dropped, counted
+/// (`item_too_large`) and reported to `diagnostics`. With gzip, a batch that compresses more than a quarter
+/// of the readers' default inflation ratio limit (`OTLPReaderOptions().maxInflationRatio`, 200:1) is
+/// written as a stored (level 0) member instead, so that a file of such data never looks like a gzip bomb
+/// to a reader.
 public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unchecked Sendable {
     private let lock = NSLock()
     private var sink: (any OTLPByteSink)?
@@ -34,6 +43,16 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     public let counters: OTLPTelemetryCounters
     private let diagnostics: @Sendable (String) -> Void
     private var isShutDown = false
+    /// The check readers make with their default limits.
+    private let readerCheck = OTLPDecoder(options: .default)
+    /// Longest JSON line readers accept by default.
+    private let readerMaxLineBytes = OTLPReaderOptions().maxLineBytes
+    /// Most uncompressed bytes per gzip byte the exporter writes: a quarter of the readers' default limit.
+    private let maxMemberRatio = max(1, OTLPReaderOptions().maxInflationRatio / 4)
+    /// Uncompressed bytes (prefixes and messages, or lines) staged for the current batch.
+    private var stagedRecordBytes = 0
+    private let encoder = OTLPEncoder()
+    private let jsonEncoder = OTLPJSONEncoder()
 
     /// - Parameters:
     ///   - framing: default ``OTLPFraming/u32be``.
@@ -87,9 +106,17 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 return false
             }
             staging.removeAll()
+            var tooLarge = 0
+            defer { counters.dropped(tooLarge, Item.kind, .itemTooLarge) }
             do {
-                try writer.write(Item.request(items, resource: resource))
-                if gzip { try writer.flush() }
+                stagedRecordBytes = 0
+                var parts: [ArraySlice<Item>] = []
+                try stage(items[...], tooLarge: &tooLarge, parts: &parts)
+                guard tooLarge < items.count else { return false }
+                if gzip {
+                    try writer.flush()
+                    if stagedRecordBytes / max(staging.bytes.count, 1) > maxMemberRatio { try restageStored(parts) }
+                }
                 let sink: any OTLPByteSink
                 if let current = self.sink {
                     sink = current
@@ -101,18 +128,90 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 }
                 try staging.bytes.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try sink.write(bytes, itemCount: items.count) } }.get()
                 if durability == .fsync { try sink.sync() }
-                counters.exported(items.count, Item.kind, bytes: staging.bytes.count)
-                return true
+                counters.exported(items.count - tooLarge, Item.kind, bytes: staging.bytes.count)
+                return tooLarge == 0
             } catch {
+                let failed = items.count - tooLarge
                 counters.writeFailed(bytes: 0)
-                counters.dropped(items.count, Item.kind, .writeFailed)
-                diagnostics("OTLP exporter: \(items.count) \(Item.kind == .span ? "spans" : "log records") dropped: \(error)")
+                counters.dropped(failed, Item.kind, .writeFailed)
+                diagnostics("OTLP exporter: \(failed) \(Self.noun(failed)) dropped: \(error)")
                 // Start the next batch from a clean writer (a gzip member cut short must not continue), and
                 // from a freshly opened file when the exporter owns one.
                 writer = OTLPFrameWriter(sink: staging, framing: framing, gzip: gzip)
                 if reopen != nil { sink = nil }
                 return false
             }
+        }
+    }
+
+    /// Writes `part` to the staging writer as one record if readers would accept it (adding it to `parts`),
+    /// else its halves (recursively); a single item readers would refuse is left out and counted in
+    /// `tooLarge`.
+    private func stage(_ part: ArraySlice<Item>, tooLarge: inout Int, parts: inout [ArraySlice<Item>]) throws(OTLPWriteError) {
+        guard let refusal = try writeIfReadable(Item.request(Array(part), resource: resource)) else {
+            parts.append(part)
+            return
+        }
+        if part.count == 1 {
+            tooLarge += 1
+            diagnostics("OTLP exporter: 1 \(Self.noun(1)) dropped (\(OTLPDropReason.itemTooLarge)): readers would refuse its record: \(refusal)")
+            return
+        }
+        let middle = part.startIndex + part.count / 2
+        try stage(part[..<middle], tooLarge: &tooLarge, parts: &parts)
+        try stage(part[middle...], tooLarge: &tooLarge, parts: &parts)
+    }
+
+    /// Replaces the staged gzip member by a stored (uncompressed) one holding the same records.
+    private func restageStored(_ parts: [ArraySlice<Item>]) throws(OTLPWriteError) {
+        staging.removeAll()
+        let stored = OTLPFrameWriter(sink: staging, framing: framing, gzip: true, compressionLevel: 0)
+        for part in parts { try stored.write(Item.request(Array(part), resource: resource)) }
+        try stored.flush()
+    }
+
+    /// Writes `payload` as one record when readers with their default limits would read it back; otherwise
+    /// writes nothing and returns why they would not.
+    private func writeIfReadable(_ payload: OTLPPayload) throws(OTLPWriteError) -> OTLPReadError? {
+        func checkAndWrite(_ message: UnsafeRawBufferPointer, _ signal: OTLPSignal) throws(OTLPWriteError) -> OTLPReadError? {
+            do {
+                try readerCheck.check(message, as: signal)
+            } catch {
+                return error
+            }
+            guard framing == .jsonl else {
+                try writer.writeEncoded(message)
+                stagedRecordBytes += message.count + (framing == .u32be ? 4 : 10)
+                return nil
+            }
+            let line: [UInt8]
+            switch payload {
+            case .traces(let data): line = jsonEncoder.encode(data)
+            case .logs(let data): line = jsonEncoder.encode(data)
+            }
+            guard line.count <= readerMaxLineBytes else {
+                return OTLPReadError(.lineTooLong, "JSON line of \(line.count) bytes, over the limit of \(readerMaxLineBytes)")
+            }
+            try line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try writer.writeEncoded(bytes) } }.get()
+            stagedRecordBytes += line.count + 1
+            return nil
+        }
+        switch payload {
+        case .traces(let data):
+            return try encoder.withEncoded(data) { bytes in
+                Result { () throws(OTLPWriteError) in try checkAndWrite(bytes, .traces) }
+            }.get()
+        case .logs(let data):
+            return try encoder.withEncoded(data) { bytes in
+                Result { () throws(OTLPWriteError) in try checkAndWrite(bytes, .logs) }
+            }.get()
+        }
+    }
+
+    private static func noun(_ count: Int) -> String {
+        switch Item.kind {
+        case .span: count == 1 ? "span" : "spans"
+        case .logRecord: count == 1 ? "log record" : "log records"
         }
     }
 

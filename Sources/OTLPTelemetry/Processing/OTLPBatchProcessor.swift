@@ -6,21 +6,28 @@ import Foundation
 ///
 /// ``onEnd(_:)`` only appends to a bounded queue under a short lock: it never waits for the exporter. When
 /// the queue is full the item is dropped and counted (`queue_full`). The worker exports when a full batch is
-/// waiting, when the schedule delay has passed, or when asked to flush. ``forceFlush()`` and
-/// ``shutdown()`` return once everything queued before the call has been exported (or the export timeout
-/// has passed).
+/// waiting, when the schedule delay has passed since the oldest waiting item arrived, or when asked to
+/// flush; with nothing queued it sleeps until an item arrives (it never wakes up idle). ``forceFlush()`` and
+/// ``shutdown()`` return once everything queued before the call has been exported; they give up only when
+/// the worker has completed no batch for the export timeout (a sink stuck in a write). ``shutdown()`` then
+/// returns without waiting further and reports how many items the worker still holds: the worker exports
+/// them when the write completes, then shuts the exporter down.
 public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @unchecked Sendable {
     public typealias Item = Exporter.Item
 
-    /// Batching settings; defaults are the specification's.
+    /// Batching settings; defaults are the specification's. Each has a documented range:
+    /// ``OTLPTelemetryConfiguration/validate()`` rejects values outside it, and ``OTLPBatchProcessor``
+    /// clamps them into it (see ``clamped``).
     public struct Configuration: Sendable, Equatable, Codable {
-        /// Items held at most; more are dropped. Default 2048.
+        /// Items held at most; more are dropped. Default 2048, range 1...1,048,576.
         public var maxQueueSize: Int
-        /// Items per export at most. Default 512.
+        /// Items per export at most. Default 512, range 1...`maxQueueSize`.
         public var maxExportBatchSize: Int
-        /// Longest wait before a partial batch is exported, in seconds. Default 5.
+        /// Longest wait, in seconds, between the arrival of an item and the export of the partial batch
+        /// holding it. Default 5, range 0.001...86,400 (1 ms to one day).
         public var scheduleDelaySeconds: Double
-        /// How long ``forceFlush()`` and ``shutdown()`` wait for the worker, in seconds. Default 30.
+        /// How long ``forceFlush()`` and ``shutdown()`` wait for the worker to complete its next batch, in
+        /// seconds. Default 30, range 1...86,400.
         public var exportTimeoutSeconds: Double
 
         public init(maxQueueSize: Int = 2048, maxExportBatchSize: Int = 512, scheduleDelaySeconds: Double = 5, exportTimeoutSeconds: Double = 30) {
@@ -29,8 +36,44 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
             self.scheduleDelaySeconds = scheduleDelaySeconds
             self.exportTimeoutSeconds = exportTimeoutSeconds
         }
+
+        /// Accepted ``maxQueueSize`` values.
+        public static var maxQueueSizeRange: ClosedRange<Int> { 1...(1 << 20) }
+        /// Accepted ``scheduleDelaySeconds`` values: at least 1 ms, so the worker cannot spin.
+        public static var scheduleDelaySecondsRange: ClosedRange<Double> { 0.001...86_400 }
+        /// Accepted ``exportTimeoutSeconds`` values: at least 1 s, so a shutdown does not give up on a
+        /// worker that is merely busy.
+        public static var exportTimeoutSecondsRange: ClosedRange<Double> { 1...86_400 }
+
+        /// This configuration with every value brought into its range; a NaN becomes the default.
+        public var clamped: Self {
+            let defaults = Self()
+            let queue = OTLPSettingClamp.clamp(maxQueueSize, to: Self.maxQueueSizeRange)
+            return Self(
+                maxQueueSize: queue, maxExportBatchSize: OTLPSettingClamp.clamp(maxExportBatchSize, to: 1...queue),
+                scheduleDelaySeconds: OTLPSettingClamp.clamp(
+                    scheduleDelaySeconds, to: Self.scheduleDelaySecondsRange, default: defaults.scheduleDelaySeconds),
+                exportTimeoutSeconds: OTLPSettingClamp.clamp(
+                    exportTimeoutSeconds, to: Self.exportTimeoutSecondsRange, default: defaults.exportTimeoutSeconds))
+        }
+
+        /// Every value outside its range, as errors naming `prefix.key`.
+        func violations(prefix: String) -> [OTLPConfigurationError] {
+            [
+                OTLPConfigurationError.check(maxQueueSize, in: Self.maxQueueSizeRange, "\(prefix)maxQueueSize"),
+                Self.maxQueueSizeRange.contains(maxQueueSize)
+                    ? OTLPConfigurationError.check(
+                        maxExportBatchSize, in: 1...maxQueueSize, "\(prefix)maxExportBatchSize", unit: " (batch.maxQueueSize)")
+                    : OTLPConfigurationError.check(maxExportBatchSize, in: Self.maxQueueSizeRange, "\(prefix)maxExportBatchSize"),
+                OTLPConfigurationError.check(
+                    scheduleDelaySeconds, in: Self.scheduleDelaySecondsRange, "\(prefix)scheduleDelaySeconds", unit: " seconds"),
+                OTLPConfigurationError.check(
+                    exportTimeoutSeconds, in: Self.exportTimeoutSecondsRange, "\(prefix)exportTimeoutSeconds", unit: " seconds"),
+            ].compactMap { $0 }
+        }
     }
 
+    /// The configuration in effect: the one given, clamped into its ranges.
     public let configuration: Configuration
     private let exporter: Exporter
     private let counters: OTLPTelemetryCounters
@@ -41,13 +84,27 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
     /// Flush requests made, and flush requests the worker has completed.
     private var flushRequested = 0
     private var flushCompleted = 0
+    /// Batches the worker has handed to the exporter: the progress that waiting callers watch.
+    private var batchesCompleted = 0
+    /// Times the idle worker woke up with nothing to do (a spinning worker would make this grow).
+    private var idleWakeups = 0
+    /// Items taken from the queue and not yet handed to the exporter.
+    private var inFlight = 0
+    private let diagnostics: @Sendable (String) -> Void
 
-    public init(exporter: Exporter, counters: OTLPTelemetryCounters, configuration: Configuration = Configuration()) {
-        precondition(configuration.maxQueueSize > 0 && configuration.maxExportBatchSize > 0, "queue and batch sizes must be positive")
+    /// - Parameters:
+    ///   - configuration: values out of range are clamped (see ``Configuration/clamped``).
+    ///   - diagnostics: where a shutdown that gave up on a stuck exporter is reported (default: standard
+    ///     error).
+    public init(
+        exporter: Exporter, counters: OTLPTelemetryCounters, configuration: Configuration = Configuration(),
+        diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
+    ) {
+        self.diagnostics = diagnostics
         self.exporter = exporter
         self.counters = counters
-        self.configuration = configuration
-        queue.reserveCapacity(min(configuration.maxQueueSize, 1 << 16))
+        self.configuration = configuration.clamped
+        queue.reserveCapacity(min(self.configuration.maxQueueSize, 1 << 16))
         let thread = Thread { [self] in work() }
         thread.name = "OTLPBatchProcessor"
         thread.start()
@@ -67,9 +124,10 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
             return
         }
         queue.append(item)
-        let batchReady = queue.count == configuration.maxExportBatchSize
+        // The first item starts the schedule delay; a full batch is exported at once.
+        let wake = queue.count == 1 || queue.count == configuration.maxExportBatchSize
         condition.unlock()
-        if batchReady { condition.signal() }
+        if wake { condition.broadcast() }
     }
 
     @discardableResult
@@ -80,11 +138,7 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
         flushRequested += 1
         let ticket = flushRequested
         condition.broadcast()
-        let deadline = Date(timeIntervalSinceNow: configuration.exportTimeoutSeconds)
-        while flushCompleted < ticket && !workerFinished {
-            if !condition.wait(until: deadline) { return false }
-        }
-        return true
+        return waitForWorker { flushCompleted >= ticket || workerFinished }
     }
 
     public func shutdown() {
@@ -95,26 +149,65 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
         }
         isShutDown = true
         condition.broadcast()
-        let deadline = Date(timeIntervalSinceNow: configuration.exportTimeoutSeconds)
-        while !workerFinished {
-            if !condition.wait(until: deadline) { break }
-        }
+        // The worker shuts the exporter down when it has exported everything; it cannot be done from here
+        // while an export is stuck (the exporter's lock is held by the write).
+        let finished = waitForWorker { workerFinished }
+        let pending = inFlight + queue.count
         condition.unlock()
-        exporter.shutdown()
+        if !finished {
+            diagnostics(
+                "OTLPBatchProcessor: shutdown gave up after \(configuration.exportTimeoutSeconds) s without progress; "
+                    + "\(pending) \(Item.kind == .span ? "spans" : "log records") are still being exported")
+        }
     }
 
-    /// The worker: waits for a reason to export, takes the whole queue in O(1), exports it in batches.
+    /// Waits (holding `condition`'s lock) until `done`, as long as the worker keeps completing batches:
+    /// gives up when none completed for the export timeout. Returns whether `done` became true.
+    private func waitForWorker(until done: () -> Bool) -> Bool {
+        var progress = batchesCompleted
+        var deadline = Self.deadline(after: configuration.exportTimeoutSeconds)
+        while !done() {
+            if condition.wait(until: deadline) || Date() < deadline { continue }
+            guard batchesCompleted != progress else { return false }
+            progress = batchesCompleted
+            deadline = Self.deadline(after: configuration.exportTimeoutSeconds)
+        }
+        return true
+    }
+
+    /// How often the worker woke up idle so far (for tests: it sleeps until an item arrives).
+    var idleWakeupCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return idleWakeups
+    }
+
+    /// Now plus `seconds`, kept within one day (NaN: now), so no wait can overflow a `timespec`.
+    static func deadline(after seconds: Double) -> Date {
+        Date(timeIntervalSinceNow: OTLPSettingClamp.clamp(seconds, to: 0...86_400, default: 0))
+    }
+
+    /// The worker: sleeps while the queue is empty, then waits for a reason to export (a full batch, the
+    /// schedule delay since the first waiting item, a flush, shutdown), takes the whole queue in O(1) and
+    /// exports it in batches.
     private func work() {
         condition.lock()
         while true {
-            var deadline = Date(timeIntervalSinceNow: configuration.scheduleDelaySeconds)
+            var due: Date?
             while queue.count < configuration.maxExportBatchSize && flushCompleted == flushRequested && !isShutDown {
-                if !condition.wait(until: deadline) {
-                    if !queue.isEmpty { break }
-                    deadline = Date(timeIntervalSinceNow: configuration.scheduleDelaySeconds)
+                if queue.isEmpty {
+                    due = nil
+                    condition.wait()
+                    if queue.isEmpty && flushCompleted == flushRequested && !isShutDown { idleWakeups += 1 }
+                    continue
                 }
+                let deadline = due ?? Self.deadline(after: configuration.scheduleDelaySeconds)
+                due = deadline
+                if Date() >= deadline { break }
+                _ = condition.wait(until: deadline)
             }
             let taken = queue
+            inFlight = taken.count
             queue = []
             queue.reserveCapacity(min(configuration.maxQueueSize, 1 << 16))
             let ticket = flushRequested
@@ -125,6 +218,11 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
             while start < taken.count {
                 let end = min(start + configuration.maxExportBatchSize, taken.count)
                 exporter.export(Array(taken[start..<end]))
+                condition.lock()
+                inFlight -= end - start
+                batchesCompleted += 1
+                condition.broadcast()
+                condition.unlock()
                 start = end
             }
             if ticket > flushCompleted { exporter.forceFlush() }
@@ -132,7 +230,9 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
             condition.lock()
             flushCompleted = max(flushCompleted, ticket)
             if stopping && queue.isEmpty {
-                exporter.forceFlush()
+                condition.unlock()
+                exporter.shutdown()  // flushes first
+                condition.lock()
                 workerFinished = true
                 condition.broadcast()
                 condition.unlock()

@@ -1,25 +1,50 @@
 public import OTLPWire
 
-/// Limits on what one span or log record may hold, as the OpenTelemetry specification defines them.
-/// What a limit removes is counted in the item's `dropped_*_count` fields.
+/// Limits on what one span or log record may hold, as the OpenTelemetry specification defines them, plus a
+/// default value length limit that keeps every record readable. What a count limit removes is counted in
+/// the item's `dropped_*_count` fields.
+///
+/// Each limit has a documented range. ``OTLPTelemetryConfiguration/validate()`` (and so a JSON
+/// configuration) rejects values outside it; values set in code are clamped into it when applied
+/// (see ``clamped``).
 public struct OTLPLimits: Sendable, Equatable, Codable {
-    /// Attributes per span or log record. Default 128.
+    /// Attributes per span or log record. Default 128, range 0...the readers' default attribute limit
+    /// (`OTLPDecodingOptions.default.maxAttributesPerItem`, 10,000).
     public var attributeCountLimit: Int
-    /// Longest string (or bytes) attribute value, in characters (bytes); longer ones are cut. `nil` (the
-    /// default) means no limit.
+    /// Longest string or bytes value, in Unicode scalars (bytes): attribute values, values inside arrays and
+    /// key-value lists, and log record bodies. Longer ones are cut. Default 65,536 (64 Ki), range
+    /// 0...``maxAttributeValueLength``; `nil` means no limit.
+    ///
+    /// The specification's default is no limit, but one 70 MB value would make a record that readers with
+    /// their default limits refuse (64 MiB per record): 64 Ki keeps stack traces and request bodies whole
+    /// while 512 items with one such value each still fit one record.
     public var attributeValueLengthLimit: Int?
-    /// Events per span. Default 128.
+    /// Events per span. Default 128, range 0...10,000.
     public var eventCountLimit: Int
-    /// Links per span. Default 128.
+    /// Links per span. Default 128, range 0...10,000.
     public var linkCountLimit: Int
-    /// Attributes per span event. Default 128.
+    /// Attributes per span event. Default 128, range as ``attributeCountLimit``.
     public var attributePerEventCountLimit: Int
-    /// Attributes per span link. Default 128.
+    /// Attributes per span link. Default 128, range as ``attributeCountLimit``.
     public var attributePerLinkCountLimit: Int
 
+    /// The default ``attributeValueLengthLimit``: 64 Ki.
+    public static let defaultAttributeValueLength = 65_536
+
+    /// The largest ``attributeValueLengthLimit`` accepted: a quarter of the readers' default record size
+    /// limit (16 Mi with the 64 MiB default), so that one value of 4-byte scalars still fits a record.
+    public static var maxAttributeValueLength: Int { max(0, OTLPDecodingOptions.default.maxMessageBytes / 4) }
+
+    /// Accepted attribute count limits (per item, event or link).
+    public static var attributeCountRange: ClosedRange<Int> { 0...max(0, OTLPDecodingOptions.default.maxAttributesPerItem) }
+
+    /// Accepted event and link count limits.
+    public static let eventCountRange = 0...10_000
+
     public init(
-        attributeCountLimit: Int = 128, attributeValueLengthLimit: Int? = nil, eventCountLimit: Int = 128, linkCountLimit: Int = 128,
-        attributePerEventCountLimit: Int = 128, attributePerLinkCountLimit: Int = 128
+        attributeCountLimit: Int = 128, attributeValueLengthLimit: Int? = OTLPLimits.defaultAttributeValueLength,
+        eventCountLimit: Int = 128, linkCountLimit: Int = 128, attributePerEventCountLimit: Int = 128,
+        attributePerLinkCountLimit: Int = 128
     ) {
         self.attributeCountLimit = attributeCountLimit
         self.attributeValueLengthLimit = attributeValueLengthLimit
@@ -29,49 +54,108 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
         self.attributePerLinkCountLimit = attributePerLinkCountLimit
     }
 
-    /// Applies every span limit; dropped counts grow by what was removed.
+    /// These limits with every value brought into its range.
+    public var clamped: OTLPLimits {
+        OTLPLimits(
+            attributeCountLimit: OTLPSettingClamp.clamp(attributeCountLimit, to: Self.attributeCountRange),
+            attributeValueLengthLimit: attributeValueLengthLimit.map { OTLPSettingClamp.clamp($0, to: 0...Self.maxAttributeValueLength) },
+            eventCountLimit: OTLPSettingClamp.clamp(eventCountLimit, to: Self.eventCountRange),
+            linkCountLimit: OTLPSettingClamp.clamp(linkCountLimit, to: Self.eventCountRange),
+            attributePerEventCountLimit: OTLPSettingClamp.clamp(attributePerEventCountLimit, to: Self.attributeCountRange),
+            attributePerLinkCountLimit: OTLPSettingClamp.clamp(attributePerLinkCountLimit, to: Self.attributeCountRange))
+    }
+
+    /// Every value outside its range, as errors naming `prefix.key`.
+    func violations(prefix: String) -> [OTLPConfigurationError] {
+        [
+            OTLPConfigurationError.check(attributeCountLimit, in: Self.attributeCountRange, "\(prefix)attributeCountLimit"),
+            attributeValueLengthLimit.flatMap {
+                OTLPConfigurationError.check($0, in: 0...Self.maxAttributeValueLength, "\(prefix)attributeValueLengthLimit")
+            },
+            OTLPConfigurationError.check(eventCountLimit, in: Self.eventCountRange, "\(prefix)eventCountLimit"),
+            OTLPConfigurationError.check(linkCountLimit, in: Self.eventCountRange, "\(prefix)linkCountLimit"),
+            OTLPConfigurationError.check(attributePerEventCountLimit, in: Self.attributeCountRange, "\(prefix)attributePerEventCountLimit"),
+            OTLPConfigurationError.check(attributePerLinkCountLimit, in: Self.attributeCountRange, "\(prefix)attributePerLinkCountLimit"),
+        ].compactMap { $0 }
+    }
+
+    /// Applies every span limit (clamped into range); dropped counts grow by what was removed.
     public func apply(to span: inout OTLPSpan) {
-        span.droppedAttributesCount += limit(&span.attributes, attributeCountLimit)
-        if span.events.count > eventCountLimit {
-            span.droppedEventsCount += UInt32(clamping: span.events.count - eventCountLimit)
-            span.events.removeLast(span.events.count - eventCountLimit)
+        let limits = clamped
+        let length = limits.attributeValueLengthLimit
+        span.droppedAttributesCount = Self.add(span.droppedAttributesCount, Self.limit(&span.attributes, limits.attributeCountLimit, length))
+        if span.events.count > limits.eventCountLimit {
+            span.droppedEventsCount = Self.add(span.droppedEventsCount, span.events.count - limits.eventCountLimit)
+            span.events.removeLast(span.events.count - limits.eventCountLimit)
         }
         for index in span.events.indices {
-            span.events[index].droppedAttributesCount += limit(&span.events[index].attributes, attributePerEventCountLimit)
+            span.events[index].droppedAttributesCount = Self.add(
+                span.events[index].droppedAttributesCount, Self.limit(&span.events[index].attributes, limits.attributePerEventCountLimit, length))
         }
-        if span.links.count > linkCountLimit {
-            span.droppedLinksCount += UInt32(clamping: span.links.count - linkCountLimit)
-            span.links.removeLast(span.links.count - linkCountLimit)
+        if span.links.count > limits.linkCountLimit {
+            span.droppedLinksCount = Self.add(span.droppedLinksCount, span.links.count - limits.linkCountLimit)
+            span.links.removeLast(span.links.count - limits.linkCountLimit)
         }
         for index in span.links.indices {
-            span.links[index].droppedAttributesCount += limit(&span.links[index].attributes, attributePerLinkCountLimit)
+            span.links[index].droppedAttributesCount = Self.add(
+                span.links[index].droppedAttributesCount, Self.limit(&span.links[index].attributes, limits.attributePerLinkCountLimit, length))
         }
     }
 
-    /// Applies the attribute limits to a log record.
+    /// Applies the attribute limits (clamped into range) to a log record, and the value length limit to its
+    /// body.
     public func apply(to record: inout OTLPLogRecord) {
-        record.droppedAttributesCount += limit(&record.attributes, attributeCountLimit)
+        let limits = clamped
+        let length = limits.attributeValueLengthLimit
+        record.droppedAttributesCount = Self.add(record.droppedAttributesCount, Self.limit(&record.attributes, limits.attributeCountLimit, length))
+        if let length, let body = record.body { record.body = Self.truncate(body, length) }
+    }
+
+    /// A dropped count plus `removed`, saturating at `UInt32.max`.
+    private static func add(_ count: UInt32, _ removed: Int) -> UInt32 {
+        let (sum, overflow) = count.addingReportingOverflow(UInt32(clamping: removed))
+        return overflow ? .max : sum
     }
 
     /// Keeps the first `count` attributes (cutting long values); returns how many were removed.
-    private func limit(_ attributes: inout [OTLPAttribute], _ count: Int) -> UInt32 {
+    private static func limit(_ attributes: inout [OTLPAttribute], _ count: Int, _ length: Int?) -> Int {
         var removed = 0
         if attributes.count > count {
             removed = attributes.count - count
             attributes.removeLast(removed)
         }
-        if let length = attributeValueLengthLimit {
-            for index in attributes.indices { attributes[index].value = attributes[index].value.map { Self.truncate($0, length) } }
+        if let length {
+            for index in attributes.indices { attributes[index].value = attributes[index].value.map { truncate($0, length) } }
         }
-        return UInt32(clamping: removed)
+        return removed
     }
 
-    static func truncate(_ value: OTLPAttributeValue, _ length: Int) -> OTLPAttributeValue {
+    /// Nesting followed when cutting values inside arrays and key-value lists: past what any reader accepts
+    /// (`OTLPDecodingOptions.default.maxNestingDepth`), so deeper values are left to the exporter, which
+    /// drops items that readers would refuse.
+    private static let maxTruncationDepth = 256
+
+    /// `value` with every string longer than `length` Unicode scalars, and every bytes value longer than
+    /// `length` bytes, cut to that length.
+    static func truncate(_ value: OTLPAttributeValue, _ length: Int, depth: Int = 0) -> OTLPAttributeValue {
+        let length = max(0, length)
         switch value {
-        case .string(let string) where string.count > length: .string(String(string.prefix(length)))
-        case .bytes(let bytes) where bytes.count > length: .bytes(Array(bytes.prefix(length)))
-        case .array(let values): .array(values.map { truncate($0, length) })
-        default: value
+        case .string(let string):
+            // A string of at most `length` UTF-8 bytes has at most `length` scalars (utf8.count is O(1) for
+            // native strings); counting scalars, not grapheme clusters, bounds the bytes kept.
+            guard string.utf8.count > length else { return value }
+            let scalars = string.unicodeScalars
+            guard let end = scalars.index(scalars.startIndex, offsetBy: length, limitedBy: scalars.endIndex), end < scalars.endIndex
+            else { return value }
+            return .string(String(scalars[..<end]))
+        case .bytes(let bytes) where bytes.count > length:
+            return .bytes(Array(bytes.prefix(length)))
+        case .array(let values) where depth < maxTruncationDepth:
+            return .array(values.map { truncate($0, length, depth: depth + 1) })
+        case .keyValueList(let attributes) where depth < maxTruncationDepth:
+            return .keyValueList(attributes.map { OTLPAttribute($0.key, $0.value.map { truncate($0, length, depth: depth + 1) }) })
+        default:
+            return value
         }
     }
 }

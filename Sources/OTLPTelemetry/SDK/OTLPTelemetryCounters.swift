@@ -13,6 +13,10 @@ public enum OTLPDropReason: String, Sendable, CaseIterable, CustomStringConverti
     case retention
     /// The signal has no output configured.
     case disabled
+    /// The item alone would make a record that readers with their default limits refuse (over the record
+    /// size or decoded memory limit, nesting too deep, too many attributes), so it was left out of its batch;
+    /// the rest of the batch was exported.
+    case itemTooLarge = "item_too_large"
 
     public var description: String { rawValue }
 }

@@ -30,9 +30,9 @@ public struct OTLPTraceIDRatioSampler: OTLPSampler {
     public let ratio: Double
     private let threshold: UInt64
 
-    /// - Parameter ratio: 0...1 (clamped).
+    /// - Parameter ratio: 0...1 (clamped; NaN counts as 1, keeping every trace rather than losing them).
     public init(ratio: Double) {
-        let clamped = min(max(ratio, 0), 1)
+        let clamped = ratio.isNaN ? 1 : min(max(ratio, 0), 1)
         self.ratio = clamped
         threshold = clamped >= 1 ? 1 << 56 : UInt64(clamped * Double(UInt64(1) << 56))
     }

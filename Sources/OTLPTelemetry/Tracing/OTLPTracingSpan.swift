@@ -21,6 +21,10 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     private var _attributes = SpanAttributes()
     private var events: [OTLPSpanEvent] = []
     private var links: [OTLPSpanLink] = []
+    /// Events and links refused because the span already held as many as its limits allow: a long-lived
+    /// span in a loop cannot grow without bound. Counted in `dropped_events_count` / `dropped_links_count`.
+    private var droppedEvents = 0
+    private var droppedLinks = 0
     private var status: OTLPSpanStatus?
     private var ended = false
 
@@ -78,7 +82,7 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
 
     public func addEvent(_ event: SpanEvent) {
         let converted = OTLPSpanEvent(name: event.name, timeUnixNano: event.nanosecondsSinceEpoch, attributes: event.attributes.otlpAttributes)
-        lock.withLock { if !ended { events.append(converted) } }
+        lock.withLock { append(converted) }
     }
 
     /// Records an `exception` event with the semantic-convention attributes `exception.type` and
@@ -90,7 +94,7 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
         ]
         all += attributes.otlpAttributes
         let event = OTLPSpanEvent(name: "exception", timeUnixNano: instant().nanosecondsSinceEpoch, attributes: all)
-        lock.withLock { if !ended { events.append(event) } }
+        lock.withLock { append(event) }
     }
 
     public func addLink(_ link: SpanLink) {
@@ -98,7 +102,16 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
         let converted = OTLPSpanLink(
             traceID: linked.traceID, spanID: linked.spanID, traceState: linked.traceState,
             attributes: link.attributes.otlpAttributes, flags: Self.flags(linked.traceFlags, remote: linked.isRemote))
-        lock.withLock { if !ended { links.append(converted) } }
+        lock.withLock {
+            guard !ended else { return }
+            if links.count < limits.clamped.linkCountLimit { links.append(converted) } else { droppedLinks += 1 }
+        }
+    }
+
+    /// Adds an event under the lock, or counts it when the span is full.
+    private func append(_ event: OTLPSpanEvent) {
+        guard !ended else { return }
+        if events.count < limits.clamped.eventCountLimit { events.append(event) } else { droppedEvents += 1 }
     }
 
     public func end<Instant: TracerInstant>(at instant: @autoclosure () -> Instant) {
@@ -111,7 +124,8 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
                 name: _operationName, kind: Self.kind(kind), startTimeUnixNano: startTimeUnixNano,
                 endTimeUnixNano: max(endTime, startTimeUnixNano), attributes: _attributes.otlpAttributes, events: events,
                 links: links, status: status, traceState: spanContext.traceState,
-                flags: Self.flags(spanContext.traceFlags, remote: parent?.isRemote ?? false))
+                flags: Self.flags(spanContext.traceFlags, remote: parent?.isRemote ?? false),
+                droppedEventsCount: UInt32(clamping: droppedEvents), droppedLinksCount: UInt32(clamping: droppedLinks))
         }
         if var span, let processor {
             limits.apply(to: &span)

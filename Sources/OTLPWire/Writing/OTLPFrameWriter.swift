@@ -5,6 +5,10 @@
 /// compressed into the current member and ``flush()`` closes it: a file cut short later still
 /// decompresses up to its last flush.
 ///
+/// The writer never traps: a record its framing cannot hold (over 4 GiB with `u32be`; a JSON line with a
+/// newline in it) throws ``OTLPWriteError/unframeable(_:)`` before any of it is written. It does not apply
+/// the readers' size limits (a reader may raise them); ``OTLPTelemetry``'s exporter does.
+///
 /// ```swift
 /// let writer = try OTLPFrameWriter(sink: OTLPFileSink(path: "traces.u32be.bin"))
 /// try writer.write(OTLPTracesData(resource: resource, scope: scope, spans: spans))
@@ -27,13 +31,45 @@ public final class OTLPFrameWriter {
     /// - Parameters:
     ///   - framing: default ``OTLPFraming/u32be``.
     ///   - gzip: compress with zlib (one gzip member per flush). Default `false`.
-    ///   - compressionLevel: zlib level 0...9, default 6.
+    ///   - compressionLevel: zlib level 0...9 (clamped), default 6.
     public init(sink: any OTLPByteSink, framing: OTLPFraming = .u32be, gzip: Bool = false, compressionLevel: Int32 = 6) {
         self.sink = sink
         self.framing = framing
         self.isCompressed = gzip
-        deflater = gzip ? GzipDeflater(level: compressionLevel) : nil
+        deflater = gzip ? GzipDeflater(level: min(max(compressionLevel, 0), 9)) : nil
     }
+
+    /// The largest message a `u32be` length prefix can declare: 4 GiB - 1.
+    public static let maxU32BEMessageBytes = Int(UInt32.max)
+
+    /// The length prefix for a message of `messageBytes` bytes in `framing` (empty for `jsonl` and
+    /// unframed); throws when the framing cannot declare that length.
+    static func lengthPrefix(messageBytes: Int, framing: OTLPFraming) throws(OTLPWriteError) -> [UInt8] {
+        guard messageBytes >= 0 else { throw .unframeable("negative message length \(messageBytes)") }
+        switch framing {
+        case .u32be:
+            guard let length = UInt32(exactly: messageBytes) else {
+                throw .unframeable(
+                    "a message of \(messageBytes) bytes does not fit a u32be length prefix (at most \(maxU32BEMessageBytes) bytes)")
+            }
+            return [UInt8(truncatingIfNeeded: length >> 24), UInt8(truncatingIfNeeded: length >> 16),
+                    UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)]
+        case .varint:
+            var prefix: [UInt8] = []
+            var length = UInt64(messageBytes)
+            while length >= 0x80 {
+                prefix.append(UInt8(truncatingIfNeeded: length) | 0x80)
+                length >>= 7
+            }
+            prefix.append(UInt8(length))
+            return prefix
+        case .unframed, .jsonl:
+            return []
+        }
+    }
+
+    /// Bytes handed to zlib per call: its `avail_in` is 32 bits wide.
+    static let deflateChunkBytes = 1 << 30
 
     /// Writes one traces request as one record.
     public func write(_ data: OTLPTracesData) throws(OTLPWriteError) {
@@ -86,27 +122,18 @@ public final class OTLPFrameWriter {
     }
 
     private func emit(_ message: UnsafeRawBufferPointer) throws(OTLPWriteError) {
+        let prefix = try Self.lengthPrefix(messageBytes: message.count, framing: framing)
         record.removeAll(keepingCapacity: true)
-        switch framing {
-        case .u32be:
-            let length = UInt32(message.count)
-            record.append(contentsOf: [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16),
-                                       UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)])
-        case .varint:
-            var length = UInt64(message.count)
-            while length >= 0x80 {
-                record.append(UInt8(truncatingIfNeeded: length) | 0x80)
-                length >>= 7
-            }
-            record.append(UInt8(length))
-        case .unframed, .jsonl:
-            break
-        }
+        record.append(contentsOf: prefix)
         record.append(contentsOf: message)
         try finishRecord()
     }
 
     private func emitJSON(_ line: [UInt8]) throws(OTLPWriteError) {
+        // A newline inside would make two lines: a reader would see two broken records.
+        if let index = line.firstIndex(of: 0x0A) {
+            throw .unframeable("a JSON record contains a newline at byte \(index); JSON lines must be single-line")
+        }
         record.removeAll(keepingCapacity: true)
         record.append(contentsOf: line)
         record.append(0x0A)
@@ -116,7 +143,16 @@ public final class OTLPFrameWriter {
     private func finishRecord() throws(OTLPWriteError) {
         if let deflater {
             compressed.removeAll(keepingCapacity: true)
-            try record.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try deflater.compress(bytes, into: &compressed) } }.get()
+            try record.withUnsafeBytes { bytes in
+                Result { () throws(OTLPWriteError) in
+                    var start = 0
+                    repeat {
+                        let end = min(start + Self.deflateChunkBytes, bytes.count)
+                        try deflater.compress(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), into: &compressed)
+                        start = end
+                    } while start < bytes.count
+                }
+            }.get()
             if !compressed.isEmpty { try put(compressed) }
         } else {
             try put(record)

@@ -1,0 +1,133 @@
+import Foundation
+import OTLPTesting
+import Testing
+
+/// `otlpwire-demo`, run as the real binary: arguments are parsed (unknown ones are usage errors that create
+/// nothing), and every failure names what failed and exits non-zero.
+@Suite("otlpwire-demo command line")
+struct DemoCommandLineTests {
+    static let demo = OTLPProcess.executable("otlpwire-demo")
+
+    /// A fresh, empty working directory.
+    static func workingDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("demo-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs the demo in `directory` (so that anything it creates by mistake lands there).
+    static func run(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = demo
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        nonisolated(unsafe) var errorData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outputData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    }
+
+    static func contents(_ directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    }
+
+    @Test("--help prints the usage with every option and creates nothing", arguments: [["--help"], ["-h"], ["--deterministic", "--help", "out"]])
+    func help(arguments: [String]) throws {
+        let directory = try Self.workingDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Self.run(arguments, in: directory)
+        #expect(result.status == 0)
+        for text in ["USAGE: otlpwire-demo", "--deterministic", "--config <file>", "<output-directory>", "Exit status"] {
+            #expect(result.output.contains(text), "help lacks \(text)")
+        }
+        #expect(try Self.contents(directory).isEmpty)
+    }
+
+    @Test("an unknown option or a second directory is a usage error (64) that creates nothing",
+          arguments: [["--bogus"], ["--deterministic/"], ["-x", "out"], ["out", "other"], ["--config"]])
+    func usageErrors(arguments: [String]) throws {
+        let directory = try Self.workingDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Self.run(arguments, in: directory)
+        #expect(result.status == 64, "\(result.errors)")
+        #expect(result.errors.contains("Usage: otlpwire-demo"))
+        #expect(try Self.contents(directory).isEmpty)
+    }
+
+    @Test("an output directory that cannot be created: the path and the system's reason, exit 2, no trap")
+    func uncreatableDirectory() throws {
+        let directory = try Self.workingDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Under a regular file (tests run as root, so permissions would not stop it).
+        try Data("x".utf8).write(to: directory.appendingPathComponent("file"))
+        let result = try Self.run(["--deterministic", "file/sub"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.errors.hasPrefix("otlpwire-demo: cannot create output directory file/sub: "), "\(result.errors)")
+        #expect(result.errors.contains("not a directory"))
+        #expect(!result.errors.contains("Error raised at top level"))
+
+        let proc = try Self.run(["--deterministic", "/proc/otlpwire-demo-\(UUID().uuidString)/out"], in: directory)
+        #expect(proc.status == 2)
+        #expect(proc.errors.contains("cannot create output directory /proc/otlpwire-demo-"), "\(proc.errors)")
+        #expect(proc.errors.contains(String(cString: strerror(ENOENT))) || proc.errors.contains(String(cString: strerror(EACCES))))
+        #expect(try Self.contents(directory) == ["file"])
+    }
+
+    @Test("a directory where the files cannot be written: each failed write is reported, exit 2, nothing claimed written")
+    func unwritableDirectory() throws {
+        let directory = try Self.workingDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Self.run(["--deterministic", "/proc/self"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.errors.contains("/proc/self/traces.u32be.bin"), "\(result.errors)")
+        #expect(result.errors.contains("otlpwire-demo: could not write the telemetry under /proc/self"))
+        #expect(!result.output.contains("wrote"))
+    }
+
+    @Test("an output file that cannot be replaced (a folder in its place) names it, exit 2")
+    func unreplaceableFile() throws {
+        let directory = try Self.workingDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("out/traces.u32be.bin/keep"), withIntermediateDirectories: true)
+        let result = try Self.run(["--deterministic", "out"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.errors.contains("otlpwire-demo: cannot replace out/traces.u32be.bin: "), "\(result.errors)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/traces.u32be.bin/keep").path))
+    }
+
+    @Test("--config: an unreadable file and an invalid value are named, exit 2 and 1, and nothing is created")
+    func badConfiguration() throws {
+        let directory = try Self.workingDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = try Self.run(["--config", "missing.json", "out"], in: directory)
+        #expect(missing.status == 2)
+        #expect(missing.errors == "otlpwire-demo: --config: cannot open missing.json: \(String(cString: strerror(ENOENT)))\n")
+        try Data(#"{"batch": {"exportTimeoutSeconds": 1e-300}}"#.utf8).write(to: directory.appendingPathComponent("bad.json"))
+        let invalid = try Self.run(["--config", "bad.json", "out"], in: directory)
+        #expect(invalid.status == 1)
+        #expect(invalid.errors.contains("bad.json: configuration key batch.exportTimeoutSeconds: must be between"), "\(invalid.errors)")
+        #expect(try Self.contents(directory) == ["bad.json"])
+    }
+
+    @Test("a good run writes both files into a new nested directory and says so")
+    func goodRun() throws {
+        let directory = try Self.workingDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Self.run(["--deterministic", "a/b/c"], in: directory)
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.hasPrefix("wrote "))
+        #expect(try Self.contents(directory.appendingPathComponent("a/b/c")) == ["logs.u32be.bin.gz", "traces.u32be.bin"])
+    }
+}
