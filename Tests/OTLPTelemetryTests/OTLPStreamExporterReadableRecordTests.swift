@@ -55,6 +55,25 @@ struct OTLPStreamExporterReadableRecordTests {
         #expect(sink.bytes.count < OTLPDecodingOptions.default.maxMessageBytes)
     }
 
+    /// Records each write's item count, as a rotating sink keeps them per file.
+    final class CountingSink: OTLPByteSink {
+        var itemCounts: [Int] = []
+        func write(_ bytes: UnsafeRawBufferPointer) throws(OTLPWriteError) { itemCounts.append(-1) }
+        func write(_ bytes: UnsafeRawBufferPointer, itemCount: Int) throws(OTLPWriteError) { itemCounts.append(itemCount) }
+        func sync() throws(OTLPWriteError) {}
+    }
+
+    @Test("the sink is told the items actually written, without the dropped one (what retention later counts)")
+    func itemCountWithoutDropped() throws {
+        var items = (0..<10).map { Self.span($0) }
+        items[3] = Self.span(3, attributes: [OTLPAttribute("deep", Self.nested(OTLPDecodingOptions.default.maxNestingDepth + 1))])
+        let sink = CountingSink()
+        let exporter = OTLPStreamExporter<OTLPScopedSpan>(
+            sink: sink, framing: .u32be, gzip: false, resource: OTLPResource(), counters: OTLPTelemetryCounters(), diagnostics: { _ in })
+        #expect(!exporter.export(items))
+        #expect(sink.itemCounts == [9])
+    }
+
     @Test("gzip: the same, each batch still one complete member")
     func hugeAttributeGzip() throws {
         var items = (0..<5).map { Self.span($0) }

@@ -126,7 +126,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 } else {
                     throw OTLPWriteError.io("no sink")
                 }
-                try staging.bytes.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try sink.write(bytes, itemCount: items.count) } }.get()
+                try staging.bytes.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try sink.write(bytes, itemCount: items.count - tooLarge) } }.get()
                 if durability == .fsync { try sink.sync() }
                 counters.exported(items.count - tooLarge, Item.kind, bytes: staging.bytes.count)
                 return tooLarge == 0
