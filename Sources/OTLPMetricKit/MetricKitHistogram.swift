@@ -47,7 +47,8 @@ public struct MetricKitHistogram: Sendable, Equatable {
     /// without samples, or when the total count or the mean cannot be computed (see ``totalCount``).
     public var average: Double? {
         guard let total = totalCount, total > 0 else { return nil }
-        let mean = buckets.reduce(0) { $0 + Double($1.count) * ($1.start / 2 + $1.end / 2) } / Double(total)
+        // Each midpoint weighted by its share of the samples: no intermediate sum exceeds the largest midpoint.
+        let mean = buckets.reduce(0) { $0 + Double($1.count) / Double(total) * ($1.start / 2 + $1.end / 2) }
         return mean.isFinite ? mean : nil
     }
 
