@@ -6,11 +6,14 @@ internal import OTLPWire
 /// as `metrickit.skipped_value_count` / `metrickit.skipped_values` and in the conversion's `skippedValues`.
 final class MetricKitConversionNotes {
     private(set) var skipped: [MetricKitConversionError] = []
+    /// Paths already noted: a value read twice is counted once.
+    private var notedPaths: Set<String> = []
 
     /// Most skipped values listed in `metrickit.skipped_values` (all are counted).
     static let maxListedSkippedValues = 16
 
     func skip(_ path: String, _ reason: String) {
+        guard notedPaths.insert(path).inserted else { return }
         skipped.append(MetricKitConversionError(path: path, message: reason))
     }
 

@@ -258,6 +258,7 @@ struct MetricKitHostileInputTests {
                      "$.applicationLaunchMetrics.histogrammedTimeToFirstDrawKey.histogramValue.0.bucketCount"] {
             #expect(paths.contains(path), "\(path) not noted: \(result.skippedValues)")
         }
+        #expect(paths.count == result.skippedValues.count, "a value read twice is noted once: \(result.skippedValues)")
         let a = Self.attributes(result.spans[0].attributes)
         #expect(a["metrickit.skipped_value_count"] == .int(Int64(result.skippedValues.count)))
         guard case .array(let listed)? = a["metrickit.skipped_values"] else { Issue.record("not listed"); return }
@@ -280,7 +281,7 @@ struct MetricKitHostileInputTests {
 
     @Test("diagnostics with unexpected types convert; the record and the span count what was skipped")
     func diagnosticTolerance() throws {
-        let json = #"{\#(Self.period), "crashDiagnostics": [{"diagnosticMetaData": {"exceptionType": "EXC", "signal": 1.5, "objectiveCexceptionReason": "text", "#
+        let json = #"{\#(Self.period), "crashDiagnostics": [{"diagnosticMetaData": {"exceptionType": "EXC", "signal": 1.5, "objectiveCexceptionReason": "text", "terminationReason": ["a"], "#
             + #""signpostData": {"a": 1}}, "callStackTree": {"callStackPerThread": "yes", "callStacks": [1, {"callStackRootFrames": [null, 2, "#
             + #"{"binaryName": 5, "address": "0x10", "offsetIntoBinaryTextSegment": -4, "sampleCount": -1, "subFrames": {}}]}]}}, "#
             + #"{"callStackTree": [1]}], "hangDiagnostics": {"not": "an array"}}"#
@@ -288,8 +289,10 @@ struct MetricKitHostileInputTests {
         #expect(result.logRecords.count == 2)
         try Self.expectReadable(result)
         let paths = Set(result.skippedValues.map(\.path))
+        #expect(paths.count == result.skippedValues.count, "a value read twice is noted once: \(result.skippedValues)")
         let tree = "$.crashDiagnostics[0].callStackTree"
         for path in ["$.crashDiagnostics[0].diagnosticMetaData.exceptionType", "$.crashDiagnostics[0].diagnosticMetaData.signal",
+                     "$.crashDiagnostics[0].diagnosticMetaData.terminationReason",
                      "$.crashDiagnostics[0].diagnosticMetaData.objectiveCexceptionReason", "$.crashDiagnostics[0].diagnosticMetaData.signpostData",
                      "\(tree).callStackPerThread", "\(tree).callStacks[0]", "\(tree).callStacks[1].callStackRootFrames[1]",
                      "\(tree).callStacks[1].callStackRootFrames[2].address", "\(tree).callStacks[1].callStackRootFrames[2].offsetIntoBinaryTextSegment",
