@@ -54,16 +54,17 @@ struct MetricKitCallStackTree {
             let rootsPath = stack.childPath("callStackRootFrames")
             // (value, parent index, depth, index among its siblings); pushed in reverse to keep document order.
             var pending: [(JSONValue, Int, Int, Int)] = (stack.array("callStackRootFrames") ?? []).enumerated().reversed().map { ($1, -1, 0, $0) }
-            var siblingIndices: [Int] = []  // each frame's index among its siblings, for paths
+            let positions = FramePositions()  // shared with the lazy paths, never copied
             while let (frameValue, parent, depth, sibling) = pending.popLast() {
-                let framePath = { Self.path(of: parent, sibling: sibling, in: siblingIndices, thread.frames, rootsPath: rootsPath) }
+                let framePath = { Self.path(of: parent, sibling: sibling, in: positions, rootsPath: rootsPath) }
                 guard case .object(let members) = frameValue else {
                     if frameValue != .null { notes.skip(framePath(), "expected a frame object, skipped") }
                     continue
                 }
-                let object = MetricKitJSON(members: members, path: framePath(), notes: notes)
+                let object = MetricKitJSON(members: members, lazyPath: framePath, notes: notes)
                 thread.frames.append(try Self.frame(object, parent: parent, depth: depth))
-                siblingIndices.append(sibling)
+                positions.siblings.append(sibling)
+                positions.parents.append(parent)
                 let index = thread.frames.count - 1
                 for (childIndex, child) in (object.array("subFrames") ?? []).enumerated().reversed() {
                     pending.append((child, index, depth + 1, childIndex))
@@ -74,13 +75,19 @@ struct MetricKitCallStackTree {
         self.threads = threads
     }
 
+    /// Where each frame of a thread sits: its index among its siblings and its parent's index.
+    private final class FramePositions {
+        var siblings: [Int] = []
+        var parents: [Int] = []
+    }
+
     /// The JSON path of a frame, built only when needed (a path per frame would cost O(depth²) memory).
-    private static func path(of parent: Int, sibling: Int, in siblings: [Int], _ frames: [Frame], rootsPath: String) -> String {
+    private static func path(of parent: Int, sibling: Int, in positions: FramePositions, rootsPath: String) -> String {
         var indices = [sibling]
         var current = parent
         while current >= 0 {
-            indices.append(siblings[current])
-            current = frames[current].parentIndex
+            indices.append(positions.siblings[current])
+            current = positions.parents[current]
         }
         var path = rootsPath + "[\(indices.removeLast())]"
         for index in indices.reversed() { path += ".subFrames[\(index)]" }

@@ -6,8 +6,22 @@ internal import OTLPWire
 /// nested deeper than the limit, a document that is not an object, numbers whose arithmetic overflows.
 struct MetricKitJSON {
     let members: [(String, JSONValue)]
-    let path: String
     let notes: MetricKitConversionNotes
+    /// Makes the path when a message needs it: deep call-stack frames would cost O(depth) each otherwise.
+    private let makePath: () -> String
+
+    /// JSON path of this object (`$.crashDiagnostics[0]`).
+    var path: String { makePath() }
+
+    init(members: [(String, JSONValue)], path: String, notes: MetricKitConversionNotes) {
+        self.init(members: members, lazyPath: { path }, notes: notes)
+    }
+
+    init(members: [(String, JSONValue)], lazyPath: @escaping () -> String, notes: MetricKitConversionNotes) {
+        self.members = members
+        self.makePath = lazyPath
+        self.notes = notes
+    }
 
     /// The payload document: a JSON object at most `maxDepth` levels deep.
     static func parse(_ bytes: [UInt8], maxDepth: Int, notes: MetricKitConversionNotes) throws(MetricKitConversionError) -> MetricKitJSON {
