@@ -34,7 +34,7 @@ struct OTLPMetricKitCommand: ParsableCommand {
     @Option(help: "Where spans go (`-` for stdout).")
     var traces: String?
 
-    @Option(help: "Where diagnostic log records go (`-` for stdout).")
+    @Option(help: "Where diagnostic log records go (`-` for stdout); not the file or stream --traces names.")
     var logs: String?
 
     @Option(help: "Output framing: u32be (default), varint or jsonl.")
