@@ -9,8 +9,11 @@ extension MetricKitConverter {
         public var span: OTLPSpan
         /// One per diagnostic, in the order of the kinds, then of the payload.
         public var logRecords: [OTLPLogRecord]
-        /// Values skipped by tolerant parsing (wrong type or unusable value), with their JSON paths.
+        /// Values skipped by tolerant parsing (wrong type or unusable value), with their JSON paths: the
+        /// first 100, then one entry `$: N more values skipped`.
         public var skippedValues: [MetricKitConversionError] = []
+        /// How many values were skipped in all.
+        public var skippedValueCount = 0
     }
 
     /// The diagnostic kinds, their payload arrays and names.
@@ -32,22 +35,21 @@ extension MetricKitConverter {
     }
 
     func convertDiagnostic(_ payload: MetricKitJSON) throws(MetricKitConversionError) -> DiagnosticConversion {
-        let (start, end) = try period(payload)
+        let (start, end, beginText, endText) = try period(payload)
         var span = OTLPSpan(
             traceID: idGenerator.newTraceID(), spanID: idGenerator.newSpanID(), name: "MXDiagnosticPayload", kind: .internal,
             startTimeUnixNano: start, endTimeUnixNano: end,
-            attributes: [payload.string("timeStampBegin").map { OTLPAttribute("metrickit.timestamp_begin", .string($0)) },
-                         payload.string("timeStampEnd").map { OTLPAttribute("metrickit.timestamp_end", .string($0)) }].compactMap { $0 })
+            attributes: [beginText.map { OTLPAttribute("metrickit.timestamp_begin", .string($0)) },
+                         endText.map { OTLPAttribute("metrickit.timestamp_end", .string($0)) }].compactMap { $0 })
         var records: [OTLPLogRecord] = []
         var counts: [(String, Int)] = []
         for (arrayKey, kind) in Self.diagnosticKinds {
             let entries = payload.array(arrayKey) ?? []
             var converted = 0
             for (index, entry) in entries.enumerated() {
-                let notesBefore = payload.notes.skipped.count
+                let notesBefore = payload.notes.mark
                 guard let diagnostic = MetricKitJSON.element(entry, path: "$.\(arrayKey)[\(index)]", notes: payload.notes) else { continue }
-                var record = try logRecord(diagnostic, kind: kind, at: end)
-                record.attributes += MetricKitConversionNotes.attributes(payload.notes.skipped[notesBefore...])
+                var record = try logRecord(diagnostic, kind: kind, at: end, notesSince: notesBefore)
                 record.traceID = span.traceID
                 record.spanID = span.spanID
                 records.append(record)
@@ -56,11 +58,14 @@ extension MetricKitConverter {
             counts.append((kind, converted))
         }
         for (kind, count) in counts where count > 0 { span.attributes.append(OTLPAttribute("metrickit.diagnostic.\(kind)_count", .int(Int64(count)))) }
-        span.attributes += MetricKitConversionNotes.attributes(payload.notes.skipped[...])
-        return DiagnosticConversion(span: span, logRecords: records, skippedValues: payload.notes.skipped)
+        span.attributes += payload.notes.attributes()
+        return DiagnosticConversion(
+            span: span, logRecords: records, skippedValues: payload.notes.skippedValues(), skippedValueCount: payload.notes.count)
     }
 
-    private func logRecord(_ diagnostic: MetricKitJSON, kind: String, at time: UInt64) throws(MetricKitConversionError) -> OTLPLogRecord {
+    private func logRecord(
+        _ diagnostic: MetricKitJSON, kind: String, at time: UInt64, notesSince mark: MetricKitConversionNotes.Mark
+    ) throws(MetricKitConversionError) -> OTLPLogRecord {
         var attributes = AttributeList()
         attributes.add("metrickit.diagnostic.name", .string(kind))
         let prefix = "metrickit.diagnostic.\(kind)"
@@ -97,19 +102,21 @@ extension MetricKitConverter {
                     attributes.add("\(prefix).exception.signal.name", .string(named.name))
                     attributes.add("\(prefix).exception.signal.description", .string(named.description))
                 }
-                if let reason = metadata.string("terminationReason") { attributes.add("\(prefix).exception.termination_reason", .string(reason)) }
+                let terminationReason = metadata.string("terminationReason")
+                if let terminationReason { attributes.add("\(prefix).exception.termination_reason", .string(terminationReason)) }
                 if let region = metadata.string("virtualMemoryRegionInfo") {
                     attributes.add("\(prefix).exception.virtual_memory_region_info", .string(region))
                 }
                 if let objc = metadata.object("objectiveCexceptionReason") {
-                    if let message = objc.string("composedMessage") { attributes.add("\(prefix).exception.objc.message", .string(message)) }
+                    let message = objc.string("composedMessage"), name = objc.string("exceptionName")
+                    if let message { attributes.add("\(prefix).exception.objc.message", .string(message)) }
                     if let type = objc.string("exceptionType") { attributes.add("\(prefix).exception.objc.type", .string(type)) }
-                    if let name = objc.string("exceptionName") { attributes.add("\(prefix).exception.objc.name", .string(name)) }
+                    if let name { attributes.add("\(prefix).exception.objc.name", .string(name)) }
                     if let className = objc.string("className") { attributes.add("\(prefix).exception.objc.classname", .string(className)) }
-                    exceptionType = objc.string("exceptionName")
-                    exceptionMessage = objc.string("composedMessage")
+                    exceptionType = name
+                    exceptionMessage = message
                 }
-                if exceptionMessage == nil { exceptionMessage = metadata.string("terminationReason") }
+                if exceptionMessage == nil { exceptionMessage = terminationReason }
             }
             exceptionType = exceptionType ?? machName ?? signalName
             body = [machName, signalName.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
@@ -157,9 +164,10 @@ extension MetricKitConverter {
         }
         if let exceptionType { attributes.add("exception.type", .string(exceptionType)) }
         if let exceptionMessage { attributes.add("exception.message", .string(exceptionMessage)) }
+        let (bounded, dropped) = attributes.bounded(then: diagnostic.notes.attributes(since: mark))
         return OTLPLogRecord(
             timeUnixNano: time, observedTimeUnixNano: time, severity: severity, severityText: severity.description,
-            body: .string(body), attributes: attributes.items, eventName: "metrickit.diagnostic.\(kind)")
+            body: .string(body), attributes: bounded, eventName: "metrickit.diagnostic.\(kind)", droppedAttributesCount: dropped)
     }
 
     /// A JSON value as an attribute value whose `AnyValue` message sits at message level `level`: objects

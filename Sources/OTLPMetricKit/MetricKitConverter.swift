@@ -67,8 +67,11 @@ public struct MetricKitConverter: Sendable {
     public struct MetricConversion: Sendable {
         /// `MXMetricPayload`, then its `MXSignpostMetric` children.
         public var spans: [OTLPSpan]
-        /// Values skipped by tolerant parsing (wrong type or unusable value), with their JSON paths.
+        /// Values skipped by tolerant parsing (wrong type or unusable value), with their JSON paths: the
+        /// first 100, then one entry `$: N more values skipped`.
         public var skippedValues: [MetricKitConversionError]
+        /// How many values were skipped in all.
+        public var skippedValueCount: Int
     }
 
     /// A payload of either kind, converted.
@@ -124,7 +127,7 @@ public struct MetricKitConverter: Sendable {
     }
 
     func convertMetric(_ payload: MetricKitJSON) throws(MetricKitConversionError) -> MetricConversion {
-        let (start, end) = try period(payload)
+        let (start, end, beginText, endText) = try period(payload)
         var attributes = AttributeList()
         if let multiple = payload.bool("multipleAppVersions") {
             attributes.add("metrickit.includes_multiple_application_versions", .bool(multiple))
@@ -132,8 +135,8 @@ public struct MetricKitConverter: Sendable {
             attributes.add("metrickit.includes_multiple_application_versions", .bool(false))  // absent means false
         }
         if let version = payload.string("appVersion") { attributes.add("metrickit.latest_application_version", .string(version)) }
-        if let begin = payload.string("timeStampBegin") { attributes.add("metrickit.timestamp_begin", .string(begin)) }
-        if let finish = payload.string("timeStampEnd") { attributes.add("metrickit.timestamp_end", .string(finish)) }
+        if let beginText { attributes.add("metrickit.timestamp_begin", .string(beginText)) }
+        if let endText { attributes.add("metrickit.timestamp_end", .string(endText)) }
         if let metadata = payload.object("metaData") { Self.passMetadata(metadata, into: &attributes) }
 
         if let cpu = payload.object("cpuMetrics") {
@@ -218,12 +221,11 @@ public struct MetricKitConverter: Sendable {
                 traceID: traceID, spanID: idGenerator.newSpanID(), parentSpanID: payloadSpanID, name: "MXSignpostMetric",
                 kind: .internal, startTimeUnixNano: start, endTimeUnixNano: end, attributes: signpostAttributes.items))
         }
-        let skipped = payload.notes.skipped
+        let (bounded, dropped) = attributes.bounded(then: payload.notes.attributes())
         let payloadSpan = OTLPSpan(
             traceID: traceID, spanID: payloadSpanID, name: "MXMetricPayload", kind: .internal,
-            startTimeUnixNano: start, endTimeUnixNano: end,
-            attributes: attributes.items + MetricKitConversionNotes.attributes(skipped[...]))
-        return MetricConversion(spans: [payloadSpan] + spans, skippedValues: skipped)
+            startTimeUnixNano: start, endTimeUnixNano: end, attributes: bounded, droppedAttributesCount: dropped)
+        return MetricConversion(spans: [payloadSpan] + spans, skippedValues: payload.notes.skippedValues(), skippedValueCount: payload.notes.count)
     }
 
     /// A JSON number as an attribute value: an int when it is an exact 64-bit integer, else a double when
@@ -237,10 +239,12 @@ public struct MetricKitConverter: Sendable {
     /// The reporting period in Unix nanoseconds; a missing end is the begin (a point in time). A timestamp
     /// that cannot be read is skipped when the other one can; with neither, the period is unknown and the
     /// payload fails. An end before the begin is noted and taken as the begin.
-    func period(_ payload: MetricKitJSON) throws(MetricKitConversionError) -> (UInt64, UInt64) {
+    /// Also the two texts as written (each read once, so a bad one is noted once).
+    func period(_ payload: MetricKitJSON) throws(MetricKitConversionError) -> (UInt64, UInt64, begin: String?, end: String?) {
         var unreadable: MetricKitConversionError?
-        func time(_ key: String) -> UInt64? {
-            guard let text = payload.string(key) else { return nil }
+        let beginText = payload.string("timeStampBegin"), endText = payload.string("timeStampEnd")
+        func time(_ key: String, _ text: String?) -> UInt64? {
+            guard let text else { return nil }
             guard let nanos = MetricKitTimestamp.unixNano(text, assumedUTCOffsetSeconds: options.assumedUTCOffsetSeconds) else {
                 let error = MetricKitConversionError(
                     path: payload.childPath(key),
@@ -250,14 +254,14 @@ public struct MetricKitConverter: Sendable {
             }
             return nanos
         }
-        let begin = time("timeStampBegin")
-        let end = time("timeStampEnd")
+        let begin = time("timeStampBegin", beginText)
+        let end = time("timeStampEnd", endText)
         guard let start = begin ?? end else {
             throw unreadable ?? MetricKitConversionError(path: "$", message: "no timeStampBegin or timeStampEnd: the reporting period is unknown")
         }
         if let unreadable { payload.notes.skip(unreadable.path, unreadable.message + ", skipped") }
         if let end, end < start { payload.notes.skip(payload.childPath("timeStampEnd"), "before timeStampBegin, taken as timeStampBegin") }
-        return (start, max(end ?? start, start))
+        return (start, max(end ?? start, start), beginText, endText)
     }
 
     /// Passes the scalar members of a `metaData` or `diagnosticMetaData` object through as
@@ -328,6 +332,16 @@ struct AttributeList {
 
     mutating func add(_ key: String, _ value: OTLPAttributeValue) {
         items.append(OTLPAttribute(key, value))
+    }
+
+    /// The attributes, then `extra`, as readers accept them by default: at most
+    /// `OTLPDecodingOptions.default.maxAttributesPerItem` (a payload can pass thousands of metadata keys
+    /// through); the excess (the last added, never `extra`) is dropped and counted, as OTLP's
+    /// `dropped_attributes_count`.
+    func bounded(then extra: [OTLPAttribute] = []) -> (attributes: [OTLPAttribute], dropped: UInt32) {
+        let room = max(0, OTLPDecodingOptions.default.maxAttributesPerItem - extra.count)
+        let dropped = max(0, items.count - room)
+        return (Array(items.prefix(room)) + extra, UInt32(clamping: dropped))
     }
 
     /// A measurement in its base unit (double); an unparsable one is kept as `<name>_raw` (string).

@@ -21,7 +21,21 @@ struct MetricKitJSON {
         self.members = members
         self.makePath = lazyPath
         self.notes = notes
+        // Large objects (a hostile metaData or histogram of 100,000 keys) are looked up through an index, so
+        // reading every key stays linear; small ones (frames, buckets) are searched.
+        if members.count > Self.indexedMemberCount {
+            var index: [String: Int] = [:]
+            for (position, member) in members.enumerated() { index[member.0] = position }  // the last one wins
+            self.index = index
+        } else {
+            index = nil
+        }
     }
+
+    /// Member count above which an object gets an index.
+    private static let indexedMemberCount = 16
+    /// Each key's last position, for large objects.
+    private let index: [String: Int]?
 
     /// The payload document: a JSON object at most `maxDepth` levels deep.
     static func parse(_ bytes: [UInt8], maxDepth: Int, notes: MetricKitConversionNotes) throws(MetricKitConversionError) -> MetricKitJSON {
@@ -38,12 +52,22 @@ struct MetricKitJSON {
         return MetricKitJSON(members: members, path: "$", notes: notes)
     }
 
-    var keys: [String] { members.map(\.0) }
+    /// The keys, each once (where it first appears), in document order.
+    var keys: [String] {
+        var seen = Set<String>()
+        return members.compactMap { seen.insert($0.0).inserted ? $0.0 : nil }
+    }
 
     /// The value of `key` (the last one when repeated); `nil` when absent or `null`.
     func value(_ key: String) -> JSONValue? {
-        guard let value = members.last(where: { $0.0 == key })?.1, value != .null else { return nil }
-        return value
+        let found: JSONValue?
+        if let index {
+            found = index[key].map { members[$0].1 }
+        } else {
+            found = members.last(where: { $0.0 == key })?.1
+        }
+        guard let found, found != .null else { return nil }
+        return found
     }
 
     func childPath(_ key: String) -> String { "\(path).\(key)" }
@@ -152,7 +176,7 @@ struct MetricKitJSON {
         guard let histogram = object(key), let values = histogram.object("histogramValue") else { return nil }
         var indexed: [(Int, MetricKitHistogram.Bucket)] = []
         var unit: MetricKitMeasurement.BaseUnit?
-        for (index, _) in values.members {
+        for index in values.keys {
             guard let bucket = values.object(index), !bucket.members.isEmpty else { continue }
             guard let count = bucket.integer("bucketCount"), let startText = bucket.string("bucketStart"),
                   let endText = bucket.string("bucketEnd") else {
@@ -172,7 +196,10 @@ struct MetricKitJSON {
             }
             if let unit, unit != start.unit { return skip(key, "bucket \(index) has a unit that differs from the other buckets: the histogram") }
             unit = start.unit
-            indexed.append((Int(index) ?? Int.max, .init(start: start.value, end: end.value, count: Int(count))))
+            guard let bucketCount = Int(exactly: count) else {
+                throw MetricKitConversionError(path: bucket.childPath("bucketCount"), message: "\(count) does not fit this platform's Int")
+            }
+            indexed.append((Int(index) ?? Int.max, .init(start: start.value, end: end.value, count: bucketCount)))
         }
         guard let unit else { return MetricKitHistogram(buckets: [], unit: .seconds) }
         let result = MetricKitHistogram(buckets: indexed.sorted { ($0.0, $0.1.start) < ($1.0, $1.1.start) }.map(\.1), unit: unit)

@@ -18,7 +18,7 @@ struct OTLPMetricKitCommand: ParsableCommand {
             PAYLOAD arguments are files, or directories whose *.json files are read (sorted by name). A metric \
             payload becomes an MXMetricPayload span with MXSignpostMetric children; a diagnostic payload an \
             MXDiagnosticPayload span plus one log record per diagnostic. Each payload is one record of the \
-            output. A payload is diagnostic when a top-level diagnostic array (crashDiagnostics, \
+            output, or several when one would exceed 16 MiB (readers refuse 64 MiB). A payload is diagnostic when a top-level diagnostic array (crashDiagnostics, \
             hangDiagnostics, …) is present, metric otherwise. Values of an unexpected type are skipped and \
             reported as warnings (and counted in metrickit.skipped_value_count); a payload that cannot be \
             converted at all is reported on stderr with its file and JSON path; the others are still converted.
@@ -99,30 +99,33 @@ struct OTLPMetricKitCommand: ParsableCommand {
         for file in files {
             do {
                 let bytes = try readPayload(file)
-                let skippedValues: [MetricKitConversionError]
+                let skippedValues: [MetricKitConversionError], skippedCount: Int
                 // Converted whole before anything is written: a payload that fails leaves no partial record.
+                // Encoded whole, too (split into records readers accept), before anything is written.
                 switch try converter.convertPayload(json: bytes) {
                 case .diagnostic(let result):
-                    try traceWriter?.write(OTLPTracesData(resource: resource, scope: scope, spans: [result.span]))
-                    try logWriter?.write(OTLPLogsData(resource: resource, scope: scope, logRecords: result.logRecords))
+                    let spanRecords = traceWriter == nil ? [] : try Self.traceRecords([result.span], resource: resource, scope: scope, framing: outputFraming)
+                    let logRecords = logWriter == nil ? [] : try Self.logRecords(result.logRecords, resource: resource, scope: scope, framing: outputFraming)
+                    try Self.write(spanRecords, to: traceWriter)
+                    try Self.write(logRecords, to: logWriter)
                     diagnosticCount += 1
                     spanCount += 1
                     logCount += result.logRecords.count
-                    skippedValues = result.skippedValues
+                    (skippedValues, skippedCount) = (result.skippedValues, result.skippedValueCount)
                 case .metric(let result):
-                    try traceWriter?.write(OTLPTracesData(resource: resource, scope: scope, spans: result.spans))
+                    let spanRecords = traceWriter == nil ? [] : try Self.traceRecords(result.spans, resource: resource, scope: scope, framing: outputFraming)
+                    try Self.write(spanRecords, to: traceWriter)
                     metricCount += 1
                     spanCount += result.spans.count
-                    skippedValues = result.skippedValues
+                    (skippedValues, skippedCount) = (result.skippedValues, result.skippedValueCount)
                 }
                 // One gzip member per payload: what is converted survives whatever happens later.
                 try traceWriter?.flush()
                 try logWriter?.flush()
-                skipped += skippedValues.count
-                for value in skippedValues.prefix(Self.maxWarningsPerPayload) { Self.diagnostic("\(file): warning: \(value)") }
-                if skippedValues.count > Self.maxWarningsPerPayload {
-                    Self.diagnostic("\(file): warning: \(skippedValues.count - Self.maxWarningsPerPayload) more values skipped")
-                }
+                skipped += skippedCount
+                let warned = skippedValues.prefix(Self.maxWarningsPerPayload).filter { $0.path != "$" || !$0.message.hasSuffix("more values skipped") }
+                for value in warned { Self.diagnostic("\(file): warning: \(value)") }
+                if skippedCount > warned.count { Self.diagnostic("\(file): warning: \(skippedCount - warned.count) more values skipped") }
             } catch let error as MetricKitConversionError {
                 failed += 1
                 Self.diagnostic("\(file): \(error)")
