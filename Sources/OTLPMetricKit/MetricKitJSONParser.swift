@@ -13,9 +13,14 @@ enum MetricKitJSONParser {
         var isTooDeep = false
     }
 
-    private enum Container {
-        case array([JSONValue])
-        case object([(String, JSONValue)], key: String)
+    /// An open array or object. Its values are appended in place (`stack[last].elements.append`): a
+    /// container moved in and out of an enum would be copied on every append (quadratic).
+    private struct Container {
+        var isObject: Bool
+        var elements: [JSONValue] = []
+        var members: [(String, JSONValue)] = []
+        /// The name of the object member whose value is being read.
+        var key = ""
     }
 
     /// Parses exactly one JSON value (surrounding whitespace allowed), at most `maxDepth` containers deep.
@@ -77,7 +82,7 @@ enum MetricKitJSONParser {
                         index += 1
                         completed = .object([])
                     } else {
-                        stack.append(.object([], key: try memberName()))
+                        stack.append(Container(isObject: true, key: try memberName()))
                         continue
                     }
                 } else {
@@ -85,7 +90,7 @@ enum MetricKitJSONParser {
                         index += 1
                         completed = .array([])
                     } else {
-                        stack.append(.array([]))
+                        stack.append(Container(isObject: false))
                         continue
                     }
                 }
@@ -94,38 +99,37 @@ enum MetricKitJSONParser {
             }
             // Hand the value to its container; close containers whose last value this was.
             while true {
-                guard let container = stack.popLast() else {
+                guard !stack.isEmpty else {
                     skipWhitespace()
                     guard index == bytes.count else { throw fail("unexpected data after the JSON value") }
                     return completed
                 }
+                let top = stack.count - 1
                 skipWhitespace()
-                switch container {
-                case .array(var elements):
-                    elements.append(completed)
-                    guard index < bytes.count else { throw fail("unexpected end of input in an array") }
-                    if bytes[index] == UInt8(ascii: ",") {
-                        index += 1
-                        stack.append(.array(elements))
-                    } else if bytes[index] == UInt8(ascii: "]") {
-                        index += 1
-                        completed = .array(elements)
-                        continue
-                    } else {
-                        throw fail("expected ',' or ']'")
-                    }
-                case .object(var members, let key):
-                    members.append((key, completed))
+                if stack[top].isObject {
+                    stack[top].members.append((stack[top].key, completed))
                     guard index < bytes.count else { throw fail("unexpected end of input in an object") }
                     if bytes[index] == UInt8(ascii: ",") {
                         index += 1
-                        stack.append(.object(members, key: try memberName()))
+                        stack[top].key = try memberName()
                     } else if bytes[index] == UInt8(ascii: "}") {
                         index += 1
-                        completed = .object(members)
+                        completed = .object(stack.removeLast().members)
                         continue
                     } else {
                         throw fail("expected ',' or '}'")
+                    }
+                } else {
+                    stack[top].elements.append(completed)
+                    guard index < bytes.count else { throw fail("unexpected end of input in an array") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                    } else if bytes[index] == UInt8(ascii: "]") {
+                        index += 1
+                        completed = .array(stack.removeLast().elements)
+                        continue
+                    } else {
+                        throw fail("expected ',' or ']'")
                     }
                 }
                 break

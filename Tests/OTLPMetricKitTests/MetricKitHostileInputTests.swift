@@ -307,4 +307,49 @@ struct MetricKitHostileInputTests {
         #expect(Self.attributes(result.span.attributes)["metrickit.skipped_value_count"] == .int(Int64(result.skippedValues.count)))
         #expect(Self.string(first["exception.stacktrace"])?.contains("5 ") == true, "a numeric binary name is kept as text")
     }
+
+    // MARK: - Size
+
+    @Test("thousands of metadata keys: at most the readers' attributes per item, the excess counted as dropped; large objects read in linear time")
+    func manyAttributes() throws {
+        let keys = (0..<30_000).map { #""key\#($0)": \#($0)"# }.joined(separator: ", ")
+        let buckets = (0..<100_000).map { #""\#($0)": {"bucketCount": 1, "bucketStart": "\#($0) ms", "bucketEnd": "\#($0 + 1) ms"}"# }.joined(separator: ", ")
+        let json = #"{\#(Self.period), "metaData": {\#(keys)}, "applicationLaunchMetrics": {"histogrammedResumeTime": {"histogramValue": {\#(buckets)}}}, "cpuMetrics": [1]}"#
+        guard case .metric(let result) = try Self.converter().convertPayload(json: Array(json.utf8)) else { Issue.record("not metric"); return }
+        let span = result.spans[0]
+        let limit = OTLPDecodingOptions.default.maxAttributesPerItem
+        #expect(span.attributes.count == limit)
+        #expect(Int(span.droppedAttributesCount) > 30_000 - limit)
+        let a = Self.attributes(span.attributes)
+        #expect(a["metrickit.skipped_value_count"] == .int(1), "the notes are kept when attributes are dropped")
+        let data = OTLPTracesData(resource: OTLPResource(attributes: []), scope: OTLPInstrumentationScope(name: "t"), spans: result.spans)
+        let decoded = try OTLPDecoder(options: .default).decodeTraces(OTLPEncoder().encode(data))
+        #expect(decoded.spanCount == result.spans.count)
+
+        let diagnostic = #"{\#(Self.period), "hangDiagnostics": [{"diagnosticMetaData": {\#(keys)}}]}"#
+        let logs = try Self.converter().convertDiagnosticPayload(json: Array(diagnostic.utf8))
+        #expect(logs.logRecords[0].attributes.count == limit && logs.logRecords[0].droppedAttributesCount > 0)
+        try Self.expectReadable(logs)
+    }
+
+    @Test("every skipped value is counted; the first 100 are kept with their paths, then one summary entry")
+    func manySkipped() throws {
+        let values = (0..<500).map { #"{"signpostName": {"n": \#($0)}}"# }.joined(separator: ", ")
+        guard case .metric(let result) = try Self.converter().convertPayload(json: Array(#"{\#(Self.period), "signpostMetrics": [\#(values)]}"#.utf8)) else {
+            Issue.record("not metric")
+            return
+        }
+        #expect(result.skippedValueCount == 500)
+        #expect(result.skippedValues.count == MetricKitConversionNotes.maxRecordedSkippedValues + 1)
+        #expect(result.skippedValues.last == MetricKitConversionError(path: "$", message: "400 more values skipped"))
+        #expect(Self.attributes(result.spans[0].attributes)["metrickit.skipped_value_count"] == .int(500))
+    }
+
+    @Test("an array of 300,000 elements parses in linear time")
+    func wideArray() throws {
+        let json = #"{\#(Self.period), "x": [\#(Array(repeating: "1", count: 300_000).joined(separator: ","))]}"#
+        let value = try Array(json.utf8).withUnsafeBufferPointer { try MetricKitJSONParser.parse($0, maxDepth: 8) }
+        guard case .object(let members) = value, case .array(let elements)? = members.last?.1 else { Issue.record("shape"); return }
+        #expect(elements.count == 300_000)
+    }
 }

@@ -131,4 +131,21 @@ struct OTLPMetricKitCommandTests {
             #expect(decoded.output.split(separator: "\n").count == 2)  // the two diagnostic payloads
         }
     }
+
+    @Test("a payload too large for one record is written as several, each one readers accept")
+    func splitRecords() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-split-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let signposts = Array(repeating: #"{"signpostName":"s"}"#, count: 200_000).joined(separator: ",")
+        let payload = directory.appendingPathComponent("many.json")
+        try #"{"timeStampBegin":"2025-06-02 00:00:00","signpostMetrics":[\#(signposts)]}"#.write(to: payload, atomically: true, encoding: .utf8)
+        let traces = directory.appendingPathComponent("traces.bin").path
+        let result = try Self.run(Self.binary("otlp-metrickit"), [payload.path, "--traces", traces])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.errors.contains("wrote 200001 spans"), "\(result.errors)")
+        let validated = try Self.run(Self.binary("otlp-dump"), ["validate", traces])
+        #expect(validated.status == 0, "\(validated.errors)")
+        #expect(validated.output.contains("2 records, 200001 spans"), "\(validated.output)")
+    }
 }
