@@ -5,8 +5,15 @@ extension MetricKitConverter {
     /// What a diagnostic payload becomes: one span over the reporting period, and one log record per
     /// diagnostic (in the span's trace).
     public struct DiagnosticConversion: Sendable {
+        /// `MXDiagnosticPayload`, over the reporting period.
         public var span: OTLPSpan
+        /// One per diagnostic, in the order of the kinds, then of the payload.
         public var logRecords: [OTLPLogRecord]
+        /// Values skipped by tolerant parsing (wrong type or unusable value), with their JSON paths: the
+        /// first 100, then one entry `$: N more values skipped`.
+        public var skippedValues: [MetricKitConversionError] = []
+        /// How many values were skipped in all.
+        public var skippedValueCount = 0
     }
 
     /// The diagnostic kinds, their payload arrays and names.
@@ -15,49 +22,59 @@ extension MetricKitConverter {
         ("diskWriteExceptionDiagnostics", "disk_write_exception"), ("appLaunchDiagnostics", "app_launch"),
     ]
 
+    /// The message level of a span's or log record's attribute value (request 0, resource spans/logs 1,
+    /// scope 2, span/log record 3, key/value 4, value 5), as readers count it.
+    static let attributeValueLevel = 5
+
     /// Converts `MXDiagnosticPayload.jsonRepresentation()`: an `MXDiagnosticPayload` span from
     /// `timeStampBegin` to `timeStampEnd`, and one log record per diagnostic at the end of the period (when
     /// it happened within the period is not known), with `metrickit.diagnostic.name`, the namespaced
     /// attributes of its kind, and OpenTelemetry's `exception.*` where they apply.
     public func convertDiagnosticPayload(json: [UInt8]) throws(MetricKitConversionError) -> DiagnosticConversion {
-        let payload = try MetricKitJSON.parse(json)
-        let (start, end) = try period(payload)
-        let span = OTLPSpan(
+        try convertDiagnostic(try parse(json, notes: MetricKitConversionNotes()))
+    }
+
+    func convertDiagnostic(_ payload: MetricKitJSON) throws(MetricKitConversionError) -> DiagnosticConversion {
+        let (start, end, beginText, endText) = try period(payload)
+        var span = OTLPSpan(
             traceID: idGenerator.newTraceID(), spanID: idGenerator.newSpanID(), name: "MXDiagnosticPayload", kind: .internal,
             startTimeUnixNano: start, endTimeUnixNano: end,
-            attributes: [try payload.string("timeStampBegin").map { OTLPAttribute("metrickit.timestamp_begin", .string($0)) },
-                         try payload.string("timeStampEnd").map { OTLPAttribute("metrickit.timestamp_end", .string($0)) }].compactMap { $0 })
+            attributes: [beginText.map { OTLPAttribute("metrickit.timestamp_begin", .string($0)) },
+                         endText.map { OTLPAttribute("metrickit.timestamp_end", .string($0)) }].compactMap { $0 })
         var records: [OTLPLogRecord] = []
         var counts: [(String, Int)] = []
         for (arrayKey, kind) in Self.diagnosticKinds {
-            let entries = try payload.array(arrayKey) ?? []
-            counts.append((kind, entries.count))
+            let entries = payload.array(arrayKey) ?? []
+            var converted = 0
             for (index, entry) in entries.enumerated() {
-                guard case .object(let members) = entry else {
-                    throw MetricKitConversionError(path: "$.\(arrayKey)[\(index)]", message: "expected an object")
-                }
-                let diagnostic = MetricKitJSON(members: members, path: "$.\(arrayKey)[\(index)]")
-                var record = try logRecord(diagnostic, kind: kind, at: end)
+                let notesBefore = payload.notes.mark
+                guard let diagnostic = MetricKitJSON.element(entry, path: "$.\(arrayKey)[\(index)]", notes: payload.notes) else { continue }
+                var record = try logRecord(diagnostic, kind: kind, at: end, notesSince: notesBefore)
                 record.traceID = span.traceID
                 record.spanID = span.spanID
                 records.append(record)
+                converted += 1
             }
+            counts.append((kind, converted))
         }
-        var payloadSpan = span
-        for (kind, count) in counts where count > 0 { payloadSpan.attributes.append(OTLPAttribute("metrickit.diagnostic.\(kind)_count", .int(Int64(count)))) }
-        return DiagnosticConversion(span: payloadSpan, logRecords: records)
+        for (kind, count) in counts where count > 0 { span.attributes.append(OTLPAttribute("metrickit.diagnostic.\(kind)_count", .int(Int64(count)))) }
+        span.attributes += payload.notes.attributes()
+        return DiagnosticConversion(
+            span: span, logRecords: records, skippedValues: payload.notes.skippedValues(), skippedValueCount: payload.notes.count)
     }
 
-    private func logRecord(_ diagnostic: MetricKitJSON, kind: String, at time: UInt64) throws(MetricKitConversionError) -> OTLPLogRecord {
+    private func logRecord(
+        _ diagnostic: MetricKitJSON, kind: String, at time: UInt64, notesSince mark: MetricKitConversionNotes.Mark
+    ) throws(MetricKitConversionError) -> OTLPLogRecord {
         var attributes = AttributeList()
         attributes.add("metrickit.diagnostic.name", .string(kind))
         let prefix = "metrickit.diagnostic.\(kind)"
-        let metadata = try diagnostic.object("diagnosticMetaData")
+        let metadata = diagnostic.object("diagnosticMetaData")
         let kindKeys: Set<String> = [
             "exceptionType", "exceptionCode", "signal", "terminationReason", "virtualMemoryRegionInfo", "objectiveCexceptionReason",
             "hangDuration", "totalCPUTime", "totalSampledTime", "writesCaused", "launchDuration", "signpostData",
         ]
-        if let metadata { try Self.passMetadata(metadata, skipping: kindKeys, into: &attributes) }
+        if let metadata { Self.passMetadata(metadata, skipping: kindKeys, into: &attributes) }
         var severity = OTLPSeverity.warn
         var body: String
         var exceptionType: String?
@@ -70,34 +87,36 @@ extension MetricKitConverter {
             var machName: String?
             var signalName: String?
             if let metadata {
-                if let type = try metadata.integer("exceptionType") {
+                if let type = metadata.integer("exceptionType") {
                     let mach = DarwinExceptionNames.mach(type)
                     machName = mach.name
                     attributes.add("\(prefix).exception.mach_exception.type", .int(type))
                     attributes.add("\(prefix).exception.mach_exception.name", .string(mach.name))
                     attributes.add("\(prefix).exception.mach_exception.description", .string(mach.description))
                 }
-                if let code = try metadata.integer("exceptionCode") { attributes.add("\(prefix).exception.code", .int(code)) }
-                if let signal = try metadata.integer("signal") {
+                if let code = metadata.integer("exceptionCode") { attributes.add("\(prefix).exception.code", .int(code)) }
+                if let signal = metadata.integer("signal") {
                     let named = DarwinExceptionNames.signal(signal)
                     signalName = named.name
                     attributes.add("\(prefix).exception.signal", .int(signal))
                     attributes.add("\(prefix).exception.signal.name", .string(named.name))
                     attributes.add("\(prefix).exception.signal.description", .string(named.description))
                 }
-                if let reason = try metadata.string("terminationReason") { attributes.add("\(prefix).exception.termination_reason", .string(reason)) }
-                if let region = try metadata.string("virtualMemoryRegionInfo") {
+                let terminationReason = metadata.string("terminationReason")
+                if let terminationReason { attributes.add("\(prefix).exception.termination_reason", .string(terminationReason)) }
+                if let region = metadata.string("virtualMemoryRegionInfo") {
                     attributes.add("\(prefix).exception.virtual_memory_region_info", .string(region))
                 }
-                if let objc = try metadata.object("objectiveCexceptionReason") {
-                    if let message = try objc.string("composedMessage") { attributes.add("\(prefix).exception.objc.message", .string(message)) }
-                    if let type = try objc.string("exceptionType") { attributes.add("\(prefix).exception.objc.type", .string(type)) }
-                    if let name = try objc.string("exceptionName") { attributes.add("\(prefix).exception.objc.name", .string(name)) }
-                    if let className = try objc.string("className") { attributes.add("\(prefix).exception.objc.classname", .string(className)) }
-                    exceptionType = try objc.string("exceptionName")
-                    exceptionMessage = try objc.string("composedMessage")
+                if let objc = metadata.object("objectiveCexceptionReason") {
+                    let message = objc.string("composedMessage"), name = objc.string("exceptionName")
+                    if let message { attributes.add("\(prefix).exception.objc.message", .string(message)) }
+                    if let type = objc.string("exceptionType") { attributes.add("\(prefix).exception.objc.type", .string(type)) }
+                    if let name { attributes.add("\(prefix).exception.objc.name", .string(name)) }
+                    if let className = objc.string("className") { attributes.add("\(prefix).exception.objc.classname", .string(className)) }
+                    exceptionType = name
+                    exceptionMessage = message
                 }
-                if exceptionMessage == nil { exceptionMessage = try metadata.string("terminationReason") }
+                if exceptionMessage == nil { exceptionMessage = terminationReason }
             }
             exceptionType = exceptionType ?? machName ?? signalName
             body = [machName, signalName.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
@@ -107,7 +126,7 @@ extension MetricKitConverter {
             body = "Application hang"
             stacktracePrefix = "\(prefix).exception"
             if let metadata { try attributes.measurement(metadata, "hangDuration", "\(prefix).hang_duration") }
-            if let hangType = try diagnostic.string("hangType") { attributes.add("\(prefix).hang_type", .string(hangType)) }
+            if let hangType = diagnostic.string("hangType") { attributes.add("\(prefix).hang_type", .string(hangType)) }
         case "cpu_exception":
             body = "CPU resource exception"
             if let metadata {
@@ -121,44 +140,55 @@ extension MetricKitConverter {
             body = "Slow app launch"
             if let metadata { try attributes.measurement(metadata, "launchDuration", "\(prefix).launch_duration") }
         }
-        if let signposts = try metadata?.array("signpostData"), !signposts.isEmpty {
-            attributes.add("\(prefix).signposts", .array(signposts.map(Self.attributeValue)))
+        if let signposts = metadata?.array("signpostData"), !signposts.isEmpty {
+            let path = metadata!.childPath("signpostData")
+            attributes.add("\(prefix).signposts", .array(signposts.enumerated().map { index, element in
+                Self.attributeValue(element, level: Self.attributeValueLevel + 2, path: "\(path)[\(index)]", notes: diagnostic.notes)
+            }))
         }
-        if let treeValue = diagnostic.value("callStackTree") {
-            guard let tree = MetricKitCallStackTree(treeValue) else {
-                throw MetricKitConversionError(path: diagnostic.childPath("callStackTree"), message: "expected an object")
-            }
-            var json = tree.value.jsonText
-            let limit = options.maxStacktraceJSONBytes
-            if json.utf8.count > limit {
-                var cut = json.utf8.index(json.utf8.startIndex, offsetBy: limit)
-                while cut > json.utf8.startIndex && !json.utf8[cut...].isEmpty && (json.utf8[cut] & 0xC0) == 0x80 { cut = json.utf8.index(before: cut) }
-                let truncated = json.utf8.count - json.utf8.distance(from: json.utf8.startIndex, to: cut)
-                json = String(json.utf8[..<cut])!
-                attributes.add("\(stacktracePrefix).stacktrace_json", .string(json))
-                attributes.add("\(stacktracePrefix).stacktrace_json_truncated_bytes", .int(Int64(truncated)))
+        if let treeValue = diagnostic.value("callStackTree"),
+           let tree = try MetricKitCallStackTree(treeValue, path: diagnostic.childPath("callStackTree"), notes: diagnostic.notes) {
+            let key = "\(stacktracePrefix).stacktrace_json"
+            if let (json, omittedFrames, omittedBytes) = tree.flatJSON(maxBytes: options.maxStacktraceJSONBytes) {
+                attributes.add(key, .string(json))
+                if omittedFrames > 0 || omittedBytes > 0 {
+                    attributes.add("\(key)_omitted_frames", .int(Int64(omittedFrames)))
+                    attributes.add("\(key)_truncated_bytes", .int(Int64(omittedBytes)))
+                }
             } else {
-                attributes.add("\(stacktracePrefix).stacktrace_json", .string(json))
+                let frames = tree.threads.reduce(0) { $0 + $1.frames.count }
+                attributes.add("\(key)_omitted_frames", .int(Int64(frames)))
             }
-            let frames = tree.backtrace()
-            if !frames.isEmpty { attributes.add("exception.stacktrace", .string(MetricKitCallStackTree.format(frames))) }
+            let (frames, omitted) = tree.backtrace()
+            if !frames.isEmpty { attributes.add("exception.stacktrace", .string(MetricKitCallStackTree.format(frames, omitted: omitted))) }
         }
         if let exceptionType { attributes.add("exception.type", .string(exceptionType)) }
         if let exceptionMessage { attributes.add("exception.message", .string(exceptionMessage)) }
+        let (bounded, dropped) = attributes.bounded(then: diagnostic.notes.attributes(since: mark))
         return OTLPLogRecord(
             timeUnixNano: time, observedTimeUnixNano: time, severity: severity, severityText: severity.description,
-            body: .string(body), attributes: attributes.items, eventName: "metrickit.diagnostic.\(kind)")
+            body: .string(body), attributes: bounded, eventName: "metrickit.diagnostic.\(kind)", droppedAttributesCount: dropped)
     }
 
-    /// A JSON value as an attribute value (objects become key/value lists).
-    static func attributeValue(_ value: JSONValue) -> OTLPAttributeValue {
+    /// A JSON value as an attribute value whose `AnyValue` message sits at message level `level`: objects
+    /// become key/value lists, arrays arrays. A value whose nesting would go past what readers accept by
+    /// default (`OTLPDecodingOptions.default.maxNestingDepth`: an array takes 2 levels, a key/value list 3)
+    /// is kept as its compact JSON text instead, and noted.
+    static func attributeValue(_ value: JSONValue, level: Int, path: String, notes: MetricKitConversionNotes) -> OTLPAttributeValue {
+        let maxLevel = OTLPDecodingOptions.default.maxNestingDepth
         switch value {
-        case .null: .empty
-        case .bool(let bool): .bool(bool)
-        case .number(let text): Int64(text).map { .int($0) } ?? .double(Double(text) ?? 0)
-        case .string(let text): .string(text)
-        case .array(let elements): .array(elements.map(attributeValue))
-        case .object(let members): .keyValueList(members.map { OTLPAttribute($0.0, attributeValue($0.1)) })
+        case .null: return .empty
+        case .bool(let bool): return .bool(bool)
+        case .number(let text): return number(text)
+        case .string(let text): return .string(text)
+        case .array(let elements):
+            guard level + 2 <= maxLevel else { break }
+            return .array(elements.enumerated().map { attributeValue($1, level: level + 2, path: "\(path)[\($0)]", notes: notes) })
+        case .object(let members):
+            guard level + 3 <= maxLevel else { break }
+            return .keyValueList(members.map { OTLPAttribute($0.0, attributeValue($0.1, level: level + 3, path: "\(path).\($0.0)", notes: notes)) })
         }
+        notes.skip(path, "nested deeper than OTLP readers accept (\(maxLevel) message levels), kept as JSON text")
+        return .string(value.jsonText)
     }
 }

@@ -13,101 +13,187 @@ public struct MetricKitConverter: Sendable {
         /// Scope of the spans and log records. Default `@honeycombio/instrumentation-metric-kit`, as the
         /// MetricKit reference states.
         public var scope: OTLPInstrumentationScope
-        /// Offset from UTC assumed for timestamps without one (current OSes write the device's local time).
-        /// Default 0.
+        /// Offset from UTC assumed for timestamps without one (current OSes write the device's local time),
+        /// in seconds. Default 0; at most ±``MetricKitTimestamp/maxUTCOffsetSeconds`` (18 hours).
         public var assumedUTCOffsetSeconds: Int
-        /// Longest `…stacktrace_json` value, in bytes; longer trees are cut (at a character boundary) and
-        /// the cut is counted in `…stacktrace_json_truncated_bytes`. Default 64 KiB.
+        /// Longest `…stacktrace_json` value, in bytes; longer trees are cut between frames (the value stays
+        /// valid JSON) and the cut is counted in `…stacktrace_json_omitted_frames` and
+        /// `…stacktrace_json_truncated_bytes`. Default 64 KiB; not negative.
         public var maxStacktraceJSONBytes: Int
+        /// Deepest JSON nesting accepted in a payload document (objects and arrays). A call-stack tree takes
+        /// about two levels per frame, so the default, 4,096, admits stacks of about 2,000 frames (the OS
+        /// keeps at most about 130). The parser does not recurse; the limit bounds the memory and the stack
+        /// a hostile document's tree costs when it is freed. At most ``maxPayloadNestingDepthLimit``.
+        public var maxPayloadNestingDepth: Int
 
+        /// The largest ``maxPayloadNestingDepth`` accepted: 8,192 levels (freeing a tree that deep takes
+        /// about 450 KB of stack, within the 512 KiB of a secondary thread on Apple platforms).
+        public static let maxPayloadNestingDepthLimit = 8192
+
+        /// Settings; every one has a documented default.
         public init(
             scope: OTLPInstrumentationScope = OTLPInstrumentationScope(name: "@honeycombio/instrumentation-metric-kit"),
-            assumedUTCOffsetSeconds: Int = 0, maxStacktraceJSONBytes: Int = 64 * 1024
+            assumedUTCOffsetSeconds: Int = 0, maxStacktraceJSONBytes: Int = 64 * 1024, maxPayloadNestingDepth: Int = 4096
         ) {
             self.scope = scope
             self.assumedUTCOffsetSeconds = assumedUTCOffsetSeconds
             self.maxStacktraceJSONBytes = maxStacktraceJSONBytes
+            self.maxPayloadNestingDepth = maxPayloadNestingDepth
+        }
+
+        /// Why these options cannot be used, or `nil` when they can.
+        public var problem: String? {
+            let maxOffset = MetricKitTimestamp.maxUTCOffsetSeconds
+            if !(-maxOffset...maxOffset).contains(assumedUTCOffsetSeconds) {
+                return "assumed UTC offset \(assumedUTCOffsetSeconds) s is outside ±\(MetricKitTimestamp.maxUTCOffsetSeconds) s (±18 hours)"
+            }
+            if maxStacktraceJSONBytes < 0 { return "maxStacktraceJSONBytes \(maxStacktraceJSONBytes) is negative" }
+            if !(1...Self.maxPayloadNestingDepthLimit).contains(maxPayloadNestingDepth) {
+                return "maxPayloadNestingDepth \(maxPayloadNestingDepth) is outside 1...\(Self.maxPayloadNestingDepthLimit)"
+            }
+            return nil
         }
     }
 
+    /// What a payload is, decided by its structure: a diagnostic payload has at least one of the
+    /// diagnostic arrays (`crashDiagnostics`, `hangDiagnostics`, `cpuExceptionDiagnostics`,
+    /// `diskWriteExceptionDiagnostics`, `appLaunchDiagnostics`) as a top-level key whose value is an array;
+    /// every other object is a metric payload. Strings and nested keys never count.
+    public enum PayloadKind: String, Sendable {
+        case metric, diagnostic
+    }
+
+    /// The spans of a metric payload and the values it left out.
+    public struct MetricConversion: Sendable {
+        /// `MXMetricPayload`, then its `MXSignpostMetric` children.
+        public var spans: [OTLPSpan]
+        /// Values skipped by tolerant parsing (wrong type or unusable value), with their JSON paths: the
+        /// first 100, then one entry `$: N more values skipped`.
+        public var skippedValues: [MetricKitConversionError]
+        /// How many values were skipped in all.
+        public var skippedValueCount: Int
+    }
+
+    /// A payload of either kind, converted.
+    public enum PayloadConversion: Sendable {
+        case metric(MetricConversion)
+        case diagnostic(DiagnosticConversion)
+    }
+
+    /// Conversion settings in use.
     public let options: Options
     let idGenerator: any OTLPIDGenerator
 
+    /// A converter with `options`, taking trace and span IDs from `idGenerator`.
     public init(options: Options = Options(), idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator()) {
         self.options = options
         self.idGenerator = idGenerator
     }
 
-    /// The spans of one metric payload: `MXMetricPayload`, then its `MXSignpostMetric` children.
+    /// Parses a payload document with the options' nesting limit (after checking the options).
+    func parse(_ json: [UInt8], notes: MetricKitConversionNotes) throws(MetricKitConversionError) -> MetricKitJSON {
+        if let problem = options.problem { throw MetricKitConversionError(path: "$", message: "options: \(problem)") }
+        return try MetricKitJSON.parse(json, maxDepth: options.maxPayloadNestingDepth, notes: notes)
+    }
+
+    /// Whether `json` is a metric or a diagnostic payload (see ``PayloadKind``).
+    public func payloadKind(json: [UInt8]) throws(MetricKitConversionError) -> PayloadKind {
+        Self.kind(of: try parse(json, notes: MetricKitConversionNotes()))
+    }
+
+    static func kind(of payload: MetricKitJSON) -> PayloadKind {
+        let isDiagnostic = diagnosticKinds.contains { kind in
+            if case .array? = payload.value(kind.array) { return true }
+            return false
+        }
+        return isDiagnostic ? .diagnostic : .metric
+    }
+
+    /// Converts a payload of either kind, parsing it once: the kind is decided by structure (``PayloadKind``).
+    public func convertPayload(json: [UInt8]) throws(MetricKitConversionError) -> PayloadConversion {
+        let notes = MetricKitConversionNotes()
+        let payload = try parse(json, notes: notes)
+        switch Self.kind(of: payload) {
+        case .metric: return .metric(try convertMetric(payload))
+        case .diagnostic: return .diagnostic(try convertDiagnostic(payload))
+        }
+    }
+
+    /// The spans of one metric payload: `MXMetricPayload`, then its `MXSignpostMetric` children. Values of
+    /// the wrong type are skipped and counted on the payload span (`metrickit.skipped_value_count`).
     public func convertMetricPayload(json: [UInt8]) throws(MetricKitConversionError) -> [OTLPSpan] {
-        let payload = try MetricKitJSON.parse(json)
-        let (start, end) = try period(payload)
+        let notes = MetricKitConversionNotes()
+        return try convertMetric(try parse(json, notes: notes)).spans
+    }
+
+    func convertMetric(_ payload: MetricKitJSON) throws(MetricKitConversionError) -> MetricConversion {
+        let (start, end, beginText, endText) = try period(payload)
         var attributes = AttributeList()
-        if let multiple = try payload.bool("multipleAppVersions") {
+        if let multiple = payload.bool("multipleAppVersions") {
             attributes.add("metrickit.includes_multiple_application_versions", .bool(multiple))
-        } else {
+        } else if payload.value("multipleAppVersions") == nil {
             attributes.add("metrickit.includes_multiple_application_versions", .bool(false))  // absent means false
         }
-        if let version = try payload.string("appVersion") { attributes.add("metrickit.latest_application_version", .string(version)) }
-        if let begin = try payload.string("timeStampBegin") { attributes.add("metrickit.timestamp_begin", .string(begin)) }
-        if let finish = try payload.string("timeStampEnd") { attributes.add("metrickit.timestamp_end", .string(finish)) }
-        if let metadata = try payload.object("metaData") { try Self.passMetadata(metadata, into: &attributes) }
+        if let version = payload.string("appVersion") { attributes.add("metrickit.latest_application_version", .string(version)) }
+        if let beginText { attributes.add("metrickit.timestamp_begin", .string(beginText)) }
+        if let endText { attributes.add("metrickit.timestamp_end", .string(endText)) }
+        if let metadata = payload.object("metaData") { Self.passMetadata(metadata, into: &attributes) }
 
-        if let cpu = try payload.object("cpuMetrics") {
+        if let cpu = payload.object("cpuMetrics") {
             try attributes.measurement(cpu, "cumulativeCPUTime", "metrickit.cpu.cpu_time")
             try attributes.measurement(cpu, "cumulativeCPUInstructions", "metrickit.cpu.instruction_count")
         }
-        if let gpu = try payload.object("gpuMetrics") { try attributes.measurement(gpu, "cumulativeGPUTime", "metrickit.gpu.time") }
-        if let cellular = try payload.object("cellularConditionMetrics") {
+        if let gpu = payload.object("gpuMetrics") { try attributes.measurement(gpu, "cumulativeGPUTime", "metrickit.gpu.time") }
+        if let cellular = payload.object("cellularConditionMetrics") {
             try attributes.histogram(cellular, "cellConditionTime", "metrickit.cellular_condition.bars")
         }
-        if let time = try payload.object("applicationTimeMetrics") {
+        if let time = payload.object("applicationTimeMetrics") {
             try attributes.measurement(time, "cumulativeForegroundTime", "metrickit.app_time.foreground_time")
             try attributes.measurement(time, "cumulativeBackgroundTime", "metrickit.app_time.background_time")
             try attributes.measurement(time, "cumulativeBackgroundAudioTime", "metrickit.app_time.background_audio_time")
             try attributes.measurement(time, "cumulativeBackgroundLocationTime", "metrickit.app_time.background_location_time")
         }
-        if let location = try payload.object("locationActivityMetrics") {
+        if let location = payload.object("locationActivityMetrics") {
             for (key, name) in [
                 ("cumulativeBestAccuracyTime", "best_accuracy_time"), ("cumulativeBestAccuracyForNavigationTime", "best_accuracy_for_nav_time"),
                 ("cumulativeNearestTenMetersAccuracyTime", "accuracy_10m_time"), ("cumulativeHundredMetersAccuracyTime", "accuracy_100m_time"),
                 ("cumulativeKilometerAccuracyTime", "accuracy_1km_time"), ("cumulativeThreeKilometersAccuracyTime", "accuracy_3km_time"),
             ] { try attributes.measurement(location, key, "metrickit.location_activity.\(name)") }
         }
-        if let network = try payload.object("networkTransferMetrics") {
+        if let network = payload.object("networkTransferMetrics") {
             try attributes.measurement(network, "cumulativeWifiUpload", "metrickit.network_transfer.wifi_upload")
             try attributes.measurement(network, "cumulativeWifiDownload", "metrickit.network_transfer.wifi_download")
             try attributes.measurement(network, "cumulativeCellularUpload", "metrickit.network_transfer.cellular_upload")
             try attributes.measurement(network, "cumulativeCellularDownload", "metrickit.network_transfer.cellular_download")
         }
-        if let launch = try payload.object("applicationLaunchMetrics") {
+        if let launch = payload.object("applicationLaunchMetrics") {
             try attributes.histogram(launch, "histogrammedTimeToFirstDrawKey", "metrickit.app_launch.time_to_first_draw")
             try attributes.histogram(launch, "histogrammedResumeTime", "metrickit.app_launch.app_resume_time")
             try attributes.histogram(launch, "histogrammedOptimizedTimeToFirstDrawKey", "metrickit.app_launch.optimized_time_to_first_draw")
             try attributes.histogram(launch, "histogrammedExtendedLaunch", "metrickit.app_launch.extended_launch")
         }
-        if let responsiveness = try payload.object("applicationResponsivenessMetrics") {
+        if let responsiveness = payload.object("applicationResponsivenessMetrics") {
             try attributes.histogram(responsiveness, "histogrammedAppHangTime", "metrickit.app_responsiveness.hang_time")
         }
-        if let disk = try payload.object("diskIOMetrics") { try attributes.measurement(disk, "cumulativeLogicalWrites", "metrickit.diskio.logical_write_count") }
-        if let memory = try payload.object("memoryMetrics") {
+        if let disk = payload.object("diskIOMetrics") { try attributes.measurement(disk, "cumulativeLogicalWrites", "metrickit.diskio.logical_write_count") }
+        if let memory = payload.object("memoryMetrics") {
             try attributes.measurement(memory, "peakMemoryUsage", "metrickit.memory.peak_memory_usage")
             try attributes.average(memory, "averageSuspendedMemory", "metrickit.memory.suspended_memory")
         }
-        if let display = try payload.object("displayMetrics") { try attributes.average(display, "averagePixelLuminance", "metrickit.display.pixel_luminance") }
-        if let animation = try payload.object("animationMetrics") {
+        if let display = payload.object("displayMetrics") { try attributes.average(display, "averagePixelLuminance", "metrickit.display.pixel_luminance") }
+        if let animation = payload.object("animationMetrics") {
             try attributes.measurement(animation, "scrollHitchTimeRatio", "metrickit.animation.scroll_hitch_time_ratio")
             try attributes.measurement(animation, "hitchTimeRatio", "metrickit.animation.hitch_time_ratio")
         }
-        if let exits = try payload.object("applicationExitMetrics") {
-            try exitCounts(exits, "foregroundExitData", "foreground", Self.foregroundExits, into: &attributes)
-            try exitCounts(exits, "backgroundExitData", "background", Self.backgroundExits, into: &attributes)
+        if let exits = payload.object("applicationExitMetrics") {
+            exitCounts(exits, "foregroundExitData", "foreground", Self.foregroundExits, into: &attributes)
+            exitCounts(exits, "backgroundExitData", "background", Self.backgroundExits, into: &attributes)
         }
-        if let space = try payload.object("diskSpaceUsageMetrics") {
+        if let space = payload.object("diskSpaceUsageMetrics") {
             for key in space.keys.sorted() {
                 let name = "metrickit.disk_space_usage.\(MetricKitJSON.snakeCase(key.hasPrefix("total") ? String(key.dropFirst(5)).lowercasedFirst : key))"
-                if case .number = space.value(key) {
-                    if let count = try space.integer(key) { attributes.add(name, .int(count)) }
+                if case .number(let text)? = space.value(key) {
+                    attributes.add(name, Self.number(text))
                 } else {
                     try attributes.measurement(space, key, name)
                 }
@@ -115,21 +201,16 @@ public struct MetricKitConverter: Sendable {
         }
 
         let traceID = idGenerator.newTraceID()
-        let payloadSpan = OTLPSpan(
-            traceID: traceID, spanID: idGenerator.newSpanID(), name: "MXMetricPayload", kind: .internal,
-            startTimeUnixNano: start, endTimeUnixNano: end, attributes: attributes.items)
-        var spans = [payloadSpan]
-        for (index, element) in (try payload.array("signpostMetrics") ?? []).enumerated() {
-            guard case .object(let members) = element else {
-                throw MetricKitConversionError(path: "$.signpostMetrics[\(index)]", message: "expected an object")
-            }
-            let signpost = MetricKitJSON(members: members, path: "$.signpostMetrics[\(index)]")
-            guard !signpost.members.isEmpty else { continue }  // `{}`: a signpost without name or category
+        let payloadSpanID = idGenerator.newSpanID()
+        var spans: [OTLPSpan] = []
+        for (index, element) in (payload.array("signpostMetrics") ?? []).enumerated() {
+            guard let signpost = MetricKitJSON.element(element, path: "$.signpostMetrics[\(index)]", notes: payload.notes),
+                  !signpost.members.isEmpty else { continue }  // `{}`: a signpost without name or category
             var signpostAttributes = AttributeList()
-            if let name = try signpost.string("signpostName") { signpostAttributes.add("signpost.name", .string(name)) }
-            if let category = try signpost.string("signpostCategory") { signpostAttributes.add("signpost.category", .string(category)) }
-            if let count = try signpost.integer("totalSignpostCount") { signpostAttributes.add("signpost.count", .int(count)) }
-            if let interval = try signpost.object("signpostIntervalData") {
+            if let name = signpost.string("signpostName") { signpostAttributes.add("signpost.name", .string(name)) }
+            if let category = signpost.string("signpostCategory") { signpostAttributes.add("signpost.category", .string(category)) }
+            if let count = signpost.integer("totalSignpostCount") { signpostAttributes.add("signpost.count", .int(count)) }
+            if let interval = signpost.object("signpostIntervalData") {
                 try signpostAttributes.histogram(interval, "histogrammedSignpostDurations", "signpost.duration")
                 try signpostAttributes.measurement(interval, "signpostCumulativeCPUTime", "signpost.cpu_time")
                 try signpostAttributes.measurement(interval, "signpostAverageMemory", "signpost.memory_average")
@@ -137,41 +218,65 @@ public struct MetricKitConverter: Sendable {
                 try signpostAttributes.measurement(interval, "signpostCumulativeHitchTimeRatio", "signpost.hitch_time_ratio")
             }
             spans.append(OTLPSpan(
-                traceID: traceID, spanID: idGenerator.newSpanID(), parentSpanID: payloadSpan.spanID, name: "MXSignpostMetric",
+                traceID: traceID, spanID: idGenerator.newSpanID(), parentSpanID: payloadSpanID, name: "MXSignpostMetric",
                 kind: .internal, startTimeUnixNano: start, endTimeUnixNano: end, attributes: signpostAttributes.items))
         }
-        return spans
+        let (bounded, dropped) = attributes.bounded(then: payload.notes.attributes())
+        let payloadSpan = OTLPSpan(
+            traceID: traceID, spanID: payloadSpanID, name: "MXMetricPayload", kind: .internal,
+            startTimeUnixNano: start, endTimeUnixNano: end, attributes: bounded, droppedAttributesCount: dropped)
+        return MetricConversion(spans: [payloadSpan] + spans, skippedValues: payload.notes.skippedValues(), skippedValueCount: payload.notes.count)
     }
 
-    /// The reporting period in Unix nanoseconds; a missing end is the begin (a point in time).
-    func period(_ payload: MetricKitJSON) throws(MetricKitConversionError) -> (UInt64, UInt64) {
-        func time(_ key: String) throws(MetricKitConversionError) -> UInt64? {
-            guard let text = try payload.string(key) else { return nil }
+    /// A JSON number as an attribute value: an int when it is an exact 64-bit integer, else a double when
+    /// finite, else its text.
+    static func number(_ text: String) -> OTLPAttributeValue {
+        if let int = MetricKitJSON.int64(text) { return .int(int) }
+        if let double = Double(text), double.isFinite { return .double(double) }
+        return .string(text)
+    }
+
+    /// The reporting period in Unix nanoseconds; a missing end is the begin (a point in time). A timestamp
+    /// that cannot be read is skipped when the other one can; with neither, the period is unknown and the
+    /// payload fails. An end before the begin is noted and taken as the begin.
+    /// Also the two texts as written (each read once, so a bad one is noted once).
+    func period(_ payload: MetricKitJSON) throws(MetricKitConversionError) -> (UInt64, UInt64, begin: String?, end: String?) {
+        var unreadable: MetricKitConversionError?
+        let beginText = payload.string("timeStampBegin"), endText = payload.string("timeStampEnd")
+        func time(_ key: String, _ text: String?) -> UInt64? {
+            guard let text else { return nil }
             guard let nanos = MetricKitTimestamp.unixNano(text, assumedUTCOffsetSeconds: options.assumedUTCOffsetSeconds) else {
-                throw MetricKitConversionError(path: payload.childPath(key), message: "\"\(text)\" is not a MetricKit timestamp")
+                let error = MetricKitConversionError(
+                    path: payload.childPath(key),
+                    message: "\"\(text)\" is not a MetricKit timestamp (yyyy-MM-dd HH:mm:ss with an optional ±hhmm offset, years 1970-2500)")
+                unreadable = unreadable ?? error
+                return nil
             }
             return nanos
         }
-        let begin = try time("timeStampBegin")
-        let end = try time("timeStampEnd")
+        let begin = time("timeStampBegin", beginText)
+        let end = time("timeStampEnd", endText)
         guard let start = begin ?? end else {
-            throw MetricKitConversionError(path: "$", message: "no timeStampBegin or timeStampEnd: the reporting period is unknown")
+            throw unreadable ?? MetricKitConversionError(path: "$", message: "no timeStampBegin or timeStampEnd: the reporting period is unknown")
         }
-        return (start, max(end ?? start, start))
+        if let unreadable { payload.notes.skip(unreadable.path, unreadable.message + ", skipped") }
+        if let end, end < start { payload.notes.skip(payload.childPath("timeStampEnd"), "before timeStampBegin, taken as timeStampBegin") }
+        return (start, max(end ?? start, start), beginText, endText)
     }
 
     /// Passes the scalar members of a `metaData` or `diagnosticMetaData` object through as
-    /// `metrickit.metadata.<snake_case name>`, except `skipping` (keys a caller turns into attributes of its own).
-    static func passMetadata(
-        _ metadata: MetricKitJSON, skipping: Set<String> = [], into attributes: inout AttributeList
-    ) throws(MetricKitConversionError) {
+    /// `metrickit.metadata.<snake_case name>`, except `skipping` (keys a caller turns into attributes of its
+    /// own). Numbers become ints when they are exact 64-bit integers, else doubles; nested objects and
+    /// arrays are skipped and noted.
+    static func passMetadata(_ metadata: MetricKitJSON, skipping: Set<String> = [], into attributes: inout AttributeList) {
         for key in metadata.keys where !skipping.contains(key) {
             let name = "metrickit.metadata.\(metadataNames[key] ?? MetricKitJSON.snakeCase(key))"
             switch metadata.value(key) {
             case .bool(let bool)?: attributes.add(name, .bool(bool))
-            case .number?: if let int = try metadata.integer(key) { attributes.add(name, .int(int)) }
+            case .number(let text)?: attributes.add(name, number(text))
             case .string(let text)?: attributes.add(name, .string(text))
-            default: continue  // nested values of unknown keys are left out
+            case nil, .null?: continue
+            case .array?, .object?: metadata.notes.skip(metadata.childPath(key), "a nested value is not passed through, skipped")
             }
         }
     }
@@ -197,16 +302,20 @@ public struct MetricKitConverter: Sendable {
         ("cumulativeBackgroundTaskAssertionTimeoutExitCount", "background_task_assertion_timeout_exit_count"),
     ]
 
-    /// Exit counters: the OS leaves out counters that are zero, so the known ones default to 0; other
-    /// (non-public) counters present are passed through.
+    /// Exit counters: the OS leaves out counters that are zero, so the known ones default to 0 when absent
+    /// (a present but unreadable one is skipped, not zeroed); other (non-public) counters present are passed
+    /// through.
     private func exitCounts(
         _ exits: MetricKitJSON, _ key: String, _ group: String, _ known: [(String, String)], into attributes: inout AttributeList
-    ) throws(MetricKitConversionError) {
-        guard let data = try exits.object(key) else { return }
-        for (field, name) in known { attributes.add("metrickit.app_exit.\(group).\(name)", .int(try data.integer(field) ?? 0)) }
+    ) {
+        guard let data = exits.object(key) else { return }
+        for (field, name) in known {
+            let count = data.value(field) == nil ? 0 : data.integer(field)
+            if let count { attributes.add("metrickit.app_exit.\(group).\(name)", .int(count)) }
+        }
         let knownFields = Set(known.map(\.0))
         for field in data.keys.sorted() where !knownFields.contains(field) {
-            guard let count = try data.integer(field) else { continue }
+            guard let count = data.integer(field) else { continue }
             let snake = MetricKitJSON.snakeCase(field.hasPrefix("cumulative") ? String(field.dropFirst(10)).lowercasedFirst : field)
             attributes.add("metrickit.app_exit.\(group).\(snake)", .int(count))
         }
@@ -225,6 +334,16 @@ struct AttributeList {
         items.append(OTLPAttribute(key, value))
     }
 
+    /// The attributes, then `extra`, as readers accept them by default: at most
+    /// `OTLPDecodingOptions.default.maxAttributesPerItem` (a payload can pass thousands of metadata keys
+    /// through); the excess (the last added, never `extra`) is dropped and counted, as OTLP's
+    /// `dropped_attributes_count`.
+    func bounded(then extra: [OTLPAttribute] = []) -> (attributes: [OTLPAttribute], dropped: UInt32) {
+        let room = max(0, OTLPDecodingOptions.default.maxAttributesPerItem - extra.count)
+        let dropped = max(0, items.count - room)
+        return (Array(items.prefix(room)) + extra, UInt32(clamping: dropped))
+    }
+
     /// A measurement in its base unit (double); an unparsable one is kept as `<name>_raw` (string).
     mutating func measurement(_ object: MetricKitJSON, _ key: String, _ name: String) throws(MetricKitConversionError) {
         switch try object.measurement(key) {
@@ -236,15 +355,26 @@ struct AttributeList {
 
     /// An `MXAverage`: `<name>_average`, `_standard_deviation`, `_sample_count`; sampleCount 0 means no data.
     mutating func average(_ object: MetricKitJSON, _ key: String, _ name: String) throws(MetricKitConversionError) {
-        guard let average = try object.object(key) else { return }
-        let samples = try average.integer("sampleCount")
+        guard let average = object.object(key) else { return }
+        var samples = average.integer("sampleCount")
         if samples == 0 { return }
+        if let count = samples, count < 0 {
+            average.notes.skip(average.childPath("sampleCount"), "expected a count (not negative), skipped")
+            samples = nil
+        }
         switch try average.measurement("averageValue") {
         case .value(let measurement)?:
             add("\(name)_average", .double(measurement.value))
-            // The deviation is a plain number in the average's written unit: scale it the same way.
-            if let deviation = try average.double("standardDeviation"), deviation >= 0 {
-                add("\(name)_standard_deviation", .double(deviation * measurement.writtenUnitFactor))
+            // The deviation is a plain number in the average's written unit: scale it the same way (checked).
+            if let deviation = average.double("standardDeviation") {
+                let scaled = deviation * measurement.writtenUnitFactor
+                if deviation < 0 {
+                    average.notes.skip(average.childPath("standardDeviation"), "negative, skipped")
+                } else if !scaled.isFinite {
+                    throw MetricKitConversionError(path: average.childPath("standardDeviation"), message: "\(deviation) in the average's unit is beyond the range of a 64-bit float")
+                } else {
+                    add("\(name)_standard_deviation", .double(scaled))
+                }
             }
         case .unparsed(let raw)?: add("\(name)_average_raw", .string(raw))
         case nil: break
@@ -253,13 +383,19 @@ struct AttributeList {
     }
 
     /// A histogram: `<name>_average` (bucket-midpoint mean, as the reference computes it), and estimated
-    /// `_p50`, `_p90`, `_p99`, `_count`.
+    /// `_p50`, `_p90`, `_p99`, `_count`. Statistics that overflow are errors naming the histogram.
     mutating func histogram(_ object: MetricKitJSON, _ key: String, _ name: String) throws(MetricKitConversionError) {
-        guard let histogram = try object.histogram(key), let average = histogram.average else { return }
+        guard let histogram = try object.histogram(key), let total = histogram.totalCount, total > 0 else { return }
+        guard let average = histogram.average else {
+            throw MetricKitConversionError(path: object.childPath(key), message: "the bucket-midpoint mean is beyond the range of a 64-bit float")
+        }
         add("\(name)_average", .double(average))
         for (label, fraction) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99)] {
-            if let value = histogram.percentile(fraction) { add("\(name)_\(label)", .double(value)) }
+            guard let value = histogram.percentile(fraction) else {
+                throw MetricKitConversionError(path: object.childPath(key), message: "the \(label) estimate is beyond the range of a 64-bit float")
+            }
+            add("\(name)_\(label)", .double(value))
         }
-        add("\(name)_count", .int(Int64(histogram.totalCount)))
+        add("\(name)_count", .int(Int64(total)))
     }
 }

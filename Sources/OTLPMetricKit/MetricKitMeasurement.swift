@@ -19,11 +19,13 @@ public struct MetricKitMeasurement: Sendable, Equatable {
 
     /// The value in ``unit``.
     public var value: Double
+    /// The base unit of ``value``.
     public var unit: BaseUnit
     /// What one of the written unit is in the base unit (`kB`: 1000): to scale values written in the same
     /// unit, such as an average's standard deviation.
     public var writtenUnitFactor: Double
 
+    /// A measurement of `value` in `unit`.
     public init(value: Double, unit: BaseUnit, writtenUnitFactor: Double = 1) {
         self.value = value
         self.unit = unit
@@ -43,19 +45,37 @@ public struct MetricKitMeasurement: Sendable, Equatable {
         "bars": (.bars, 1, 1), "apl": (.apl, 1, 1), "kiloinstructions": (.instructions, 1000, 1), "ms per s": (.millisecondsPerSecond, 1, 1),
     ]
 
-    /// Parses `"<number>[ ]<unit>"`; `nil` when the number or the unit is not understood.
+    /// Parses `"<number>[ ]<unit>"`; `nil` when the number or the unit is not understood, or when the value in
+    /// the base unit is beyond the range of `Double` (a number of hundreds of digits).
     public init?(parsing text: String) {
+        guard case .value(let measurement) = Self.parse(text) else { return nil }
+        self = measurement
+    }
+
+    /// What `parse` makes of a measurement string.
+    enum Parsed: Equatable {
+        case value(MetricKitMeasurement)
+        /// The number or the unit is not understood.
+        case notUnderstood
+        /// A number and a known unit, but the value (in the written or the base unit) is not a finite `Double`.
+        case outOfRange
+    }
+
+    static func parse(_ text: String) -> Parsed {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let unitStart = trimmed.firstIndex(where: { !($0.isASCII && ($0.isNumber || $0 == "," || $0 == ".")) }),
-              unitStart > trimmed.startIndex else { return nil }
+              unitStart > trimmed.startIndex else { return .notUnderstood }
         let numberText = trimmed[..<unitStart]
         let unitText = trimmed[unitStart...].trimmingCharacters(in: .whitespaces)
         // A single ',' followed by 1-2 digits could be a decimal comma: ambiguous, refuse rather than guess.
         let commaParts = numberText.split(separator: ",", omittingEmptySubsequences: false)
-        if commaParts.count == 2, let tail = commaParts.last, (1...2).contains(tail.count) { return nil }
-        if commaParts.count > 1, commaParts.dropFirst().contains(where: { $0.count != 3 && !$0.contains(".") }) { return nil }
+        if commaParts.count == 2, let tail = commaParts.last, (1...2).contains(tail.count) { return .notUnderstood }
+        if commaParts.count > 1, commaParts.dropFirst().contains(where: { $0.count != 3 && !$0.contains(".") }) { return .notUnderstood }
         guard let number = Double(numberText.replacingOccurrences(of: ",", with: "")),
-              let (unit, multiplier, divisor) = Self.units[unitText] else { return nil }
-        self.init(value: number * multiplier / divisor, unit: unit, writtenUnitFactor: multiplier / divisor)
+              let (unit, multiplier, divisor) = Self.units[unitText] else { return .notUnderstood }
+        // Checked: a number of 309+ digits is infinite as a Double, and a huge one times the unit's factor too.
+        let value = number * multiplier / divisor
+        guard number.isFinite, value.isFinite else { return .outOfRange }
+        return .value(MetricKitMeasurement(value: value, unit: unit, writtenUnitFactor: multiplier / divisor))
     }
 }

@@ -18,8 +18,10 @@ struct OTLPMetricKitCommand: ParsableCommand {
             PAYLOAD arguments are files, or directories whose *.json files are read (sorted by name). A metric \
             payload becomes an MXMetricPayload span with MXSignpostMetric children; a diagnostic payload an \
             MXDiagnosticPayload span plus one log record per diagnostic. Each payload is one record of the \
-            output. A payload that cannot be converted is reported on stderr with its file and JSON path; the \
-            others are still converted.
+            output, or several when one would exceed 16 MiB (readers refuse 64 MiB). A payload is diagnostic when a top-level diagnostic array (crashDiagnostics, \
+            hangDiagnostics, …) is present, metric otherwise. Values of an unexpected type are skipped and \
+            reported as warnings (and counted in metrickit.skipped_value_count); a payload that cannot be \
+            converted at all is reported on stderr with its file and JSON path; the others are still converted.
 
             An output that is a payload file or the other output (same file by device and inode: same path, \
             hard or symbolic link, or a redirection of standard output) is refused as a usage error.
@@ -35,7 +37,7 @@ struct OTLPMetricKitCommand: ParsableCommand {
     @Option(help: "Where spans go (`-` for stdout).")
     var traces: String?
 
-    @Option(help: "Where diagnostic log records go (`-` for stdout).")
+    @Option(help: "Where diagnostic log records go (`-` for stdout); not the file or stream --traces names.")
     var logs: String?
 
     @Option(help: "Output framing: u32be (default), varint or jsonl.")
@@ -44,28 +46,54 @@ struct OTLPMetricKitCommand: ParsableCommand {
     @Flag(help: "gzip-compress the outputs.")
     var gzip = false
 
-    @Option(name: .customLong("assumed-utc-offset"), help: "Offset from UTC, in seconds, for timestamps written without one (device local time).")
+    @Option(
+        name: .customLong("assumed-utc-offset"),
+        help: "Offset from UTC, in seconds, for timestamps written without one (device local time); -64800...64800 (±18 h).")
     var assumedUTCOffset: Int = 0
 
     @Option(name: .customLong("service-name"), help: "service.name of the output's resource.")
     var serviceName: String = "metrickit"
 
-    @Option(name: .customLong("max-payload-bytes"), help: "Largest payload file read, in bytes (larger ones fail without being read whole).")
+    @Option(name: .customLong("max-payload-bytes"), help: "Largest payload file read, in bytes (larger ones fail without being read whole); at most 1 GiB.")
     var maxPayloadBytes: Int = 16 << 20
+
+    @Option(
+        name: .customLong("max-payload-depth"),
+        help: "Deepest JSON nesting of a payload (a call stack takes about 2 levels per frame); 1...\(MetricKitConverter.Options.maxPayloadNestingDepthLimit).")
+    var maxPayloadDepth: Int = MetricKitConverter.Options().maxPayloadNestingDepth
+
+    /// The largest `--max-payload-bytes` accepted: 1 GiB (a payload is held and parsed in memory).
+    static let maxPayloadBytesLimit = 1 << 30
+
+    /// Converter options from the command line.
+    var converterOptions: MetricKitConverter.Options {
+        MetricKitConverter.Options(assumedUTCOffsetSeconds: assumedUTCOffset, maxPayloadNestingDepth: maxPayloadDepth)
+    }
 
     func validate() throws {
         guard traces != nil || logs != nil else { throw ValidationError("give --traces FILE and/or --logs FILE") }
         guard let framing = OTLPFraming(rawValue: framing), framing != .unframed else {
             throw ValidationError("--framing must be u32be, varint or jsonl")
         }
-        guard maxPayloadBytes > 0 else { throw ValidationError("--max-payload-bytes must be positive") }
-        if let traces, let logs, traces == logs, traces != "-" { throw ValidationError("--traces and --logs must differ (one signal per file)") }
+        guard (1...Self.maxPayloadBytesLimit).contains(maxPayloadBytes) else {
+            throw ValidationError("--max-payload-bytes must be 1...\(Self.maxPayloadBytesLimit)")
+        }
+        let maxOffset = MetricKitTimestamp.maxUTCOffsetSeconds
+        guard (-maxOffset...maxOffset).contains(assumedUTCOffset) else {
+            throw ValidationError("--assumed-utc-offset must be -\(maxOffset)...\(maxOffset) seconds (±18 hours), not \(assumedUTCOffset)")
+        }
+        guard (1...MetricKitConverter.Options.maxPayloadNestingDepthLimit).contains(maxPayloadDepth) else {
+            throw ValidationError("--max-payload-depth must be 1...\(MetricKitConverter.Options.maxPayloadNestingDepthLimit)")
+        }
+        if let traces, let logs, Self.sameOutput(traces, logs) {
+            throw ValidationError("--traces and --logs name the same output (\(traces), \(logs)): each signal needs its own file or stream")
+        }
         try refuseOutputsOverInputs()
     }
 
     /// Refuses an output that is the same regular file (device and inode: same path, hard or symbolic link,
-    /// standard output redirected) as a payload file, a *.json file in a payload directory, or the other output:
-    /// opening it would truncate that file before it is read.
+    /// standard output redirected) as a payload file or a *.json file in a payload directory: opening it would
+    /// truncate that file before it is read. (Two outputs naming one file are refused by ``sameOutput(_:_:)``.)
     func refuseOutputsOverInputs() throws {
         var inputs: [(String, OTLPFileStatus)] = []
         for path in payloads {
@@ -76,45 +104,53 @@ struct OTLPMetricKitCommand: ParsableCommand {
                 : [path]
             for file in files { if let identity = OTLPFileStatus.reached(by: file) { inputs.append((file, identity)) } }
         }
-        var outputs: [(String, OTLPFileStatus)] = []
         for (option, path) in [("--traces", traces), ("--logs", logs)] {
             guard let path, let identity = path == "-" ? OTLPFileStatus.reached(byDescriptor: 1) : OTLPFileStatus.reached(by: path) else { continue }
-            let name = "\(option) \(path == "-" ? "<stdout>" : path)"
             if let (input, _) = inputs.first(where: { identity.overlaps($0.1) }) {
-                throw ValidationError("\(name) is the same file as payload \(input): writing it would destroy the payload before it is read")
+                throw ValidationError("\(option) \(path == "-" ? "<stdout>" : path) is the same file as payload \(input): writing it would destroy the payload before it is read")
             }
-            if let (other, _) = outputs.first(where: { identity.overlaps($0.1) }) {
-                throw ValidationError("\(name) is the same file as \(other) (one signal per file)")
-            }
-            outputs.append((name, identity))
         }
     }
 
     func run() throws {
         let files = try payloadFiles()
-        let converter = MetricKitConverter(options: .init(assumedUTCOffsetSeconds: assumedUTCOffset))
+        let converter = MetricKitConverter(options: converterOptions)
         let resource = OTLPResource(attributes: [OTLPAttribute("service.name", .string(serviceName))])
         let scope = converter.options.scope
         let outputFraming = OTLPFraming(rawValue: framing)!
         let traceWriter = try traces.map { OTLPFrameWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
         let logWriter = try logs.map { OTLPFrameWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
-        var metricCount = 0, diagnosticCount = 0, spanCount = 0, logCount = 0, failed = 0
+        var metricCount = 0, diagnosticCount = 0, spanCount = 0, logCount = 0, failed = 0, skipped = 0
         for file in files {
             do {
                 let bytes = try readPayload(file)
-                if Self.isDiagnosticPayload(bytes) {
-                    let result = try converter.convertDiagnosticPayload(json: bytes)
-                    try traceWriter?.write(OTLPTracesData(resource: resource, scope: scope, spans: [result.span]))
-                    try logWriter?.write(OTLPLogsData(resource: resource, scope: scope, logRecords: result.logRecords))
+                let skippedValues: [MetricKitConversionError], skippedCount: Int
+                // Converted whole before anything is written: a payload that fails leaves no partial record.
+                // Encoded whole, too (split into records readers accept), before anything is written.
+                switch try converter.convertPayload(json: bytes) {
+                case .diagnostic(let result):
+                    let spanRecords = traceWriter == nil ? [] : try Self.traceRecords([result.span], resource: resource, scope: scope, framing: outputFraming)
+                    let logRecords = logWriter == nil ? [] : try Self.logRecords(result.logRecords, resource: resource, scope: scope, framing: outputFraming)
+                    try Self.write(spanRecords, to: traceWriter)
+                    try Self.write(logRecords, to: logWriter)
                     diagnosticCount += 1
                     spanCount += 1
                     logCount += result.logRecords.count
-                } else {
-                    let spans = try converter.convertMetricPayload(json: bytes)
-                    try traceWriter?.write(OTLPTracesData(resource: resource, scope: scope, spans: spans))
+                    (skippedValues, skippedCount) = (result.skippedValues, result.skippedValueCount)
+                case .metric(let result):
+                    let spanRecords = traceWriter == nil ? [] : try Self.traceRecords(result.spans, resource: resource, scope: scope, framing: outputFraming)
+                    try Self.write(spanRecords, to: traceWriter)
                     metricCount += 1
-                    spanCount += spans.count
+                    spanCount += result.spans.count
+                    (skippedValues, skippedCount) = (result.skippedValues, result.skippedValueCount)
                 }
+                // One gzip member per payload: what is converted survives whatever happens later.
+                try traceWriter?.flush()
+                try logWriter?.flush()
+                skipped += skippedCount
+                let warned = skippedValues.prefix(Self.maxWarningsPerPayload).filter { $0.path != "$" || !$0.message.hasSuffix("more values skipped") }
+                for value in warned { Self.diagnostic("\(file): warning: \(value)") }
+                if skippedCount > warned.count { Self.diagnostic("\(file): warning: \(skippedCount - warned.count) more values skipped") }
             } catch let error as MetricKitConversionError {
                 failed += 1
                 Self.diagnostic("\(file): \(error)")
@@ -123,6 +159,9 @@ struct OTLPMetricKitCommand: ParsableCommand {
                 Self.diagnostic("\(file): \(error)")
             } catch let error as OTLPWriteError {
                 Self.diagnostic("writing: \(error)")
+                // The other output is still closed properly (a gzip output ends with a complete member).
+                try? traceWriter?.close()
+                try? logWriter?.close()
                 throw ExitCode(2)
             } catch {
                 failed += 1
@@ -131,9 +170,13 @@ struct OTLPMetricKitCommand: ParsableCommand {
         }
         try traceWriter?.close()
         try logWriter?.close()
-        Self.diagnostic("\(files.count) payloads: \(metricCount) metric, \(diagnosticCount) diagnostic, \(failed) failed; wrote \(traces == nil ? 0 : spanCount) spans, \(logs == nil ? 0 : logCount) log records")
+        let skippedText = skipped > 0 ? "; \(skipped) values skipped" : ""
+        Self.diagnostic("\(files.count) payloads: \(metricCount) metric, \(diagnosticCount) diagnostic, \(failed) failed; wrote \(traces == nil ? 0 : spanCount) spans, \(logs == nil ? 0 : logCount) log records\(skippedText)")
         if failed > 0 { throw ExitCode(1) }
     }
+
+    /// Warnings printed per payload for skipped values (all are counted in the summary and the output).
+    static let maxWarningsPerPayload = 10
 
     /// A payload's bytes, read up to one byte past the limit: a huge file, a device or a FIFO that never ends
     /// costs at most `maxPayloadBytes` of memory.
@@ -142,7 +185,9 @@ struct OTLPMetricKitCommand: ParsableCommand {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while bytes.count <= maxPayloadBytes {
-            let wanted = min(chunk.count, maxPayloadBytes + 1 - bytes.count)
+            // maxPayloadBytes - bytes.count is at least 0 here, and + 1 only when it is below chunk.count.
+            let remaining = maxPayloadBytes - bytes.count
+            let wanted = remaining < chunk.count ? remaining + 1 : chunk.count
             let count = try chunk.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted])) }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[..<count])
@@ -173,13 +218,6 @@ struct OTLPMetricKitCommand: ParsableCommand {
             }
         }
         return files
-    }
-
-    /// A diagnostic payload names at least one of the diagnostic arrays at the top level.
-    static func isDiagnosticPayload(_ bytes: [UInt8]) -> Bool {
-        let text = String(decoding: bytes, as: UTF8.self)
-        return ["crashDiagnostics", "hangDiagnostics", "cpuExceptionDiagnostics", "diskWriteExceptionDiagnostics", "appLaunchDiagnostics"]
-            .contains { text.contains("\"\($0)\"") }
     }
 
     /// An output the user named: a symbolic link is followed (resolved once, at opening) and said so.

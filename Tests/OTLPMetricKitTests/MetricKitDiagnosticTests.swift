@@ -71,12 +71,21 @@ struct MetricKitDiagnosticTests {
         let lines = trace.split(separator: "\n")
         #expect(lines.count >= 2)
         #expect(cpu["metrickit.diagnostic.cpu_exception.stacktrace_json"] != nil)
-        // The outermost frame of a flame graph (its root) is printed last.
+        // The outermost frame of a flame graph (a root: parentIndex -1, the heaviest) is printed last.
         let json = try #require({ if case .string(let s)? = cpu["metrickit.diagnostic.cpu_exception.stacktrace_json"] { return s } else { return nil } }())
         let tree = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        let root = (((tree["callStacks"] as? [[String: Any]])?.first?["callStackRootFrames"]) as? [[String: Any]])?.first
+        let frames = try #require(((tree["callStacks"] as? [[String: Any]])?.first?["callStackFrames"]) as? [[String: Any]])
+        let roots = frames.filter { ($0["parentIndex"] as? Int) == -1 }
+        #expect(!roots.isEmpty && roots.allSatisfy { ($0["depth"] as? Int) == 0 })
+        let root = roots.max { (($0["sampleCount"] as? Int) ?? 0) < (($1["sampleCount"] as? Int) ?? 0) }
         let rootName = (root?["binaryName"] as? String) ?? "???"
         #expect(lines.last?.contains(rootName) == true)
+        // Every frame's parent comes before it and is one level up: the tree is rebuilt from the flat list.
+        for (index, frame) in frames.enumerated() {
+            let parent = try #require(frame["parentIndex"] as? Int), depth = try #require(frame["depth"] as? Int)
+            #expect(parent < index)
+            if parent >= 0 { #expect(frames[parent]["depth"] as? Int == depth - 1) }
+        }
     }
 
     @Test("an oversized stack tree is cut to the limit and the cut is counted")
@@ -86,6 +95,9 @@ struct MetricKitDiagnosticTests {
         #expect(json.utf8.count <= 500)
         guard case .int(let cut)? = crash["metrickit.diagnostic.crash.exception.stacktrace_json_truncated_bytes"] else { Issue.record("not counted"); return }
         #expect(cut > 0)
+        guard case .int(let frames)? = crash["metrickit.diagnostic.crash.exception.stacktrace_json_omitted_frames"] else { Issue.record("frames not counted"); return }
+        #expect(frames > 0)
+        #expect((try? JSONSerialization.jsonObject(with: Data(json.utf8))) != nil, "cut between frames: still valid JSON")
         #expect(crash["exception.stacktrace"] != nil, "the readable trace is made from the whole tree")
     }
 
@@ -95,8 +107,9 @@ struct MetricKitDiagnosticTests {
         #expect(DarwinExceptionNames.signal(59).description == "Unknown signal: 59")
         let empty = try MetricKitConverter(idGenerator: OTLPSequentialIDGenerator()).convertDiagnosticPayload(json: Array(#"{"timeStampBegin": "2025-06-03 09:14:00", "timeStampEnd": "2025-06-03 09:14:00"}"#.utf8))
         #expect(empty.logRecords.isEmpty)
-        #expect(throws: MetricKitConversionError.self) {
-            try MetricKitConverter().convertDiagnosticPayload(json: Array(#"{"timeStampBegin": "2025-06-03 09:14:00", "crashDiagnostics": [1]}"#.utf8))
-        }
+        // A diagnostic that is not an object is skipped and noted, not a failure of the payload.
+        let odd = try MetricKitConverter().convertDiagnosticPayload(json: Array(#"{"timeStampBegin": "2025-06-03 09:14:00", "crashDiagnostics": [1]}"#.utf8))
+        #expect(odd.logRecords.isEmpty)
+        #expect(odd.skippedValues.map(\.path) == ["$.crashDiagnostics[0]"])
     }
 }

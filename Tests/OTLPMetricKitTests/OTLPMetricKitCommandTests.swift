@@ -24,13 +24,13 @@ struct OTLPMetricKitCommandTests {
         for name in ["metric-full.json", "metric-legacy-minimal.json", "diagnostic-all-kinds.json"] {
             try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: directory.appendingPathComponent("in/\(name)"))
         }
-        try #"{"timeStampBegin": "2025-06-02 00:00:00", "cpuMetrics": {"cumulativeCPUTime": 12}}"#
+        try #"{"timeStampBegin": "2025-06-02 00:00:00", "cpuMetrics": {"cumulativeCPUTime": "12 sec"}"#
             .write(to: directory.appendingPathComponent("in/bad.json"), atomically: true, encoding: .utf8)
         let traces = directory.appendingPathComponent("traces.u32be.bin").path
         let logs = directory.appendingPathComponent("logs.u32be.bin.gz").path
         let result = try Self.run(Self.binary("otlp-metrickit"), [directory.appendingPathComponent("in").path, "--traces", traces, "--logs", logs, "--gzip"])
         #expect(result.status == 1)
-        #expect(result.errors.contains("bad.json: $.cpuMetrics.cumulativeCPUTime"))
+        #expect(result.errors.contains("bad.json: $: not valid JSON at byte 87"), "\(result.errors)")
         #expect(result.errors.contains("4 payloads: 2 metric, 1 diagnostic, 1 failed; wrote 6 spans, 5 log records"))
 
         let script = Self.repository.appendingPathComponent("scripts/reference-decode.py").path
@@ -76,5 +76,91 @@ struct OTLPMetricKitCommandTests {
     func usage() throws {
         #expect(try Self.run(Self.binary("otlp-metrickit"), ["x.json"]).status == 64)
         #expect(try Self.run(Self.binary("otlp-metrickit"), ["x.json", "--traces", "t", "--framing", "none"]).status == 64)
+    }
+
+    @Test("--traces and --logs naming one file or stream is a usage error", arguments: [
+        ["-", "-"], ["/dev/stdout", "-"], ["-", "/dev/stdout"], ["SAME", "SAME"], ["LINK", "SAME"], ["SAME", "DIR/../SAME"],
+    ])
+    func sameOutput(pair: [String]) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-same-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("DIR"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data().write(to: directory.appendingPathComponent("SAME"))
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("LINK"), withDestinationURL: directory.appendingPathComponent("SAME"))
+        let sample = MetricKitConverterTests.samples.appendingPathComponent("metric-full.json").path
+        let outputs = pair.map { $0.hasPrefix("/") || $0 == "-" ? $0 : directory.appendingPathComponent($0).path }
+        let result = try Self.run(Self.binary("otlp-metrickit"), [sample, "--traces", outputs[0], "--logs", outputs[1]])
+        #expect(result.status == 64, "\(pair)")
+        #expect(result.errors.contains("name the same output"), "\(result.errors)")
+        #expect(result.output.isEmpty, "nothing is written")
+        let distinct = try Self.run(Self.binary("otlp-metrickit"), [sample, "--traces", "-", "--logs", directory.appendingPathComponent("logs.bin").path])
+        #expect(distinct.status == 0, "\(distinct.errors)")
+    }
+
+    @Test("options out of range are usage errors", arguments: [
+        ["--assumed-utc-offset", "64801"], ["--assumed-utc-offset=-64801"], ["--assumed-utc-offset", "9223372036854775807"],
+        ["--assumed-utc-offset=-9223372036854775808"], ["--max-payload-bytes", "9223372036854775807"], ["--max-payload-bytes", "0"],
+        ["--max-payload-depth", "0"], ["--max-payload-depth", "8193"],
+    ])
+    func ranges(arguments: [String]) throws {
+        let sample = MetricKitConverterTests.samples.appendingPathComponent("metric-full.json").path
+        let result = try Self.run(Self.binary("otlp-metrickit"), [sample, "--traces", "/dev/null"] + arguments)
+        #expect(result.status == 64, "\(arguments): \(result.errors)")
+        let edge = try Self.run(Self.binary("otlp-metrickit"), [sample, "--traces", "/dev/null", "--assumed-utc-offset=-64800", "--max-payload-depth", "8192"])
+        #expect(edge.status == 0, "\(edge.errors)")
+    }
+
+    @Test("one bad payload among several: the others are converted, the bad one named, exit 1, gzip outputs complete and valid",
+          arguments: ["u32be", "jsonl"])
+    func oneBadAmongSeveral(framing: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("in"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let samples = MetricKitConverterTests.samples
+        try FileManager.default.copyItem(at: samples.appendingPathComponent("metric-full.json"), to: directory.appendingPathComponent("in/a.json"))
+        try FileManager.default.copyItem(at: samples.appendingPathComponent("diagnostic-all-kinds.json"), to: directory.appendingPathComponent("in/d.json"))
+        let overflow = #"{"timeStampBegin": "2025-06-02 00:00:00", "applicationLaunchMetrics": {"histogrammedResumeTime": {"histogramValue": {"#
+            + #""0": {"bucketCount": 9223372036854775807, "bucketStart": "1 ms", "bucketEnd": "2 ms"}, "1": {"bucketCount": 1, "bucketStart": "2 ms", "bucketEnd": "3 ms"}}}}}"#
+        try overflow.write(to: directory.appendingPathComponent("in/b.json"), atomically: true, encoding: .utf8)
+        try MetricKitHostileInputTests.crashPayload(frames: 1_000).write(to: directory.appendingPathComponent("in/c.json"), atomically: true, encoding: .utf8)
+        try #"{"timeStampBegin": "2025-06-02 00:00:00", "metaData": {"pid": 1.5, "nested": {"a": 1}}}"#
+            .write(to: directory.appendingPathComponent("in/e.json"), atomically: true, encoding: .utf8)
+        let traces = directory.appendingPathComponent("traces.\(framing).gz").path
+        let logs = directory.appendingPathComponent("logs.\(framing).gz").path
+        let result = try Self.run(Self.binary("otlp-metrickit"), [
+            directory.appendingPathComponent("in").path, "--traces", traces, "--logs", logs, "--gzip", "--framing", framing,
+        ])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("b.json: $.applicationLaunchMetrics.histogrammedResumeTime: the bucket counts add up to more than"), "\(result.errors)")
+        #expect(result.errors.contains("e.json: warning: $.metaData.nested: a nested value is not passed through, skipped"), "\(result.errors)")
+        #expect(result.errors.contains("5 payloads: 2 metric, 2 diagnostic, 1 failed; wrote 7 spans, 6 log records; 1 values skipped"), "\(result.errors)")
+        for file in [traces, logs] {
+            let validated = try Self.run(Self.binary("otlp-dump"), ["validate", file])
+            #expect(validated.status == 0, "\(file): \(validated.errors)")
+            let gunzip = try Self.run(URL(fileURLWithPath: "/usr/bin/env"), ["gzip", "-t", file])
+            #expect(gunzip.status == 0, "\(file): \(gunzip.errors)")
+        }
+        if framing == "u32be" {
+            let decoded = try OTLPProcess.referenceDecode(logs, framing: "u32be", signal: "logs")
+            #expect(decoded.status == 0, "\(decoded.errors)")
+            #expect(decoded.output.split(separator: "\n").count == 2)  // the two diagnostic payloads
+        }
+    }
+
+    @Test("a payload too large for one record is written as several, each one readers accept")
+    func splitRecords() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-split-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let signposts = Array(repeating: #"{"signpostName":"s"}"#, count: 200_000).joined(separator: ",")
+        let payload = directory.appendingPathComponent("many.json")
+        try #"{"timeStampBegin":"2025-06-02 00:00:00","signpostMetrics":[\#(signposts)]}"#.write(to: payload, atomically: true, encoding: .utf8)
+        let traces = directory.appendingPathComponent("traces.bin").path
+        let result = try Self.run(Self.binary("otlp-metrickit"), [payload.path, "--traces", traces])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.errors.contains("wrote 200001 spans"), "\(result.errors)")
+        let validated = try Self.run(Self.binary("otlp-dump"), ["validate", traces])
+        #expect(validated.status == 0, "\(validated.errors)")
+        #expect(validated.output.contains("2 records, 200001 spans"), "\(validated.output)")
     }
 }

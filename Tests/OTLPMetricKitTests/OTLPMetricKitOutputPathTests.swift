@@ -28,7 +28,7 @@ struct OTLPMetricKitOutputPathTests {
             ([payload, "--traces", payload], "--traces \(payload) is the same file as payload \(payload)"),
             ([payloads.path, "--logs", payload], "--logs \(payload) is the same file as payload \(payloads.path)/a.json"),
             ([payloads.path, "--traces", symbolicLink], "--traces \(symbolicLink) is the same file as payload"),
-            ([payload, "--traces", traces, "--logs", tracesLink], "--logs \(tracesLink) is the same file as --traces \(traces)"),
+            ([payload, "--traces", traces, "--logs", tracesLink], "--traces and --logs name the same output (\(traces), \(tracesLink))"),
         ]
         for (arguments, message) in cases {
             let result = try OTLPProcess.run(Self.binary, arguments)
