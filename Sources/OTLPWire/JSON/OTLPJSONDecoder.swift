@@ -55,9 +55,11 @@ public struct OTLPJSONDecoder: Sendable {
     }
 
     private func parse(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> JSONValue {
+        try options.validate()
         do {
             // Each message level takes up to three JSON levels (kvlistValue -> values -> [ ] -> { }).
-            return try JSONParser.parse(json.bindMemory(to: UInt8.self), maxDepth: options.maxNestingDepth * 3 + 8)
+            let depth = min(max(options.maxNestingDepth, 0), OTLPDecodingOptions.maxNestingDepthRange.upperBound)
+            return try JSONParser.parse(json.bindMemory(to: UInt8.self), maxDepth: depth * 3 + 8)
         } catch {
             let kind: OTLPReadError.Kind = error.message.hasPrefix("JSON nested") ? .nestingTooDeep : .malformedJSON
             throw OTLPReadError(kind, error.message, byteOffset: error.offset, offsetIn: .record)
