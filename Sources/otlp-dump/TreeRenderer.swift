@@ -70,6 +70,9 @@ struct TreeRenderer {
 
     // MARK: - Traces
 
+    /// The spans of one scope, grouped by trace and drawn as trees. Works on indices into `spans` (no copies
+    /// of the spans) and walks each tree with an explicit stack: a chain of parents as long as the record is
+    /// cannot exhaust the stack.
     private func traces(_ spans: [OTLPSpan]) -> String {
         var order: [OTLPTraceID?] = []
         var byTrace: [OTLPTraceID?: [Int]] = [:]
@@ -79,45 +82,62 @@ struct TreeRenderer {
         }
         var out = ""
         for traceID in order {
-            let members = byTrace[traceID]!.map { spans[$0] }
-            let start = members.map(\.startTimeUnixNano).min() ?? 0
-            let end = max(members.map(\.endTimeUnixNano).max() ?? 0, start)
+            let members = byTrace.removeValue(forKey: traceID)!
+            let start = members.lazy.map { spans[$0].startTimeUnixNano }.min() ?? 0
+            let end = max(members.lazy.map { spans[$0].endTimeUnixNano }.max() ?? 0, start)
             out += "    trace \(traceID?.hex ?? "(no trace id)") · \(members.count) span\(members.count == 1 ? "" : "s") · \(UnixTime.duration(end - start)) · starts \(UnixTime.iso8601(start))\n"
             // Children by parent; spans whose parent is not in this batch are roots.
-            let present = Set(members.compactMap(\.spanID))
-            var children: [OTLPSpanID: [OTLPSpan]] = [:]
-            var roots: [OTLPSpan] = []
-            for span in members {
+            let present = Set(members.compactMap { spans[$0].spanID })
+            var children: [OTLPSpanID: [Int]] = [:]
+            var roots: [Int] = []
+            for index in members {
+                let span = spans[index]
                 if let parent = span.parentSpanID, present.contains(parent), parent != span.spanID {
-                    children[parent, default: []].append(span)
+                    children[parent, default: []].append(index)
                 } else {
-                    roots.append(span)
+                    roots.append(index)
                 }
             }
             var visited = Set<OTLPSpanID>()
-            for root in sortSpans(roots) {
-                out += spanTree(root, depth: 0, children: children, visited: &visited, traceStart: start, traceEnd: end)
+            for root in sortSpans(roots, spans) {
+                spanTree(root, spans, children: children, visited: &visited, traceStart: start, traceEnd: end, into: &out)
             }
             // Spans in a parent cycle are reachable from no root; show them rather than lose them.
-            for span in sortSpans(members) where span.spanID.map({ !visited.contains($0) }) ?? false {
-                out += spanTree(span, depth: 0, children: children, visited: &visited, traceStart: start, traceEnd: end)
+            for index in sortSpans(members, spans) where spans[index].spanID.map({ !visited.contains($0) }) ?? false {
+                spanTree(index, spans, children: children, visited: &visited, traceStart: start, traceEnd: end, into: &out)
             }
         }
         return out
     }
 
-    private func sortSpans(_ spans: [OTLPSpan]) -> [OTLPSpan] {
-        spans.sorted { ($0.startTimeUnixNano, $0.spanID?.value ?? 0, $0.name) < ($1.startTimeUnixNano, $1.spanID?.value ?? 0, $1.name) }
+    private func sortSpans(_ indices: [Int], _ spans: [OTLPSpan]) -> [Int] {
+        indices.sorted { a, b in
+            let (x, y) = (spans[a], spans[b])
+            return (x.startTimeUnixNano, x.spanID?.value ?? 0, x.name) < (y.startTimeUnixNano, y.spanID?.value ?? 0, y.name)
+        }
     }
 
+    /// Draws the tree under `root` depth first, children in start order, each span once.
     private func spanTree(
-        _ span: OTLPSpan, depth: Int, children: [OTLPSpanID: [OTLPSpan]], visited: inout Set<OTLPSpanID>,
-        traceStart: UInt64, traceEnd: UInt64
-    ) -> String {
-        if let id = span.spanID {
-            guard !visited.contains(id) else { return "" }
-            visited.insert(id)
+        _ root: Int, _ spans: [OTLPSpan], children: [OTLPSpanID: [Int]], visited: inout Set<OTLPSpanID>,
+        traceStart: UInt64, traceEnd: UInt64, into out: inout String
+    ) {
+        var stack: [(index: Int, depth: Int)] = [(root, 0)]
+        while let (index, depth) = stack.popLast() {
+            let span = spans[index]
+            if let id = span.spanID {
+                guard !visited.contains(id) else { continue }
+                visited.insert(id)
+            }
+            out += spanLines(span, depth: depth, traceStart: traceStart, traceEnd: traceEnd)
+            if let id = span.spanID, let kids = children[id] {
+                for child in sortSpans(kids, spans).reversed() { stack.append((child, depth + 1)) }
+            }
         }
+    }
+
+    /// One span's line, and its details when shown.
+    private func spanLines(_ span: OTLPSpan, depth: Int, traceStart: UInt64, traceEnd: UInt64) -> String {
         let indent = String(repeating: "  ", count: 3 + min(depth, 40))
         var line = indent + bar(span, traceStart: traceStart, traceEnd: traceEnd) + " "
         let isError = span.status?.code == .error
@@ -145,11 +165,6 @@ struct TreeRenderer {
             if span.droppedEventsCount > 0 { dropped.append("\(span.droppedEventsCount) events") }
             if span.droppedLinksCount > 0 { dropped.append("\(span.droppedLinksCount) links") }
             if !dropped.isEmpty { out += detailIndent + dim("dropped: " + dropped.joined(separator: ", ")) + "\n" }
-        }
-        if let id = span.spanID {
-            for child in sortSpans(children[id] ?? []) {
-                out += spanTree(child, depth: depth + 1, children: children, visited: &visited, traceStart: traceStart, traceEnd: traceEnd)
-            }
         }
         return out
     }

@@ -84,7 +84,9 @@ public struct OTLPDecoder: Sendable {
             throw OTLPReadError(.recordTooLarge, "message of \(bytes.count) bytes is over the limit of \(options.maxMessageBytes)")
         }
         let declared = scan(bytes, as: signal)
-        if Int(declared.status) != COTLPSHIMS_SCAN_OK || declared.unknown_fields > 0 {
+        // A message over a content limit is what it was declared to be as far as it was read: that limit is the fault.
+        let overLimit = [COTLPSHIMS_SCAN_TOO_LARGE, COTLPSHIMS_SCAN_TOO_MANY_ATTRIBUTES].contains(Int(declared.status))
+        if !overLimit && (Int(declared.status) != COTLPSHIMS_SCAN_OK || declared.unknown_fields > 0) {
             let other = scan(bytes, as: signal.other)
             if Int(other.status) == COTLPSHIMS_SCAN_OK && other.unknown_fields == 0 {
                 throw OTLPReadError(.wrongKind, "this is a \(signal.other) request, not \(signal)", byteOffset: 0, offsetIn: .record)

@@ -4,8 +4,8 @@
 /// ``OTLPReadError/Kind/invalidOptions`` (see ``validate()``) rather than let a huge value overflow a size
 /// computation or the stack.
 public struct OTLPDecodingOptions: Sendable, Equatable {
-    /// Largest message accepted, in bytes. Default 16 MiB (4 times the gRPC receive default of OTLP
-    /// receivers). Framed readers apply it to each length prefix before reading the record.
+    /// Largest message accepted, in bytes. Default 8 MiB (twice the Collector's gRPC receive default). Framed
+    /// readers apply it to each length prefix before reading the record.
     public var maxMessageBytes: Int
     /// Deepest message nesting accepted below the request (the request is level 0, a span attribute's value
     /// level 5). Default 100, as in the reference implementation and swift-protobuf. protobuf-c 1.4.1's
@@ -20,14 +20,14 @@ public struct OTLPDecodingOptions: Sendable, Equatable {
     public var maxAttributesPerItem: Int
     /// Most memory, in bytes, that decoding one message may take, as estimated before anything is built:
     /// protobuf-c's unpacked structs (pointer arrays, copies of strings and bytes, unknown fields) plus the
-    /// Swift model built from them; for JSON, the parsed JSON tree plus the model. Default 48 MiB. OTLP data
+    /// Swift model built from them; for JSON, the parsed JSON tree plus the model. Default 32 MiB. OTLP data
     /// typically decodes to 2-10 times its wire size, but a message of empty spans or attributes takes
     /// 100-200 times: without this limit one 7 MB record could make a reader allocate gigabytes.
     public var maxDecodedBytes: Int
 
     public init(
-        maxMessageBytes: Int = 16 << 20, maxNestingDepth: Int = 100, maxAttributesPerItem: Int = 10_000,
-        maxDecodedBytes: Int = 48 << 20
+        maxMessageBytes: Int = 8 << 20, maxNestingDepth: Int = 100, maxAttributesPerItem: Int = 10_000,
+        maxDecodedBytes: Int = 32 << 20
     ) {
         self.maxMessageBytes = maxMessageBytes
         self.maxNestingDepth = maxNestingDepth

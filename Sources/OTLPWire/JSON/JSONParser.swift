@@ -11,20 +11,52 @@ package struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private let maxDepth: Int
+    private let maxTreeBytes: Int
+    /// What the tree built so far takes, estimated: see ``parse(_:maxDepth:maxTreeBytes:treeBytes:)``.
+    private var treeBytes = 0
 
     /// Parses exactly one JSON value (surrounding whitespace allowed).
     package static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512) throws(Failure) -> JSONValue {
-        var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
+        var treeBytes = 0
+        return try parse(buffer, maxDepth: maxDepth, maxTreeBytes: .max, treeBytes: &treeBytes)
+    }
+
+    /// Parses exactly one JSON value, failing with a message starting "JSON tree" once the tree would take
+    /// more than `maxTreeBytes` of memory. `treeBytes` is set to the estimate: for every value its slot in
+    /// its container (twice the stride, for the spare capacity of a growing array), a heap header per
+    /// non-empty container, and the storage of strings and numbers too long to be stored inline.
+    package static func parse(
+        _ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, maxTreeBytes: Int, treeBytes: inout Int
+    ) throws(Failure) -> JSONValue {
+        var parser = JSONParser(bytes: buffer, maxDepth: maxDepth, maxTreeBytes: maxTreeBytes)
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
         guard parser.index == buffer.count else { throw Failure(offset: parser.index, message: "unexpected data after the JSON value") }
+        treeBytes = parser.treeBytes
         return value
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, maxTreeBytes: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.maxTreeBytes = maxTreeBytes
+    }
+
+    private static let heapHeaderBytes = 32
+    private static let memberBytes = 2 * MemoryLayout<(String, JSONValue)>.stride
+    private static let elementBytes = 2 * MemoryLayout<JSONValue>.stride
+
+    private mutating func charge(_ bytes: Int) throws(Failure) {
+        treeBytes = treeBytes.addingReportingOverflow(bytes).partialValue
+        if treeBytes > maxTreeBytes || treeBytes < 0 {
+            throw fail("JSON tree would take more than \(maxTreeBytes) bytes of memory")
+        }
+    }
+
+    /// The heap storage of a string of `count` UTF-8 bytes (Swift stores up to 15 inline).
+    private mutating func chargeString(_ count: Int) throws(Failure) {
+        if count > 15 { try charge(Self.heapHeaderBytes + count) }
     }
 
     private mutating func skipWhitespace() {
@@ -44,10 +76,13 @@ package struct JSONParser {
             var members: [(String, JSONValue)] = []
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            try charge(Self.heapHeaderBytes)
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
                 let key = try string()
+                try charge(Self.memberBytes)
+                try chargeString(key.utf8.count)
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
                 index += 1
@@ -65,8 +100,10 @@ package struct JSONParser {
             var elements: [JSONValue] = []
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
+            try charge(Self.heapHeaderBytes)
             while true {
                 skipWhitespace()
+                try charge(Self.elementBytes)
                 elements.append(try value(depth: depth + 1))
                 skipWhitespace()
                 guard index < bytes.count else { throw fail("unexpected end of input in an array") }
@@ -75,12 +112,16 @@ package struct JSONParser {
                 throw fail("expected ',' or ']'")
             }
         case UInt8(ascii: "\""):
-            return .string(try string())
+            let text = try string()
+            try chargeString(text.utf8.count)
+            return .string(text)
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
         default:
-            return .number(try number())
+            let text = try number()
+            try chargeString(text.utf8.count)
+            return .number(text)
         }
     }
 

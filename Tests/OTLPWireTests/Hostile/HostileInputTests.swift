@@ -234,7 +234,7 @@ struct HostileInputTests {
         try deflater.finishMember(into: &compressed)
         try compressed.withUnsafeBytes { try sink.write($0) }
         #expect(sink.bytes.count < 100_000)
-        // The record size limit is raised to let the prefix through (the default, 16 MiB, refuses it at once).
+        // The record size limit is raised to let the prefix through (the default, 8 MiB, refuses it at once).
         var options = OTLPReaderOptions()
         options.decoding.maxMessageBytes = 64 << 20
         let outcome = Self.read(sink.bytes, framing: .u32be, options: options)
