@@ -29,7 +29,7 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("max-frame-bytes"), help: "Largest record accepted, in bytes (1...2147483647).")
     var maxFrameBytes: Int = OTLPDecodingOptions.default.maxMessageBytes
 
-    @Option(name: .customLong("max-depth"), help: "Deepest message nesting accepted below the request (1...250).")
+    @Option(name: .customLong("max-depth"), help: "Deepest message nesting accepted below the request (1...128).")
     var maxDepth: Int = OTLPDecodingOptions.default.maxNestingDepth
 
     @Option(name: .customLong("max-attributes"), help: "Most attributes accepted on one span, event, link, log record, resource or scope (0...1000000).")

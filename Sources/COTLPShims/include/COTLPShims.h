@@ -116,7 +116,7 @@ typedef struct {
     const COTLPShims_ModelCosts *model_costs; /* NULL: model_bytes stays 0 */
 } COTLPShims_ScanLimits;
 
-/* The deepest nesting the scanner accepts whatever max_depth says (defence in depth; the Swift API allows 250). */
+/* The deepest nesting the scanner accepts whatever max_depth says (defence in depth; the Swift API allows 128). */
 #define COTLPSHIMS_MAX_DEPTH 10000
 
 /*

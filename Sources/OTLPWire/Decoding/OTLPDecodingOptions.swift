@@ -10,7 +10,7 @@ public struct OTLPDecodingOptions: Sendable, Equatable {
     /// Deepest message nesting accepted below the request (the request is level 0, a span attribute's value
     /// level 5). Default 100, as in the reference implementation and swift-protobuf. protobuf-c 1.4.1's
     /// unpack recurses once per level (about 1 KiB of stack each), so this is what keeps hostile input from
-    /// exhausting the stack.
+    /// exhausting the stack; at most 128 (``maxNestingDepthRange``).
     public var maxNestingDepth: Int
     /// Most attributes accepted on one span, span event, span link, log record, resource or instrumentation
     /// scope (the entries of a kvlist value are not counted), counted after merging repeated occurrences of
@@ -39,10 +39,11 @@ public struct OTLPDecodingOptions: Sendable, Equatable {
 
     /// Accepted values of ``maxMessageBytes``: 1 byte to 2 GiB - 1 (protobuf's own limit on a message).
     public static let maxMessageBytesRange: ClosedRange<Int> = 1...Int(Int32.max)
-    /// Accepted values of ``maxNestingDepth``: 1 to 250 levels. protobuf-c's unpack takes about 1 KiB of
-    /// stack per level and the Swift conversion, JSON parser and printers recurse too: 250 levels fit in
-    /// half of a 512 KiB secondary-thread stack (the smallest default among supported platforms).
-    public static let maxNestingDepthRange: ClosedRange<Int> = 1...250
+    /// Accepted values of ``maxNestingDepth``: 1 to 128 levels. Decoding recurses once per level: protobuf-c's
+    /// unpack takes about 1 KiB of stack per level, the Swift conversion and the JSON decoder up to 3 KiB in
+    /// debug builds. 128 levels fit in a 512 KiB secondary-thread stack (the smallest default among
+    /// supported platforms) with a third of it to spare. (The JSON parser itself does not recurse.)
+    public static let maxNestingDepthRange: ClosedRange<Int> = 1...128
     /// Accepted values of ``maxAttributesPerItem``: 0 to 1,000,000.
     public static let maxAttributesPerItemRange: ClosedRange<Int> = 0...1_000_000
     /// Accepted values of ``maxDecodedBytes``: 1 byte to 64 GiB.

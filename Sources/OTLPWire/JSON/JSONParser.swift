@@ -2,6 +2,9 @@
 ///
 /// Recursion is bounded by `maxDepth`, so hostile input cannot exhaust the stack. Errors carry the byte
 /// offset of the fault.
+/// An object member as the parser collects it.
+typealias JSONMember = (String, JSONValue)
+
 package struct JSONParser {
     package struct Failure: Error {
         package var offset: Int
@@ -67,62 +70,104 @@ package struct JSONParser {
 
     private func fail(_ message: String) -> Failure { Failure(offset: index, message: message) }
 
-    private mutating func value(depth: Int) throws(Failure) -> JSONValue {
-        guard index < bytes.count else { throw fail("unexpected end of input") }
-        switch bytes[index] {
-        case UInt8(ascii: "{"):
-            guard depth < maxDepth else { throw fail("JSON nested deeper than \(maxDepth) levels") }
-            index += 1
-            var members: [(String, JSONValue)] = []
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-            try charge(Self.heapHeaderBytes)
-            while true {
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
-                let key = try string()
-                try charge(Self.memberBytes)
-                try chargeString(key.utf8.count)
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+    /// One JSON value, parsed without recursion: open containers live on explicit stacks (a deeply nested
+    /// document costs heap, bounded by `maxDepth`, never call stack).
+    private mutating func value(depth _: Int) throws(Failure) -> JSONValue {
+        var isObject: [Bool] = []                   // the open containers, innermost last
+        var arrays: [[JSONValue]] = []               // elements of the open arrays
+        var objects: [[JSONMember]] = []            // members of the open objects
+        var keys: [String] = []                      // the key whose value is being parsed, per open object
+        while true {
+            var finished: JSONValue
+            guard index < bytes.count else { throw fail("unexpected end of input") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                guard isObject.count < maxDepth else { throw tooDeep() }
                 index += 1
                 skipWhitespace()
-                members.append((key, try value(depth: depth + 1)))
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    finished = JSONValue.object([(String, JSONValue)]())
+                } else {
+                    try charge(Self.heapHeaderBytes)
+                    keys.append(try memberKey())
+                    objects.append([])
+                    isObject.append(true)
+                    continue
+                }
+            case UInt8(ascii: "["):
+                guard isObject.count < maxDepth else { throw tooDeep() }
+                index += 1
                 skipWhitespace()
-                guard index < bytes.count else { throw fail("unexpected end of input in an object") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-                throw fail("expected ',' or '}'")
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    finished = JSONValue.array([JSONValue]())
+                } else {
+                    try charge(Self.heapHeaderBytes + Self.elementBytes)
+                    arrays.append([])
+                    isObject.append(false)
+                    continue
+                }
+            case UInt8(ascii: "\""):
+                let text = try string()
+                try chargeString(text.utf8.count)
+                finished = .string(text)
+            case UInt8(ascii: "t"): try literal("true"); finished = .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); finished = .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); finished = .null
+            default:
+                let text = try number()
+                try chargeString(text.utf8.count)
+                finished = .number(text)
             }
-        case UInt8(ascii: "["):
-            guard depth < maxDepth else { throw fail("JSON nested deeper than \(maxDepth) levels") }
-            index += 1
-            var elements: [JSONValue] = []
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
-            try charge(Self.heapHeaderBytes)
-            while true {
+            // Hand the value to its container; close every container that ends here.
+            closing: while true {
+                guard let inObject = isObject.last else { return finished }
                 skipWhitespace()
-                try charge(Self.elementBytes)
-                elements.append(try value(depth: depth + 1))
-                skipWhitespace()
-                guard index < bytes.count else { throw fail("unexpected end of input in an array") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
-                throw fail("expected ',' or ']'")
+                if inObject {
+                    objects[objects.count - 1].append((keys.removeLast(), finished))
+                    guard index < bytes.count else { throw fail("unexpected end of input in an object") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        keys.append(try memberKey())
+                        break closing
+                    }
+                    guard bytes[index] == UInt8(ascii: "}") else { throw fail("expected ',' or '}'") }
+                    index += 1
+                    isObject.removeLast()
+                    finished = .object(objects.removeLast())
+                } else {
+                    arrays[arrays.count - 1].append(finished)
+                    guard index < bytes.count else { throw fail("unexpected end of input in an array") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        skipWhitespace()
+                        try charge(Self.elementBytes)
+                        break closing
+                    }
+                    guard bytes[index] == UInt8(ascii: "]") else { throw fail("expected ',' or ']'") }
+                    index += 1
+                    isObject.removeLast()
+                    finished = .array(arrays.removeLast())
+                }
             }
-        case UInt8(ascii: "\""):
-            let text = try string()
-            try chargeString(text.utf8.count)
-            return .string(text)
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
-        default:
-            let text = try number()
-            try chargeString(text.utf8.count)
-            return .number(text)
         }
+    }
+
+    private func tooDeep() -> Failure { fail("JSON nested deeper than \(maxDepth) levels") }
+
+    /// A member name and its colon, with the whitespace around them; charges the member's slot.
+    private mutating func memberKey() throws(Failure) -> String {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+        let key = try string()
+        try charge(Self.memberBytes)
+        try chargeString(key.utf8.count)
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+        index += 1
+        skipWhitespace()
+        return key
     }
 
     private mutating func literal(_ word: StaticString) throws(Failure) {
