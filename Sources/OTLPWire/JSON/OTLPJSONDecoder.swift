@@ -283,10 +283,11 @@ private struct Object {
         case .string(let text), .number(let text):
             // Integral numbers written with a fraction or exponent (1.0, 1e3) are accepted by proto3 JSON.
             if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
-                guard let double = Double(text), double.rounded() == double, abs(double) < 1.9e19 else {
-                    throw typeError(path, "an integer")
-                }
-                return double < 0 ? String(Int64(double)) : String(UInt64(double))
+                // Exact conversions: a value outside the 64-bit ranges (-1e19, 1.85e19) is refused, not trapped on.
+                guard let double = Double(text), double.rounded() == double else { throw typeError(path, "an integer") }
+                if double < 0, let int = Int64(exactly: double) { return String(int) }
+                if double >= 0, let int = UInt64(exactly: double) { return String(int) }
+                throw typeError(path, "a 64-bit integer")
             }
             return text
         default: throw typeError(path, "an integer")

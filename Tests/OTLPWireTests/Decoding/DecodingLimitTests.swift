@@ -190,4 +190,21 @@ struct DecodingLimitTests {
         var out = [UInt8](repeating: 0, count: tooDeep.count)
         #expect(tooDeep.withUnsafeBufferPointer { COTLPShims_merge($0.baseAddress, $0.count, Int32(COTLPSHIMS_KIND_TRACES), &out, out.count) } == -1)
     }
+
+    @Test("JSON integers written as doubles outside the 64-bit ranges are malformed_json, not a trap")
+    func integralDoublesOutOfRange() throws {
+        for text in ["-1e19", "1.85e19", "-9.3e18", "1e300", "-1e300"] {
+            let span = #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"startTimeUnixNano":"# + text + "}]}]}]}"
+            let body = #"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"body":{"intValue":"# + text + "}}]}]}]}"
+            for (json, signal) in [(span, OTLPSignal.traces), (body, .logs)] {
+                var options = OTLPReaderOptions(framing: .jsonl, signal: signal)
+                options.decoding = .default
+                let outcome = Self.read(Array((json + "\n").utf8), options)
+                #expect(outcome.error?.kind == .malformedJSON, "\(text): \(String(describing: outcome.error))")
+            }
+        }
+        let ok = #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"startTimeUnixNano":1.8e19}]}]}]}"#
+        let data = try Array(ok.utf8).withUnsafeBytes { try OTLPJSONDecoder().decodeTraces($0) }
+        #expect(data.resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano == 18_000_000_000_000_000_000)
+    }
 }
