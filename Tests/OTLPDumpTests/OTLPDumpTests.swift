@@ -293,7 +293,9 @@ struct OTLPDumpMemoryTests {
         ]
         var report: [String] = []
         for (file, refusal) in cases {
-            for command in [["print"], ["validate"], ["stats"], ["print", "--format", "json"]] {
+            // Under a sanitizer memory is not what is measured (and every run is slower): one command checks the verdicts.
+            let commands = sanitized ? [["print"]] : [["print"], ["validate"], ["stats"], ["print", "--format", "json"]]
+            for command in commands {
                 let result = try Self.peakKiB(command + [directory.appendingPathComponent(file).path])
                 let what = "\(command.joined(separator: " ")) \(file)"
                 if let refusal {
