@@ -1,3 +1,4 @@
+import COTLPShims
 import Foundation
 import Testing
 @testable import OTLPWire
@@ -261,5 +262,37 @@ struct MergeSemanticsTests {
             }
             #expect(differences == 0, "\(signal): \(differences) of \(requests.count) requests differ")
         }
+    }
+
+    @Test("the C merge on 3,000 mutated concatenations: never past its room, its output scans and needs no further merge; decoding never traps")
+    func mutatedMerges() {
+        var random = Random(state: 0x5EED)
+        let seeds = (0..<40).map { _ in OTLPEncoder().encode(Self.randomTraces(&random)) } + (0..<40).map { _ in OTLPEncoder().encode(Self.randomLogs(&random)) }
+        var merged = 0
+        for round in 0..<3_000 {
+            let logs = round % 2 == 1
+            let pool = logs ? Array(seeds[40...]) : Array(seeds[..<40])
+            guard var bytes = Self.concatenated(pool[random.below(40)], pool[random.below(40)], level: 1 + random.below(logs ? 5 : 4), logs: logs) else { continue }
+            for _ in 0..<random.below(3) where !bytes.isEmpty { bytes[random.below(bytes.count)] = UInt8(random.below(256)) }
+            let kind = Int32(logs ? COTLPSHIMS_KIND_LOGS : COTLPSHIMS_KIND_TRACES)
+            var limits = COTLPShims_ScanLimits(max_depth: 100, max_attributes: .max, max_unpacked_bytes: .max, model_costs: nil)
+            var result = COTLPShims_ScanResult()
+            bytes.withUnsafeBufferPointer { COTLPShims_scan($0.baseAddress, $0.count, kind, &limits, &result) }
+            if Int(result.status) == COTLPSHIMS_SCAN_OK && result.needs_merge != 0 {
+                let capacity = random.below(4) == 0 ? random.below(bytes.count + 1) : bytes.count
+                var out = [UInt8](repeating: 0, count: max(capacity, 1))
+                let written = bytes.withUnsafeBufferPointer { COTLPShims_merge($0.baseAddress, $0.count, kind, &out, capacity) }
+                #expect(written == -1 ? capacity < bytes.count : written <= capacity)
+                if written >= 0 {
+                    merged += 1
+                    var again = COTLPShims_ScanResult()
+                    out.withUnsafeBufferPointer { COTLPShims_scan($0.baseAddress, written, kind, &limits, &again) }
+                    #expect(Int(again.status) == COTLPSHIMS_SCAN_OK && again.needs_merge == 0)
+                }
+            }
+            // The whole decoder on the same bytes: a value or an OTLPReadError, never a trap.
+            _ = try? logs ? OTLPDecoder().decodeLogs(bytes).logRecordCount : OTLPDecoder().decodeTraces(bytes).spanCount
+        }
+        #expect(merged > 1_000)
     }
 }
