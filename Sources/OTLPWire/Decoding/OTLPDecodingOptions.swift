@@ -22,9 +22,10 @@ public struct OTLPDecodingOptions: Sendable, Equatable {
     /// protobuf-c's unpacked structs (pointer arrays, copies of strings and bytes, unknown fields) plus the
     /// Swift model built from them; for JSON, the parsed JSON tree plus the model. Default 32 MiB. OTLP data
     /// typically decodes to 2-10 times its wire size, but a message of empty spans or attributes takes
-    /// 100-200 times: without this limit one 7 MB record could make a reader allocate gigabytes.
+    /// about 200 times: without this limit one 7 MB record could make a reader allocate gigabytes.
     public var maxDecodedBytes: Int
 
+    /// Limits with the documented defaults unless given; checked against their ranges when used.
     public init(
         maxMessageBytes: Int = 8 << 20, maxNestingDepth: Int = 100, maxAttributesPerItem: Int = 10_000,
         maxDecodedBytes: Int = 32 << 20
@@ -35,6 +36,7 @@ public struct OTLPDecodingOptions: Sendable, Equatable {
         self.maxDecodedBytes = maxDecodedBytes
     }
 
+    /// The documented defaults.
     public static let `default` = OTLPDecodingOptions()
 
     /// Accepted values of ``maxMessageBytes``: 1 byte to 2 GiB - 1 (protobuf's own limit on a message).

@@ -21,6 +21,7 @@ public struct OTLPReaderOptions: Sendable {
     /// Bytes read from the input at a time. Default 256 KiB.
     public var chunkSize: Int
 
+    /// Options with the documented defaults unless given; checked against their ranges by the reader.
     public init(
         framing: OTLPFraming? = nil, signal: OTLPSignal? = nil, decoding: OTLPDecodingOptions = .default,
         maxLineBytes: Int = 8 << 20, maxDecompressedBytes: Int = .max, maxInflationRatio: Int = 200, chunkSize: Int = 256 * 1024
