@@ -271,6 +271,9 @@ struct OTLPDumpMemoryTests {
             open("near-spans.jsonl", "wb").write(spans_line(b",".join([b"{}"] * 120_000)) * 2)
             open("near-attributes.u32be.bin", "wb").write(u32(field(1, field(2, field(2, b"\\x4a\\x00" * 1000) * 180))) * 3)
             open("big-string.u32be.bin", "wb").write(u32(field(1, field(2, field(2, field(5, b"x" * ((8 << 20) - 64)))))) * 2)
+            # a span whose status occurs twice: the merged copy of the record is held too
+            merged = field(5, b"x" * ((8 << 20) - 80)) + field(15, b"\\x18\\x02") + field(15, field(2, b"m"))
+            open("big-string-merged.u32be.bin", "wb").write(u32(field(1, field(2, field(2, merged)))) * 2)
             open("big-string.jsonl", "wb").write(spans_line(b'{"name":"' + b"x" * 8_000_000 + b'"}') * 2)
             """]
         try generate.run()
@@ -289,7 +292,7 @@ struct OTLPDumpMemoryTests {
             ("empty-spans.u32be.bin.gz", "record_too_large"), ("empty-spans.jsonl", "line_too_long"), ("no-newline.jsonl", "line_too_long"),
             ("empty-attributes.u32be.bin", "record_too_large"), ("empty-attributes.jsonl", "record_too_large"),
             ("near-spans.u32be.bin", nil), ("near-spans.jsonl", nil), ("near-attributes.u32be.bin", nil),
-            ("big-string.u32be.bin", nil), ("big-string.jsonl", nil),
+            ("big-string.u32be.bin", nil), ("big-string-merged.u32be.bin", nil), ("big-string.jsonl", nil),
         ]
         var report: [String] = []
         for (file, refusal) in cases {
