@@ -137,27 +137,30 @@ enum {
 };
 
 #define MAX_FIELD 16
-typedef struct { uint8_t kind; uint8_t child; } FieldInfo;
+/* singular: a non-repeated message field (protobuf merges its occurrences); every OTLP message has at most
+   one, or (AnyValue) one oneof whose message members are array_value and kvlist_value. */
+typedef struct { uint8_t kind; uint8_t child; uint8_t singular; } FieldInfo;
 typedef struct { FieldInfo fields[MAX_FIELD + 1]; uint8_t is_item; const char *name; size_t size; } MessageInfo;
 
 #define MSG(id) [id] = { .fields =
-#define S(n) [n] = { F_STRING, 0 }
-#define B(n) [n] = { F_BYTES, 0 }
-#define V(n) [n] = { F_VARINT, 0 }
-#define F64(n) [n] = { F_I64, 0 }
-#define F32(n) [n] = { F_I32, 0 }
-#define M(n, c) [n] = { F_MESSAGE, c }
-#define A(n) [n] = { F_ATTRIBUTES, M_KEY_VALUE }
+#define S(n) [n] = { F_STRING, 0, 0 }
+#define B(n) [n] = { F_BYTES, 0, 0 }
+#define V(n) [n] = { F_VARINT, 0, 0 }
+#define F64(n) [n] = { F_I64, 0, 0 }
+#define F32(n) [n] = { F_I32, 0, 0 }
+#define M(n, c) [n] = { F_MESSAGE, c, 0 }
+#define M1(n, c) [n] = { F_MESSAGE, c, 1 }
+#define A(n) [n] = { F_ATTRIBUTES, M_KEY_VALUE, 0 }
 
 static const MessageInfo schema[M_COUNT] = {
     MSG(M_TRACE_REQUEST) { M(1, M_RESOURCE_SPANS) },
         .size = sizeof(Opentelemetry__Proto__Collector__Trace__V1__ExportTraceServiceRequest) },
-    MSG(M_RESOURCE_SPANS) { M(1, M_RESOURCE), M(2, M_SCOPE_SPANS), S(3) },
+    MSG(M_RESOURCE_SPANS) { M1(1, M_RESOURCE), M(2, M_SCOPE_SPANS), S(3) },
         .size = sizeof(Opentelemetry__Proto__Trace__V1__ResourceSpans) },
-    MSG(M_SCOPE_SPANS) { M(1, M_SCOPE), M(2, M_SPAN), S(3) },
+    MSG(M_SCOPE_SPANS) { M1(1, M_SCOPE), M(2, M_SPAN), S(3) },
         .size = sizeof(Opentelemetry__Proto__Trace__V1__ScopeSpans) },
     MSG(M_SPAN) { B(1), B(2), S(3), B(4), S(5), V(6), F64(7), F64(8), A(9), V(10),
-                  M(11, M_EVENT), V(12), M(13, M_LINK), V(14), M(15, M_STATUS), F32(16) }, .is_item = 1, .name = "span",
+                  M(11, M_EVENT), V(12), M(13, M_LINK), V(14), M1(15, M_STATUS), F32(16) }, .is_item = 1, .name = "span",
         .size = sizeof(Opentelemetry__Proto__Trace__V1__Span) },
     MSG(M_EVENT) { F64(1), S(2), A(3), V(4) }, .name = "span event",
         .size = sizeof(Opentelemetry__Proto__Trace__V1__Span__Event) },
@@ -171,9 +174,9 @@ static const MessageInfo schema[M_COUNT] = {
         .size = sizeof(Opentelemetry__Proto__Common__V1__EntityRef) },
     MSG(M_SCOPE) { S(1), S(2), A(3), V(4) }, .name = "instrumentation scope",
         .size = sizeof(Opentelemetry__Proto__Common__V1__InstrumentationScope) },
-    MSG(M_KEY_VALUE) { S(1), M(2, M_ANY_VALUE), V(3) },
+    MSG(M_KEY_VALUE) { S(1), M1(2, M_ANY_VALUE), V(3) },
         .size = sizeof(Opentelemetry__Proto__Common__V1__KeyValue) },
-    MSG(M_ANY_VALUE) { S(1), V(2), V(3), F64(4), M(5, M_ARRAY_VALUE), M(6, M_KV_LIST), B(7), V(8) },
+    MSG(M_ANY_VALUE) { S(1), V(2), V(3), F64(4), M1(5, M_ARRAY_VALUE), M1(6, M_KV_LIST), B(7), V(8) },
         .size = sizeof(Opentelemetry__Proto__Common__V1__AnyValue) },
     MSG(M_ARRAY_VALUE) { M(1, M_ANY_VALUE) },
         .size = sizeof(Opentelemetry__Proto__Common__V1__ArrayValue) },
@@ -181,14 +184,17 @@ static const MessageInfo schema[M_COUNT] = {
         .size = sizeof(Opentelemetry__Proto__Common__V1__KeyValueList) },
     MSG(M_LOGS_REQUEST) { M(1, M_RESOURCE_LOGS) },
         .size = sizeof(Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceRequest) },
-    MSG(M_RESOURCE_LOGS) { M(1, M_RESOURCE), M(2, M_SCOPE_LOGS), S(3) },
+    MSG(M_RESOURCE_LOGS) { M1(1, M_RESOURCE), M(2, M_SCOPE_LOGS), S(3) },
         .size = sizeof(Opentelemetry__Proto__Logs__V1__ResourceLogs) },
-    MSG(M_SCOPE_LOGS) { M(1, M_SCOPE), M(2, M_LOG_RECORD), S(3) },
+    MSG(M_SCOPE_LOGS) { M1(1, M_SCOPE), M(2, M_LOG_RECORD), S(3) },
         .size = sizeof(Opentelemetry__Proto__Logs__V1__ScopeLogs) },
-    MSG(M_LOG_RECORD) { F64(1), V(2), S(3), M(5, M_ANY_VALUE), A(6), V(7), F32(8), B(9), B(10),
+    MSG(M_LOG_RECORD) { F64(1), V(2), S(3), M1(5, M_ANY_VALUE), A(6), V(7), F32(8), B(9), B(10),
                         F64(11), S(12) }, .is_item = 1, .name = "log record",
         .size = sizeof(Opentelemetry__Proto__Logs__V1__LogRecord) },
 };
+
+/* The AnyValue oneof covers all of its fields (1-8). */
+#define ANY_VALUE_ONEOF_LAST 8
 
 static int expected_wire_type(uint8_t kind) {
     switch (kind) {
@@ -197,6 +203,14 @@ static int expected_wire_type(uint8_t kind) {
     case F_I32: return WT_I32;
     default: return WT_LEN;
     }
+}
+
+/* The schema's entry for field `number` of `type` when the wire type matches; NULL for unknown fields. */
+static const FieldInfo *field_info(int type, uint64_t number, int wire) {
+    if (number == 0 || number > MAX_FIELD) return NULL;
+    const FieldInfo *info = &schema[type].fields[number];
+    if (info->kind == F_NONE || expected_wire_type(info->kind) != wire) return NULL;
+    return info;
 }
 
 /* Reads a varint of at most 10 bytes. Returns 0 on truncation or overlong. */
@@ -211,7 +225,18 @@ static int read_varint(const uint8_t *data, size_t *pos, size_t end, uint64_t *v
     return 0;
 }
 
-typedef struct { uint8_t type; size_t attributes; size_t fields; size_t end; } Frame;
+/* a + b, or SIZE_MAX when that does not fit: estimates saturate instead of wrapping. */
+static size_t add_sat(size_t a, size_t b) {
+    size_t sum;
+    return __builtin_add_overflow(a, b, &sum) ? SIZE_MAX : sum;
+}
+
+static size_t mul_sat(size_t a, size_t b) {
+    size_t product;
+    return __builtin_mul_overflow(a, b, &product) ? SIZE_MAX : product;
+}
+
+typedef struct { uint8_t type; size_t attributes; size_t fields; size_t end; uint32_t singular_seen; uint8_t oneof_seen; } Frame;
 
 /*
  * What protobuf-c 1.4.1's unpack allocates, estimated as the scan goes: each message's struct plus its
@@ -223,32 +248,53 @@ typedef struct { uint8_t type; size_t attributes; size_t fields; size_t end; } F
 #define SLAB_BYTES_PER_FIELD 64
 #define UNKNOWN_FIELD_BYTES 32 /* its entry (24) plus the copy of a scalar, or of a length prefix */
 
+/* What the Swift model takes for one message of `type`. */
+static size_t model_message_bytes(const COTLPShims_ModelCosts *costs, int type) {
+    if (!costs) return 0;
+    switch (type) {
+    case M_RESOURCE_SPANS: case M_RESOURCE_LOGS: return costs->resource_group;
+    case M_SCOPE_SPANS: case M_SCOPE_LOGS: return costs->scope_group;
+    case M_SPAN: return costs->span;
+    case M_EVENT: return costs->span_event;
+    case M_LINK: return costs->span_link;
+    case M_LOG_RECORD: return costs->log_record;
+    case M_KEY_VALUE: return costs->key_value;
+    case M_ANY_VALUE: return costs->any_value;
+    case M_ENTITY_REF: return costs->entity_ref;
+    default: return costs->other;
+    }
+}
+
 #define FAIL(code, at) do { result->status = (code); result->error_offset = (at); goto done; } while (0)
 #define STACK_INLINE 128
+#define OVER_LIMIT() (add_sat(result->unpacked_bytes, result->model_bytes) > max_unpacked_bytes)
 
 void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPShims_ScanLimits *limits,
                      COTLPShims_ScanResult *result) {
     memset(result, 0, sizeof(*result));
-    const size_t max_depth = limits->max_depth;
+    const size_t max_depth = limits->max_depth < COTLPSHIMS_MAX_DEPTH ? limits->max_depth : COTLPSHIMS_MAX_DEPTH;
     const size_t max_attributes = limits->max_attributes;
     const size_t max_unpacked_bytes = limits->max_unpacked_bytes;
+    const COTLPShims_ModelCosts *costs = limits->model_costs;
     Frame inline_stack[STACK_INLINE];
     Frame *stack = inline_stack;
-    size_t capacity = STACK_INLINE;
-    size_t depth = 0;
-    size_t pos = 0;
     /* groups nest in unknown fields only; their field numbers must balance */
     uint32_t groups[STACK_INLINE];
     size_t group_depth = 0;
-    if (max_depth + 2 > STACK_INLINE) {
-        stack = malloc((max_depth + 2) * sizeof(Frame));
+    /* Each nested message takes at least 2 bytes (tag and length), so no more than length / 2 levels. */
+    size_t levels = max_depth < length / 2 ? max_depth : length / 2;
+    size_t capacity = levels + 2;
+    if (capacity > STACK_INLINE) {
+        size_t bytes;
+        if (__builtin_mul_overflow(capacity, sizeof(Frame), &bytes)) { result->status = COTLPSHIMS_SCAN_TOO_DEEP; return; }
+        stack = malloc(bytes);
         if (!stack) { result->status = COTLPSHIMS_SCAN_TOO_DEEP; return; }
-        capacity = max_depth + 2;
     }
+    size_t depth = 0;
+    size_t pos = 0;
+    memset(&stack[0], 0, sizeof(Frame));
     stack[0].type = kind == COTLPSHIMS_KIND_LOGS ? M_LOGS_REQUEST : M_TRACE_REQUEST;
     stack[0].end = length;
-    stack[0].attributes = 0;
-    stack[0].fields = 0;
     result->unpacked_bytes = ALIGN8(schema[stack[0].type].size);
 
     for (;;) {
@@ -256,8 +302,8 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
         if (pos == frame->end) {
             if (group_depth > 0) FAIL(COTLPSHIMS_SCAN_MALFORMED, pos); /* unterminated group */
             if (frame->fields > 16) {
-                result->unpacked_bytes += SLAB_BYTES_PER_FIELD * frame->fields;
-                if (result->unpacked_bytes > max_unpacked_bytes) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, pos);
+                result->unpacked_bytes = add_sat(result->unpacked_bytes, mul_sat(SLAB_BYTES_PER_FIELD, frame->fields));
+                if (OVER_LIMIT()) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, pos);
             }
             if (depth == 0) break;
             depth--;
@@ -281,9 +327,17 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
         }
         if (!info && group_depth == 0 && wire != WT_EGROUP) {
             result->unknown_fields++;
-            result->unpacked_bytes += UNKNOWN_FIELD_BYTES;
+            result->unpacked_bytes = add_sat(result->unpacked_bytes, UNKNOWN_FIELD_BYTES);
         }
         if (group_depth == 0) frame->fields++;
+        if (info && frame->type == M_ANY_VALUE && number <= ANY_VALUE_ONEOF_LAST) {
+            /* A oneof seen twice where a message member is involved: protobuf-c would not merge it right. */
+            if (frame->oneof_seen && (frame->oneof_seen == 2 || info->kind == F_MESSAGE)) result->needs_merge = 1;
+            frame->oneof_seen = info->kind == F_MESSAGE || frame->oneof_seen == 2 ? 2 : 1;
+        } else if (info && info->singular) {
+            if (frame->singular_seen & (1u << number)) result->needs_merge = 1;
+            frame->singular_seen |= 1u << number;
+        }
 
         uint64_t len;
         switch (wire) {
@@ -308,21 +362,23 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
                 }
                 if (depth + 1 > max_depth) FAIL(COTLPSHIMS_SCAN_TOO_DEEP, field_start);
                 if (schema[info->child].is_item) result->items++;
-                result->unpacked_bytes += ALIGN8(schema[info->child].size) + sizeof(void *);
-                if (result->unpacked_bytes > max_unpacked_bytes) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, field_start);
+                result->unpacked_bytes = add_sat(result->unpacked_bytes, ALIGN8(schema[info->child].size) + sizeof(void *));
+                result->model_bytes = add_sat(result->model_bytes, model_message_bytes(costs, info->child));
+                if (OVER_LIMIT()) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, field_start);
                 depth++;
+                memset(&stack[depth], 0, sizeof(Frame));
                 stack[depth].type = info->child;
                 stack[depth].end = pos + (size_t)len;
-                stack[depth].attributes = 0;
-                stack[depth].fields = 0;
                 if (depth > result->max_depth_seen) result->max_depth_seen = depth;
                 continue;
             }
             if (info && info->kind == F_STRING && !COTLPShims_utf8_valid(data + pos, (size_t)len))
                 FAIL(COTLPSHIMS_SCAN_INVALID_UTF8, field_start);
             if (group_depth == 0) {
-                result->unpacked_bytes += ALIGN8((size_t)len);
-                if (result->unpacked_bytes > max_unpacked_bytes) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, field_start);
+                result->unpacked_bytes = add_sat(result->unpacked_bytes, ALIGN8((size_t)len));
+                if (info && costs && len > costs->inline_string_bytes)
+                    result->model_bytes = add_sat(result->model_bytes, add_sat((size_t)len, costs->heap_string_overhead));
+                if (OVER_LIMIT()) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, field_start);
             }
             pos += (size_t)len;
             break;
@@ -341,4 +397,123 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
     }
 done:
     if (stack != inline_stack) free(stack);
+}
+
+/* ==== merging ========================================================== */
+
+typedef struct { const uint8_t *data; size_t len; } Slice;
+typedef struct { Slice *items; size_t count, capacity; } SliceList;
+
+#define MERGE_FAILED ((size_t)-1)
+/* The merge recurses once per message level (about 200 bytes of stack each); the Swift API's nesting limit is 128. */
+#define MERGE_MAX_DEPTH 256
+
+static int slices_append(SliceList *list, const uint8_t *data, size_t len) {
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? list->capacity : 4, bytes;
+        if (list->capacity && __builtin_mul_overflow(capacity, (size_t)2, &capacity)) return 0;
+        if (__builtin_mul_overflow(capacity, sizeof(Slice), &bytes)) return 0;
+        Slice *items = realloc(list->items, bytes);
+        if (!items) return 0;
+        list->items = items;
+        list->capacity = capacity;
+    }
+    list->items[list->count].data = data;
+    list->items[list->count].len = len;
+    list->count++;
+    return 1;
+}
+
+/* The end of the output buffer: every write is checked against it (the output is never longer than the
+   input, but the check costs nothing next to the copies). */
+typedef struct { uint8_t *end; } MergeOutput;
+
+static size_t merge_message(const MergeOutput *output, const Slice *slices, size_t n_slices, int type, uint8_t *out, int depth);
+
+/* Writes field `number` holding the merge of `slices` as a message of `type`; returns the bytes written. */
+static size_t put_merged_field(const MergeOutput *output, uint64_t number, const Slice *slices, size_t n_slices, int type,
+                               uint8_t *out, int depth) {
+    size_t upper = 0;
+    for (size_t i = 0; i < n_slices; i++) upper = add_sat(upper, slices[i].len);
+    size_t slot_len = varint_size(upper);
+    if (upper == SIZE_MAX || (size_t)(output->end - out) < varint_size(number << 3) + slot_len) return MERGE_FAILED;
+    uint8_t *p = put_varint(out, number << 3 | WT_LEN);
+    size_t body = merge_message(output, slices, n_slices, type, p + slot_len, depth + 1);
+    if (body == MERGE_FAILED || body > upper) return MERGE_FAILED;
+    return (size_t)(p - out) + close_slot(p, slot_len, body);
+}
+
+static size_t merge_message(const MergeOutput *output, const Slice *slices, size_t n_slices, int type, uint8_t *out, int depth) {
+    if (depth > MERGE_MAX_DEPTH) return MERGE_FAILED;
+    uint8_t *p = out;
+    SliceList group = { 0 };         /* occurrences of the singular message field (or oneof message member) */
+    uint64_t group_number = 0;
+    Slice oneof_scalar = { 0 };      /* AnyValue: the last scalar member, whole field */
+    uint64_t oneof_number = 0;       /* AnyValue: the member set last */
+    size_t failed = 0;
+    for (size_t s = 0; s < n_slices && !failed; s++) {
+        const uint8_t *data = slices[s].data;
+        size_t end = slices[s].len, pos = 0;
+        while (pos < end) {
+            size_t field_start = pos;
+            uint64_t tag, len = 0;
+            if (!read_varint(data, &pos, end, &tag)) { failed = 1; break; }
+            uint64_t number = tag >> 3;
+            int wire = (int)(tag & 7);
+            switch (wire) {
+            case WT_VARINT: if (!read_varint(data, &pos, end, &len)) failed = 1; break;
+            case WT_I64: if (end - pos < 8) failed = 1; else pos += 8; break;
+            case WT_I32: if (end - pos < 4) failed = 1; else pos += 4; break;
+            case WT_LEN:
+                if (!read_varint(data, &pos, end, &len) || len > end - pos) failed = 1;
+                else pos += (size_t)len;
+                break;
+            default: failed = 1; /* groups were refused by the scan */
+            }
+            if (failed) break;
+            const FieldInfo *info = field_info(type, number, wire);
+            const uint8_t *payload = data + pos - (wire == WT_LEN ? (size_t)len : 0);
+            if (info && type == M_ANY_VALUE && number <= ANY_VALUE_ONEOF_LAST) {
+                if (info->kind == F_MESSAGE) {
+                    if (oneof_number != number) group.count = 0; /* another member was set in between: start over */
+                    if (!slices_append(&group, payload, (size_t)len)) { failed = 1; break; }
+                    group_number = number;
+                } else {
+                    oneof_scalar.data = data + field_start;
+                    oneof_scalar.len = pos - field_start;
+                }
+                oneof_number = number;
+            } else if (info && info->singular) {
+                if (!slices_append(&group, payload, (size_t)len)) { failed = 1; break; }
+                group_number = number;
+            } else if (info && (info->kind == F_MESSAGE || info->kind == F_ATTRIBUTES)) {
+                Slice child = { payload, (size_t)len };
+                size_t written = put_merged_field(output, number, &child, 1, info->child, p, depth);
+                if (written == MERGE_FAILED) { failed = 1; break; }
+                p += written;
+            } else {
+                if ((size_t)(output->end - p) < pos - field_start) { failed = 1; break; }
+                memcpy(p, data + field_start, pos - field_start);
+                p += pos - field_start;
+            }
+        }
+    }
+    if (!failed) {
+        if (type == M_ANY_VALUE && oneof_number != 0 && oneof_number != group_number) {
+            if ((size_t)(output->end - p) < oneof_scalar.len) failed = 1;
+            else { memcpy(p, oneof_scalar.data, oneof_scalar.len); p += oneof_scalar.len; }
+        } else if (group.count > 0) {
+            size_t written = put_merged_field(output, group_number, group.items, group.count, schema[type].fields[group_number].child, p, depth);
+            if (written == MERGE_FAILED) failed = 1;
+            else p += written;
+        }
+    }
+    free(group.items);
+    return failed ? MERGE_FAILED : (size_t)(p - out);
+}
+
+size_t COTLPShims_merge(const uint8_t *data, size_t length, int kind, uint8_t *out, size_t out_capacity) {
+    Slice whole = { data, length };
+    MergeOutput output = { out + out_capacity };
+    return merge_message(&output, &whole, 1, kind == COTLPSHIMS_KIND_LOGS ? M_LOGS_REQUEST : M_TRACE_REQUEST, out, 0);
 }

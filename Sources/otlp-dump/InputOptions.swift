@@ -26,35 +26,42 @@ struct InputOptions: ParsableArguments {
     @Option(help: "Signal: auto (from the content), traces or logs.")
     var signal: SignalChoice = .auto
 
-    @Option(name: .customLong("max-frame-bytes"), help: "Largest record accepted, in bytes.")
+    @Option(name: .customLong("max-frame-bytes"), help: "Largest record accepted, in bytes (1...2147483647).")
     var maxFrameBytes: Int = OTLPDecodingOptions.default.maxMessageBytes
 
-    @Option(name: .customLong("max-depth"), help: "Deepest message nesting accepted below the request.")
+    @Option(name: .customLong("max-depth"), help: "Deepest message nesting accepted below the request (1...128).")
     var maxDepth: Int = OTLPDecodingOptions.default.maxNestingDepth
 
-    @Option(name: .customLong("max-attributes"), help: "Most attributes accepted on one span, event, link, log record, resource or scope.")
+    @Option(name: .customLong("max-attributes"), help: "Most attributes accepted on one span, event, link, log record, resource or scope (0...1000000).")
     var maxAttributes: Int = OTLPDecodingOptions.default.maxAttributesPerItem
 
-    @Option(name: .customLong("max-decoded-bytes"), help: "Most memory unpacking one protobuf record may take, as estimated before unpacking.")
+    @Option(name: .customLong("max-decoded-bytes"), help: "Most memory decoding one record may take (protobuf-c's structs, the JSON tree and the model), as estimated before decoding (1...68719476736).")
     var maxDecodedBytes: Int = OTLPDecodingOptions.default.maxDecodedBytes
 
-    @Option(name: .customLong("max-line-bytes"), help: "Longest JSON line accepted, in bytes.")
-    var maxLineBytes: Int = 64 << 20
+    @Option(name: .customLong("max-line-bytes"), help: "Longest JSON line accepted, in bytes (1...2147483647).")
+    var maxLineBytes: Int = OTLPReaderOptions().maxLineBytes
 
     @Option(name: .customLong("max-decompressed-bytes"), help: "Most bytes a gzip input may inflate to (0: no limit).")
     var maxDecompressedBytes: Int = 0
 
-    @Option(name: .customLong("max-inflation-ratio"), help: "Most decompressed bytes per compressed byte past the first 16 MiB (stops gzip bombs).")
+    @Option(name: .customLong("max-inflation-ratio"), help: "Most decompressed bytes per compressed byte past the first 16 MiB (stops gzip bombs; 1...9223372036854775807).")
     var maxInflationRatio: Int = 200
 
     func validate() throws {
-        guard maxFrameBytes > 0 else { throw ValidationError("--max-frame-bytes must be positive") }
-        guard maxDepth > 0 else { throw ValidationError("--max-depth must be positive") }
-        guard maxAttributes >= 0 else { throw ValidationError("--max-attributes must not be negative") }
-        guard maxDecodedBytes > 0 else { throw ValidationError("--max-decoded-bytes must be positive") }
-        guard maxLineBytes > 0 else { throw ValidationError("--max-line-bytes must be positive") }
-        guard maxDecompressedBytes >= 0 else { throw ValidationError("--max-decompressed-bytes must not be negative") }
-        guard maxInflationRatio > 0 else { throw ValidationError("--max-inflation-ratio must be positive") }
+        try Self.check("--max-frame-bytes", maxFrameBytes, OTLPDecodingOptions.maxMessageBytesRange)
+        try Self.check("--max-depth", maxDepth, OTLPDecodingOptions.maxNestingDepthRange)
+        try Self.check("--max-attributes", maxAttributes, OTLPDecodingOptions.maxAttributesPerItemRange)
+        try Self.check("--max-decoded-bytes", maxDecodedBytes, OTLPDecodingOptions.maxDecodedBytesRange)
+        try Self.check("--max-line-bytes", maxLineBytes, OTLPReaderOptions.maxLineBytesRange)
+        guard maxDecompressedBytes >= 0 else { throw ValidationError("--max-decompressed-bytes must be 0 (no limit) or positive") }
+        try Self.check("--max-inflation-ratio", maxInflationRatio, OTLPReaderOptions.maxInflationRatioRange)
+    }
+
+    /// A usage error (exit 64) naming the option and its range when `value` is outside it.
+    private static func check(_ option: String, _ value: Int, _ range: ClosedRange<Int>) throws {
+        guard range.contains(value) else {
+            throw ValidationError("\(option) must be in \(range.lowerBound)...\(range.upperBound), got \(value)")
+        }
     }
 
     var readerOptions: OTLPReaderOptions {

@@ -200,17 +200,15 @@ struct OTLPDumpMemoryTests {
         return (Int32(fields.first ?? -1), fields.count > 1 ? fields[1] : Int.max, errors)
     }
 
-    static func gzip(_ parts: [[UInt8]], repeating count: Int) throws -> Data {
-        // Made with the system's gzip from a stream: a 4-byte prefix then `count` MiB of zeros.
+    static func gzip(repeating count: Int, to file: URL) throws {
+        // Made with the system's gzip from a stream: a 4-byte prefix then `count` MiB of zeros, written by the
+        // shell straight to the file (no pipe back into the test process).
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "(printf '\\003\\377\\377\\377'; head -c \(count)M /dev/zero) | gzip -9"]
-        let out = Pipe()
-        process.standardOutput = out
+        process.arguments = ["-c", "(printf '\\003\\377\\377\\377'; head -c \(count)M /dev/zero) | gzip -9 > \"$0\"", file.path]
         try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return data
+        #expect(process.terminationStatus == 0)
     }
 
     @Test("a gzip bomb and a 4 GiB length prefix: a clear error, peak memory under 100 MB; a record that would unpack to 3.8 GB: refused under 200 MB")
@@ -219,11 +217,12 @@ struct OTLPDumpMemoryTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let bomb = directory.appendingPathComponent("bomb.u32be.bin.gz")
-        try Self.gzip([], repeating: 1024).write(to: bomb)  // 1 GiB of zeros behind a 64 MiB length prefix
+        try Self.gzip(repeating: 1024, to: bomb)  // 1 GiB of zeros behind a 64 MiB length prefix
         let prefix = directory.appendingPathComponent("huge.u32be.bin")
         try Data([0xFF, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 7, count: 1 << 20)).write(to: prefix)
 
-        let bombResult = try Self.peakKiB(["validate", bomb.path])
+        // The record size limit is raised to the prefix's 64 MiB, so the inflation ratio is what stops it.
+        let bombResult = try Self.peakKiB(["validate", "--max-frame-bytes", "67108864", bomb.path])
         #expect(bombResult.status == 1)
         #expect(bombResult.stderr.contains("gzip_too_large"), "\(bombResult.stderr)")
         // Under a sanitizer (make sanitize) shadow memory and quarantine dwarf the program's own: the bound is
@@ -251,11 +250,139 @@ struct OTLPDumpMemoryTests {
             """, amplifier.path]
         try generate.run()
         generate.waitUntilExit()
-        let amplified = try Self.peakKiB(["validate", amplifier.path])
+        // A 60 MB record needs a raised record limit (default 8 MiB); the decoded-memory limit then refuses it.
+        let amplified = try Self.peakKiB(["validate", "--max-frame-bytes", "67108864", amplifier.path])
         #expect(amplified.status == 1)
         #expect(amplified.stderr.contains("record_too_large") && amplified.stderr.contains("bytes of memory"), "\(amplified.stderr)")
         #expect(sanitized || amplified.peakKiB < 200 * 1024, "peak RSS \(amplified.peakKiB) KiB on 60 MB of empty attributes")
         print("otlp-dump peak RSS: gzip bomb \(bombResult.peakKiB / 1024) MiB, 4 GiB length prefix \(prefixResult.peakKiB / 1024) MiB, "
             + "60 MB of empty attributes \(amplified.peakKiB / 1024) MiB")
+    }
+
+    /// Writes the hostile and near-limit inputs of the memory tests into `directory`, with a Python script
+    /// (the files are large; generating them in Swift debug builds is slow).
+    static func writeInputs(to directory: URL) throws {
+        let generate = Process()
+        generate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        generate.currentDirectoryURL = directory
+        generate.arguments = ["python3", "-c", """
+            import gzip, struct
+            def field(number, payload):
+                n, prefix = len(payload), bytearray([number << 3 | 2])
+                while n >= 0x80: prefix.append(n & 0x7F | 0x80); n >>= 7
+                return bytes(prefix) + bytes([n]) + payload
+            def u32(message): return struct.pack(">I", len(message)) + message
+            def spans_line(spans): return b'{"resourceSpans":[{"scopeSpans":[{"spans":[' + spans + b']}]}]}\\n'
+            # hostile: each would take gigabytes if decoded whole
+            open("empty-spans.u32be.bin.gz", "wb").write(gzip.compress(u32(field(1, field(2, b"\\x12\\x00" * 3_500_000))), 9))
+            open("empty-spans.jsonl", "wb").write(spans_line(b",".join([b"{}"] * 22_000_000)))
+            open("no-newline.jsonl", "wb").write(b'{"resourceSpans":[' + b" " * (200 << 20))
+            open("empty-attributes.u32be.bin", "wb").write(u32(field(1, field(2, field(2, b"\\x4a\\x00" * 1000) * 3000))) * 5)
+            open("empty-attributes.jsonl", "wb").write(spans_line(b'{"attributes":[' + b",".join([b'{"key":""}'] * 700_000) + b']}') * 3)
+            # near the default limits, and read: what a reader really holds at its peak
+            open("near-spans.u32be.bin", "wb").write(u32(field(1, field(2, b"\\x12\\x00" * 60_000))) * 3)
+            open("near-spans.jsonl", "wb").write(spans_line(b",".join([b"{}"] * 120_000)) * 2)
+            open("near-attributes.u32be.bin", "wb").write(u32(field(1, field(2, field(2, b"\\x4a\\x00" * 1000) * 180))) * 3)
+            open("big-string.u32be.bin", "wb").write(u32(field(1, field(2, field(2, field(5, b"x" * ((8 << 20) - 64)))))) * 2)
+            # a span whose status occurs twice: the merged copy of the record is held too
+            merged = field(5, b"x" * ((8 << 20) - 80)) + field(15, b"\\x18\\x02") + field(15, field(2, b"m"))
+            open("big-string-merged.u32be.bin", "wb").write(u32(field(1, field(2, field(2, merged)))) * 2)
+            open("big-string.jsonl", "wb").write(spans_line(b'{"name":"' + b"x" * 8_000_000 + b'"}') * 2)
+            """]
+        try generate.run()
+        generate.waitUntilExit()
+        #expect(generate.terminationStatus == 0)
+    }
+
+    @Test("with the default limits, otlp-dump stays under 100 MB on any input: hostile files are refused early, near-limit files are read")
+    func defaultsBoundMemory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dump-defaults-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.writeInputs(to: directory)
+        let sanitized = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil || ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
+        let cases: [(file: String, refusal: String?)] = [
+            ("empty-spans.u32be.bin.gz", "record_too_large"), ("empty-spans.jsonl", "line_too_long"), ("no-newline.jsonl", "line_too_long"),
+            ("empty-attributes.u32be.bin", "record_too_large"), ("empty-attributes.jsonl", "record_too_large"),
+            ("near-spans.u32be.bin", nil), ("near-spans.jsonl", nil), ("near-attributes.u32be.bin", nil),
+            ("big-string.u32be.bin", nil), ("big-string-merged.u32be.bin", nil), ("big-string.jsonl", nil),
+        ]
+        var report: [String] = []
+        for (file, refusal) in cases {
+            // Under a sanitizer memory is not what is measured (and every run is slower): one command checks the verdicts.
+            let commands = sanitized ? [["print"]] : [["print"], ["validate"], ["stats"], ["print", "--format", "json"]]
+            for command in commands {
+                let result = try Self.peakKiB(command + [directory.appendingPathComponent(file).path])
+                let what = "\(command.joined(separator: " ")) \(file)"
+                if let refusal {
+                    #expect(result.status == 1 && result.stderr.contains(refusal) && result.stderr.contains("record 0"), "\(what): \(result.stderr)")
+                } else {
+                    #expect(result.status == 0, "\(what): \(result.stderr)")
+                }
+                #expect(sanitized || result.peakKiB < 100 * 1024, "\(what): peak RSS \(result.peakKiB) KiB")
+                report.append("\(what) \(result.peakKiB / 1024) MiB")
+            }
+        }
+        print("otlp-dump peak RSS with the default limits: " + report.joined(separator: ", "))
+    }
+}
+
+@Suite("otlp-dump tree printer on hostile span graphs")
+struct OTLPDumpTreeTests {
+    @Test("a parent chain as long as the record (40,000 spans, each the parent of the next) prints every span, without recursion")
+    func longParentChain() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dump-chain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("chain.u32be.bin")
+        let generate = Process()
+        generate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        generate.arguments = ["python3", "-c", """
+            import struct, sys
+            def field(number, payload):
+                n, prefix = len(payload), bytearray([number << 3 | 2])
+                while n >= 0x80: prefix.append(n & 0x7F | 0x80); n >>= 7
+                return bytes(prefix) + bytes([n]) + payload
+            spans = b"".join(field(2, field(1, b"\\x01" * 16) + field(2, struct.pack(">Q", i))
+                                        + (field(4, struct.pack(">Q", i - 1)) if i > 1 else b"") + field(5, b"s"))
+                             for i in range(1, 40001))
+            request = field(1, field(2, spans))
+            open(sys.argv[1], "wb").write(struct.pack(">I", len(request)) + request)
+            """, file.path]
+        try generate.run()
+        generate.waitUntilExit()
+        let result = try OTLPDumpRunner.run(["--brief", file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").filter { $0.contains("| s ") }.count == 40_000)
+    }
+}
+
+@Suite("otlp-dump limit options")
+struct OTLPDumpLimitOptionTests {
+    static let file = OTLPDumpRunner.vectors.appendingPathComponent("traces/all-fields.pb").path
+
+    @Test("each limit option at its documented maximum reads a file; one past it is a usage error naming the option and its range", arguments: [
+        ("--max-frame-bytes", 2_147_483_647, "1...2147483647"), ("--max-depth", 128, "1...128"),
+        ("--max-attributes", 1_000_000, "0...1000000"), ("--max-decoded-bytes", 68_719_476_736, "1...68719476736"),
+        ("--max-line-bytes", 2_147_483_647, "1...2147483647"),
+    ])
+    func ranges(option: String, maximum: Int, range: String) throws {
+        let atMaximum = try OTLPDumpRunner.run(["validate", option, String(maximum), Self.file])
+        #expect(atMaximum.status == 0, "\(atMaximum.stderr)")
+        for value in [maximum + 1, Int.max, -1] {
+            let past = try OTLPDumpRunner.run(["validate", option, String(value), Self.file])
+            #expect(past.status == 64, "\(option) \(value)")
+            #expect(past.stderr.contains(option) && past.stderr.contains(range), "\(past.stderr)")
+        }
+    }
+
+    @Test("the gzip limits: 0 decompressed bytes means no limit, a negative value or ratio is a usage error, Int.max works")
+    func gzipLimits() throws {
+        #expect(try OTLPDumpRunner.run(["validate", "--max-decompressed-bytes", "0", Self.file]).status == 0)
+        #expect(try OTLPDumpRunner.run(["validate", "--max-decompressed-bytes", String(Int.max), Self.file]).status == 0)
+        #expect(try OTLPDumpRunner.run(["validate", "--max-inflation-ratio", String(Int.max), Self.file]).status == 0)
+        #expect(try OTLPDumpRunner.run(["validate", "--max-decompressed-bytes", "-1", Self.file]).status == 64)
+        let ratio = try OTLPDumpRunner.run(["validate", "--max-inflation-ratio", "0", Self.file])
+        #expect(ratio.status == 64 && ratio.stderr.contains("--max-inflation-ratio"))
     }
 }

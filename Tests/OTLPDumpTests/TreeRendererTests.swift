@@ -71,7 +71,8 @@ struct TreeRendererTests {
         let count = 100_000
         // Children first: the file order must not matter.
         let spans = (0..<count).reversed().map { Self.span("s\($0)", id: $0, parent: $0 == 0 ? nil : $0 - 1, start: 1_000 + $0) }
-        let result = try Self.render(spans)
+        // 100,000 spans decode to more than the default 32 MiB: the limit is raised, as a user would.
+        let result = try Self.render(spans, extra: ["--max-decoded-bytes", "268435456"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = Self.spanLines(result.stdout)
         #expect(lines.count == count)

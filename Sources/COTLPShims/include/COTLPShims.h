@@ -92,13 +92,32 @@ typedef struct {
     size_t max_depth_seen;     /* deepest message level (request = 0) */
     const char *error_message; /* TOO_MANY_ATTRIBUTES: which message ("span", "resource", ...); static */
     size_t unpacked_bytes;     /* estimate of what protobuf-c's unpack allocates (as far as scanned) */
+    size_t model_bytes;        /* estimate of the Swift model built from it, with limits->model_costs */
+    int needs_merge;           /* a singular message field occurs twice in one message: see COTLPShims_merge */
 } COTLPShims_ScanResult;
 
+/* What the Swift model takes per decoded message or field, in bytes (MemoryLayout strides plus heap headers). */
 typedef struct {
-    size_t max_depth;          /* deepest message level below the request */
+    size_t span, span_event, span_link, log_record; /* one element of the model's arrays */
+    size_t key_value;           /* an OTLPAttribute */
+    size_t any_value;           /* an OTLPAttributeValue in an array, or the array behind array/kvlist values */
+    size_t resource_group;      /* OTLPResourceSpans / OTLPResourceLogs, with its resource */
+    size_t scope_group;         /* OTLPScopeSpans / OTLPScopeLogs, with its scope */
+    size_t entity_ref;
+    size_t other;               /* status and anything else */
+    size_t heap_string_overhead; /* added to a string or bytes field's length when it needs its own storage */
+    size_t inline_string_bytes;  /* strings up to this length are stored inline (Swift small strings) */
+} COTLPShims_ModelCosts;
+
+typedef struct {
+    size_t max_depth;          /* deepest message level below the request (at most COTLPSHIMS_MAX_DEPTH) */
     size_t max_attributes;     /* most `attributes` on one message */
-    size_t max_unpacked_bytes; /* most bytes protobuf-c's unpack may allocate, as estimated */
+    size_t max_unpacked_bytes; /* most bytes unpack plus the model may take, as estimated (unpacked_bytes + model_bytes) */
+    const COTLPShims_ModelCosts *model_costs; /* NULL: model_bytes stays 0 */
 } COTLPShims_ScanLimits;
+
+/* The deepest nesting the scanner accepts whatever max_depth says (defence in depth; the Swift API allows 128). */
+#define COTLPSHIMS_MAX_DEPTH 10000
 
 /*
  * Walks `data` as an ExportTraceServiceRequest (kind TRACES) or an
@@ -109,12 +128,35 @@ typedef struct {
  * by `limits->max_depth`. Also checks wire types, varints, lengths, field
  * number 0 and UTF-8 of string fields (the bindings declare strings as bytes,
  * so protobuf-c does not), the number of `attributes` of each message that has
- * them (kvlist values are not attributes), and what unpacking would allocate
- * (a message of empty attributes unpacks to ~64 times its size); counts unknown
- * fields and items.
+ * them (kvlist values are not attributes), and what unpacking and the Swift
+ * model would allocate (a message of empty attributes unpacks to ~64 times its
+ * size); counts unknown fields and items. Every size sum saturates instead of
+ * wrapping.
+ *
+ * Counts hold for the message as sent: when `needs_merge` is set, merge it
+ * (COTLPShims_merge) and scan the result again for the limits of the merged
+ * message.
  */
 void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPShims_ScanLimits *limits,
                      COTLPShims_ScanResult *result);
+
+/*
+ * Rewrites a message that scanned OK (with needs_merge set) so that protobuf-c
+ * reads what protobuf defines: every singular message field that occurs more
+ * than once in a message (a span's status, a resource, a KeyValue's value, an
+ * AnyValue's kvlist_value or array_value) becomes one occurrence holding the
+ * concatenation of the occurrences, merged again at the next level; for the
+ * AnyValue oneof, the last member wins, and consecutive occurrences of the
+ * same message member merge. Other fields are copied in order. (protobuf-c
+ * 1.4.1's own merge loses proto3 scalars of the earlier message, such as a
+ * status code, and replaces a oneof message member instead of merging it.)
+ *
+ * The result is never longer than the input: give `out` `length` bytes of
+ * room (`out_capacity`; every write is checked against it). Returns the bytes
+ * written, or (size_t)-1 when the input is not a valid message (not scanned
+ * first), nests deeper than 256 levels, or memory runs out.
+ */
+size_t COTLPShims_merge(const uint8_t *data, size_t length, int kind, uint8_t *out, size_t out_capacity);
 
 /* Checks that `data` is well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF). */
 int COTLPShims_utf8_valid(const uint8_t *data, size_t length);

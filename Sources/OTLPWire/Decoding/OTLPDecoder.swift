@@ -28,11 +28,13 @@ public struct OTLPDecoder: Sendable {
     /// Decodes with every protobuf-c allocation taken from `arena`, which is reset afterwards (a reader
     /// reuses one arena for all its records: no malloc/free per sub-message, no free_unpacked walk).
     func decodeTraces(_ bytes: UnsafeRawBufferPointer, arena: ProtobufCArena) throws(OTLPReadError) -> OTLPTracesData {
-        try check(bytes, as: .traces)
+        let prepared = try prepare(bytes, as: .traces)
         defer { arena.reset() }
-        let request = try arena.withAllocator { allocator in
-            opentelemetry__proto__collector__trace__v1__export_trace_service_request__unpack(
-                allocator, bytes.count, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        let request = try prepared.withBytes(bytes) { (message) throws(OTLPReadError) in
+            try arena.withAllocator { allocator in
+                opentelemetry__proto__collector__trace__v1__export_trace_service_request__unpack(
+                    allocator, message.count, message.baseAddress?.assumingMemoryBound(to: UInt8.self))
+            }
         }
         guard let request else {
             throw OTLPReadError(.malformedProtobuf, "protobuf-c could not unpack the traces request", byteOffset: 0, offsetIn: .record)
@@ -41,11 +43,13 @@ public struct OTLPDecoder: Sendable {
     }
 
     func decodeLogs(_ bytes: UnsafeRawBufferPointer, arena: ProtobufCArena) throws(OTLPReadError) -> OTLPLogsData {
-        try check(bytes, as: .logs)
+        let prepared = try prepare(bytes, as: .logs)
         defer { arena.reset() }
-        let request = try arena.withAllocator { allocator in
-            opentelemetry__proto__collector__logs__v1__export_logs_service_request__unpack(
-                allocator, bytes.count, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        let request = try prepared.withBytes(bytes) { (message) throws(OTLPReadError) in
+            try arena.withAllocator { allocator in
+                opentelemetry__proto__collector__logs__v1__export_logs_service_request__unpack(
+                    allocator, message.count, message.baseAddress?.assumingMemoryBound(to: UInt8.self))
+            }
         }
         guard let request else {
             throw OTLPReadError(.malformedProtobuf, "protobuf-c could not unpack the logs request", byteOffset: 0, offsetIn: .record)
@@ -68,34 +72,73 @@ public struct OTLPDecoder: Sendable {
     /// model. Returns the number of spans or log records.
     @discardableResult
     public func check(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) throws(OTLPReadError) -> Int {
+        try prepare(bytes, as: signal).items
+    }
+
+    /// ``check(_:as:)``, plus the message protobuf-c must unpack: `bytes` itself, or, when a singular message
+    /// field occurs more than once, the message with those occurrences merged (as protobuf defines; the
+    /// limits are checked again on the merged message).
+    func prepare(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) throws(OTLPReadError) -> PreparedMessage {
+        try options.validate()
         guard bytes.count <= options.maxMessageBytes else {
             throw OTLPReadError(.recordTooLarge, "message of \(bytes.count) bytes is over the limit of \(options.maxMessageBytes)")
         }
         let declared = scan(bytes, as: signal)
-        if Int(declared.status) != COTLPSHIMS_SCAN_OK || declared.unknown_fields > 0 {
+        // A message over a content limit is what it was declared to be as far as it was read: that limit is the fault.
+        let overLimit = [COTLPSHIMS_SCAN_TOO_LARGE, COTLPSHIMS_SCAN_TOO_MANY_ATTRIBUTES].contains(Int(declared.status))
+        if !overLimit && (Int(declared.status) != COTLPSHIMS_SCAN_OK || declared.unknown_fields > 0) {
             let other = scan(bytes, as: signal.other)
             if Int(other.status) == COTLPSHIMS_SCAN_OK && other.unknown_fields == 0 {
                 throw OTLPReadError(.wrongKind, "this is a \(signal.other) request, not \(signal)", byteOffset: 0, offsetIn: .record)
             }
         }
-        let offset = Int(declared.error_offset)
-        switch Int(declared.status) {
+        try verdict(declared, signal, merged: false)
+        guard declared.needs_merge != 0 else { return PreparedMessage(items: Int(declared.items), merged: nil) }
+        let merged = try merge(bytes, as: signal)
+        let rescan = merged.withUnsafeBytes { scan($0, as: signal) }
+        try verdict(rescan, signal, merged: true)
+        return PreparedMessage(items: Int(rescan.items), merged: merged)
+    }
+
+    /// The message with repeated singular message fields merged (see `COTLPShims_merge`).
+    private func merge(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) throws(OTLPReadError) -> [UInt8] {
+        let kind = signal == .traces ? COTLPSHIMS_KIND_TRACES : COTLPSHIMS_KIND_LOGS
+        var failed = false
+        let merged = [UInt8](unsafeUninitializedCapacity: max(bytes.count, 1)) { buffer, initialized in
+            let written = COTLPShims_merge(
+                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(kind), buffer.baseAddress, buffer.count)
+            failed = written < 0 || written > buffer.count  // (size_t)-1 is -1 here
+            initialized = failed ? 0 : written
+        }
+        if failed {
+            throw OTLPReadError(.malformedProtobuf, "could not merge the repeated message fields of this \(signal) request", byteOffset: 0, offsetIn: .record)
+        }
+        return merged
+    }
+
+    /// Throws the error a scan result stands for; nothing when it is OK.
+    private func verdict(_ result: COTLPShims_ScanResult, _ signal: OTLPSignal, merged: Bool) throws(OTLPReadError) {
+        // Offsets into a merged message mean nothing to the reader of the file: those faults are at offset 0.
+        let offset = merged ? 0 : Int(result.error_offset)
+        let after = merged ? " (after merging repeated message fields, as protobuf defines)" : ""
+        switch Int(result.status) {
         case COTLPSHIMS_SCAN_OK:
-            return Int(declared.items)
+            return
         case COTLPSHIMS_SCAN_INVALID_UTF8:
             throw OTLPReadError(.malformedProtobuf, "string field is not valid UTF-8", byteOffset: offset, offsetIn: .record)
         case COTLPSHIMS_SCAN_TOO_DEEP:
             throw OTLPReadError(
-                .nestingTooDeep, "message nesting deeper than \(options.maxNestingDepth) levels",
+                .nestingTooDeep, "message nesting deeper than \(options.maxNestingDepth) levels\(after)",
                 byteOffset: offset, offsetIn: .record)
         case COTLPSHIMS_SCAN_TOO_MANY_ATTRIBUTES:
-            let item = declared.error_message.map { String(cString: $0) } ?? "item"
+            let item = result.error_message.map { String(cString: $0) } ?? "item"
             throw OTLPReadError(
-                .tooManyAttributes, "a \(item) has more than \(options.maxAttributesPerItem) attributes",
+                .tooManyAttributes, "a \(item) has more than \(options.maxAttributesPerItem) attributes\(after)",
                 byteOffset: offset, offsetIn: .record)
         case COTLPSHIMS_SCAN_TOO_LARGE:
             throw OTLPReadError(
-                .recordTooLarge, "unpacking this message would take more than \(options.maxDecodedBytes) bytes of memory",
+                .recordTooLarge,
+                "decoding this message would take more than \(options.maxDecodedBytes) bytes of memory (maxDecodedBytes)\(after)",
                 byteOffset: offset, offsetIn: .record)
         case COTLPSHIMS_SCAN_UNSUPPORTED:
             throw OTLPReadError(
@@ -126,15 +169,20 @@ public struct OTLPDecoder: Sendable {
     }
 
     /// The pre-scan. The nesting limit always applies (protobuf-c's stack depends on it); the attribute and
-    /// decoded-size limits only when `applyingContentLimits`.
+    /// decoded-size limits only when `applyingContentLimits`. Limits are clamped to their documented ranges
+    /// here too, for the paths that do not validate (signal detection).
     private func scan(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal, applyingContentLimits: Bool = true) -> COTLPShims_ScanResult {
         var result = COTLPShims_ScanResult()
         let kind = signal == .traces ? COTLPSHIMS_KIND_TRACES : COTLPSHIMS_KIND_LOGS
-        var limits = COTLPShims_ScanLimits(
-            max_depth: max(0, options.maxNestingDepth),
-            max_attributes: applyingContentLimits ? max(0, options.maxAttributesPerItem) : .max,
-            max_unpacked_bytes: applyingContentLimits ? max(0, options.maxDecodedBytes) : .max)
-        COTLPShims_scan(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(kind), &limits, &result)
+        func clamped(_ value: Int, _ range: ClosedRange<Int>) -> Int { min(max(value, range.lowerBound), range.upperBound) }
+        withUnsafePointer(to: Self.modelCosts) { costs in
+            var limits = COTLPShims_ScanLimits(
+                max_depth: clamped(options.maxNestingDepth, OTLPDecodingOptions.maxNestingDepthRange),
+                max_attributes: applyingContentLimits ? clamped(options.maxAttributesPerItem, OTLPDecodingOptions.maxAttributesPerItemRange) : .max,
+                max_unpacked_bytes: applyingContentLimits ? clamped(options.maxDecodedBytes, OTLPDecodingOptions.maxDecodedBytesRange) : .max,
+                model_costs: costs)
+            COTLPShims_scan(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(kind), &limits, &result)
+        }
         return result
     }
 
@@ -149,15 +197,20 @@ public struct OTLPDecoder: Sendable {
 extension OTLPDecoder {
     /// ``check(_:as:)``, then a real unpack by protobuf-c into `arena` (reset at once): what validation needs.
     func checkAndUnpack(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal, arena: ProtobufCArena) throws(OTLPReadError) -> Int {
-        let items = try check(bytes, as: signal)
+        let prepared = try prepare(bytes, as: signal)
         defer { arena.reset() }
-        try unpack(bytes, as: signal, arena: arena)
-        return items
+        try prepared.withBytes(bytes) { (message) throws(OTLPReadError) in try unpackPrepared(message, as: signal, arena: arena) }
+        return prepared.items
     }
 
     /// protobuf-c's unpack into `arena`, left there until the caller resets it (so the bytes it took can be
-    /// compared with the pre-scan's estimate). Call only after ``check(_:as:)``.
+    /// compared with the pre-scan's estimate). Checks (and merges) first.
     func unpack(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal, arena: ProtobufCArena) throws(OTLPReadError) {
+        let prepared = try prepare(bytes, as: signal)
+        try prepared.withBytes(bytes) { (message) throws(OTLPReadError) in try unpackPrepared(message, as: signal, arena: arena) }
+    }
+
+    private func unpackPrepared(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal, arena: ProtobufCArena) throws(OTLPReadError) {
         let data = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
         let unpacked: Bool = try arena.withAllocator { allocator in
             switch signal {

@@ -24,6 +24,8 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
         case malformedJSON = "malformed_json"
         case lineTooLong = "line_too_long"
         case io = "io_error"
+        /// Reader or decoder options outside their documented ranges (nothing was read).
+        case invalidOptions = "invalid_options"
     }
 
     /// Where ``OTLPReadError/byteOffset`` counts from.

@@ -2,6 +2,9 @@
 ///
 /// Recursion is bounded by `maxDepth`, so hostile input cannot exhaust the stack. Errors carry the byte
 /// offset of the fault.
+/// An object member as the parser collects it.
+typealias JSONMember = (String, JSONValue)
+
 package struct JSONParser {
     package struct Failure: Error {
         package var offset: Int
@@ -11,20 +14,52 @@ package struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private let maxDepth: Int
+    private let maxTreeBytes: Int
+    /// What the tree built so far takes, estimated: see ``parse(_:maxDepth:maxTreeBytes:treeBytes:)``.
+    private var treeBytes = 0
 
     /// Parses exactly one JSON value (surrounding whitespace allowed).
     package static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512) throws(Failure) -> JSONValue {
-        var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
+        var treeBytes = 0
+        return try parse(buffer, maxDepth: maxDepth, maxTreeBytes: .max, treeBytes: &treeBytes)
+    }
+
+    /// Parses exactly one JSON value, failing with a message starting "JSON tree" once the tree would take
+    /// more than `maxTreeBytes` of memory. `treeBytes` is set to the estimate: for every value its slot in
+    /// its container (twice the stride, for the spare capacity of a growing array), a heap header per
+    /// non-empty container, and the storage of strings and numbers too long to be stored inline.
+    package static func parse(
+        _ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, maxTreeBytes: Int, treeBytes: inout Int
+    ) throws(Failure) -> JSONValue {
+        var parser = JSONParser(bytes: buffer, maxDepth: maxDepth, maxTreeBytes: maxTreeBytes)
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
         guard parser.index == buffer.count else { throw Failure(offset: parser.index, message: "unexpected data after the JSON value") }
+        treeBytes = parser.treeBytes
         return value
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, maxTreeBytes: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.maxTreeBytes = maxTreeBytes
+    }
+
+    private static let heapHeaderBytes = 32
+    private static let memberBytes = 2 * MemoryLayout<(String, JSONValue)>.stride
+    private static let elementBytes = 2 * MemoryLayout<JSONValue>.stride
+
+    private mutating func charge(_ bytes: Int) throws(Failure) {
+        treeBytes = treeBytes.addingReportingOverflow(bytes).partialValue
+        if treeBytes > maxTreeBytes || treeBytes < 0 {
+            throw fail("JSON tree would take more than \(maxTreeBytes) bytes of memory")
+        }
+    }
+
+    /// The heap storage of a string of `count` UTF-8 bytes (Swift stores up to 15 inline).
+    private mutating func chargeString(_ count: Int) throws(Failure) {
+        if count > 15 { try charge(Self.heapHeaderBytes + count) }
     }
 
     private mutating func skipWhitespace() {
@@ -35,53 +70,104 @@ package struct JSONParser {
 
     private func fail(_ message: String) -> Failure { Failure(offset: index, message: message) }
 
-    private mutating func value(depth: Int) throws(Failure) -> JSONValue {
-        guard index < bytes.count else { throw fail("unexpected end of input") }
-        switch bytes[index] {
-        case UInt8(ascii: "{"):
-            guard depth < maxDepth else { throw fail("JSON nested deeper than \(maxDepth) levels") }
-            index += 1
-            var members: [(String, JSONValue)] = []
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-            while true {
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
-                let key = try string()
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+    /// One JSON value, parsed without recursion: open containers live on explicit stacks (a deeply nested
+    /// document costs heap, bounded by `maxDepth`, never call stack).
+    private mutating func value(depth _: Int) throws(Failure) -> JSONValue {
+        var isObject: [Bool] = []                   // the open containers, innermost last
+        var arrays: [[JSONValue]] = []               // elements of the open arrays
+        var objects: [[JSONMember]] = []            // members of the open objects
+        var keys: [String] = []                      // the key whose value is being parsed, per open object
+        while true {
+            var finished: JSONValue
+            guard index < bytes.count else { throw fail("unexpected end of input") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                guard isObject.count < maxDepth else { throw tooDeep() }
                 index += 1
                 skipWhitespace()
-                members.append((key, try value(depth: depth + 1)))
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    finished = JSONValue.object([(String, JSONValue)]())
+                } else {
+                    try charge(Self.heapHeaderBytes)
+                    keys.append(try memberKey())
+                    objects.append([])
+                    isObject.append(true)
+                    continue
+                }
+            case UInt8(ascii: "["):
+                guard isObject.count < maxDepth else { throw tooDeep() }
+                index += 1
                 skipWhitespace()
-                guard index < bytes.count else { throw fail("unexpected end of input in an object") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-                throw fail("expected ',' or '}'")
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    finished = JSONValue.array([JSONValue]())
+                } else {
+                    try charge(Self.heapHeaderBytes + Self.elementBytes)
+                    arrays.append([])
+                    isObject.append(false)
+                    continue
+                }
+            case UInt8(ascii: "\""):
+                let text = try string()
+                try chargeString(text.utf8.count)
+                finished = .string(text)
+            case UInt8(ascii: "t"): try literal("true"); finished = .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); finished = .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); finished = .null
+            default:
+                let text = try number()
+                try chargeString(text.utf8.count)
+                finished = .number(text)
             }
-        case UInt8(ascii: "["):
-            guard depth < maxDepth else { throw fail("JSON nested deeper than \(maxDepth) levels") }
-            index += 1
-            var elements: [JSONValue] = []
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
-            while true {
+            // Hand the value to its container; close every container that ends here.
+            closing: while true {
+                guard let inObject = isObject.last else { return finished }
                 skipWhitespace()
-                elements.append(try value(depth: depth + 1))
-                skipWhitespace()
-                guard index < bytes.count else { throw fail("unexpected end of input in an array") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
-                throw fail("expected ',' or ']'")
+                if inObject {
+                    objects[objects.count - 1].append((keys.removeLast(), finished))
+                    guard index < bytes.count else { throw fail("unexpected end of input in an object") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        keys.append(try memberKey())
+                        break closing
+                    }
+                    guard bytes[index] == UInt8(ascii: "}") else { throw fail("expected ',' or '}'") }
+                    index += 1
+                    isObject.removeLast()
+                    finished = .object(objects.removeLast())
+                } else {
+                    arrays[arrays.count - 1].append(finished)
+                    guard index < bytes.count else { throw fail("unexpected end of input in an array") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        skipWhitespace()
+                        try charge(Self.elementBytes)
+                        break closing
+                    }
+                    guard bytes[index] == UInt8(ascii: "]") else { throw fail("expected ',' or ']'") }
+                    index += 1
+                    isObject.removeLast()
+                    finished = .array(arrays.removeLast())
+                }
             }
-        case UInt8(ascii: "\""):
-            return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
-        default:
-            return .number(try number())
         }
+    }
+
+    private func tooDeep() -> Failure { fail("JSON nested deeper than \(maxDepth) levels") }
+
+    /// A member name and its colon, with the whitespace around them; charges the member's slot.
+    private mutating func memberKey() throws(Failure) -> String {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+        let key = try string()
+        try charge(Self.memberBytes)
+        try chargeString(key.utf8.count)
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+        index += 1
+        skipWhitespace()
+        return key
     }
 
     private mutating func literal(_ word: StaticString) throws(Failure) {

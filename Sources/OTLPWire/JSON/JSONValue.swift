@@ -1,5 +1,5 @@
 /// A parsed JSON value. Numbers keep their text so 64-bit integers and `-0.0` survive exactly.
-package enum JSONValue: Equatable {
+package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(String)

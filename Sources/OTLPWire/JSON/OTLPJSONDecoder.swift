@@ -13,8 +13,8 @@ public struct OTLPJSONDecoder: Sendable {
 
     /// Decodes one traces request from JSON text.
     public func decodeTraces(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPTracesData {
-        let root = try parse(json)
-        let request = try Object(root, path: "$")
+        let (root, budget) = try parse(json)
+        let request = try Object(root, path: "$", budget: budget)
         return OTLPTracesData(resourceSpans: try request.array("resourceSpans", "resource_spans") { (object) throws(OTLPReadError) in
             OTLPResourceSpans(
                 resource: try object.optionalObject("resource").map(resource),
@@ -30,8 +30,8 @@ public struct OTLPJSONDecoder: Sendable {
 
     /// Decodes one logs request from JSON text.
     public func decodeLogs(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPLogsData {
-        let root = try parse(json)
-        let request = try Object(root, path: "$")
+        let (root, budget) = try parse(json)
+        let request = try Object(root, path: "$", budget: budget)
         return OTLPLogsData(resourceLogs: try request.array("resourceLogs", "resource_logs") { (object) throws(OTLPReadError) in
             OTLPResourceLogs(
                 resource: try object.optionalObject("resource").map(resource),
@@ -47,7 +47,7 @@ public struct OTLPJSONDecoder: Sendable {
 
     /// Which signal a JSON request is, from its top-level key; `nil` for `{}` or anything else.
     public func detectSignal(_ json: UnsafeRawBufferPointer) -> OTLPSignal? {
-        guard let root = try? parse(json), case .object(let members) = root else { return nil }
+        guard let (root, _) = try? parse(json), case .object(let members) = root else { return nil }
         for (key, _) in members {
             if key == "resourceSpans" || key == "resource_spans" { return .traces }
             if key == "resourceLogs" || key == "resource_logs" { return .logs }
@@ -55,13 +55,22 @@ public struct OTLPJSONDecoder: Sendable {
         return nil
     }
 
-    private func parse(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> JSONValue {
+    /// The JSON tree, and the memory budget left for the model (``OTLPDecodingOptions/maxDecodedBytes``
+    /// covers both).
+    private func parse(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> (JSONValue, JSONDecodingBudget) {
+        try options.validate()
         do {
             // Each message level takes up to three JSON levels (kvlistValue -> values -> [ ] -> { }).
-            return try JSONParser.parse(json.bindMemory(to: UInt8.self), maxDepth: options.maxNestingDepth * 3 + 8)
+            let depth = min(max(options.maxNestingDepth, 0), OTLPDecodingOptions.maxNestingDepthRange.upperBound)
+            var treeBytes = 0
+            let root = try JSONParser.parse(
+                json.bindMemory(to: UInt8.self), maxDepth: depth * 3 + 8, maxTreeBytes: options.maxDecodedBytes, treeBytes: &treeBytes)
+            return (root, JSONDecodingBudget(used: treeBytes, limit: options.maxDecodedBytes))
         } catch {
-            let kind: OTLPReadError.Kind = error.message.hasPrefix("JSON nested") ? .nestingTooDeep : .malformedJSON
-            throw OTLPReadError(kind, error.message, byteOffset: error.offset, offsetIn: .record)
+            let kind: OTLPReadError.Kind =
+                error.message.hasPrefix("JSON nested") ? .nestingTooDeep : error.message.hasPrefix("JSON tree") ? .recordTooLarge : .malformedJSON
+            let message = kind == .recordTooLarge ? error.message + " (maxDecodedBytes)" : error.message
+            throw OTLPReadError(kind, message, byteOffset: error.offset, offsetIn: .record)
         }
     }
 
@@ -102,13 +111,14 @@ public struct OTLPJSONDecoder: Sendable {
             case "doubleValue", "double_value": result = .double(try Object.double(value, path))
             case "bytesValue", "bytes_value":
                 guard let bytes = Base64.decode(try Object.string(value, path)) else { throw Object.typeError(path, "base64") }
+                try object.budget.charge(32 + bytes.count, path)
                 result = .bytes(bytes)
             case "arrayValue", "array_value":
-                let array = try Object(value, path: path)
+                let array = try Object(value, path: path, budget: object.budget)
                 try checkLevel(level + 1, path)
                 result = .array(try array.array("values", "values") { (element) throws(OTLPReadError) in try anyValue(element, level: level + 2) })
             case "kvlistValue", "kvlist_value":
-                let list = try Object(value, path: path)
+                let list = try Object(value, path: path, budget: object.budget)
                 try checkLevel(level + 1, path)
                 result = .keyValueList(try attributes(list, "values", level: level + 2))
             case "stringValueStrindex", "string_value_strindex":
@@ -204,11 +214,14 @@ public struct OTLPJSONDecoder: Sendable {
 private struct Object {
     let members: [(String, JSONValue)]
     let path: String
+    /// The decode's memory budget, shared by every object of one request.
+    let budget: JSONDecodingBudget
 
-    init(_ value: JSONValue, path: String) throws(OTLPReadError) {
+    init(_ value: JSONValue, path: String, budget: JSONDecodingBudget) throws(OTLPReadError) {
         guard case .object(let members) = value else { throw Object.typeError(path, "an object") }
         self.members = members
         self.path = path
+        self.budget = budget
     }
 
     static func typeError(_ path: String, _ expected: String) -> OTLPReadError {
@@ -226,15 +239,18 @@ private struct Object {
 
     func optionalObject(_ key: String) throws(OTLPReadError) -> Object? {
         guard let (path, value) = member(key, key) else { return nil }
-        return try Object(value, path: path)
+        return try Object(value, path: path, budget: budget)
     }
 
     func array<T>(_ camel: String, _ snake: String, _ transform: (Object) throws(OTLPReadError) -> T) throws(OTLPReadError) -> [T] {
         guard let (path, value) = member(camel, snake) else { return [] }
         guard case .array(let elements) = value else { throw Object.typeError(path, "an array") }
+        if !elements.isEmpty { try budget.charge(32 + elements.count * MemoryLayout<T>.stride, path) }
         var out: [T] = []
         out.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() { out.append(try transform(try Object(element, path: "\(path)[\(index)]"))) }
+        for (index, element) in elements.enumerated() {
+            out.append(try transform(try Object(element, path: "\(path)[\(index)]", budget: budget)))
+        }
         return out
     }
 
@@ -247,6 +263,7 @@ private struct Object {
     func stringArray(_ camel: String, _ snake: String) throws(OTLPReadError) -> [String] {
         guard let (path, value) = member(camel, snake) else { return [] }
         guard case .array(let elements) = value else { throw Object.typeError(path, "an array") }
+        if !elements.isEmpty { try budget.charge(32 + elements.count * MemoryLayout<String>.stride, path) }
         var out: [String] = []
         for element in elements { out.append(try Object.string(element, path)) }
         return out

@@ -45,7 +45,8 @@ struct FramingDetector {
         var position = 0
         var records = 0
         while position < sample.count {
-            guard let (prefixLength, length) = prefix(sample[position...]), length <= maxRecordBytes else { return false }
+            // A 10-byte varint can set the sign bit: a negative length is no record.
+            guard let (prefixLength, length) = prefix(sample[position...]), length >= 0, length <= maxRecordBytes else { return false }
             let end = position + prefixLength + length
             if end > sample.count {
                 // A record running past the sample: fine if more input follows and one record was checked.

@@ -1,4 +1,7 @@
 /// How an ``OTLPStreamReader`` reads its input.
+///
+/// Every limit has a documented range (`…Range`); a reader refuses options outside it with
+/// ``OTLPReadError/Kind/invalidOptions`` (see ``validate()``).
 public struct OTLPReaderOptions: Sendable {
     /// The framing; `nil` (the default) detects it from the file name, then from the content.
     public var framing: OTLPFraming?
@@ -6,20 +9,22 @@ public struct OTLPReaderOptions: Sendable {
     public var signal: OTLPSignal?
     /// Limits for each message (size applies to length prefixes too; nesting depth).
     public var decoding: OTLPDecodingOptions
-    /// Longest JSON line accepted, in bytes. Default 64 MiB.
+    /// Longest JSON line accepted, in bytes. Default 8 MiB: a line is held whole while its JSON tree and
+    /// model are built (both bounded by ``OTLPDecodingOptions/maxDecodedBytes``).
     public var maxLineBytes: Int
-    /// Most bytes a gzip input may decompress to. Default: unlimited.
+    /// Most bytes a gzip input may decompress to. Default (and maximum): `Int.max`, no limit.
     public var maxDecompressedBytes: Int
     /// Most decompressed bytes per compressed byte, checked once 16 MiB have been decompressed: stops a
     /// small file that inflates to gigabytes (deflate reaches about 1032:1 on zeros; OTLP data compresses
-    /// 5-20:1). Default 200.
+    /// 5-20:1). Default 200; `Int.max` turns the check off.
     public var maxInflationRatio: Int
     /// Bytes read from the input at a time. Default 256 KiB.
     public var chunkSize: Int
 
+    /// Options with the documented defaults unless given; checked against their ranges by the reader.
     public init(
         framing: OTLPFraming? = nil, signal: OTLPSignal? = nil, decoding: OTLPDecodingOptions = .default,
-        maxLineBytes: Int = 64 << 20, maxDecompressedBytes: Int = .max, maxInflationRatio: Int = 200, chunkSize: Int = 256 * 1024
+        maxLineBytes: Int = 8 << 20, maxDecompressedBytes: Int = .max, maxInflationRatio: Int = 200, chunkSize: Int = 256 * 1024
     ) {
         self.maxInflationRatio = maxInflationRatio
         self.framing = framing
@@ -28,5 +33,23 @@ public struct OTLPReaderOptions: Sendable {
         self.maxLineBytes = maxLineBytes
         self.maxDecompressedBytes = maxDecompressedBytes
         self.chunkSize = chunkSize
+    }
+
+    /// Accepted values of ``maxLineBytes``: 1 byte to 2 GiB - 1.
+    public static let maxLineBytesRange: ClosedRange<Int> = 1...Int(Int32.max)
+    /// Accepted values of ``maxDecompressedBytes``: 1 byte to `Int.max` (no limit).
+    public static let maxDecompressedBytesRange: ClosedRange<Int> = 1...Int.max
+    /// Accepted values of ``maxInflationRatio``: 1 to `Int.max` (no limit).
+    public static let maxInflationRatioRange: ClosedRange<Int> = 1...Int.max
+    /// Accepted values of ``chunkSize``: 1 KiB to 64 MiB.
+    public static let chunkSizeRange: ClosedRange<Int> = 1024...(64 << 20)
+
+    /// Throws ``OTLPReadError/Kind/invalidOptions`` naming the first limit outside its range.
+    public func validate() throws(OTLPReadError) {
+        try decoding.validate()
+        try OTLPDecodingOptions.check("maxLineBytes", maxLineBytes, Self.maxLineBytesRange)
+        try OTLPDecodingOptions.check("maxDecompressedBytes", maxDecompressedBytes, Self.maxDecompressedBytesRange)
+        try OTLPDecodingOptions.check("maxInflationRatio", maxInflationRatio, Self.maxInflationRatioRange)
+        try OTLPDecodingOptions.check("chunkSize", chunkSize, Self.chunkSizeRange)
     }
 }

@@ -24,15 +24,19 @@ public final class OTLPRecordReader {
     private var finished = false
 
     /// Bytes already taken from a source (by format detection) are put back by wrapping it,
-    /// as ``OTLPStreamReader`` does.
+    /// as ``OTLPStreamReader`` does. The limits are clamped to their documented ranges
+    /// (``OTLPDecodingOptions/maxMessageBytesRange``, ``OTLPReaderOptions/maxLineBytesRange``,
+    /// ``OTLPReaderOptions/chunkSizeRange``), so no length computation can overflow.
     public init(
-        source: any OTLPByteSource, framing: OTLPFraming, maxRecordBytes: Int = 64 << 20,
-        maxLineBytes: Int = 64 << 20, chunkSize: Int = 256 * 1024
+        source: any OTLPByteSource, framing: OTLPFraming, maxRecordBytes: Int = OTLPDecodingOptions.default.maxMessageBytes,
+        maxLineBytes: Int = OTLPReaderOptions().maxLineBytes, chunkSize: Int = 256 * 1024
     ) {
+        func clamped(_ value: Int, _ range: ClosedRange<Int>) -> Int { min(max(value, range.lowerBound), range.upperBound) }
         self.source = source
         self.framing = framing
-        self.maxRecordBytes = maxRecordBytes
-        self.maxLineBytes = maxLineBytes
+        self.maxRecordBytes = clamped(maxRecordBytes, OTLPDecodingOptions.maxMessageBytesRange)
+        self.maxLineBytes = clamped(maxLineBytes, OTLPReaderOptions.maxLineBytesRange)
+        let chunkSize = clamped(chunkSize, OTLPReaderOptions.chunkSizeRange)
         self.chunkSize = chunkSize
         buffer = [UInt8](repeating: 0, count: chunkSize)
     }

@@ -29,11 +29,14 @@ public final class OTLPStreamReader {
 
     /// Opens `path` (`-` for standard input).
     public convenience init(path: String, options: OTLPReaderOptions = OTLPReaderOptions()) throws(OTLPReadError) {
+        try options.validate()
         try self.init(source: try OTLPFileSource(path: path), name: path == "-" ? nil : path, options: options)
     }
 
-    /// Reads from `source`; `name` (a file name) helps detect the framing and signal.
+    /// Reads from `source`; `name` (a file name) helps detect the framing and signal. Options outside their
+    /// documented ranges are refused with ``OTLPReadError/Kind/invalidOptions`` before anything is read.
     public init(source: any OTLPByteSource, name: String? = nil, options: OTLPReaderOptions = OTLPReaderOptions()) throws(OTLPReadError) {
+        try options.validate()
         self.options = options
         decoder = OTLPDecoder(options: options.decoding)
         jsonDecoder = OTLPJSONDecoder(options: options.decoding)
