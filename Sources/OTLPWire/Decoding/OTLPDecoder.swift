@@ -97,6 +97,12 @@ public struct OTLPDecoder: Sendable {
             throw OTLPReadError(
                 .recordTooLarge, "unpacking this message would take more than \(options.maxDecodedBytes) bytes of memory",
                 byteOffset: offset, offsetIn: .record)
+        case COTLPSHIMS_SCAN_BAD_ID_LENGTH:
+            let field = declared.error_message.map { String(cString: $0) } ?? "ID"
+            let expected = field.hasSuffix("trace_id") ? 16 : 8
+            throw OTLPReadError(
+                .malformedProtobuf, "\(field) is \(declared.error_length) bytes, expected \(expected)",
+                byteOffset: offset, offsetIn: .record)
         case COTLPSHIMS_SCAN_UNSUPPORTED:
             throw OTLPReadError(
                 .malformedProtobuf, "group or mismatched wire type for a known field (not readable by protobuf-c)",
@@ -106,22 +112,32 @@ public struct OTLPDecoder: Sendable {
         }
     }
 
-    /// Which signal `bytes` is, judged by the schema alone: the one it decodes as with the fewest unknown
-    /// fields; `nil` when it decodes as neither, or as both equally well (an empty message).
+    /// Which signal `bytes` is, judged by the schema alone: the one it decodes as (with the fewest unknown
+    /// fields; log records rather than spans without IDs); `nil` when it decodes as neither, or holds no
+    /// spans or log records.
     public func detectSignal(_ bytes: UnsafeRawBufferPointer) -> OTLPSignal? {
+        switch signalEvidence(bytes) {
+        case .decisive(let signal), .leaning(let signal): signal
+        case .silent, .invalid, .unsupported: nil
+        }
+    }
+
+    /// What `bytes` say about their signal (see ``OTLPSignalEvidence``).
+    func signalEvidence(_ bytes: UnsafeRawBufferPointer) -> OTLPSignalEvidence {
         // The attribute and memory limits are left to decoding, which reports them as such.
         let traces = scan(bytes, as: .traces, applyingContentLimits: false)
         let logs = scan(bytes, as: .logs, applyingContentLimits: false)
         let tracesOK = Int(traces.status) == COTLPSHIMS_SCAN_OK
         let logsOK = Int(logs.status) == COTLPSHIMS_SCAN_OK
         switch (tracesOK, logsOK) {
-        case (true, false): return .traces
-        case (false, true): return .logs
-        case (false, false): return nil
+        case (true, false): return .decisive(.traces)
+        case (false, true): return .decisive(.logs)
+        case (false, false): return .invalid(likelier: logs.error_offset > traces.error_offset ? .logs : .traces)
         case (true, true):
-            if traces.unknown_fields != logs.unknown_fields { return traces.unknown_fields < logs.unknown_fields ? .traces : .logs }
-            if traces.items != logs.items { return traces.items > logs.items ? .traces : .logs }
-            return nil
+            if traces.unknown_fields != logs.unknown_fields { return .leaning(traces.unknown_fields < logs.unknown_fields ? .traces : .logs) }
+            // Equal readings: a span with IDs cannot read as a log record, so these spans would have none.
+            if traces.items > 0 || logs.items > 0 { return .leaning(.logs) }
+            return .silent(isEmpty: bytes.isEmpty)
         }
     }
 

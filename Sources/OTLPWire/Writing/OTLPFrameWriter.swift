@@ -87,20 +87,8 @@ public final class OTLPFrameWriter {
 
     private func emit(_ message: UnsafeRawBufferPointer) throws(OTLPWriteError) {
         record.removeAll(keepingCapacity: true)
-        switch framing {
-        case .u32be:
-            let length = UInt32(message.count)
-            record.append(contentsOf: [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16),
-                                       UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)])
-        case .varint:
-            var length = UInt64(message.count)
-            while length >= 0x80 {
-                record.append(UInt8(truncatingIfNeeded: length) | 0x80)
-                length >>= 7
-            }
-            record.append(UInt8(length))
-        case .unframed, .jsonl:
-            break
+        guard OTLPLengthPrefix.encode(message.count, framing: framing, into: &record) else {
+            throw .recordTooLarge("a message of \(message.count) bytes does not fit a \(framing) length prefix")
         }
         record.append(contentsOf: message)
         try finishRecord()

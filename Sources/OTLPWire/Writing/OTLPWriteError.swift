@@ -4,11 +4,14 @@ public enum OTLPWriteError: Error, Sendable, Equatable, CustomStringConvertible 
     case io(String)
     /// zlib failed while compressing.
     case compression(String)
+    /// A record too large for its framing's length prefix (`u32be` holds at most 4 GiB - 1); nothing was written.
+    case recordTooLarge(String)
 
     public var description: String {
         switch self {
         case .io(let message): "write failed: \(message)"
         case .compression(let message): "compression failed: \(message)"
+        case .recordTooLarge(let message): "record too large: \(message)"
         }
     }
 }
