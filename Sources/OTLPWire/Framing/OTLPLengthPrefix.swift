@@ -33,14 +33,15 @@ enum OTLPLengthPrefix {
             var count = 0
             for byte in bytes.prefix(maxVarintBytes) {
                 let group = UInt64(byte & 0x7F)
-                if count == maxVarintBytes - 1 && group > 1 {
-                    return .invalid("varint length prefix is past 64 bits (10th byte 0x\(String(byte, radix: 16)))")
+                if count == maxVarintBytes - 1 {
+                    if byte & 0x80 != 0 { return .invalid("varint length prefix longer than \(maxVarintBytes) bytes") }
+                    if group > 1 { return .invalid("varint length prefix is past 64 bits (10th byte 0x\(String(byte, radix: 16)))") }
                 }
                 length |= group << UInt64(7 * count)
                 count += 1
                 if byte & 0x80 == 0 { return .length(length, prefixBytes: count) }
             }
-            return count < maxVarintBytes ? .incomplete : .invalid("varint length prefix longer than \(maxVarintBytes) bytes")
+            return .incomplete
         case .jsonl, .unframed:
             return .length(UInt64(bytes.count), prefixBytes: 0)
         }
