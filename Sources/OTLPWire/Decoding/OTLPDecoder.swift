@@ -154,6 +154,13 @@ public struct OTLPDecoder: Sendable {
         return result
     }
 
+    /// How the pre-scan (without content limits) reads `bytes` as `signal`: its items and unknown fields, or
+    /// `nil` when it is not a valid message of that signal.
+    func scanSummary(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) -> (items: Int, unknownFields: Int)? {
+        let result = scan(bytes, as: signal, applyingContentLimits: false)
+        return Int(result.status) == COTLPSHIMS_SCAN_OK ? (Int(result.items), Int(result.unknown_fields)) : nil
+    }
+
     /// What protobuf-c would allocate to unpack `bytes` as `signal`, estimated by the pre-scan; `nil` when
     /// the message does not scan as that signal.
     func estimatedDecodedBytes(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) -> Int? {

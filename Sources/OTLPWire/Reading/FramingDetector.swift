@@ -8,9 +8,9 @@
 ///    valid; a u32be stream of small records also reads as varint, each prefix `00 00 00 n` as three empty
 ///    records and a one-byte prefix);
 /// 3. `varint` does the same with at least one non-empty record (or reads the whole input cleanly);
-/// 4. the whole (ended) sample is one bare request;
-/// 5. `u32be` or `varint` reads at least one non-empty record before damage (the reader reports the damage
-///    after delivering them), or `u32be` is only cut short;
+/// 4. the whole (ended) sample is one bare request (with items, or without unknown fields);
+/// 5. `u32be`, then `varint`, reads at least one non-empty record before damage (the reader reports the
+///    damage after delivering them); then `u32be`, then `varint`, is only cut short;
 /// 6. otherwise one bare message when it starts like one (field 1, length-delimited), else `u32be`, so the
 ///    reader reports the fault in the likeliest terms.
 struct FramingDetector {
@@ -54,9 +54,11 @@ struct FramingDetector {
         case .truncated where varint.nonEmptyRecords > 0: return .varint
         default: break
         }
-        if atEnd, isRequest(sample[...]) { return .unframed }
-        if u32.nonEmptyRecords > 0 || u32.ending == .truncated { return .u32be }
+        if atEnd, isBareRequest(sample[...]) { return .unframed }
+        if u32.nonEmptyRecords > 0 { return .u32be }
         if varint.nonEmptyRecords > 0 { return .varint }
+        if u32.ending == .truncated { return .u32be }
+        if varint.ending == .truncated { return .varint }
         return sample[0] == 0x0A ? .unframed : .u32be
     }
 
@@ -105,6 +107,17 @@ struct FramingDetector {
             }
         }
         return reading
+    }
+
+    /// A whole sample that is one request with something known in it: items, or no unknown fields (three
+    /// bytes of a cut-off varint file can read as a message of one unknown field).
+    private func isBareRequest(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            OTLPSignal.allCases.contains { signal in
+                guard let scan = decoder.scanSummary(buffer, as: signal) else { return false }
+                return scan.items > 0 || scan.unknownFields == 0
+            }
+        }
     }
 
     private func isRequest(_ bytes: ArraySlice<UInt8>) -> Bool {
