@@ -99,13 +99,14 @@ public final class OTLPStreamReader {
     }
 
     /// Records delivered so far.
-    public var recordsRead: Int { records.recordsRead }
+    public var recordsRead: Int { records.recordsRead - readAhead.count }
 
-    /// Compressed bytes consumed so far (gzip input), or stream bytes.
-    public var inputBytesRead: Int { inflater?.fileOffset ?? records.streamOffset }
+    /// Compressed bytes consumed so far (gzip input, including records read ahead to decide the signal), or
+    /// stream bytes.
+    public var inputBytesRead: Int { inflater?.fileOffset ?? streamBytesRead }
 
-    /// Decompressed stream bytes consumed so far.
-    public var streamBytesRead: Int { records.streamOffset }
+    /// Decompressed stream bytes up to the next record to deliver.
+    public var streamBytesRead: Int { readAhead.first?.streamOffset ?? records.streamOffset }
 
     /// The next record, decoded; `nil` at the end of the input.
     public func next() throws(OTLPReadError) -> OTLPRecord? {
