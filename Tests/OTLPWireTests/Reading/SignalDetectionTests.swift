@@ -111,12 +111,21 @@ struct SignalDetectionTests {
         #expect(outcome.signal == nil)
     }
 
-    @Test("JSON lines: `{}` first, then logs lines, are logs")
-    func jsonEmptyFirst() {
+    @Test("JSON lines: an empty first request (`{}`, or an empty resourceSpans array), then logs lines, are logs",
+          arguments: ["{}", "{\"resourceSpans\":[]}", "{\"resource_spans\":null}"])
+    func jsonEmptyFirst(first: String) {
         let logsLine = OTLPJSONEncoder().encode(SampleTelemetry.logs(2))
-        let outcome = StreamInputs.read(Array("{}\n".utf8) + logsLine + [0x0A] + logsLine + [0x0A])
+        let outcome = StreamInputs.read(Array((first + "\n").utf8) + logsLine + [0x0A] + Array((first + "\n").utf8) + logsLine + [0x0A])
         #expect(outcome.framing == .jsonl)
-        #expect(outcome.error == nil && outcome.signals == [.logs, .logs, .logs])
+        #expect(outcome.error == nil, "\(String(describing: outcome.error))")
+        #expect(outcome.signals == [.logs, .logs, .logs, .logs])
+    }
+
+    @Test("JSON lines: a traces line with a resource but no spans in a logs file is wrong_kind (its resource would be lost)")
+    func jsonResourceOnlyOtherSignal() {
+        let logsLine = OTLPJSONEncoder().encode(SampleTelemetry.logs(2))
+        let outcome = StreamInputs.read(logsLine + Array("\n{\"resourceSpans\":[{\"resource\":{}}]}\n".utf8))
+        #expect(outcome.records.count == 1 && outcome.error?.kind == .wrongKind)
     }
 
     @Test("damage before any evidence is reported as damage, in the terms of the likelier signal")

@@ -55,7 +55,7 @@ struct UnsupportedInputTests {
 
     @Test("JSON: one object holding two signals is malformed_json, not half read")
     func jsonBothSignals() {
-        let both = Array("{\"resourceSpans\":[],\"resourceLogs\":[]}".utf8)
+        let both = Array("{\"resourceSpans\":[{}],\"resourceLogs\":[{}]}".utf8)
         let outcome = StreamInputs.read(Self.lines([both]), options: OTLPReaderOptions(signal: .traces))
         #expect(outcome.error?.kind == .malformedJSON)
     }
