@@ -137,7 +137,19 @@ public struct OTLPDecoder: Sendable {
             if traces.unknown_fields != logs.unknown_fields { return .leaning(traces.unknown_fields < logs.unknown_fields ? .traces : .logs) }
             // Equal readings: a span with IDs cannot read as a log record, so these spans would have none.
             if traces.items > 0 || logs.items > 0 { return .leaning(.logs) }
-            return .silent(isEmpty: bytes.isEmpty)
+            return .silent(isEmpty: bytes.isEmpty || holdsOnlyEmptyEnvelopes(bytes))
+        }
+    }
+
+    /// `true` when a request without items holds nothing either signal would show differently: resources and
+    /// scopes all empty, no schema URLs (`0a 00`, one empty ResourceSpans or ResourceLogs, is such a request).
+    private func holdsOnlyEmptyEnvelopes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        // Both signals share the envelope's field numbers, so reading it as traces reads it as logs too.
+        guard let data = try? decodeTraces(bytes) else { return false }
+        let emptyScope = OTLPInstrumentationScope(name: "")
+        return data.resourceSpans.allSatisfy { group in
+            (group.resource ?? OTLPResource()) == OTLPResource() && group.schemaURL.isEmpty
+                && group.scopeSpans.allSatisfy { ($0.scope ?? emptyScope) == emptyScope && $0.schemaURL.isEmpty }
         }
     }
 

@@ -11,8 +11,8 @@ enum OTLPSignalEvidence: Equatable {
     /// Both signals read the record; this one is the plausible reading (fewer unknown fields; else log
     /// records rather than spans without IDs).
     case leaning(OTLPSignal)
-    /// Both signals read the record and it holds no spans or log records; `isEmpty` when it has no content
-    /// at all (zero bytes, or `{}`), so reading it as either signal shows the same.
+    /// Both signals read the record and it holds no spans or log records; `isEmpty` when nothing in it would
+    /// show differently as either signal (zero bytes, empty resource and scope envelopes, `{}`).
     case silent(isEmpty: Bool)
     /// Neither signal reads the record; `likelier` is the one that read further (for the error's wording).
     case invalid(likelier: OTLPSignal)

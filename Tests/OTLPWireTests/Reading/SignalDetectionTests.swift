@@ -21,6 +21,9 @@ struct SignalDetectionTests {
         #expect(Self.logs.withUnsafeBytes { decoder.signalEvidence($0) } == .decisive(.logs))
         #expect([UInt8]().withUnsafeBytes { decoder.signalEvidence($0) } == .silent(isEmpty: true))
         #expect(Wire.resourceOnly.withUnsafeBytes { decoder.signalEvidence($0) } == .silent(isEmpty: false))
+        #expect(([0x0A, 0x00] as [UInt8]).withUnsafeBytes { decoder.signalEvidence($0) } == .silent(isEmpty: true))
+        #expect(([0x0A, 0x02, 0x12, 0x00] as [UInt8]).withUnsafeBytes { decoder.signalEvidence($0) } == .silent(isEmpty: true))
+        #expect(([0x0A, 0x03, 0x1A, 0x01, 0x78] as [UInt8]).withUnsafeBytes { decoder.signalEvidence($0) } == .silent(isEmpty: false))
     }
 
     @Test("a logs file whose records also read as spans is logs, whatever neutral name it has, in every framing",
@@ -103,9 +106,9 @@ struct SignalDetectionTests {
         #expect(outcome.error == nil && outcome.signals == [.traces])
     }
 
-    @Test("zero-length records alone are valid: nothing to decide, nothing lost")
+    @Test("empty requests alone (zero bytes, empty envelopes) are valid: nothing to decide, nothing lost")
     func onlyEmptyRecords() {
-        let outcome = StreamInputs.read(StreamInputs.u32be([[], [], []]))
+        let outcome = StreamInputs.read(StreamInputs.u32be([[], [0x0A, 0x00], []]))
         #expect(outcome.error == nil)
         #expect(outcome.records.count == 3 && outcome.items == 0)
         #expect(outcome.signal == nil)
