@@ -7,7 +7,7 @@
 ///
 /// Unless given, the signal is decided per stream from the content: the first record that only one signal
 /// reads decides (see ``OTLPSignalEvidence``). While records read as both or hold no items, the reader
-/// reads ahead (up to ``maxReadAheadRecords`` records and ``maxReadAheadBytes`` bytes) for one that decides;
+/// reads ahead (up to 1,024 records and 16 MiB) for one that decides;
 /// failing that, a whole-token file name hint (``OTLPSignal/fromFileName(_:)``), then records that lean to a
 /// signal, decide. Records with no content at all are read as traces until something decides; other
 /// content that nothing decides is an ``OTLPReadError/Kind/ambiguousSignal`` error. Once decided, a record
@@ -43,9 +43,9 @@ public final class OTLPStreamReader {
     private var provisionalThrough = -1
 
     /// Most records read ahead to find one that decides the signal.
-    public static let maxReadAheadRecords = 1024
+    static let maxReadAheadRecords = 1024
     /// Most bytes of records read ahead to find one that decides the signal (one more record may pass it).
-    public static let maxReadAheadBytes = 16 << 20
+    static let maxReadAheadBytes = 16 << 20
     /// protobuf-c's memory for one record at a time, reused across records.
     private let arena = ProtobufCArena(minimumChunkSize: 1 << 20)
 
