@@ -128,7 +128,8 @@ int COTLPShims_utf8_valid(const uint8_t *s, size_t n) {
 /* ==== scanning ========================================================= */
 
 enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_SGROUP = 3, WT_EGROUP = 4, WT_I32 = 5 };
-enum { F_NONE = 0, F_VARINT, F_I64, F_I32, F_STRING, F_BYTES, F_MESSAGE, F_ATTRIBUTES /* repeated KeyValue attributes */ };
+enum { F_NONE = 0, F_VARINT, F_I64, F_I32, F_STRING, F_BYTES, F_MESSAGE, F_ATTRIBUTES /* repeated KeyValue attributes */,
+       F_TRACE_ID /* bytes: empty or 16 */, F_SPAN_ID /* bytes: empty or 8 */ };
 
 enum {
     M_TRACE_REQUEST, M_RESOURCE_SPANS, M_SCOPE_SPANS, M_SPAN, M_EVENT, M_LINK, M_STATUS,
@@ -151,6 +152,8 @@ typedef struct { FieldInfo fields[MAX_FIELD + 1]; uint8_t is_item; const char *n
 #define M(n, c) [n] = { F_MESSAGE, c, 0 }
 #define M1(n, c) [n] = { F_MESSAGE, c, 1 }
 #define A(n) [n] = { F_ATTRIBUTES, M_KEY_VALUE, 0 }
+#define TID(n) [n] = { F_TRACE_ID, 0, 0 }
+#define SID(n) [n] = { F_SPAN_ID, 0, 0 }
 
 static const MessageInfo schema[M_COUNT] = {
     MSG(M_TRACE_REQUEST) { M(1, M_RESOURCE_SPANS) },
@@ -159,12 +162,12 @@ static const MessageInfo schema[M_COUNT] = {
         .size = sizeof(Opentelemetry__Proto__Trace__V1__ResourceSpans) },
     MSG(M_SCOPE_SPANS) { M1(1, M_SCOPE), M(2, M_SPAN), S(3) },
         .size = sizeof(Opentelemetry__Proto__Trace__V1__ScopeSpans) },
-    MSG(M_SPAN) { B(1), B(2), S(3), B(4), S(5), V(6), F64(7), F64(8), A(9), V(10),
+    MSG(M_SPAN) { TID(1), SID(2), S(3), SID(4), S(5), V(6), F64(7), F64(8), A(9), V(10),
                   M(11, M_EVENT), V(12), M(13, M_LINK), V(14), M1(15, M_STATUS), F32(16) }, .is_item = 1, .name = "span",
         .size = sizeof(Opentelemetry__Proto__Trace__V1__Span) },
     MSG(M_EVENT) { F64(1), S(2), A(3), V(4) }, .name = "span event",
         .size = sizeof(Opentelemetry__Proto__Trace__V1__Span__Event) },
-    MSG(M_LINK) { B(1), B(2), S(3), A(4), V(5), F32(6) }, .name = "span link",
+    MSG(M_LINK) { TID(1), SID(2), S(3), A(4), V(5), F32(6) }, .name = "span link",
         .size = sizeof(Opentelemetry__Proto__Trace__V1__Span__Link) },
     MSG(M_STATUS) { S(2), V(3) },
         .size = sizeof(Opentelemetry__Proto__Trace__V1__Status) },
@@ -188,13 +191,22 @@ static const MessageInfo schema[M_COUNT] = {
         .size = sizeof(Opentelemetry__Proto__Logs__V1__ResourceLogs) },
     MSG(M_SCOPE_LOGS) { M1(1, M_SCOPE), M(2, M_LOG_RECORD), S(3) },
         .size = sizeof(Opentelemetry__Proto__Logs__V1__ScopeLogs) },
-    MSG(M_LOG_RECORD) { F64(1), V(2), S(3), M1(5, M_ANY_VALUE), A(6), V(7), F32(8), B(9), B(10),
+    MSG(M_LOG_RECORD) { F64(1), V(2), S(3), M1(5, M_ANY_VALUE), A(6), V(7), F32(8), TID(9), SID(10),
                         F64(11), S(12) }, .is_item = 1, .name = "log record",
         .size = sizeof(Opentelemetry__Proto__Logs__V1__LogRecord) },
 };
 
 /* The AnyValue oneof covers all of its fields (1-8). */
 #define ANY_VALUE_ONEOF_LAST 8
+
+/* Names an ID field for BAD_ID_LENGTH: the message it is in and the field. */
+static const char *id_field_name(uint8_t type, uint64_t number) {
+    switch (type) {
+    case M_SPAN: return number == 1 ? "span trace_id" : number == 2 ? "span span_id" : "span parent_span_id";
+    case M_LINK: return number == 1 ? "span link trace_id" : "span link span_id";
+    default: return number == 9 ? "log record trace_id" : "log record span_id";
+    }
+}
 
 static int expected_wire_type(uint8_t kind) {
     switch (kind) {
@@ -371,6 +383,12 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
                 stack[depth].end = pos + (size_t)len;
                 if (depth > result->max_depth_seen) result->max_depth_seen = depth;
                 continue;
+            }
+            if (info && (info->kind == F_TRACE_ID || info->kind == F_SPAN_ID) && len != 0
+                && len != (info->kind == F_TRACE_ID ? 16 : 8)) {
+                result->error_message = id_field_name(frame->type, number);
+                result->error_length = (size_t)len;
+                FAIL(COTLPSHIMS_SCAN_BAD_ID_LENGTH, field_start);
             }
             if (info && info->kind == F_STRING && !COTLPShims_utf8_valid(data + pos, (size_t)len))
                 FAIL(COTLPSHIMS_SCAN_INVALID_UTF8, field_start);

@@ -82,6 +82,7 @@ enum {
     COTLPSHIMS_SCAN_UNSUPPORTED = 4,      /* valid protobuf protobuf-c cannot unpack (groups, mismatched wire types) */
     COTLPSHIMS_SCAN_TOO_MANY_ATTRIBUTES = 5, /* a span, event, link, log record, resource or scope over max_attributes */
     COTLPSHIMS_SCAN_TOO_LARGE = 6,        /* unpacking would allocate more than max_unpacked_bytes */
+    COTLPSHIMS_SCAN_BAD_ID_LENGTH = 7,    /* a trace ID not 16 bytes or a span ID not 8 bytes (empty is fine) */
 };
 
 typedef struct {
@@ -90,7 +91,9 @@ typedef struct {
     size_t unknown_fields;     /* fields skipped as unknown to the schema */
     size_t items;              /* spans or log records */
     size_t max_depth_seen;     /* deepest message level (request = 0) */
-    const char *error_message; /* TOO_MANY_ATTRIBUTES: which message ("span", "resource", ...); static */
+    const char *error_message; /* TOO_MANY_ATTRIBUTES: which message ("span", "resource", ...);
+                                  BAD_ID_LENGTH: which field ("span trace_id", ...); static */
+    size_t error_length;       /* BAD_ID_LENGTH: the ID's length in bytes */
     size_t unpacked_bytes;     /* estimate of what protobuf-c's unpack allocates (as far as scanned) */
     size_t model_bytes;        /* estimate of the Swift model built from it, with limits->model_costs */
     int needs_merge;           /* a singular message field occurs twice in one message: see COTLPShims_merge */
@@ -128,7 +131,8 @@ typedef struct {
  * by `limits->max_depth`. Also checks wire types, varints, lengths, field
  * number 0 and UTF-8 of string fields (the bindings declare strings as bytes,
  * so protobuf-c does not), the number of `attributes` of each message that has
- * them (kvlist values are not attributes), and what unpacking and the Swift
+ * them (kvlist values are not attributes), the length of every trace ID (16
+ * bytes) and span ID (8 bytes) unless empty, and what unpacking and the Swift
  * model would allocate (a message of empty attributes unpacks to ~64 times its
  * size); counts unknown fields and items. Every size sum saturates instead of
  * wrapping.

@@ -140,6 +140,12 @@ public struct OTLPDecoder: Sendable {
                 .recordTooLarge,
                 "decoding this message would take more than \(options.maxDecodedBytes) bytes of memory (maxDecodedBytes)\(after)",
                 byteOffset: offset, offsetIn: .record)
+        case COTLPSHIMS_SCAN_BAD_ID_LENGTH:
+            let field = result.error_message.map { String(cString: $0) } ?? "ID"
+            let expected = field.hasSuffix("trace_id") ? 16 : 8
+            throw OTLPReadError(
+                .malformedProtobuf, "\(field) is \(result.error_length) bytes, expected \(expected)",
+                byteOffset: offset, offsetIn: .record)
         case COTLPSHIMS_SCAN_UNSUPPORTED:
             throw OTLPReadError(
                 .malformedProtobuf, "group or mismatched wire type for a known field (not readable by protobuf-c)",
@@ -149,22 +155,44 @@ public struct OTLPDecoder: Sendable {
         }
     }
 
-    /// Which signal `bytes` is, judged by the schema alone: the one it decodes as with the fewest unknown
-    /// fields; `nil` when it decodes as neither, or as both equally well (an empty message).
+    /// Which signal `bytes` is, judged by the schema alone: the one it decodes as (with the fewest unknown
+    /// fields; log records rather than spans without IDs); `nil` when it decodes as neither, or holds no
+    /// spans or log records.
     public func detectSignal(_ bytes: UnsafeRawBufferPointer) -> OTLPSignal? {
+        switch signalEvidence(bytes) {
+        case .decisive(let signal), .leaning(let signal): signal
+        case .silent, .invalid, .unsupported: nil
+        }
+    }
+
+    /// What `bytes` say about their signal (see ``OTLPSignalEvidence``).
+    func signalEvidence(_ bytes: UnsafeRawBufferPointer) -> OTLPSignalEvidence {
         // The attribute and memory limits are left to decoding, which reports them as such.
         let traces = scan(bytes, as: .traces, applyingContentLimits: false)
         let logs = scan(bytes, as: .logs, applyingContentLimits: false)
         let tracesOK = Int(traces.status) == COTLPSHIMS_SCAN_OK
         let logsOK = Int(logs.status) == COTLPSHIMS_SCAN_OK
         switch (tracesOK, logsOK) {
-        case (true, false): return .traces
-        case (false, true): return .logs
-        case (false, false): return nil
+        case (true, false): return .decisive(.traces)
+        case (false, true): return .decisive(.logs)
+        case (false, false): return .invalid(likelier: logs.error_offset > traces.error_offset ? .logs : .traces)
         case (true, true):
-            if traces.unknown_fields != logs.unknown_fields { return traces.unknown_fields < logs.unknown_fields ? .traces : .logs }
-            if traces.items != logs.items { return traces.items > logs.items ? .traces : .logs }
-            return nil
+            if traces.unknown_fields != logs.unknown_fields { return .leaning(traces.unknown_fields < logs.unknown_fields ? .traces : .logs) }
+            // Equal readings: a span with IDs cannot read as a log record, so these spans would have none.
+            if traces.items > 0 || logs.items > 0 { return .leaning(.logs) }
+            return .silent(isEmpty: bytes.isEmpty || holdsOnlyEmptyEnvelopes(bytes))
+        }
+    }
+
+    /// `true` when a request without items holds nothing either signal would show differently: resources and
+    /// scopes all empty, no schema URLs (`0a 00`, one empty ResourceSpans or ResourceLogs, is such a request).
+    private func holdsOnlyEmptyEnvelopes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        // Both signals share the envelope's field numbers, so reading it as traces reads it as logs too.
+        guard let data = try? decodeTraces(bytes) else { return false }
+        let emptyScope = OTLPInstrumentationScope(name: "")
+        return data.resourceSpans.allSatisfy { group in
+            (group.resource ?? OTLPResource()) == OTLPResource() && group.schemaURL.isEmpty
+                && group.scopeSpans.allSatisfy { ($0.scope ?? emptyScope) == emptyScope && $0.schemaURL.isEmpty }
         }
     }
 
@@ -184,6 +212,13 @@ public struct OTLPDecoder: Sendable {
             COTLPShims_scan(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(kind), &limits, &result)
         }
         return result
+    }
+
+    /// How the pre-scan (without content limits) reads `bytes` as `signal`: its items and unknown fields, or
+    /// `nil` when it is not a valid message of that signal.
+    func scanSummary(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) -> (items: Int, unknownFields: Int)? {
+        let result = scan(bytes, as: signal, applyingContentLimits: false)
+        return Int(result.status) == COTLPSHIMS_SCAN_OK ? (Int(result.items), Int(result.unknown_fields)) : nil
     }
 
     /// What protobuf-c would allocate to unpack `bytes` as `signal`, estimated by the pre-scan; `nil` when

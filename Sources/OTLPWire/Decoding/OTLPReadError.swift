@@ -15,6 +15,13 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
         case nestingTooDeep = "nesting_too_deep"
         case tooManyAttributes = "too_many_attributes"
         case wrongKind = "wrong_kind"
+        /// The content reads as traces and as logs alike (no spans or log records decide it) and no file
+        /// name token says which: give the signal (`--signal`).
+        case ambiguousSignal = "ambiguous_signal"
+        /// A request of a signal this package does not read: OTLP metrics or profiles.
+        case unsupportedSignal = "unsupported_signal"
+        /// Input compressed with something other than gzip (zstd, xz, bzip2, lz4, zip).
+        case unsupportedCompression = "unsupported_compression"
         case gzipBadHeader = "gzip_bad_header"
         case gzipTruncated = "gzip_truncated"
         case gzipCRCMismatch = "gzip_crc_mismatch"

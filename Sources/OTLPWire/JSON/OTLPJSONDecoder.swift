@@ -15,6 +15,7 @@ public struct OTLPJSONDecoder: Sendable {
     public func decodeTraces(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPTracesData {
         let (root, budget) = try parse(json)
         let request = try Object(root, path: "$", budget: budget)
+        try Self.requireSignal(.traces, of: request)
         return OTLPTracesData(resourceSpans: try request.array("resourceSpans", "resource_spans") { (object) throws(OTLPReadError) in
             OTLPResourceSpans(
                 resource: try object.optionalObject("resource").map(resource),
@@ -32,6 +33,7 @@ public struct OTLPJSONDecoder: Sendable {
     public func decodeLogs(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPLogsData {
         let (root, budget) = try parse(json)
         let request = try Object(root, path: "$", budget: budget)
+        try Self.requireSignal(.logs, of: request)
         return OTLPLogsData(resourceLogs: try request.array("resourceLogs", "resource_logs") { (object) throws(OTLPReadError) in
             OTLPResourceLogs(
                 resource: try object.optionalObject("resource").map(resource),
@@ -45,14 +47,63 @@ public struct OTLPJSONDecoder: Sendable {
         })
     }
 
-    /// Which signal a JSON request is, from its top-level key; `nil` for `{}` or anything else.
+    /// Which signal a JSON request is, from its top-level key; `nil` for `{}`, a request of another
+    /// signal (metrics, profiles), or anything else.
     public func detectSignal(_ json: UnsafeRawBufferPointer) -> OTLPSignal? {
-        guard let (root, _) = try? parse(json), case .object(let members) = root else { return nil }
-        for (key, _) in members {
-            if key == "resourceSpans" || key == "resource_spans" { return .traces }
-            if key == "resourceLogs" || key == "resource_logs" { return .logs }
-        }
+        if case .decisive(let signal) = signalEvidence(json) { return signal }
         return nil
+    }
+
+    /// The top-level keys of the four OTLP requests, camelCase and snake_case.
+    private static let signalKeys: [(signal: String, keys: [String])] = [
+        ("traces", ["resourceSpans", "resource_spans"]), ("logs", ["resourceLogs", "resource_logs"]),
+        ("metrics", ["resourceMetrics", "resource_metrics"]), ("profiles", ["resourceProfiles", "resource_profiles"]),
+    ]
+
+    /// The signals a request object names by its top-level keys, in key order, with the key naming each. An
+    /// empty (or null) `resourceSpans` or `resourceLogs` names nothing: like a zero-length protobuf record, it
+    /// is an empty request of either signal. Metrics and profiles keys always count.
+    private static func namedSignals(_ members: [(String, JSONValue)]) -> [(signal: String, key: String)] {
+        var named: [(signal: String, key: String)] = []
+        for (key, value) in members {
+            guard let entry = signalKeys.first(where: { $0.keys.contains(key) }) else { continue }
+            if entry.signal == "traces" || entry.signal == "logs", value == .null || value == .array([]) { continue }
+            if !named.contains(where: { $0.signal == entry.signal }) { named.append((entry.signal, key)) }
+        }
+        return named
+    }
+
+    /// Throws unless `request` is a request of `signal` (or names no signal, an empty request): a request of
+    /// the other signal is `wrong_kind`, metrics or profiles `unsupported_signal`, two signals in one object
+    /// `malformed_json`. Without this, the other signal's key would be skipped as unknown and its data lost.
+    private static func requireSignal(_ signal: OTLPSignal, of request: Object) throws(OTLPReadError) {
+        let named = namedSignals(request.members)
+        if let foreign = named.first(where: { $0.signal == "metrics" || $0.signal == "profiles" }) {
+            throw OTLPReadError(
+                .unsupportedSignal, "an OTLP \(foreign.signal) request (\(foreign.key)): only traces and logs are read",
+                byteOffset: 0, offsetIn: .record)
+        }
+        if named.count > 1 {
+            throw OTLPReadError(
+                .malformedJSON, "one request holds both \(named[0].key) and \(named[1].key)", byteOffset: 0, offsetIn: .record)
+        }
+        if let other = named.first, other.signal != signal.rawValue {
+            throw OTLPReadError(.wrongKind, "this is a \(other.signal) request (\(other.key)), not \(signal)", byteOffset: 0, offsetIn: .record)
+        }
+    }
+
+    /// What a JSON request says about its signal (see ``OTLPSignalEvidence``): its top-level key decides.
+    func signalEvidence(_ json: UnsafeRawBufferPointer) -> OTLPSignalEvidence {
+        guard let (root, _) = try? parse(json), case .object(let members) = root else { return .invalid(likelier: .traces) }
+        let named = Self.namedSignals(members)
+        if let foreign = named.first(where: { $0.signal == "metrics" || $0.signal == "profiles" }) {
+            return .unsupported("an OTLP \(foreign.signal) request (\(foreign.key)): only traces and logs are read")
+        }
+        guard named.count == 1, let signal = OTLPSignal(rawValue: named[0].signal) else {
+            // Two signals: decoding reports it. None: an empty request either way (unknown keys are skipped).
+            return named.isEmpty ? .silent(isEmpty: true) : .invalid(likelier: .traces)
+        }
+        return .decisive(signal)
     }
 
     /// The JSON tree, and the memory budget left for the model (``OTLPDecodingOptions/maxDecodedBytes``

@@ -5,7 +5,8 @@
 public struct OTLPReaderOptions: Sendable {
     /// The framing; `nil` (the default) detects it from the file name, then from the content.
     public var framing: OTLPFraming?
-    /// The signal; `nil` (the default) detects it from the content (then the file name for empty input).
+    /// The signal; `nil` (the default) decides it from the content's evidence, then a whole `traces`/`logs`
+    /// token of the file name, else reading ends with `ambiguous_signal` (see ``OTLPStreamReader``).
     public var signal: OTLPSignal?
     /// Limits for each message (size applies to length prefixes too; nesting depth).
     public var decoding: OTLPDecodingOptions

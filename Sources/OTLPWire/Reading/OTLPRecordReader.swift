@@ -97,8 +97,7 @@ public final class OTLPRecordReader {
         do {
             let record: OTLPRawRecord?
             switch framing {
-            case .u32be: record = try nextU32()
-            case .varint: record = try nextVarint()
+            case .u32be, .varint: record = try nextPrefixed()
             case .jsonl: record = try nextLine()
             case .unframed: record = try nextWhole()
             }
@@ -123,44 +122,38 @@ public final class OTLPRecordReader {
         OTLPReadError(kind, message, recordIndex: index, byteOffset: offset)
     }
 
-    private func nextU32() throws(OTLPReadError) -> OTLPRawRecord? {
-        if try !fill(4) {
-            if available == 0 { return nil }
-            throw error(.truncatedLengthPrefix, "the input ends inside a 4-byte length prefix (\(available) of 4 bytes)")
-        }
-        let length = buffer[start..<(start + 4)].reduce(0) { $0 << 8 | Int($1) }
-        guard length <= maxRecordBytes else {
-            throw error(.recordTooLarge, "length prefix declares \(length) bytes, over the limit of \(maxRecordBytes)")
-        }
-        guard try fill(4 + length) else {
-            throw error(.truncatedRecord, "length prefix declares \(length) bytes but only \(available - 4) follow")
-        }
-        return take(prefix: 4, body: length)
-    }
-
-    private func nextVarint() throws(OTLPReadError) -> OTLPRawRecord? {
-        var length: UInt64 = 0
-        var prefix = 0
+    /// The next `u32be` or `varint` record: the prefix is decoded by ``OTLPLengthPrefix`` as its bytes
+    /// arrive, and the declared length is compared with the limit before anything is read for the body.
+    private func nextPrefixed() throws(OTLPReadError) -> OTLPRawRecord? {
+        var wanted = 1
         while true {
-            if try !fill(prefix + 1) {
+            if try !fill(wanted) {
                 if available == 0 { return nil }
-                throw error(.truncatedLengthPrefix, "the input ends inside a varint length prefix")
+                throw error(.truncatedLengthPrefix, framing == .u32be
+                    ? "the input ends inside a 4-byte length prefix (\(available) of 4 bytes)"
+                    : "the input ends inside a varint length prefix (\(available) bytes, the last with its continuation bit set)")
             }
-            let byte = buffer[start + prefix]
-            if prefix < 10 { length |= UInt64(byte & 0x7F) << (7 * UInt64(prefix)) }
-            prefix += 1
-            if byte & 0x80 == 0 { break }
-            if prefix >= 10 {
-                throw error(.badLengthPrefix, "varint length prefix longer than 10 bytes")
+            switch OTLPLengthPrefix.decode(buffer[start..<end], framing: framing) {
+            case .incomplete:
+                wanted = available + 1
+            case .invalid(let message):
+                throw error(.badLengthPrefix, message)
+            case .length(let declared, let prefixBytes):
+                guard declared <= UInt64(clamping: maxRecordBytes) else {
+                    throw error(.recordTooLarge, "length prefix declares \(declared) bytes, over the limit of \(maxRecordBytes)")
+                }
+                // Both fit an Int: the length is at most maxRecordBytes, the prefix at most 10 bytes.
+                let body = Int(declared)
+                let (total, overflow) = prefixBytes.addingReportingOverflow(body)
+                guard !overflow else {
+                    throw error(.recordTooLarge, "length prefix declares \(declared) bytes, more than this reader can address")
+                }
+                guard try fill(total) else {
+                    throw error(.truncatedRecord, "length prefix declares \(declared) bytes but only \(available - prefixBytes) follow")
+                }
+                return take(prefix: prefixBytes, body: body)
             }
         }
-        guard length <= UInt64(maxRecordBytes) else {
-            throw error(.recordTooLarge, "length prefix declares \(length) bytes, over the limit of \(maxRecordBytes)")
-        }
-        guard try fill(prefix + Int(length)) else {
-            throw error(.truncatedRecord, "length prefix declares \(length) bytes but only \(available - prefix) follow")
-        }
-        return take(prefix: prefix, body: Int(length))
     }
 
     private func nextLine() throws(OTLPReadError) -> OTLPRawRecord? {

@@ -5,6 +5,14 @@
 /// the record index (= records delivered before it), the byte offset and the problem, and the reader
 /// ends. An empty input holds zero records.
 ///
+/// Unless given, the signal is decided per stream from the content: the first record that only one signal
+/// reads decides (see ``OTLPSignalEvidence``). While records read as both or hold no items, the reader
+/// reads ahead (up to 1,024 records and 16 MiB) for one that decides;
+/// failing that, a whole-token file name hint (``OTLPSignal/fromFileName(_:)``), then records that lean to a
+/// signal, decide. Records with no content at all are read as traces until something decides; other
+/// content that nothing decides is an ``OTLPReadError/Kind/ambiguousSignal`` error. Once decided, a record
+/// of the other signal is ``OTLPReadError/Kind/wrongKind``.
+///
 /// ```swift
 /// let reader = try OTLPStreamReader(path: "traces.u32be.bin.gz")
 /// while let record = try reader.next() { ... }
@@ -22,8 +30,22 @@ public final class OTLPStreamReader {
     private let inflater: GzipInflater?
     private let decoder: OTLPDecoder
     private let jsonDecoder: OTLPJSONDecoder
-    private let signalHint: OTLPSignal
+    /// The signal a file name token announces, used only when the content does not decide.
+    private let nameHint: OTLPSignal?
     private var finished = false
+    /// A fault found before the first record (another compressor's magic number), thrown by the first read.
+    private var startFault: OTLPReadError?
+    /// Records read ahead while the signal was undecided, delivered before any further input.
+    private var readAhead: [OTLPRawRecord] = []
+    /// A fault met while reading ahead, thrown once the records before it are delivered.
+    private var readAheadFault: OTLPReadError?
+    /// Records up to this index are read as traces for want of evidence (they have no content).
+    private var provisionalThrough = -1
+
+    /// Most records read ahead to find one that decides the signal.
+    static let maxReadAheadRecords = 1024
+    /// Most bytes of records read ahead to find one that decides the signal (one more record may pass it).
+    static let maxReadAheadBytes = 16 << 20
     /// protobuf-c's memory for one record at a time, reused across records.
     private let arena = ProtobufCArena(minimumChunkSize: 1 << 20)
 
@@ -40,14 +62,14 @@ public final class OTLPStreamReader {
         self.options = options
         decoder = OTLPDecoder(options: options.decoding)
         jsonDecoder = OTLPJSONDecoder(options: options.decoding)
-        let lowerName = name?.split(separator: "/").last.map { $0.lowercased() } ?? ""
-        signalHint = lowerName.contains("log") ? .logs : .traces
+        nameHint = name.flatMap(OTLPSignal.fromFileName)
         signal = options.signal
 
-        let head = source.readUpTo(2)
+        let head = source.readUpTo(ForeignCompression.maxMagicBytes)
         let raw = PrefixedSource(prefix: head.bytes, source: source, pendingError: head.error)
+        startFault = ForeignCompression.fault(head: head.bytes)
         let stream: any OTLPByteSource
-        if head.bytes == [0x1F, 0x8B] {
+        if head.bytes.starts(with: [0x1F, 0x8B]) {
             let inflater = GzipInflater(
                 source: raw, maxDecompressedBytes: options.maxDecompressedBytes, maxInflationRatio: options.maxInflationRatio)
             self.inflater = inflater
@@ -80,13 +102,14 @@ public final class OTLPStreamReader {
     }
 
     /// Records delivered so far.
-    public var recordsRead: Int { records.recordsRead }
+    public var recordsRead: Int { records.recordsRead - readAhead.count }
 
-    /// Compressed bytes consumed so far (gzip input), or stream bytes.
-    public var inputBytesRead: Int { inflater?.fileOffset ?? records.streamOffset }
+    /// Compressed bytes consumed so far (gzip input, including records read ahead to decide the signal), or
+    /// stream bytes.
+    public var inputBytesRead: Int { inflater?.fileOffset ?? streamBytesRead }
 
-    /// Decompressed stream bytes consumed so far.
-    public var streamBytesRead: Int { records.streamOffset }
+    /// Decompressed stream bytes up to the next record to deliver.
+    public var streamBytesRead: Int { readAhead.first?.streamOffset ?? records.streamOffset }
 
     /// The next record, decoded; `nil` at the end of the input.
     public func next() throws(OTLPReadError) -> OTLPRecord? {
@@ -128,11 +151,22 @@ public final class OTLPStreamReader {
 
     private func nextRaw() throws(OTLPReadError) -> OTLPRawRecord? {
         guard !finished else { return nil }
-        do {
-            guard let raw = try records.next() else { finished = true; return nil }
+        if !readAhead.isEmpty { return readAhead.removeFirst() }
+        do throws(OTLPReadError) {
+            if let fault = startFault ?? readAheadFault { throw fault }
+            guard let raw = try readRecord() else { finished = true; return nil }
             return raw
         } catch {
             finished = true
+            throw error
+        }
+    }
+
+    /// The next record from the input, its error located at the record index.
+    private func readRecord() throws(OTLPReadError) -> OTLPRawRecord? {
+        do {
+            return try records.next()
+        } catch {
             var located = error
             if located.recordIndex == nil { located.recordIndex = records.recordsRead }
             throw located
@@ -155,18 +189,70 @@ public final class OTLPStreamReader {
         }
     }
 
+    private func evidence(_ raw: OTLPRawRecord) -> OTLPSignalEvidence {
+        raw.bytes.withUnsafeBytes { bytes in
+            framing == .jsonl ? jsonDecoder.signalEvidence(bytes) : decoder.signalEvidence(bytes)
+        }
+    }
+
+    /// The signal to read `raw` as: given, decided earlier, or decided now from `raw` and the records after it.
     private func signalFor(_ raw: OTLPRawRecord) throws(OTLPReadError) -> OTLPSignal {
         if let signal { return signal }
-        let detected: OTLPSignal? = raw.bytes.withUnsafeBytes { bytes in
-            framing == .jsonl ? jsonDecoder.detectSignal(bytes) : decoder.detectSignal(bytes)
+        if raw.index <= provisionalThrough { return .traces }
+        let own = evidence(raw)
+        switch own {
+        case .decisive(let decided):
+            signal = decided
+            return decided
+        case .unsupported(let message):
+            throw OTLPReadError(.unsupportedSignal, message)
+        case .invalid(let likelier):
+            // Decoding reports the damage, in the terms of the hinted or the likelier signal.
+            return nameHint ?? likelier
+        case .leaning, .silent:
+            break
         }
-        guard let detected else {
-            // Empty requests say nothing; anything else that is neither is reported as the likelier one.
-            if raw.bytes.isEmpty || raw.bytes == Array("{}".utf8) { return signalHint }
-            signal = signalHint
-            return signalHint
+        // The content of this record does not decide: weigh the records after it (reading ahead if none are).
+        if readAhead.isEmpty { readAheadForEvidence() }
+        let window = [own] + readAhead.map(evidence)
+        if let decided = window.lazy.compactMap({ if case .decisive(let signal) = $0 { signal } else { nil } }).first
+            ?? nameHint
+            ?? window.lazy.compactMap({ if case .leaning(let signal) = $0 { signal } else { nil } }).first {
+            signal = decided
+            return decided
         }
-        signal = detected
-        return detected
+        // Nothing but records without items (and perhaps damage or another signal, reported when reached).
+        let emptyCount = window.prefix { $0 == .silent(isEmpty: true) }.count
+        guard emptyCount == 0 else {
+            provisionalThrough = raw.index + emptyCount - 1
+            return .traces
+        }
+        let last = raw.index + window.count - 1
+        throw OTLPReadError(
+            .ambiguousSignal,
+            "the content reads as traces and as logs alike (no spans or log records in records \(raw.index)...\(last)) "
+                + "and the file name has no traces or logs token: give the signal (otlp-dump --signal traces|logs)")
+    }
+
+    /// Reads records ahead into ``readAhead`` until one decides the signal, damage, the end of the input, or
+    /// the read-ahead limits.
+    private func readAheadForEvidence() {
+        var bytes = 0
+        while readAhead.count < Self.maxReadAheadRecords && bytes < Self.maxReadAheadBytes && readAheadFault == nil {
+            let raw: OTLPRawRecord?
+            do {
+                raw = try readRecord()
+            } catch {
+                readAheadFault = error
+                return
+            }
+            guard let raw else { return }
+            readAhead.append(raw)
+            bytes += raw.bytes.count
+            switch evidence(raw) {
+            case .decisive, .invalid, .unsupported: return
+            case .leaning, .silent: continue
+            }
+        }
     }
 }

@@ -31,10 +31,17 @@ extension OTLPByteSource {
     /// Reads until `count` bytes, the end of the input, or an error, which is returned beside the bytes
     /// read before it.
     func readUpTo(_ count: Int) -> (bytes: [UInt8], error: OTLPReadError?) {
-        var out = [UInt8](repeating: 0, count: count)
+        // Grown as bytes arrive (doubling), so a small input does not cost a full-size buffer.
+        var out = [UInt8](repeating: 0, count: min(count, 64 * 1024))
         var filled = 0
         var failure: OTLPReadError?
         while filled < count {
+            if filled == out.count {
+                // One block copy into a zeroed buffer (an element-wise append is slow in debug builds).
+                var grown = [UInt8](repeating: 0, count: out.count + min(out.count, count - out.count))
+                grown.withUnsafeMutableBytes { new in out.withUnsafeBytes { old in new.baseAddress!.copyMemory(from: old.baseAddress!, byteCount: old.count) } }
+                out = grown
+            }
             let from = filled
             let result = out.withUnsafeMutableBytes { raw in
                 Result { () throws(OTLPReadError) in try self.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[from...])) }

@@ -45,27 +45,12 @@ public final class OTLPFrameWriter {
     /// The length prefix for a message of `messageBytes` bytes in `framing` (empty for `jsonl` and
     /// unframed); throws when the framing cannot declare that length.
     static func lengthPrefix(messageBytes: Int, framing: OTLPFraming) throws(OTLPWriteError) -> [UInt8] {
-        guard messageBytes >= 0 else { throw .unframeable("negative message length \(messageBytes)") }
-        switch framing {
-        case .u32be:
-            guard let length = UInt32(exactly: messageBytes) else {
-                throw .unframeable(
-                    "a message of \(messageBytes) bytes does not fit a u32be length prefix (at most \(maxU32BEMessageBytes) bytes)")
-            }
-            return [UInt8(truncatingIfNeeded: length >> 24), UInt8(truncatingIfNeeded: length >> 16),
-                    UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)]
-        case .varint:
-            var prefix: [UInt8] = []
-            var length = UInt64(messageBytes)
-            while length >= 0x80 {
-                prefix.append(UInt8(truncatingIfNeeded: length) | 0x80)
-                length >>= 7
-            }
-            prefix.append(UInt8(length))
-            return prefix
-        case .unframed, .jsonl:
-            return []
+        var prefix: [UInt8] = []
+        guard OTLPLengthPrefix.encode(messageBytes, framing: framing, into: &prefix) else {
+            throw .unframeable(
+                "a message of \(messageBytes) bytes does not fit a \(framing) length prefix (u32be holds at most \(maxU32BEMessageBytes) bytes)")
         }
+        return prefix
     }
 
     /// Bytes handed to zlib per call: its `avail_in` is 32 bits wide.
