@@ -98,7 +98,7 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "OTLPWireTests", dependencies: ["OTLPWire"], swiftSettings: swiftSettings),
+        .testTarget(name: "OTLPWireTests", dependencies: ["OTLPWire", "OTLPTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "OTLPDumpTests", dependencies: ["otlp-dump", "OTLPTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "OTLPTelemetryTests", dependencies: ["OTLPTelemetry", "OTLPTesting", "otlp-crash-writer"],
