@@ -48,6 +48,26 @@ struct OTLPOutputLockTests {
         #expect(Self.openError(second) == nil)
     }
 
+    @Test("two OTLPStreamExporter(path:) on one path: the second's batches are write_failed naming the holder until the first shuts down; the file holds only whole records")
+    func twoPathExporters() throws {
+        let directory = try temporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/logs.bin"
+        let firstCounters = OTLPTelemetryCounters(), secondCounters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let first = OTLPStreamExporter<OTLPScopedLogRecord>(path: path, resource: Self.resource, counters: firstCounters)
+        let second = OTLPStreamExporter<OTLPScopedLogRecord>(
+            path: path, resource: Self.resource, counters: secondCounters, diagnostics: messages.add)
+        #expect(first.export(OTLPRotatingFileSinkTests.batch(0, 3)))
+        #expect(!second.export(OTLPRotatingFileSinkTests.batch(3, 2)))
+        #expect(secondCounters.snapshot.logRecordsDropped == [.writeFailed: 2])
+        #expect(messages.all.first?.contains("is being written by another sink in this process (\(getpid()))") == true, "\(messages.all)")
+        first.shutdown()
+        #expect(second.export(OTLPRotatingFileSinkTests.batch(5, 2)))
+        second.shutdown()
+        #expect(try OTLPRotatingFileSinkTests.items(in: path) == 5)
+    }
+
     @Test("two OTLPTelemetry pipelines on one path: the second reports it at start (openErrors, diagnostics) and counts its spans as write_failed; the first's file holds only its own")
     func twoPipelines() throws {
         let directory = try temporaryDirectory().path

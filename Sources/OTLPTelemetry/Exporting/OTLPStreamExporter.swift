@@ -34,6 +34,11 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     private var sink: (any OTLPByteSink)?
     /// Opens the sink again after a failure (exporters made with a path).
     private let reopen: (@Sendable () throws(OTLPWriteError) -> any OTLPByteSink)?
+    /// The file this exporter opens itself (``init(path:framing:gzip:durability:resource:counters:diagnostics:)``),
+    /// and the advisory lock it holds on it from the first open until shutdown, so that two exporters never
+    /// append to one file and roll back each other's records.
+    private let ownedPath: String?
+    private var outputLock: OTLPOutputLock?
     private let staging = OTLPMemorySink()
     private var writer: OTLPFrameWriter
     private let framing: OTLPFraming
@@ -65,17 +70,19 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
         self.init(
-            sink: sink, reopen: nil, framing: framing, gzip: gzip, durability: durability, resource: resource,
+            sink: sink, reopen: nil, ownedPath: nil, framing: framing, gzip: gzip, durability: durability, resource: resource,
             counters: counters, diagnostics: diagnostics)
     }
 
     private init(
-        sink: (any OTLPByteSink)?, reopen: (@Sendable () throws(OTLPWriteError) -> any OTLPByteSink)?, framing: OTLPFraming,
+        sink: (any OTLPByteSink)?, reopen: (@Sendable () throws(OTLPWriteError) -> any OTLPByteSink)?, ownedPath: String?,
+        framing: OTLPFraming,
         gzip: Bool, durability: OTLPDurability, resource: OTLPResource, counters: OTLPTelemetryCounters,
         diagnostics: @escaping @Sendable (String) -> Void
     ) {
         self.sink = sink
         self.reopen = reopen
+        self.ownedPath = ownedPath
         self.framing = framing
         self.gzip = gzip
         self.durability = durability
@@ -87,13 +94,17 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
 
     /// Appends to the file at `path`, created if missing. The file is opened when the first batch is
     /// written, and opened again after a failed write; errors are reported per batch, never thrown here.
+    /// From the first open until ``shutdown()`` the exporter holds an advisory lock on the path (as the
+    /// pipeline's file outputs do, `DIR/.NAME.lock`): a second exporter or pipeline on the same path gets a
+    /// write error naming the holder, and its items are counted as `write_failed`.
     public convenience init(
         path: String, framing: OTLPFraming = .u32be, gzip: Bool = false, durability: OTLPDurability = .flush,
         resource: OTLPResource, counters: OTLPTelemetryCounters = OTLPTelemetryCounters(),
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
         self.init(
-            sink: nil, reopen: { () throws(OTLPWriteError) in try OTLPFileSink(path: path, append: true) }, framing: framing,
+            sink: nil, reopen: { () throws(OTLPWriteError) in try OTLPFileSink(path: path, append: true) }, ownedPath: path,
+            framing: framing,
             gzip: gzip, durability: durability, resource: resource, counters: counters, diagnostics: diagnostics)
     }
 
@@ -121,6 +132,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 if let current = self.sink {
                     sink = current
                 } else if let reopen {
+                    if let ownedPath, outputLock == nil { outputLock = try OTLPOutputLock(outputPath: ownedPath) }
                     sink = try reopen()
                     self.sink = sink
                 } else {
@@ -228,7 +240,13 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
 
     public func shutdown() {
         forceFlush()
-        lock.withLock { isShutDown = true }
+        lock.withLock {
+            isShutDown = true
+            if ownedPath != nil {
+                sink = nil  // closes the file before the lock goes
+                outputLock = nil
+            }
+        }
     }
 }
 
