@@ -43,6 +43,34 @@ struct OTLPLimitsAndSamplingTests {
         #expect(exported.events[0].attributes.count == 1 && exported.events[0].droppedAttributesCount == 1)
     }
 
+    /// A value `depth` arrays (or key-value lists) deep.
+    static func nested(_ depth: Int, keyValueLists: Bool = false) -> OTLPAttributeValue {
+        var value = OTLPAttributeValue.string("leaf")
+        for _ in 0..<depth { value = keyValueLists ? .keyValueList([OTLPAttribute("k", value)]) : .array([value]) }
+        return value
+    }
+
+    @Test("values nested deeper than 30 levels are cut to an empty value (attributes, event attributes, log bodies), with or without a length limit; the result reads back with default limits",
+          arguments: [false, true])
+    func nestingCut(keyValueLists: Bool) throws {
+        for limits in [OTLPLimits(), OTLPLimits(attributeValueLengthLimit: nil)] {
+            var span = OTLPSpan(
+                traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(1), name: "deep", startTimeUnixNano: 1, endTimeUnixNano: 2,
+                attributes: [OTLPAttribute("deep", Self.nested(5_000, keyValueLists: keyValueLists)), OTLPAttribute("flat", "x")],
+                events: [OTLPSpanEvent(name: "e", timeUnixNano: 1, attributes: [OTLPAttribute("deep", Self.nested(40, keyValueLists: keyValueLists))])])
+            limits.apply(to: &span)
+            let kept = try #require(span.attributes.first?.value)
+            #expect(!kept.nests(deeperThan: OTLPLimits.maxValueNestingLevels) && kept.nests(deeperThan: OTLPLimits.maxValueNestingLevels - 1))
+            #expect(span.events[0].attributes.nest(deeperThan: OTLPLimits.maxValueNestingLevels) == false)
+            #expect(span.attributes[1].value == "x" && span.droppedAttributesCount == 0)
+            var record = OTLPLogRecord(timeUnixNano: 1, body: Self.nested(5_000, keyValueLists: keyValueLists))
+            limits.apply(to: &record)
+            #expect(record.body?.nests(deeperThan: OTLPLimits.maxValueNestingLevels) == false)
+            let bytes = OTLPEncoder().encode(OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [span]))
+            #expect(throws: Never.self) { try bytes.withUnsafeBytes { try OTLPDecoder().decodeTraces($0) } }
+        }
+    }
+
     @Test("trace ID ratio: decided by the trace ID's 56 low bits, about the ratio of traces kept")
     func ratio() {
         let sampler = OTLPTraceIDRatioSampler(ratio: 0.25)

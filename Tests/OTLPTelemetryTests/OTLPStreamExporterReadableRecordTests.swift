@@ -55,6 +55,31 @@ struct OTLPStreamExporterReadableRecordTests {
         #expect(sink.bytes.count < OTLPDecodingOptions.default.maxMessageBytes)
     }
 
+    @Test("an item with a value nested 5,000 levels deep is dropped (item_too_large) before encoding, on a 512 KiB thread; the rest is exported")
+    func deepValueBeforeEncoding() throws {
+        var items = (0..<4).map { Self.span($0) }
+        items[2] = Self.span(2, attributes: [OTLPAttribute("deep", Self.nested(5_000))])
+        let batch = items
+        let box = ResultBox()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            box.value = self.export(batch)
+            done.signal()
+        }
+        thread.stackSize = 512 * 1024  // the encoder would recurse 10,000 levels into the value: far past this
+        thread.start()
+        done.wait()
+        let (sink, counters, messages, result) = try #require(box.value)
+        #expect(!result)
+        #expect(counters.snapshot.spansExported == 3 && counters.snapshot.spansDropped == [.itemTooLarge: 1])
+        #expect(messages.all.first?.contains("nested deeper than") == true, "\(messages.all)")
+        #expect(spans(try readAll(sink.bytes)).map(\.name) == ["span-0", "span-1", "span-3"])
+    }
+
+    final class ResultBox: @unchecked Sendable {
+        var value: (sink: OTLPMemorySink, counters: OTLPTelemetryCounters, messages: Messages, result: Bool)?
+    }
+
     /// Records each write's item count, as a rotating sink keeps them per file.
     final class CountingSink: OTLPByteSink {
         var itemCounts: [Int] = []
@@ -85,7 +110,10 @@ struct OTLPStreamExporterReadableRecordTests {
 
     @Test("not only size: nesting past the readers' limit and too many attributes are caught the same way")
     func otherReaderLimits() throws {
-        let depth = OTLPDecodingOptions.default.maxNestingDepth + 10
+        // Each array is two message levels: past the readers' limit, yet shallow enough for the encoder (values
+        // nested past maxEncodableValueNesting are refused before encoding, see deepValueBeforeEncoding).
+        let depth = OTLPDecodingOptions.default.maxNestingDepth / 2 + 5
+        #expect(depth <= OTLPStreamExporter<OTLPScopedSpan>.maxEncodableValueNesting)
         let attributeCount = OTLPDecodingOptions.default.maxAttributesPerItem + 1
         var items = (0..<8).map { Self.span($0) }
         items[1] = Self.span(1, attributes: [OTLPAttribute("deep", Self.nested(depth))])

@@ -27,10 +27,19 @@ public protocol OTLPExportable: Sendable {
     static var kind: OTLPItemKind { get }
     /// One request holding `items` under `resource`, grouped by scope in order of first appearance.
     static func request(_ items: [Self], resource: OTLPResource) -> OTLPPayload
+    /// Whether a value of this item (an attribute, of the item, its scope, events or links, or a log body)
+    /// nests arrays and key-value lists more than `levels` deep. The exporter asks before encoding, which
+    /// recurses per level: such an item is dropped (`item_too_large`) instead of exhausting its stack.
+    func nestsValues(deeperThan levels: Int) -> Bool
 }
 
 extension OTLPScopedSpan: OTLPExportable {
     public static var kind: OTLPItemKind { .span }
+
+    public func nestsValues(deeperThan levels: Int) -> Bool {
+        scope.attributes.nest(deeperThan: levels) || span.attributes.nest(deeperThan: levels)
+            || span.events.contains { $0.attributes.nest(deeperThan: levels) } || span.links.contains { $0.attributes.nest(deeperThan: levels) }
+    }
 
     public static func request(_ items: [OTLPScopedSpan], resource: OTLPResource) -> OTLPPayload {
         var groups: [OTLPScopeSpans] = []
@@ -49,6 +58,11 @@ extension OTLPScopedSpan: OTLPExportable {
 
 extension OTLPScopedLogRecord: OTLPExportable {
     public static var kind: OTLPItemKind { .logRecord }
+
+    public func nestsValues(deeperThan levels: Int) -> Bool {
+        scope.attributes.nest(deeperThan: levels) || record.attributes.nest(deeperThan: levels)
+            || record.body?.nests(deeperThan: levels) == true
+    }
 
     public static func request(_ items: [OTLPScopedLogRecord], resource: OTLPResource) -> OTLPPayload {
         var groups: [OTLPScopeLogs] = []

@@ -119,10 +119,18 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
             staging.removeAll()
             var tooLarge = 0
             defer { counters.dropped(tooLarge, Item.kind, .itemTooLarge) }
+            // Values nested past what any reader accepts (each array or key-value list is at least two message
+            // levels; readers allow at most 128) are refused before the encoder recurses into them.
+            let encodable = items.filter { !$0.nestsValues(deeperThan: Self.maxEncodableValueNesting) }
+            if encodable.count < items.count {
+                tooLarge = items.count - encodable.count
+                diagnostics(
+                    "OTLP exporter: \(tooLarge) \(Self.noun(tooLarge)) dropped (\(OTLPDropReason.itemTooLarge)): values nested deeper than \(Self.maxEncodableValueNesting) levels")
+            }
             do {
                 stagedRecordBytes = 0
                 var parts: [ArraySlice<Item>] = []
-                try stage(items[...], tooLarge: &tooLarge, parts: &parts)
+                if !encodable.isEmpty { try stage(encodable[...], tooLarge: &tooLarge, parts: &parts) }
                 guard tooLarge < items.count else { return false }
                 if gzip {
                     try writer.flush()
@@ -155,6 +163,10 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
             }
         }
     }
+
+    /// Nesting of arrays and key-value lists no reader accepts: at least twice this many message levels,
+    /// past the readers' largest allowed depth.
+    static var maxEncodableValueNesting: Int { OTLPDecodingOptions.maxNestingDepthRange.upperBound / 2 }
 
     /// Writes `part` to the staging writer as one record if readers would accept it (adding it to `parts`),
     /// else its halves (recursively); a single item readers would refuse is left out and counted in

@@ -108,7 +108,7 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
         let limits = clamped
         let length = limits.attributeValueLengthLimit
         record.droppedAttributesCount = Self.add(record.droppedAttributesCount, Self.limit(&record.attributes, limits.attributeCountLimit, length))
-        if let length, let body = record.body { record.body = Self.truncate(body, length) }
+        if let body = record.body, length != nil || body.isContainer { record.body = Self.truncate(body, length) }
     }
 
     /// A dropped count plus `removed`, saturating at `UInt32.max`.
@@ -124,23 +124,28 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
             removed = attributes.count - count
             attributes.removeLast(removed)
         }
-        if let length {
-            for index in attributes.indices { attributes[index].value = attributes[index].value.map { truncate($0, length) } }
+        for index in attributes.indices where length != nil || attributes[index].value?.isContainer == true {
+            attributes[index].value = attributes[index].value.map { truncate($0, length) }
         }
         return removed
     }
 
-    /// Nesting followed when cutting values inside arrays and key-value lists: past what any reader accepts
-    /// (`OTLPDecodingOptions.default.maxNestingDepth`), so deeper values are left to the exporter, which
-    /// drops items that readers would refuse.
-    private static let maxTruncationDepth = 256
+    /// Deepest nesting of arrays and key-value lists kept in a value (always applied, whatever the length
+    /// limit): each level takes up to three protobuf message levels, so 30 levels under an event attribute
+    /// stay within the readers' default of 100 (`OTLPDecodingOptions.default.maxNestingDepth`). Deeper
+    /// containers are cut to an empty value, as a long string is cut to the length limit; the encoders
+    /// recurse per level, so this also keeps a hostile value from exhausting the exporter's stack.
+    public static let maxValueNestingLevels = 30
 
     /// `value` with every string longer than `length` Unicode scalars, and every bytes value longer than
-    /// `length` bytes, cut to that length.
-    static func truncate(_ value: OTLPAttributeValue, _ length: Int, depth: Int = 0) -> OTLPAttributeValue {
-        let length = max(0, length)
+    /// `length` bytes, cut to that length (`nil`: no length limit), and arrays and key-value lists nested
+    /// deeper than ``maxValueNestingLevels`` cut to an empty value.
+    static func truncate(_ value: OTLPAttributeValue, _ length: Int?, depth: Int = 0) -> OTLPAttributeValue {
         switch value {
+        case .array where depth >= maxValueNestingLevels, .keyValueList where depth >= maxValueNestingLevels:
+            return .empty
         case .string(let string):
+            guard let length = length.map({ max(0, $0) }) else { return value }
             // A string of at most `length` UTF-8 bytes has at most `length` scalars (utf8.count is O(1) for
             // native strings); counting scalars, not grapheme clusters, bounds the bytes kept.
             guard string.utf8.count > length else { return value }
@@ -148,11 +153,11 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
             guard let end = scalars.index(scalars.startIndex, offsetBy: length, limitedBy: scalars.endIndex), end < scalars.endIndex
             else { return value }
             return .string(String(scalars[..<end]))
-        case .bytes(let bytes) where bytes.count > length:
-            return .bytes(Array(bytes.prefix(length)))
-        case .array(let values) where depth < maxTruncationDepth:
+        case .bytes(let bytes) where length.map { bytes.count > max(0, $0) } ?? false:
+            return .bytes(Array(bytes.prefix(max(0, length ?? 0))))
+        case .array(let values):
             return .array(values.map { truncate($0, length, depth: depth + 1) })
-        case .keyValueList(let attributes) where depth < maxTruncationDepth:
+        case .keyValueList(let attributes):
             return .keyValueList(attributes.map { OTLPAttribute($0.key, $0.value.map { truncate($0, length, depth: depth + 1) }) })
         default:
             return value
