@@ -244,6 +244,32 @@ struct OTLPRotatingFileSinkTests {
         #expect(counters.snapshot.totalLogRecordsDropped == 0)
     }
 
+    @Test("a FIFO with no reader at the path: opening fails at once (ENXIO, said so) instead of blocking; once a reader is there, batches go through")
+    func fifoWithoutReader() throws {
+        let directory = try temporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/logs.fifo"
+        #expect(mkfifo(path, 0o600) == 0)
+        let counters = OTLPTelemetryCounters()
+        let sink = OTLPRotatingFileSink(path: path, rotation: .init(), kind: .logRecord, counters: counters)
+        let error = Self.errorOf { () throws(OTLPWriteError) in try sink.open() }
+        guard case .system(let message, ENXIO) = error else {
+            Issue.record("expected ENXIO, got \(String(describing: error))")
+            return
+        }
+        #expect(message.contains("FIFO with no reader"), "\(message)")
+        let reader = open(path, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters)
+        #expect(exporter.export(Self.batch(0, 3)))
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let count = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+        #expect(count > 0)
+        #expect(logRecords(try readAll(Array(buffer[..<max(count, 0)]))).count == 3)
+        #expect(counters.snapshot.logRecordsExported == 3)
+    }
+
     @Test("a write without an item count is refused with a clear error")
     func writeWithoutCountRefused() throws {
         let directory = try temporaryDirectory().path

@@ -182,7 +182,8 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
     }
 
     private func openSpecialFile() throws(OTLPWriteError) {
-        file = try OTLPFileSink(path: path, openFlags: O_APPEND)
+        // A FIFO without a reader fails now (and is tried again at the next batch): the app never waits here.
+        file = try OTLPFileSink(path: path, openFlags: O_APPEND, neverWaiting: true)
         isSpecialFile = true
         outputLock = nil
     }

@@ -58,10 +58,11 @@ public final class OTLPFileSink: OTLPByteSink {
 
     /// Opens `path` with `O_WRONLY | O_CLOEXEC`, `O_NOFOLLOW` unless `follow`, and `openFlags`
     /// (`O_CREAT | O_EXCL`, `O_APPEND`, `O_TRUNC`), mode 0644. A symbolic link at `path` is refused with a
-    /// message that says so.
-    package init(path: String, openFlags: Int32, followSymlink follow: Bool = false) throws(OTLPWriteError) {
+    /// message that says so. `neverWaiting` opens with `O_NONBLOCK` (then writes block as usual): a FIFO
+    /// without a reader fails at once (`ENXIO`) instead of holding the caller until one comes.
+    package init(path: String, openFlags: Int32, followSymlink follow: Bool = false, neverWaiting: Bool = false) throws(OTLPWriteError) {
         Self.ignoreSIGPIPE()
-        let flags = O_WRONLY | O_CLOEXEC | openFlags | (follow ? 0 : O_NOFOLLOW)
+        let flags = O_WRONLY | O_CLOEXEC | openFlags | (follow ? 0 : O_NOFOLLOW) | (neverWaiting ? O_NONBLOCK : 0)
         let wasLink = follow && (try? OTLPFileStatus.of(path: path))??.isSymbolicLink == true
         let fd: Int32
         do throws(OTLPWriteError) {
@@ -70,10 +71,17 @@ public final class OTLPFileSink: OTLPByteSink {
             if case .system(_, ELOOP) = error, !follow, (try? OTLPFileStatus.of(path: path))??.isSymbolicLink == true {
                 throw .system("cannot open \(path): it is a symbolic link, which is not followed (give the path of the file it points to)", errno: ELOOP)
             }
+            if case .system(_, ENXIO) = error, neverWaiting {
+                throw .system("cannot open \(path): it is a FIFO with no reader", errno: ENXIO)
+            }
             throw error
         }
         let status: OTLPFileStatus
         do throws(OTLPWriteError) {
+            if neverWaiting {
+                let current = try OTLPSystemCall.check("cannot set up \(path)") { fcntl(fd, F_GETFL) }
+                try OTLPSystemCall.check("cannot set up \(path)") { fcntl(fd, F_SETFL, current & ~O_NONBLOCK) }
+            }
             status = try OTLPFileStatus.of(descriptor: fd, path: path)
         } catch {
             close(fd)
