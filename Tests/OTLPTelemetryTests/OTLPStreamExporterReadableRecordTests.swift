@@ -59,16 +59,19 @@ struct OTLPStreamExporterReadableRecordTests {
     func deepValueBeforeEncoding() throws {
         var items = (0..<4).map { Self.span($0) }
         items[2] = Self.span(2, attributes: [OTLPAttribute("deep", Self.nested(5_000))])
-        let batch = items
+        // The batch goes through a box this thread empties: the deep value is released here, never on the
+        // small thread when it lets go of its closure.
         let box = ResultBox()
+        box.batch = items
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            box.value = self.export(batch)
+            box.value = self.export(box.batch)
             done.signal()
         }
         thread.stackSize = 512 * 1024  // the encoder would recurse 10,000 levels into the value: far past this
         thread.start()
         done.wait()
+        box.batch = []
         let (sink, counters, messages, result) = try #require(box.value)
         #expect(!result)
         #expect(counters.snapshot.spansExported == 3 && counters.snapshot.spansDropped == [.itemTooLarge: 1])
@@ -77,6 +80,7 @@ struct OTLPStreamExporterReadableRecordTests {
     }
 
     final class ResultBox: @unchecked Sendable {
+        var batch: [OTLPScopedSpan] = []
         var value: (sink: OTLPMemorySink, counters: OTLPTelemetryCounters, messages: Messages, result: Bool)?
     }
 

@@ -103,14 +103,18 @@ struct DecodingLimitTests {
     /// A span whose one attribute nests `arrays` array values (its innermost value is at level 5 + 2 × arrays).
     static func deep(_ arrays: Int) -> OTLPTracesData { HostileInputTests.deep(arrays) }
 
-    /// Runs `body` on a thread with a 512 KiB stack (a common secondary-thread size) and waits for it.
+    /// Runs `body` on a thread with a 512 KiB stack (a common secondary-thread size) and waits for it. Under a
+    /// sanitizer (make sanitize) frames are several times larger and carry redzones, so the stack is 8 times
+    /// as large there: the bound is what normal builds are held to.
     static func onSmallStack(_ body: @escaping @Sendable () -> Void) {
+        let environment = ProcessInfo.processInfo.environment
+        let sanitized = environment["ASAN_OPTIONS"] != nil || environment["TSAN_OPTIONS"] != nil
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             body()
             done.signal()
         }
-        thread.stackSize = 512 * 1024
+        thread.stackSize = 512 * 1024 * (sanitized ? 8 : 1)
         thread.start()
         done.wait()
     }
