@@ -35,11 +35,25 @@ struct FramingDetector {
         var ending = Ending.clean
         /// Declared length of the record running past the sample (`.pastSample`).
         var runningLength: UInt64 = 0
+
+        /// Strong evidence for the framing: non-empty records that end exactly with the input, or run on
+        /// past the sample after at least one complete record.
+        var endsCleanly: Bool {
+            nonEmptyRecords > 0 && (ending == .clean || (ending == .pastSample && records > 0))
+        }
     }
 
     func detect(_ sample: [UInt8], atEnd: Bool) -> OTLPFraming {
         guard let first = sample.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return .u32be }
-        if first == UInt8(ascii: "{") { return .jsonl }  // see isJSONDocument
+        if first == UInt8(ascii: "{") {
+            // JSON, unless a binary framing reads the whole sample cleanly: a varint record of 123 bytes starts
+            // with `{`, and a bare request whose first envelope is 123 bytes with `0a 7b` (0x0A looks like a
+            // blank line). JSON text never reads as consecutive valid requests.
+            if read(sample, framing: .varint, atEnd: atEnd).endsCleanly { return .varint }
+            if read(sample, framing: .u32be, atEnd: atEnd).endsCleanly { return .u32be }
+            if atEnd, isBareRequest(sample[...]), sample[0] == 0x0A { return .unframed }
+            return .jsonl  // see isJSONDocument
+        }
         let u32 = read(sample, framing: .u32be, atEnd: atEnd)
         switch u32.ending {
         case .clean where u32.records > 0: return .u32be

@@ -43,6 +43,8 @@ public final class OTLPRecordReader {
 
     /// Records delivered so far.
     public var recordsRead: Int { index }
+    /// Bytes of buffer held now (what reading costs in memory; tests hold it to the data that arrived).
+    var bufferBytes: Int { buffer.count }
     /// Stream offset just past the last delivered record.
     public var streamOffset: Int { offset }
 
@@ -61,11 +63,11 @@ public final class OTLPRecordReader {
                 start = 0
                 end = length
             }
-            // Grow with the data that actually arrives (at most doubling), not to the declared length at once:
-            // a tiny file claiming a huge record must not cost that much memory.
-            let want = max(chunkSize, min(count - available, buffer.count))
-            if buffer.count < end + want { grow(to: end + want) }
-            let (from, to) = (end, end + want)
+            // Grow with the data that actually arrives, not to the declared length at once: only when less than
+            // a chunk is free, and then at most doubling. A tiny file (or a pipe that delivers 64 KiB per read)
+            // claiming a huge record must not cost that much memory.
+            if buffer.count - end < chunkSize { grow(to: end + max(chunkSize, min(count - available, buffer.count))) }
+            let (from, to) = (end, buffer.count)
             let read = try buffer.withUnsafeMutableBytes { raw in
                 Result { () throws(OTLPReadError) in
                     try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[from..<to]))
