@@ -101,12 +101,27 @@ public struct MetricKitConverter: Sendable {
         Self.kind(of: try parse(json, notes: MetricKitConversionNotes()))
     }
 
+    /// Diagnostic when a top-level diagnostic key holds a non-empty array, or when diagnostic keys hold
+    /// (empty) arrays and nothing else at the top level is an object or array (a diagnostic payload that
+    /// happens to be empty). A metric payload with an empty `crashDiagnostics: []` beside its metric sections
+    /// stays a metric payload, so its metrics are not lost.
     static func kind(of payload: MetricKitJSON) -> PayloadKind {
-        let isDiagnostic = diagnosticKinds.contains { kind in
-            if case .array? = payload.value(kind.array) { return true }
-            return false
+        var holdsDiagnosticArray = false
+        for kind in diagnosticKinds {
+            guard case .array(let entries)? = payload.value(kind.array) else { continue }
+            if !entries.isEmpty { return .diagnostic }
+            holdsDiagnosticArray = true
         }
-        return isDiagnostic ? .diagnostic : .metric
+        guard holdsDiagnosticArray else { return .metric }
+        let diagnosticKeys = Set(diagnosticKinds.map(\.array))
+        let hasOtherSections = payload.keys.contains { key in
+            guard !diagnosticKeys.contains(key) else { return false }
+            switch payload.value(key) {
+            case .object?, .array?: return true
+            default: return false
+            }
+        }
+        return hasOtherSections ? .metric : .diagnostic
     }
 
     /// Converts a payload of either kind, parsing it once: the kind is decided by structure (``PayloadKind``).

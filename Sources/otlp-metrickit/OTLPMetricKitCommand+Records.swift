@@ -9,10 +9,13 @@ extension OTLPMetricKitCommand {
 
     /// The records for `items` in the output's framing: one, or several (each at most ``maxRecordBytes``,
     /// the items in order) when one would be larger: a payload of a million signposts still gives files
-    /// readers accept. A single item larger than that is a payload error.
+    /// readers accept. A single item larger than that is a payload error. No items give no record.
     static func records<Item>(
         _ items: [Item], framing: OTLPFraming, what: String, encode: ([Item], OTLPFraming) -> [UInt8]
     ) throws(MetricKitConversionError) -> [[UInt8]] {
+        // No items, no record: a request holding only a resource names no signal, and readers would have to
+        // ask which signal the file is.
+        guard !items.isEmpty else { return [] }
         var records: [[UInt8]] = []
         var pending: [ArraySlice<Item>] = [items[...]]  // a stack: the first slice on top
         while let slice = pending.popLast() {

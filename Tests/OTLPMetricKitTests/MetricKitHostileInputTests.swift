@@ -159,8 +159,14 @@ struct MetricKitHostileInputTests {
         #expect(Self.attributes(result.spans[1].attributes)["signpost.name"] == .string("crashDiagnostics"))
 
         for key in MetricKitConverter.diagnosticKinds.map(\.array) {
-            let diagnostic = #"{\#(Self.period), "cpuMetrics": {"cumulativeCPUTime": "1 sec"}, "\#(key)": []}"#
+            // A diagnostic array with entries decides; an empty one only when nothing else is there, so the
+            // metrics of a payload that also carries an empty `crashDiagnostics: []` are not lost.
+            let diagnostic = #"{\#(Self.period), "cpuMetrics": {"cumulativeCPUTime": "1 sec"}, "\#(key)": [{"version": "1.0.0"}]}"#
             #expect(try Self.converter().payloadKind(json: Array(diagnostic.utf8)) == .diagnostic, "\(key)")
+            let emptyDiagnostic = #"{\#(Self.period), "\#(key)": []}"#
+            #expect(try Self.converter().payloadKind(json: Array(emptyDiagnostic.utf8)) == .diagnostic, "\(key)")
+            let metricWithEmptyArray = #"{\#(Self.period), "cpuMetrics": {"cumulativeCPUTime": "1 sec"}, "\#(key)": []}"#
+            #expect(try Self.converter().payloadKind(json: Array(metricWithEmptyArray.utf8)) == .metric, "\(key)")
         }
     }
 

@@ -147,6 +147,23 @@ struct OTLPMetricKitCommandTests {
         }
     }
 
+    @Test("a diagnostic payload with no diagnostics writes no record: the logs file stays empty and valid (no resource-only request that names no signal)")
+    func emptyDiagnosticPayload() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let payload = directory.appendingPathComponent("empty.json")
+        try #"{"timeStampBegin":"2025-06-02 00:00:00","timeStampEnd":"2025-06-03 00:00:00","crashDiagnostics":[]}"#.write(to: payload, atomically: true, encoding: .utf8)
+        let logs = directory.appendingPathComponent("diagnostics.u32be.bin").path
+        let traces = directory.appendingPathComponent("metrickit.u32be.bin").path
+        let result = try Self.run(Self.binary("otlp-metrickit"), [payload.path, "--traces", traces, "--logs", logs])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.errors.contains("1 diagnostic") && result.errors.contains("0 log records"), "\(result.errors)")
+        let validated = try Self.run(Self.binary("otlp-dump"), ["validate", logs, traces])
+        #expect(validated.status == 0, "\(validated.output) \(validated.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: logs)).isEmpty)
+    }
+
     @Test("a payload too large for one record is written as several, each one readers accept")
     func splitRecords() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-split-\(UUID().uuidString)")
