@@ -1,4 +1,5 @@
 import ArgumentParser
+import OTLPWire
 
 #if canImport(Glibc)
 import Glibc
@@ -27,16 +28,10 @@ struct OTLPDump: ParsableCommand {
         defaultSubcommand: PrintCommand.self
     )
 
-    /// Runs the command. Text that swift-argument-parser prints itself (`--help`, `--version`) goes through
-    /// C's buffered standard output, which is flushed at exit with its errors ignored; an exit handler
-    /// flushes it first, so a failed write there is also exit 2 with a message (a closed pipe stays quiet).
+    /// Runs the command, with standard output checked at exit (``OTLPStandardOutputCheck``): `--help` or
+    /// `--version` into a full disk is exit 2 too.
     static func main() {
-        atexit {
-            guard fflush(nil) != 0 else { return }  // every C output stream: standard output is the only buffered one
-            guard errno != EPIPE else { return }
-            Output.diagnostic("<stdout>: write failed: \(String(cString: strerror(errno)))")
-            _exit(2)
-        }
+        OTLPStandardOutputCheck.install(program: "otlp-dump")
         main(nil)
     }
 }

@@ -112,14 +112,27 @@ struct OTLPMetricKitCommand: ParsableCommand {
         }
     }
 
+    /// Runs the command, with standard output checked at exit (``OTLPStandardOutputCheck``): `--help` into a
+    /// full disk is exit 2 too.
+    static func main() {
+        OTLPStandardOutputCheck.install(program: "otlp-metrickit")
+        main(nil)
+    }
+
     func run() throws {
         let files = try payloadFiles()
         let converter = MetricKitConverter(options: converterOptions)
         let resource = OTLPResource(attributes: [OTLPAttribute("service.name", .string(serviceName))])
         let scope = converter.options.scope
         let outputFraming = OTLPFraming(rawValue: framing)!
-        let traceWriter = try traces.map { OTLPFrameWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
-        let logWriter = try logs.map { OTLPFrameWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
+        let traceWriter: OTLPFrameWriter?, logWriter: OTLPFrameWriter?
+        do {
+            traceWriter = try traces.map { OTLPFrameWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
+            logWriter = try logs.map { OTLPFrameWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
+        } catch let error as OTLPWriteError {
+            Self.diagnostic("\(error)")  // names the output and the system's reason
+            throw ExitCode(2)
+        }
         var metricCount = 0, diagnosticCount = 0, spanCount = 0, logCount = 0, failed = 0, skipped = 0
         for file in files {
             do {
@@ -158,21 +171,38 @@ struct OTLPMetricKitCommand: ParsableCommand {
                 failed += 1
                 Self.diagnostic("\(file): \(error)")
             } catch let error as OTLPWriteError {
-                Self.diagnostic("writing: \(error)")
                 // The other output is still closed properly (a gzip output ends with a complete member).
                 try? traceWriter?.close()
                 try? logWriter?.close()
-                throw ExitCode(2)
+                throw Self.exitStatus(writing: error)
             } catch {
                 failed += 1
                 Self.diagnostic("\(file): \(error.localizedDescription)")
             }
         }
-        try traceWriter?.close()
-        try logWriter?.close()
+        try Self.close([traceWriter, logWriter])
         let skippedText = skipped > 0 ? "; \(skipped) values skipped" : ""
         Self.diagnostic("\(files.count) payloads: \(metricCount) metric, \(diagnosticCount) diagnostic, \(failed) failed; wrote \(traces == nil ? 0 : spanCount) spans, \(logs == nil ? 0 : logCount) log records\(skippedText)")
         if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// Closes the outputs in order; a write error ends the command (``exitStatus(writing:)``).
+    static func close(_ writers: [OTLPFrameWriter?]) throws {
+        for writer in writers {
+            do throws(OTLPWriteError) {
+                try writer?.close()
+            } catch {
+                throw exitStatus(writing: error)
+            }
+        }
+    }
+
+    /// The exit for a failed write: a reader that went away (`| head`, EPIPE) only stops the output, quietly,
+    /// as for otlp-dump; any other write error is reported and exit 2.
+    static func exitStatus(writing error: OTLPWriteError) -> ExitCode {
+        if case .system(_, EPIPE) = error { return .success }
+        diagnostic("writing: \(error)")
+        return ExitCode(2)
     }
 
     /// Warnings printed per payload for skipped values (all are counted in the summary and the output).

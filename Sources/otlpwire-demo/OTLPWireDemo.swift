@@ -58,6 +58,13 @@ struct OTLPWireDemo: ParsableCommand {
     @Argument(help: ArgumentHelp("Where the files are written.", valueName: "output-directory"))
     var outputDirectory = "demo-output"
 
+    /// Runs the command, with standard output checked at exit (``OTLPStandardOutputCheck``): its status line
+    /// or `--help` into a full disk is exit 2.
+    static func main() {
+        OTLPStandardOutputCheck.install(program: "otlpwire-demo")
+        main(nil)
+    }
+
     func run() throws {
         do {
             try write()

@@ -130,4 +130,15 @@ struct DemoCommandLineTests {
         #expect(result.output.hasPrefix("wrote "))
         #expect(try Self.contents(directory.appendingPathComponent("a/b/c")) == ["logs.u32be.bin.gz", "traces.u32be.bin"])
     }
+
+    @Test("its status line or --help on /dev/full: exit 2 with the errno text")
+    func standardOutputFull() throws {
+        let directory = try Self.workingDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for arguments in [["--help"], ["--deterministic", directory.appendingPathComponent("out").path]] {
+            let result = try OTLPProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" "$@" > /dev/full"#, Self.demo.path] + arguments)
+            #expect(result.status == 2, "\(arguments): \(result.errors)")
+            #expect(result.errors.hasSuffix("otlpwire-demo: <stdout>: write failed: No space left on device\n"), "\(result.errors)")
+        }
+    }
 }

@@ -52,4 +52,16 @@ struct OTLPMetricKitOutputPathTests {
         let toFile = try OTLPProcess.run(Self.binary, [sample, "--logs", "/dev/full", "--gzip"])
         #expect(toFile.status == 2 && toFile.errors.contains("No space left on device"), "\(toFile.errors)")
     }
+
+    @Test("an output that cannot be opened, and --help on /dev/full, are exit 2 naming the reason; a reader that goes away stops the output quietly")
+    func outputUnopenableAndHelp() throws {
+        let sample = MetricKitConverterTests.samples.appendingPathComponent("metric-full.json").path
+        let unopenable = try OTLPProcess.run(Self.binary, [sample, "--traces", "/nonexistent-directory/traces.bin"])
+        #expect(unopenable.status == 2 && unopenable.errors.contains("cannot open /nonexistent-directory/traces.bin"), "\(unopenable.errors)")
+        let help = try OTLPProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" --help > /dev/full"#, Self.binary.path])
+        #expect(help.status == 2 && help.errors == "otlp-metrickit: <stdout>: write failed: No space left on device\n", "\(help.errors)")
+        let closed = try OTLPProcess.run(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", #"set -o pipefail; "$0" "$1" --traces - --framing jsonl | true"#, Self.binary.path, sample])
+        #expect(closed.status == 0, "\(closed.errors)")
+    }
 }
