@@ -1,19 +1,24 @@
 import OTLPWire
 
 /// libFuzzer entry: the input drives a generator of random traces and logs models (every AnyValue kind,
-/// nesting up to 40 levels, empty and odd strings, extreme numbers), which are encoded to protobuf and to
+/// containers nested up to 40 levels, empty and odd strings, extreme numbers), which are encoded to protobuf and to
 /// OTLP JSON and decoded back. Under AddressSanitizer this proves the encoder's output-size bound (protobuf-c
 /// packs without bounds checks); the round trips must give the same bytes again, or the fuzzer stops.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRoundTrip(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var input = FuzzInput(UnsafeBufferPointer(start: start, count: count))
-    let decoding = OTLPDecodingOptions(maxMessageBytes: 64 << 20, maxNestingDepth: 100)
+    // The deepest nesting readers allow (128): the generator stays within it (see FuzzInput.maxContainerLevels).
+    let decoding = OTLPDecodingOptions(maxMessageBytes: 64 << 20, maxNestingDepth: OTLPDecodingOptions.maxNestingDepthRange.upperBound)
     let encoder = OTLPEncoder()
     if input.bool() {
         let data = input.traces()
         let bytes = encoder.encode(data)
-        let decoded = bytes.withUnsafeBytes { try? OTLPDecoder(options: decoding).decodeTraces($0) }
-        guard let decoded else { fatalError("encoded traces do not decode (\(bytes.count) bytes)") }
+        let decoded: OTLPTracesData
+        do {
+            decoded = try bytes.withUnsafeBytes { try OTLPDecoder(options: decoding).decodeTraces($0) }
+        } catch {
+            fatalError("encoded traces do not decode (\(bytes.count) bytes): \(error)")
+        }
         guard encoder.encode(decoded) == bytes else { fatalError("traces protobuf round trip differs") }
         let json = OTLPJSONEncoder().encode(data)
         let fromJSON = json.withUnsafeBytes { try? OTLPJSONDecoder(options: decoding).decodeTraces($0) }
@@ -21,8 +26,12 @@ public func fuzzRoundTrip(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     } else {
         let data = input.logs()
         let bytes = encoder.encode(data)
-        let decoded = bytes.withUnsafeBytes { try? OTLPDecoder(options: decoding).decodeLogs($0) }
-        guard let decoded else { fatalError("encoded logs do not decode (\(bytes.count) bytes)") }
+        let decoded: OTLPLogsData
+        do {
+            decoded = try bytes.withUnsafeBytes { try OTLPDecoder(options: decoding).decodeLogs($0) }
+        } catch {
+            fatalError("encoded logs do not decode (\(bytes.count) bytes): \(error)")
+        }
         guard encoder.encode(decoded) == bytes else { fatalError("logs protobuf round trip differs") }
         let json = OTLPJSONEncoder().encode(data)
         let fromJSON = json.withUnsafeBytes { try? OTLPJSONDecoder(options: decoding).decodeLogs($0) }
@@ -78,8 +87,12 @@ struct FuzzInput {
         }
     }
 
+    /// Arrays and key-value lists nest at most this deep. A key-value list is three message levels, and an
+    /// event or link attribute's value starts at level 6: 6 + 3 × 40 = 126, within the readers' 128.
+    static let maxContainerLevels = 40
+
     mutating func value(depth: Int) -> OTLPAttributeValue? {
-        let choice = byte() % (depth < 40 ? 9 : 7)
+        let choice = byte() % (depth < Self.maxContainerLevels ? 9 : 7)
         switch choice {
         case 0: return nil
         case 1: return .string(string())
