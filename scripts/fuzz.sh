@@ -3,6 +3,7 @@
 #
 #   scripts/fuzz.sh                 every target, FUZZ_SECONDS each (default 600)
 #   scripts/fuzz.sh FuzzDecoder     one target
+#   FUZZ_SEED=1 scripts/fuzz.sh     a fixed random seed (make fuzz-smoke), so a run's mutations can be replayed
 #
 # Seeds: Tests/Fixtures/vectors and Tests/Fixtures/metrickit-samples (copied into .build-fuzz/corpus/<target>, which
 # keeps what the fuzzer finds between runs). A crash leaves its input in FuzzTesting/FailCases/<target>/:
@@ -12,6 +13,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED:-$root/Tests/Fixtures}
 seconds=${FUZZ_SECONDS:-600}
+seed_option=()
+[ -z "${FUZZ_SEED:-}" ] || seed_option=(-seed="$FUZZ_SEED")
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(FuzzFrameReader FuzzDecoder FuzzJSONLines FuzzMetricKit FuzzMetricKitArithmetic FuzzJSONNumbers FuzzRoundTrip FuzzTreePrinter FuzzConfiguration)
 cd "$root/FuzzTesting"
@@ -62,11 +65,23 @@ for target in "${targets[@]}"; do
   seed "$target" "$corpus"
   mkdir -p "$failures"
   echo "== $target: ${seconds}s"
-  if ! "$bin/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=262144 -timeout=20 \
+  if ! "$bin/$target" "${seed_option[@]}" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=262144 -timeout=20 \
        -artifact_prefix="$failures/" "$corpus" 2>&1 | tee "$root/.build-fuzz/$target.log" | grep -E "^#[0-9]+ +(DONE|pulse)|ERROR|SUMMARY"; then
     :
   fi
-  if grep -q "ERROR" "$root/.build-fuzz/$target.log"; then status=1; fi
+  if grep -q "ERROR" "$root/.build-fuzz/$target.log"; then
+    status=1
+    # What stopped it (a fatalError's message comes before libFuzzer's report), and the input, so a failure
+    # on a CI machine can be replayed here: base64 -d > input; .build/.../$target input
+    grep -B 12 -m 1 "ERROR" "$root/.build-fuzz/$target.log" >&2 || true
+    for artifact in "$failures"/*; do
+      [ -f "$artifact" ] || continue
+      if [ "$(stat -c %s "$artifact")" -le 65536 ]; then
+        echo "$target input $(basename "$artifact") (base64):" >&2
+        base64 -w 0 "$artifact" >&2; echo >&2
+      fi
+    done
+  fi
   if ! grep -q "INITED cov:" "$root/.build-fuzz/$target.log"; then echo "$target: no coverage instrumentation" >&2; status=1; fi
   grep -E "DONE" "$root/.build-fuzz/$target.log" | tail -1 || true
 done
