@@ -58,6 +58,9 @@ seed() {
 # Crashes are reported by libFuzzer and ASan; Swift's own backtracer would hold the output pipe open for up
 # to its 30 s timeout after the fuzzer died.
 export SWIFT_BACKTRACE=enable=no
+# A sanitizer's or libFuzzer's report ("==123== ERROR: libFuzzer: deadly signal", "==123==ERROR: AddressSanitizer"),
+# not any line with ERROR in it: the fuzzer's dictionary lines quote inputs such as "SEVERITY_NUMBER_ERROR".
+failure_pattern='^==[0-9]+== ?ERROR|^SUMMARY: '
 status=0
 for target in "${targets[@]}"; do
   corpus="$root/.build-fuzz/corpus/$target"
@@ -66,14 +69,14 @@ for target in "${targets[@]}"; do
   mkdir -p "$failures"
   echo "== $target: ${seconds}s"
   if ! "$bin/$target" "${seed_option[@]}" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=262144 -timeout=20 \
-       -artifact_prefix="$failures/" "$corpus" 2>&1 | tee "$root/.build-fuzz/$target.log" | grep -E "^#[0-9]+ +(DONE|pulse)|ERROR|SUMMARY"; then
+       -artifact_prefix="$failures/" "$corpus" 2>&1 | tee "$root/.build-fuzz/$target.log" | grep -E "^#[0-9]+ +(DONE|pulse)|$failure_pattern"; then
     :
   fi
-  if grep -q "ERROR" "$root/.build-fuzz/$target.log"; then
+  if grep -qE "$failure_pattern" "$root/.build-fuzz/$target.log"; then
     status=1
     # What stopped it (a fatalError's message comes before libFuzzer's report), and the input, so a failure
     # on a CI machine can be replayed here: base64 -d > input; .build/.../$target input
-    grep -B 12 -m 1 "ERROR" "$root/.build-fuzz/$target.log" >&2 || true
+    grep -B 12 -m 1 -E "$failure_pattern" "$root/.build-fuzz/$target.log" >&2 || true
     for artifact in "$failures"/*; do
       [ -f "$artifact" ] || continue
       if [ "$(stat -c %s "$artifact")" -le 65536 ]; then
