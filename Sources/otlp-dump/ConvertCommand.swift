@@ -44,7 +44,7 @@ struct ConvertCommand: ParsableCommand {
             reader = try OTLPStreamReader(path: input, options: options)
         } catch {
             Output.diagnostic("\(displayName(input)): \(error)")
-            throw error.kind == .io ? ExitStatus.ioError : ExitStatus.damagedInput
+            throw error.code == .io ? ExitStatus.ioError : ExitStatus.damagedInput
         }
         do {
             // The user named this output: a symbolic link is followed (resolved once, here) and said so.

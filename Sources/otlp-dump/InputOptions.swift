@@ -82,7 +82,7 @@ struct InputOptions: ParsableArguments {
                 reader = try OTLPStreamReader(path: file, options: readerOptions)
             } catch {
                 Output.diagnostic("\(displayName(file)): \(error)")
-                status = error.kind == .io ? ExitStatus.ioError : ExitStatus.damagedInput
+                status = error.code == .io ? ExitStatus.ioError : ExitStatus.damagedInput
                 continue
             }
             do {
@@ -91,7 +91,7 @@ struct InputOptions: ParsableArguments {
                 }
             } catch {
                 Output.diagnostic("\(displayName(file)): \(error)")
-                if status == .success { status = error.kind == .io ? ExitStatus.ioError : ExitStatus.damagedInput }
+                if status == .success { status = error.code == .io ? ExitStatus.ioError : ExitStatus.damagedInput }
             }
         }
         return status

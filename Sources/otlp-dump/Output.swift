@@ -62,14 +62,13 @@ final class Output {
 
     /// Whether a write failed because the reader closed its pipe (`EPIPE`; `SIGPIPE` is ignored by the sink).
     static func isClosedPipe(_ error: OTLPWriteError) -> Bool {
-        if case .system(_, EPIPE) = error { return true }
-        return false
+        error.errno == EPIPE
     }
 
     /// The diagnostic for a failed write to `path`: `PATH: write failed: <errno text>` (the sink's own
     /// message would name the path a second time).
     static func writeFailure(_ error: OTLPWriteError, path: String) -> String {
-        if case .system(_, let code) = error { return "\(path): write failed: \(String(cString: strerror(code)))" }
+        if let code = error.errno { return "\(path): write failed: \(String(cString: strerror(code)))" }
         return "\(path): \(error)"
     }
 

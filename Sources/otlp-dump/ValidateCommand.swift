@@ -30,7 +30,7 @@ struct ValidateCommand: ParsableCommand {
                 output.write("\(displayName(file)): valid, \(records) records, \(items) \(signal) (\(reader.framing)\(reader.isCompressed ? ", gzip" : ""), \(reader.inputBytesRead) bytes)\n")
             } catch {
                 Output.diagnostic("\(displayName(file)): \(error) [\(records) valid records before it]")
-                if status == .success { status = error.kind == .io ? ExitStatus.ioError : ExitStatus.damagedInput }
+                if status == .success { status = error.code == .io ? ExitStatus.ioError : ExitStatus.damagedInput }
             }
         }
         status = output.finish(status: status)

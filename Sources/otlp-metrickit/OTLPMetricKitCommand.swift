@@ -200,7 +200,7 @@ struct OTLPMetricKitCommand: ParsableCommand {
     /// The exit for a failed write: a reader that went away (`| head`, EPIPE) only stops the output, quietly,
     /// as for otlp-dump; any other write error is reported and exit 2.
     static func exitStatus(writing error: OTLPWriteError) -> ExitCode {
-        if case .system(_, EPIPE) = error { return .success }
+        if error.errno == EPIPE { return .success }
         diagnostic("writing: \(error)")
         return ExitCode(2)
     }

@@ -55,8 +55,8 @@ struct CrashRecoveryTests {
         // Everything reported flushed is there; a kill can at most cut the very end of the file.
         #expect(recovered >= flushed, "recovered \(recovered) spans in \(records) records; the child had flushed \(flushed)")
         if let failure {
-            #expect([.truncatedRecord, .truncatedLengthPrefix, .gzipTruncated].contains(failure.kind), "\(failure)")
+            #expect([.truncatedRecord, .truncatedLengthPrefix, .gzipTruncated].contains(failure.code), "\(failure)")
         }
-        print("crash recovery \(framing)/\(compression): \(recovered) spans in \(records) records recovered (\(flushed) reported flushed)\(failure.map { "; then \($0.kind.rawValue)" } ?? "")")
+        print("crash recovery \(framing)/\(compression): \(recovered) spans in \(records) records recovered (\(flushed) reported flushed)\(failure.map { "; then \($0.code.description)" } ?? "")")
     }
 }

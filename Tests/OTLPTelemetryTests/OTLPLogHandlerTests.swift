@@ -44,6 +44,34 @@ struct OTLPLogHandlerTests {
         #expect(counters.snapshot.logRecordsExported == 2)
     }
 
+    struct PaymentDeclined: Error, CustomStringConvertible {
+        var description: String { "card declined (code 51)" }
+    }
+
+    @Test("an error given with the call becomes exception.type and exception.message, over metadata of those names")
+    func errorBecomesExceptionAttributes() throws {
+        let sink = OTLPMemorySink()
+        let counters = OTLPTelemetryCounters()
+        let emitter = OTLPLogEmitter(
+            processor: OTLPSimpleProcessor(exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: OTLPResource(), counters: counters), counters: counters),
+            scope: OTLPInstrumentationScope(name: "logs"), clock: OTLPManualClock())
+        let logger = Logger(label: "payments") { label in OTLPLogHandler(label: label, emitter: emitter) }
+        logger.error("payment failed", error: PaymentDeclined(), metadata: ["exception.message": "from metadata", "order": "42"])
+        logger.warning("retrying", error: OTLPWriteError.system("cannot write out.bin", errno: ENOSPC))
+        logger.info("no error")
+
+        let records = logRecords(try readAll(sink.bytes))
+        try #require(records.count == 3)
+        #expect(records[0].body == .string("payment failed"))
+        #expect(records[0].attributes.contains(OTLPAttribute("exception.type", "OTLPTelemetryTests.OTLPLogHandlerTests.PaymentDeclined")))
+        #expect(records[0].attributes.contains(OTLPAttribute("exception.message", "card declined (code 51)")))
+        #expect(records[0].attributes.filter { $0.key == "exception.message" }.count == 1)
+        #expect(records[0].attributes.contains(OTLPAttribute("order", "42")))
+        #expect(records[1].attributes.contains(OTLPAttribute("exception.type", "OTLPWire.OTLPWriteError")))
+        #expect(records[1].attributes.contains(OTLPAttribute("exception.message", "write failed: cannot write out.bin: No space left on device")))
+        #expect(!records[2].attributes.contains { $0.key.hasPrefix("exception.") })
+    }
+
     @Test("the emitter keeps explicit times, bodies of any type and event names")
     func emitter() throws {
         let sink = OTLPMemorySink()

@@ -38,10 +38,11 @@ struct OTLPOutputLockTests {
         try first!.open()
         #expect(FileManager.default.fileExists(atPath: lockFile))
         let second = Self.sink(path)
-        guard case .system(let message, EWOULDBLOCK) = Self.openError(second) else {
+        guard let failure = Self.openError(second), failure.code == .system, failure.errno == EWOULDBLOCK else {
             Issue.record("the second sink was not refused")
             return
         }
+        let message = failure.message
         #expect(message.contains(path) && message.contains("this process (\(getpid()))") && message.contains(lockFile), "\(message)")
         first = nil
         #expect(!FileManager.default.fileExists(atPath: lockFile))
@@ -78,10 +79,11 @@ struct OTLPOutputLockTests {
         let first = OTLPTelemetry(configuration: configuration, diagnostics: firstMessages.add)
         let second = OTLPTelemetry(configuration: configuration, diagnostics: secondMessages.add)
         #expect(first.openErrors.isEmpty)
-        guard case .system(let message, EWOULDBLOCK)? = second.openErrors.first else {
+        guard let failure = second.openErrors.first, failure.code == .system, failure.errno == EWOULDBLOCK else {
             Issue.record("the second pipeline opened: \(second.openErrors)")
             return
         }
+        let message = failure.message
         #expect(message.contains(path))
         #expect(secondMessages.all.first?.contains("is being written by another sink in this process") == true, "\(secondMessages.all)")
         for index in 0..<10 { first.tracer.startSpan("first \(index)").end() }
@@ -122,10 +124,11 @@ struct OTLPOutputLockTests {
         let refused = Self.openError(Self.sink(path))
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
-        guard case .system(let message, EWOULDBLOCK)? = refused else {
+        guard let failure = refused, failure.code == .system, failure.errno == EWOULDBLOCK else {
             Issue.record("not refused while process \(child.processIdentifier) held \(path): \(String(describing: refused))")
             return
         }
+        let message = failure.message
         #expect(message.contains(path) && message.contains("process \(child.processIdentifier) (otlp-crash-writ"), "\(message)")
         // SIGKILL left the lock file behind, but the kernel released the lock.
         #expect(FileManager.default.fileExists(atPath: "\(directory)/.traces.bin.lock"))

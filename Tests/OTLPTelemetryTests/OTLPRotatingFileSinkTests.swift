@@ -218,10 +218,11 @@ struct OTLPRotatingFileSinkTests {
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
         let sink = OTLPRotatingFileSink(path: path, rotation: .init(maxFileBytes: 1, maxFiles: 1), kind: .logRecord, counters: counters)
-        guard case .system(let message, ELOOP) = Self.errorOf({ () throws(OTLPWriteError) in try sink.open() }) else {
+        guard let failure = Self.errorOf({ () throws(OTLPWriteError) in try sink.open() }), failure.code == .system, failure.errno == ELOOP else {
             Issue.record("the link was not refused with ELOOP")
             return
         }
+        let message = failure.message
         #expect(message.contains(path) && message.contains("symbolic link"))
         let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters, diagnostics: messages.add)
         #expect(!exporter.export(Self.batch(0, 3)))
@@ -253,10 +254,11 @@ struct OTLPRotatingFileSinkTests {
         let counters = OTLPTelemetryCounters()
         let sink = OTLPRotatingFileSink(path: path, rotation: .init(), kind: .logRecord, counters: counters)
         let error = Self.errorOf { () throws(OTLPWriteError) in try sink.open() }
-        guard case .system(let message, ENXIO) = error else {
+        guard let failure = error, failure.code == .system, failure.errno == ENXIO else {
             Issue.record("expected ENXIO, got \(String(describing: error))")
             return
         }
+        let message = failure.message
         #expect(message.contains("FIFO with no reader"), "\(message)")
         let reader = open(path, O_RDONLY | O_NONBLOCK)
         #expect(reader >= 0)
@@ -316,10 +318,11 @@ struct OTLPRotatingFileSinkTests {
         #expect(try OTLPRotatingFileSink.firstFreeIndex(after: path) == 6)
         try Data().write(to: URL(fileURLWithPath: "\(path).\(Int.max)"))
         let sink = OTLPRotatingFileSink(path: path, rotation: .init(), kind: .logRecord, counters: OTLPTelemetryCounters())
-        guard case .system(let message, EEXIST) = Self.errorOf({ () throws(OTLPWriteError) in try sink.open() }) else {
+        guard let failure = Self.errorOf({ () throws(OTLPWriteError) in try sink.open() }), failure.code == .system, failure.errno == EEXIST else {
             Issue.record("PATH.<Int.max> was not refused")
             return
         }
+        let message = failure.message
         #expect(message.contains("no number is free"), "\(message)")
     }
 

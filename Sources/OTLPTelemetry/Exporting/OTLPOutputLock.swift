@@ -56,7 +56,7 @@ final class OTLPOutputLock {
             } catch {
                 let holder = holder(fd)
                 close(fd)
-                if case .system(_, let code) = error, code == EWOULDBLOCK {
+                if let code = error.errno, code == EWOULDBLOCK {
                     throw .system(
                         "\(outputPath) is being written by \(holder) (lock file \(lockPath)); two pipelines cannot share an output path",
                         errno: code)

@@ -168,7 +168,7 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
                 current = OwnedFile(path: path, status: sink.status!, createdAtUnixNano: clock.nowUnixNano())
                 return
             } catch {
-                guard case .system(_, EEXIST) = error else { throw error }
+                guard error.errno == EEXIST else { throw error }
             }
             // Something this sink did not create is at the path.
             guard let found = try OTLPFileStatus.of(path: path) else { continue }
@@ -200,7 +200,7 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
                 nextIndex = next
                 return target
             } catch {
-                guard case .system(_, EEXIST) = error else { throw error }
+                guard error.errno == EEXIST else { throw error }
                 nextIndex = next
             }
         }

@@ -7,7 +7,11 @@ import Tracing
 /// Each record carries the time of the call, the severity (swift-log levels mapped to the OpenTelemetry
 /// severity numbers: trace 1, debug 5, info 9, notice 10, warning 13, error 17, critical 21), the message as
 /// its body, the merged metadata (handler, provider, call) as attributes, the source location as
-/// `code.*` attributes, and the active span's trace context.
+/// `code.*` attributes, and the active span's trace context. An error given with the call
+/// (`logger.error("payment failed", error: error)`) becomes the OpenTelemetry exception attributes
+/// `exception.type` (the error's fully qualified type name) and `exception.message` (its description),
+/// which take the place of metadata of the same names
+/// ([semantic conventions](https://opentelemetry.io/docs/specs/semconv/exceptions/exceptions-logs/)).
 ///
 /// ```swift
 /// LoggingSystem.bootstrap { label in OTLPLogHandler(label: label, emitter: emitter) }
@@ -37,6 +41,10 @@ public struct OTLPLogHandler: LogHandler {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let callMetadata = event.metadata { merged.merge(callMetadata) { $1 } }
+        if let error = event.error {
+            merged["exception.type"] = .string(String(reflecting: type(of: error)))
+            merged["exception.message"] = .string(String(describing: error))
+        }
         var attributes = merged.sorted { $0.key < $1.key }.map { OTLPAttribute($0.key, $0.value.otlpValue) }
         attributes.append(OTLPAttribute("code.file.path", .string(event.file)))
         attributes.append(OTLPAttribute("code.function.name", .string(event.function)))

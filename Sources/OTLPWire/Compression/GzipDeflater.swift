@@ -35,7 +35,7 @@ final class GzipDeflater {
     private func begin() throws(OTLPWriteError) {
         guard !active else { return }
         let result = CZlib_deflateInit2_gzip(&stream, level)
-        guard result == Z_OK else { throw OTLPWriteError.compression("zlib deflateInit2 failed with code \(result)") }
+        guard result == Z_OK else { throw Self.failure("deflateInit2", result, stream) }
         active = true
     }
 
@@ -50,17 +50,22 @@ final class GzipDeflater {
                 return (result, scratch.count - Int(stream.avail_out))
             }
             out.append(contentsOf: scratch[0..<produced])
-            if flush == Z_FINISH {
-                if result == Z_STREAM_END { return }
-                guard result == Z_OK || result == Z_BUF_ERROR else {
-                    throw OTLPWriteError.compression("zlib deflate failed with code \(result)")
-                }
-            } else {
-                guard result == Z_OK || result == Z_BUF_ERROR else {
-                    throw OTLPWriteError.compression("zlib deflate failed with code \(result)")
-                }
-                if stream.avail_in == 0 && produced < scratch.count { return }
+            switch result {
+            case Z_STREAM_END where flush == Z_FINISH:
+                return
+            case Z_OK, Z_BUF_ERROR:
+                // Z_BUF_ERROR: no progress was possible in this call, which is not fatal (zlib.h).
+                if flush != Z_FINISH && stream.avail_in == 0 && produced < scratch.count { return }
+            default:
+                // Z_STREAM_ERROR (an inconsistent stream), or any code deflate is not documented to return.
+                throw Self.failure("deflate", result, stream)
             }
         }
+    }
+
+    /// The error for a zlib failure: the message names the function and its return code, kept in the cause.
+    private static func failure(_ function: String, _ result: Int32, _ stream: z_stream) -> OTLPWriteError {
+        let cause = ZlibError(function, returnCode: result, zlibMessage: stream.msg.map { String(cString: $0) })
+        return OTLPWriteError(code: .compression, message: "zlib \(function) failed with code \(result)", cause: cause)
     }
 }

@@ -6,6 +6,11 @@ internal import CZlib
 /// the file size when it ends inside a member, the CRC-32 or ISIZE field on a mismatch, the first byte that
 /// should have started a member. Bytes decompressed before a fault are handed out first; the fault is
 /// thrown by the next read.
+///
+/// zlib reports every fault in its data as `Z_DATA_ERROR`; the class comes from where the member was when it
+/// failed, never from zlib's message: in its header (zlib's `gz_header.done` is not yet set), in its deflate
+/// data, or in its trailer (past the end of the last deflate block, which `Z_BLOCK` makes inflate stop at),
+/// where the stored CRC-32 and ISIZE are compared with what was inflated.
 final class GzipInflater: OTLPByteSource {
     private let source: any OTLPByteSource
     private var stream = z_stream()
@@ -16,6 +21,13 @@ final class GzipInflater: OTLPByteSource {
     private var sourceEnded = false
     private var betweenMembers = true
     private var pendingError: OTLPReadError?
+    /// What zlib reports of the current member's header (only `done` is read: the optional fields are not
+    /// kept, their pointers stay `nil`).
+    private let header: UnsafeMutablePointer<gz_header>
+    /// The file offset of the current member's trailer, once its last deflate block has ended.
+    private var trailerOffset: Int?
+    /// The current member's trailer bytes consumed so far (CRC-32 then ISIZE, little-endian), at most 8.
+    private var trailer: [UInt8] = []
     /// Compressed bytes consumed so far.
     private(set) var fileOffset = 0
     /// Decompressed bytes produced so far.
@@ -33,6 +45,8 @@ final class GzipInflater: OTLPByteSource {
     ) {
         self.source = source
         self.input = .allocate(byteCount: chunkSize, alignment: 16)
+        self.header = .allocate(capacity: 1)
+        self.header.initialize(to: gz_header())
         self.maxDecompressedBytes = maxDecompressedBytes
         self.maxInflationRatio = maxInflationRatio
         self.ratioGraceBytes = ratioGraceBytes
@@ -41,6 +55,7 @@ final class GzipInflater: OTLPByteSource {
     deinit {
         if initialized { inflateEnd(&stream) }
         input.deallocate()
+        header.deallocate()
     }
 
     private var available: Int { inputEnd - inputStart }
@@ -81,9 +96,13 @@ final class GzipInflater: OTLPByteSource {
             stream.avail_in = UInt32(available)
             stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
             stream.avail_out = UInt32(min(buffer.count, Int(UInt32.max)))
-            let result = inflate(&stream, Z_NO_FLUSH)
+            // Z_BLOCK: stop at the end of each deflate block, so the end of the last one is seen.
+            let result = inflate(&stream, Z_BLOCK)
             let consumed = available - Int(stream.avail_in)
             let produced = buffer.count - Int(stream.avail_out)
+            if trailerOffset != nil, trailer.count < 8 {
+                trailer += UnsafeRawBufferPointer(rebasing: input[inputStart..<inputStart + min(consumed, 8 - trailer.count)])
+            }
             inputStart += consumed
             fileOffset += consumed
             totalOut += produced
@@ -103,35 +122,64 @@ final class GzipInflater: OTLPByteSource {
                 betweenMembers = true
                 if produced > 0 { return produced }
             case Z_OK, Z_BUF_ERROR:
+                // zlib.h: data_type has 128 set right after an end-of-block code, 64 while in the last block.
+                if trailerOffset == nil, stream.data_type & 192 == 192 { trailerOffset = fileOffset }
                 if produced > 0 { return produced }
             case Z_DATA_ERROR:
                 let error = dataError()
                 if produced > 0 { pendingError = error; return produced }
                 throw error
             default:
-                throw OTLPReadError(.io, "zlib inflate failed with code \(result)")
+                // Z_MEM_ERROR, Z_STREAM_ERROR, Z_NEED_DICT: not a fault in the data.
+                throw OTLPReadError(.io, "zlib inflate failed with code \(result)", cause: zlibError("inflate", result))
             }
         }
     }
 
     private func startMember() throws(OTLPReadError) {
-        let result = initialized ? inflateReset(&stream) : CZlib_inflateInit2_gzip(&stream)
-        guard result == Z_OK else { throw OTLPReadError(.io, "zlib could not start inflating (code \(result))") }
-        initialized = true
+        let function = initialized ? "inflateReset" : "inflateInit2"
+        var result = initialized ? inflateReset(&stream) : CZlib_inflateInit2_gzip(&stream)
+        if result == Z_OK {
+            initialized = true
+            header.pointee = gz_header()
+            result = inflateGetHeader(&stream, header)
+        }
+        guard result == Z_OK else {
+            throw OTLPReadError(.io, "zlib could not start inflating (code \(result))", cause: zlibError(function, result))
+        }
         betweenMembers = false
+        trailerOffset = nil
+        trailer.removeAll(keepingCapacity: true)
     }
 
+    private func zlibError(_ function: String, _ result: Int32) -> ZlibError {
+        ZlibError(function, returnCode: result, zlibMessage: stream.msg.map { String(cString: $0) })
+    }
+
+    /// A little-endian 32-bit field of the trailer.
+    private func trailerField(at index: Int) -> UInt32 {
+        trailer[index..<index + 4].reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// The fault behind a `Z_DATA_ERROR`, from where in the member zlib was (see the type's discussion).
     private func dataError() -> OTLPReadError {
-        let message = stream.msg.map { String(cString: $0) } ?? "invalid compressed data"
-        switch message {
-        case "incorrect data check":
-            return OTLPReadError(.gzipCRCMismatch, "gzip member's CRC-32 does not match its content", byteOffset: fileOffset - 4, offsetIn: .file)
-        case "incorrect length check":
-            return OTLPReadError(.gzipSizeMismatch, "gzip member's ISIZE does not match its content length", byteOffset: fileOffset - 4, offsetIn: .file)
-        case "incorrect header check", "unknown compression method", "unknown header flags set", "header crc mismatch":
-            return OTLPReadError(.gzipBadHeader, "invalid gzip member header (\(message))", byteOffset: fileOffset, offsetIn: .file)
-        default:
-            return OTLPReadError(.gzipCorrupt, "invalid compressed data (\(message))", byteOffset: fileOffset, offsetIn: .file)
+        let cause = zlibError("inflate", Z_DATA_ERROR)
+        let message = cause.zlibMessage ?? "invalid compressed data"
+        if header.pointee.done != 1 {  // 1: the header was read completely
+            return OTLPReadError(.gzipBadHeader, "invalid gzip member header (\(message))", byteOffset: fileOffset, offsetIn: .file, cause: cause)
         }
+        if let trailerOffset {
+            if trailer.count >= 4, trailerField(at: 0) != UInt32(truncatingIfNeeded: stream.adler) {
+                return OTLPReadError(
+                    .gzipCRCMismatch, "gzip member's CRC-32 does not match its content", byteOffset: trailerOffset, offsetIn: .file,
+                    cause: cause)
+            }
+            if trailer.count == 8, trailerField(at: 4) != UInt32(truncatingIfNeeded: stream.total_out) {
+                return OTLPReadError(
+                    .gzipSizeMismatch, "gzip member's ISIZE does not match its content length", byteOffset: trailerOffset + 4,
+                    offsetIn: .file, cause: cause)
+            }
+        }
+        return OTLPReadError(.gzipCorrupt, "invalid compressed data (\(message))", byteOffset: fileOffset, offsetIn: .file, cause: cause)
     }
 }

@@ -1,7 +1,7 @@
 /// Limits a decoder applies to untrusted input before protobuf-c sees it.
 ///
 /// Every limit has a documented range (`…Range`); decoders and readers refuse options outside it with
-/// ``OTLPReadError/Kind/invalidOptions`` (see ``validate()``) rather than let a huge value overflow a size
+/// ``OTLPReadError/Code/invalidOptions`` (see ``validate()``) rather than let a huge value overflow a size
 /// computation or the stack.
 public struct OTLPDecodingOptions: Sendable, Equatable {
     /// Largest message accepted, in bytes. Default 8 MiB (twice the Collector's gRPC receive default). Framed
@@ -51,7 +51,7 @@ public struct OTLPDecodingOptions: Sendable, Equatable {
     /// Accepted values of ``maxDecodedBytes``: 1 byte to 64 GiB.
     public static let maxDecodedBytesRange: ClosedRange<Int> = 1...(1 << 36)
 
-    /// Throws ``OTLPReadError/Kind/invalidOptions`` naming the first limit outside its range.
+    /// Throws ``OTLPReadError/Code/invalidOptions`` naming the first limit outside its range.
     public func validate() throws(OTLPReadError) {
         try Self.check("maxMessageBytes", maxMessageBytes, Self.maxMessageBytesRange)
         try Self.check("maxNestingDepth", maxNestingDepth, Self.maxNestingDepthRange)

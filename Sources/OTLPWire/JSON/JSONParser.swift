@@ -6,7 +6,27 @@
 typealias JSONMember = (String, JSONValue)
 
 package struct JSONParser {
+    /// Why the bytes are not a JSON value within the limits: what went wrong, where, and in words.
     package struct Failure: Error {
+        /// What went wrong; decoders classify by this, never by the message.
+        package enum Kind: Sendable, Equatable {
+            /// The input ends inside a value (an open container, string or escape).
+            case unexpectedEnd
+            /// A byte that cannot come here: a missing `,` `:` or member name, a bad literal, data after the value.
+            case unexpectedToken
+            /// A number that does not follow the JSON grammar.
+            case invalidNumber
+            /// A string with a control character, or that is not valid UTF-8.
+            case invalidString
+            /// A bad escape in a string: unknown, a malformed `\u`, or an unpaired surrogate.
+            case invalidEscape
+            /// Containers nested deeper than the parser's `maxDepth`.
+            case nestingTooDeep
+            /// The tree would take more memory than the parser's `maxTreeBytes`.
+            case treeTooLarge
+        }
+
+        package var kind: Kind
         package var offset: Int
         package var message: String
     }
@@ -24,7 +44,7 @@ package struct JSONParser {
         return try parse(buffer, maxDepth: maxDepth, maxTreeBytes: .max, treeBytes: &treeBytes)
     }
 
-    /// Parses exactly one JSON value, failing with a message starting "JSON tree" once the tree would take
+    /// Parses exactly one JSON value, failing with ``Failure/Kind/treeTooLarge`` once the tree would take
     /// more than `maxTreeBytes` of memory. `treeBytes` is set to the estimate: for every value its slot in
     /// its container (twice the stride, for the spare capacity of a growing array), a heap header per
     /// non-empty container, and the storage of strings and numbers too long to be stored inline.
@@ -35,7 +55,7 @@ package struct JSONParser {
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
-        guard parser.index == buffer.count else { throw Failure(offset: parser.index, message: "unexpected data after the JSON value") }
+        guard parser.index == buffer.count else { throw Failure(kind: .unexpectedToken, offset: parser.index, message: "unexpected data after the JSON value") }
         treeBytes = parser.treeBytes
         return value
     }
@@ -53,7 +73,7 @@ package struct JSONParser {
     private mutating func charge(_ bytes: Int) throws(Failure) {
         treeBytes = treeBytes.addingReportingOverflow(bytes).partialValue
         if treeBytes > maxTreeBytes || treeBytes < 0 {
-            throw fail("JSON tree would take more than \(maxTreeBytes) bytes of memory")
+            throw fail(.treeTooLarge, "JSON tree would take more than \(maxTreeBytes) bytes of memory")
         }
     }
 
@@ -68,7 +88,7 @@ package struct JSONParser {
         }
     }
 
-    private func fail(_ message: String) -> Failure { Failure(offset: index, message: message) }
+    private func fail(_ kind: Failure.Kind, _ message: String) -> Failure { Failure(kind: kind, offset: index, message: message) }
 
     /// One JSON value, parsed without recursion: open containers live on explicit stacks (a deeply nested
     /// document costs heap, bounded by `maxDepth`, never call stack).
@@ -79,7 +99,7 @@ package struct JSONParser {
         var keys: [String] = []                      // the key whose value is being parsed, per open object
         while true {
             var finished: JSONValue
-            guard index < bytes.count else { throw fail("unexpected end of input") }
+            guard index < bytes.count else { throw fail(.unexpectedEnd, "unexpected end of input") }
             switch bytes[index] {
             case UInt8(ascii: "{"):
                 guard isObject.count < maxDepth else { throw tooDeep() }
@@ -126,26 +146,26 @@ package struct JSONParser {
                 skipWhitespace()
                 if inObject {
                     objects[objects.count - 1].append((keys.removeLast(), finished))
-                    guard index < bytes.count else { throw fail("unexpected end of input in an object") }
+                    guard index < bytes.count else { throw fail(.unexpectedEnd, "unexpected end of input in an object") }
                     if bytes[index] == UInt8(ascii: ",") {
                         index += 1
                         keys.append(try memberKey())
                         break closing
                     }
-                    guard bytes[index] == UInt8(ascii: "}") else { throw fail("expected ',' or '}'") }
+                    guard bytes[index] == UInt8(ascii: "}") else { throw fail(.unexpectedToken, "expected ',' or '}'") }
                     index += 1
                     isObject.removeLast()
                     finished = .object(objects.removeLast())
                 } else {
                     arrays[arrays.count - 1].append(finished)
-                    guard index < bytes.count else { throw fail("unexpected end of input in an array") }
+                    guard index < bytes.count else { throw fail(.unexpectedEnd, "unexpected end of input in an array") }
                     if bytes[index] == UInt8(ascii: ",") {
                         index += 1
                         skipWhitespace()
                         try charge(Self.elementBytes)
                         break closing
                     }
-                    guard bytes[index] == UInt8(ascii: "]") else { throw fail("expected ',' or ']'") }
+                    guard bytes[index] == UInt8(ascii: "]") else { throw fail(.unexpectedToken, "expected ',' or ']'") }
                     index += 1
                     isObject.removeLast()
                     finished = .array(arrays.removeLast())
@@ -154,17 +174,17 @@ package struct JSONParser {
         }
     }
 
-    private func tooDeep() -> Failure { fail("JSON nested deeper than \(maxDepth) levels") }
+    private func tooDeep() -> Failure { fail(.nestingTooDeep, "JSON nested deeper than \(maxDepth) levels") }
 
     /// A member name and its colon, with the whitespace around them; charges the member's slot.
     private mutating func memberKey() throws(Failure) -> String {
         skipWhitespace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail(.unexpectedToken, "expected a member name") }
         let key = try string()
         try charge(Self.memberBytes)
         try chargeString(key.utf8.count)
         skipWhitespace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail(.unexpectedToken, "expected ':'") }
         index += 1
         skipWhitespace()
         return key
@@ -172,8 +192,8 @@ package struct JSONParser {
 
     private mutating func literal(_ word: StaticString) throws(Failure) {
         let count = word.utf8CodeUnitCount
-        guard index + count <= bytes.count else { throw fail("invalid literal") }
-        for k in 0..<count where bytes[index + k] != word.utf8Start[k] { throw fail("invalid literal") }
+        guard index + count <= bytes.count else { throw fail(.unexpectedToken, "invalid literal") }
+        for k in 0..<count where bytes[index + k] != word.utf8Start[k] { throw fail(.unexpectedToken, "invalid literal") }
         index += count
     }
 
@@ -181,24 +201,24 @@ package struct JSONParser {
         let start = index
         func digit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, digit(bytes[index]) else { throw fail("invalid value") }
+        guard index < bytes.count, digit(bytes[index]) else { throw fail(.unexpectedToken, "invalid value") }
         if bytes[index] == UInt8(ascii: "0") { index += 1 } else { while index < bytes.count, digit(bytes[index]) { index += 1 } }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            guard index < bytes.count, digit(bytes[index]) else { throw fail("invalid number") }
+            guard index < bytes.count, digit(bytes[index]) else { throw fail(.invalidNumber, "invalid number") }
             while index < bytes.count, digit(bytes[index]) { index += 1 }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count, digit(bytes[index]) else { throw fail("invalid number") }
+            guard index < bytes.count, digit(bytes[index]) else { throw fail(.invalidNumber, "invalid number") }
             while index < bytes.count, digit(bytes[index]) { index += 1 }
         }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 
     private mutating func hex4() throws(Failure) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw fail("truncated \\u escape") }
+        guard index + 4 <= bytes.count else { throw fail(.unexpectedEnd, "truncated \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let c = bytes[index]
@@ -207,7 +227,7 @@ package struct JSONParser {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = UInt32(c - UInt8(ascii: "0"))
             case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = UInt32(c - UInt8(ascii: "a") + 10)
             case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = UInt32(c - UInt8(ascii: "A") + 10)
-            default: throw fail("invalid \\u escape")
+            default: throw fail(.invalidEscape, "invalid \\u escape")
             }
             value = value << 4 | nibble
             index += 1
@@ -220,18 +240,18 @@ package struct JSONParser {
         var out: [UInt8] = []
         var runStart = index
         while true {
-            guard index < bytes.count else { throw fail("unterminated string") }
+            guard index < bytes.count else { throw fail(.unexpectedEnd, "unterminated string") }
             let c = bytes[index]
             if c == UInt8(ascii: "\"") {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 index += 1
                 break
             }
-            if c < 0x20 { throw fail("control character in a string") }
+            if c < 0x20 { throw fail(.invalidString, "control character in a string") }
             if c != UInt8(ascii: "\\") { index += 1; continue }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
             index += 1
-            guard index < bytes.count else { throw fail("unterminated escape") }
+            guard index < bytes.count else { throw fail(.unexpectedEnd, "unterminated escape") }
             let escape = bytes[index]
             index += 1
             switch escape {
@@ -245,22 +265,22 @@ package struct JSONParser {
                 var scalar = try hex4()
                 if (0xD800...0xDBFF).contains(scalar) {
                     guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                        throw fail("unpaired surrogate in \\u escape")
+                        throw fail(.invalidEscape, "unpaired surrogate in \\u escape")
                     }
                     index += 2
                     let low = try hex4()
-                    guard (0xDC00...0xDFFF).contains(low) else { throw fail("unpaired surrogate in \\u escape") }
+                    guard (0xDC00...0xDFFF).contains(low) else { throw fail(.invalidEscape, "unpaired surrogate in \\u escape") }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 } else if (0xDC00...0xDFFF).contains(scalar) {
-                    throw fail("unpaired surrogate in \\u escape")
+                    throw fail(.invalidEscape, "unpaired surrogate in \\u escape")
                 }
                 out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
             default:
-                throw fail("invalid escape")
+                throw fail(.invalidEscape, "invalid escape")
             }
             runStart = index
         }
-        guard let string = String(validating: out, as: UTF8.self) else { throw fail("string is not valid UTF-8") }
+        guard let string = String(validating: out, as: UTF8.self) else { throw fail(.invalidString, "string is not valid UTF-8") }
         return string
     }
 }

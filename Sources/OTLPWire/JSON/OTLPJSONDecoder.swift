@@ -118,10 +118,13 @@ public struct OTLPJSONDecoder: Sendable {
                 json.bindMemory(to: UInt8.self), maxDepth: depth * 3 + 8, maxTreeBytes: options.maxDecodedBytes, treeBytes: &treeBytes)
             return (root, JSONDecodingBudget(used: treeBytes, limit: options.maxDecodedBytes))
         } catch {
-            let kind: OTLPReadError.Kind =
-                error.message.hasPrefix("JSON nested") ? .nestingTooDeep : error.message.hasPrefix("JSON tree") ? .recordTooLarge : .malformedJSON
-            let message = kind == .recordTooLarge ? error.message + " (maxDecodedBytes)" : error.message
-            throw OTLPReadError(kind, message, byteOffset: error.offset, offsetIn: .record)
+            switch error.kind {
+            case .nestingTooDeep: throw OTLPReadError(.nestingTooDeep, error.message, byteOffset: error.offset, offsetIn: .record)
+            case .treeTooLarge:
+                throw OTLPReadError(.recordTooLarge, error.message + " (maxDecodedBytes)", byteOffset: error.offset, offsetIn: .record)
+            case .unexpectedEnd, .unexpectedToken, .invalidNumber, .invalidString, .invalidEscape:
+                throw OTLPReadError(.malformedJSON, error.message, byteOffset: error.offset, offsetIn: .record)
+            }
         }
     }
 

@@ -23,7 +23,10 @@ public final class OTLPFileSource: OTLPByteSource {
             return
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw OTLPReadError(.io, "cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            let cause = SystemCallError(errno: errno)
+            throw OTLPReadError(.io, "cannot open \(path): \(cause)", cause: cause)
+        }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
@@ -47,8 +50,9 @@ public final class OTLPFileSource: OTLPByteSource {
         while true {
             let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
-            if errno == EINTR { continue }
-            throw OTLPReadError(.io, "read failed: \(String(cString: strerror(errno)))")
+            let cause = SystemCallError(errno: errno)
+            if cause.errno == EINTR { continue }
+            throw OTLPReadError(.io, "read failed: \(cause)", cause: cause)
         }
     }
 }

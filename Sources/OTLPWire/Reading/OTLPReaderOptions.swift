@@ -1,7 +1,7 @@
 /// How an ``OTLPStreamReader`` reads its input.
 ///
 /// Every limit has a documented range (`…Range`); a reader refuses options outside it with
-/// ``OTLPReadError/Kind/invalidOptions`` (see ``validate()``).
+/// ``OTLPReadError/Code/invalidOptions`` (see ``validate()``).
 public struct OTLPReaderOptions: Sendable {
     /// The framing; `nil` (the default) detects it from the file name, then from the content.
     public var framing: OTLPFraming?
@@ -45,7 +45,7 @@ public struct OTLPReaderOptions: Sendable {
     /// Accepted values of ``chunkSize``: 1 KiB to 64 MiB.
     public static let chunkSizeRange: ClosedRange<Int> = 1024...(64 << 20)
 
-    /// Throws ``OTLPReadError/Kind/invalidOptions`` naming the first limit outside its range.
+    /// Throws ``OTLPReadError/Code/invalidOptions`` naming the first limit outside its range.
     public func validate() throws(OTLPReadError) {
         try decoding.validate()
         try OTLPDecodingOptions.check("maxLineBytes", maxLineBytes, Self.maxLineBytesRange)

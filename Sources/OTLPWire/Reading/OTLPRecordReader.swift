@@ -120,8 +120,8 @@ public final class OTLPRecordReader {
         return record
     }
 
-    private func error(_ kind: OTLPReadError.Kind, _ message: String) -> OTLPReadError {
-        OTLPReadError(kind, message, recordIndex: index, byteOffset: offset)
+    private func error(_ code: OTLPReadError.Code, _ message: String) -> OTLPReadError {
+        OTLPReadError(code, message, recordIndex: index, byteOffset: offset)
     }
 
     /// The next `u32be` or `varint` record: the prefix is decoded by ``OTLPLengthPrefix`` as its bytes

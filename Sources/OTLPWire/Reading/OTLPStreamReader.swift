@@ -10,8 +10,8 @@
 /// reads ahead (up to 1,024 records and 16 MiB) for one that decides;
 /// failing that, a whole-token file name hint (``OTLPSignal/fromFileName(_:)``), then records that lean to a
 /// signal, decide. Records with no content at all are read as traces until something decides; other
-/// content that nothing decides is an ``OTLPReadError/Kind/ambiguousSignal`` error. Once decided, a record
-/// of the other signal is ``OTLPReadError/Kind/wrongKind``.
+/// content that nothing decides is an ``OTLPReadError/Code/ambiguousSignal`` error. Once decided, a record
+/// of the other signal is ``OTLPReadError/Code/wrongKind``.
 ///
 /// ```swift
 /// let reader = try OTLPStreamReader(path: "traces.u32be.bin.gz")
@@ -56,7 +56,7 @@ public final class OTLPStreamReader {
     }
 
     /// Reads from `source`; `name` (a file name) helps detect the framing and signal. Options outside their
-    /// documented ranges are refused with ``OTLPReadError/Kind/invalidOptions`` before anything is read.
+    /// documented ranges are refused with ``OTLPReadError/Code/invalidOptions`` before anything is read.
     public init(source: any OTLPByteSource, name: String? = nil, options: OTLPReaderOptions = OTLPReaderOptions()) throws(OTLPReadError) {
         try options.validate()
         self.options = options

@@ -68,10 +68,10 @@ public final class OTLPFileSink: OTLPByteSink {
         do throws(OTLPWriteError) {
             fd = try OTLPSystemCall.check("cannot open \(path)") { open(path, flags, 0o644) }
         } catch {
-            if case .system(_, ELOOP) = error, !follow, (try? OTLPFileStatus.of(path: path))??.isSymbolicLink == true {
+            if error.errno == ELOOP, !follow, (try? OTLPFileStatus.of(path: path))??.isSymbolicLink == true {
                 throw .system("cannot open \(path): it is a symbolic link, which is not followed (give the path of the file it points to)", errno: ELOOP)
             }
-            if case .system(_, ENXIO) = error, neverWaiting {
+            if error.errno == ENXIO, neverWaiting {
                 throw .system("cannot open \(path): it is a FIFO with no reader", errno: ENXIO)
             }
             throw error
@@ -138,8 +138,8 @@ public final class OTLPFileSink: OTLPByteSink {
                 do throws(OTLPWriteError) {
                     try OTLPSystemCall.check("cannot roll back \(name)") { ftruncate(descriptor, start) }  // no torn record
                 } catch let rollback {
-                    guard case .system(let message, let code) = error else { throw error }
-                    throw .system("\(message) (\(offset) of \(bytes.count) bytes written; \(rollback): the file ends in a torn record)", errno: code)
+                    guard let code = error.errno else { throw error }
+                    throw .system("\(error.message) (\(offset) of \(bytes.count) bytes written; \(rollback): the file ends in a torn record)", errno: code)
                 }
                 throw error
             }
@@ -151,7 +151,7 @@ public final class OTLPFileSink: OTLPByteSink {
             try OTLPSystemCall.check("cannot fsync \(name)") { fsync(descriptor) }
         } catch {
             // Pipes, terminals and some special files cannot be synced: nothing to make durable.
-            if case .system(_, let code) = error, code == EINVAL || code == EROFS { return }
+            if error.errno == EINVAL || error.errno == EROFS { return }
             throw error
         }
     }

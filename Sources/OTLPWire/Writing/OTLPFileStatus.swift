@@ -26,7 +26,7 @@ package struct OTLPFileStatus: Equatable, Sendable {
         do throws(OTLPWriteError) {
             try OTLPSystemCall.check("cannot inspect \(path)") { lstat(path, &info) }
         } catch {
-            if case .system(_, ENOENT) = error { return nil }
+            if error.errno == ENOENT { return nil }
             throw error
         }
         return OTLPFileStatus(info)

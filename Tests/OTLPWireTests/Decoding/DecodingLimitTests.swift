@@ -49,11 +49,11 @@ struct DecodingLimitTests {
             #expect(atMaximum.error == nil && atMaximum.records == 1, "\(name) = \(range.upperBound): \(String(describing: atMaximum.error))")
             if range.upperBound < Int.max {
                 let past = Self.read(Self.framedSample, Self.options { set(&$0, range.upperBound + 1) })
-                #expect(past.error?.kind == .invalidOptions && past.records == 0, "\(name) = \(range.upperBound + 1)")
+                #expect(past.error?.code == .invalidOptions && past.records == 0, "\(name) = \(range.upperBound + 1)")
                 #expect(past.error?.message.contains(name) == true && past.error?.message.contains("\(range.upperBound)") == true)
             }
             for value in [range.lowerBound - 1, Int.min] {
-                #expect(Self.read(Self.framedSample, Self.options { set(&$0, value) }).error?.kind == .invalidOptions, "\(name) = \(value)")
+                #expect(Self.read(Self.framedSample, Self.options { set(&$0, value) }).error?.code == .invalidOptions, "\(name) = \(value)")
             }
         }
     }
@@ -68,7 +68,7 @@ struct DecodingLimitTests {
                 _ = try json.withUnsafeBytes { buffer in try OTLPJSONDecoder(options: options).decodeTraces(buffer) }
                 Issue.record("maxNestingDepth \(depth) was accepted")
             } catch let error as OTLPReadError {
-                #expect(error.kind == .invalidOptions)
+                #expect(error.code == .invalidOptions)
             }
         }
         // Signal detection does not throw: it clamps to the range and still answers.
@@ -85,14 +85,14 @@ struct DecodingLimitTests {
             var varint = largest
             varint.framing = .varint
             let outcome = Self.read([UInt8(Self.sample.count & 0x7F) | 0x80, UInt8(Self.sample.count >> 7)] + Self.sample + prefix + [0, 0], varint)
-            #expect(outcome.records == 1 && outcome.error?.kind == .recordTooLarge && outcome.error?.recordIndex == 1)
+            #expect(outcome.records == 1 && outcome.error?.code == .recordTooLarge && outcome.error?.recordIndex == 1)
             // Framing detection sees the same bytes first: a negative or huge length is no record, not a trap.
             var detected = largest
             detected.framing = nil
             #expect(Self.read(prefix + Self.sample, detected).error != nil)
         }
         let u32 = Self.read(Self.framedSample + [0xFF, 0xFF, 0xFF, 0xFF, 1, 2, 3], largest)
-        #expect(u32.records == 1 && u32.error?.kind == .recordTooLarge)
+        #expect(u32.records == 1 && u32.error?.code == .recordTooLarge)
         // OTLPRecordReader clamps what it is given: Int.max cannot overflow a length computation.
         let records = OTLPRecordReader(
             source: OTLPMemorySource(signVarint + [1, 2]), framing: .varint, maxRecordBytes: .max, maxLineBytes: .max, chunkSize: .max)
@@ -139,7 +139,7 @@ struct DecodingLimitTests {
                 _ = try OTLPDecoder(options: OTLPDecodingOptions(maxNestingDepth: maxDepth - 2)).decodeTraces(protobuf)
                 outcome.append("one level less was accepted")
             } catch {
-                outcome.append((error as? OTLPReadError)?.kind == .nestingTooDeep ? "refused below" : "\(error)")
+                outcome.append((error as? OTLPReadError)?.code == .nestingTooDeep ? "refused below" : "\(error)")
             }
         }
         #expect(outcome == ["refused below"])
@@ -204,7 +204,7 @@ struct DecodingLimitTests {
                 var options = OTLPReaderOptions(framing: .jsonl, signal: signal)
                 options.decoding = .default
                 let outcome = Self.read(Array((json + "\n").utf8), options)
-                #expect(outcome.error?.kind == .malformedJSON, "\(text): \(String(describing: outcome.error))")
+                #expect(outcome.error?.code == .malformedJSON, "\(text): \(String(describing: outcome.error))")
             }
         }
         let ok = #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"startTimeUnixNano":1.8e19}]}]}]}"#

@@ -118,7 +118,7 @@ struct MergeSemanticsTests {
             _ = try Self.traces(field(1, resource + resource))
             Issue.record("12,000 merged attributes were accepted")
         } catch let error as OTLPReadError {
-            #expect(error.kind == .tooManyAttributes && error.message.contains("resource") && error.message.contains("after merging"))
+            #expect(error.code == .tooManyAttributes && error.message.contains("resource") && error.message.contains("after merging"))
         }
         // Nesting: merging never deepens; a merged body at the limit is read, one past it is not.
         func nested(_ levels: Int) -> [UInt8] {

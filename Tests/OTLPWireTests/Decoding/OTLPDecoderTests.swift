@@ -12,21 +12,21 @@ struct OTLPDecoderTests {
             try OTLPDecoder().decodeTraces(Self.shortTraceID)
         } throws: { error in
             let error = error as! OTLPReadError
-            return error.kind == .malformedProtobuf && error.message.contains("5 bytes")
+            return error.code == .malformedProtobuf && error.message.contains("5 bytes")
         }
     }
 
     @Test("the size limit is checked before scanning")
     func sizeLimit() {
         let decoder = OTLPDecoder(options: OTLPDecodingOptions(maxMessageBytes: 8))
-        #expect { try decoder.decodeTraces(Self.shortTraceID) } throws: { ($0 as! OTLPReadError).kind == .recordTooLarge }
+        #expect { try decoder.decodeTraces(Self.shortTraceID) } throws: { ($0 as! OTLPReadError).code == .recordTooLarge }
     }
 
     @Test("a lower nesting limit applies: 4 levels allow a span, 3 do not")
     func depthLimit() throws {
         let bytes = OTLPEncoder().encode(SampleTelemetry.traces(1))
         #expect { try OTLPDecoder(options: OTLPDecodingOptions(maxNestingDepth: 3)).decodeTraces(bytes) } throws: {
-            ($0 as! OTLPReadError).kind == .nestingTooDeep
+            ($0 as! OTLPReadError).code == .nestingTooDeep
         }
         let shallow = OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [
             OTLPSpan(traceID: nil, spanID: nil, name: "x", startTimeUnixNano: 1, endTimeUnixNano: 2)
@@ -52,7 +52,7 @@ struct OTLPDecoderTests {
         #expect(traces.withUnsafeBytes { OTLPDecoder().detectSignal($0) } == .traces)
         #expect(logs.withUnsafeBytes { OTLPDecoder().detectSignal($0) } == .logs)
         #expect([UInt8]().withUnsafeBytes { OTLPDecoder().detectSignal($0) } == nil)
-        #expect { try OTLPDecoder().decodeTraces(logs) } throws: { ($0 as! OTLPReadError).kind == .wrongKind }
+        #expect { try OTLPDecoder().decodeTraces(logs) } throws: { ($0 as! OTLPReadError).code == .wrongKind }
     }
 }
 
@@ -87,13 +87,13 @@ struct OTLPJSONDecoderTests {
     func errors() {
         #expect { try traces(#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"abc"}]}]}]}"#) } throws: {
             let error = $0 as! OTLPReadError
-            return error.kind == .malformedJSON && error.message.contains("$.resourceSpans[0].scopeSpans[0].spans[0].traceId")
+            return error.code == .malformedJSON && error.message.contains("$.resourceSpans[0].scopeSpans[0].spans[0].traceId")
         }
         #expect { try traces(#"{"resourceSpans":[}"#) } throws: {
             let error = $0 as! OTLPReadError
-            return error.kind == .malformedJSON && error.byteOffset == 18
+            return error.code == .malformedJSON && error.byteOffset == 18
         }
         let deep = String(repeating: "[", count: 100_000)
-        #expect { try traces(deep) } throws: { ($0 as! OTLPReadError).kind == .nestingTooDeep }
+        #expect { try traces(deep) } throws: { ($0 as! OTLPReadError).code == .nestingTooDeep }
     }
 }

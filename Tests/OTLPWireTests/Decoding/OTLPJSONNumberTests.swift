@@ -53,7 +53,7 @@ struct OTLPJSONNumberTests {
             try Self.startTime(literal)
         } throws: { error in
             let error = error as! OTLPReadError
-            return error.kind == .malformedJSON && error.message.contains("$.resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano")
+            return error.code == .malformedJSON && error.message.contains("$.resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano")
         }
     }
 
@@ -104,7 +104,7 @@ struct OTLPJSONNumberTests {
             try Self.decodeTraces(Self.spanJSON(field.member + field.pastMax + Self.closing(field.member)))
         } throws: { error in
             let error = error as! OTLPReadError
-            return error.kind == .malformedJSON && error.message.contains(field.path + ": ") && error.message.contains("out of range")
+            return error.code == .malformedJSON && error.message.contains(field.path + ": ") && error.message.contains("out of range")
         }
     }
 
@@ -116,7 +116,7 @@ struct OTLPJSONNumberTests {
         let json = #"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"# + member + literal + Self.closing(member) + "}]}]}]}"
         #expect { try Self.decodeLogs(json) } throws: { error in
             let error = error as! OTLPReadError
-            return error.kind == .malformedJSON && error.message.contains("$.resourceLogs[0].scopeLogs[0].logRecords[0].")
+            return error.code == .malformedJSON && error.message.contains("$.resourceLogs[0].scopeLogs[0].logRecords[0].")
         }
         let resource = #"{"resourceLogs":[{"resource":{"droppedAttributesCount":1e10},"scopeLogs":[{"scope":{"droppedAttributesCount":1}}]}]}"#
         #expect { try Self.decodeLogs(resource) } throws: { ($0 as! OTLPReadError).message.contains("$.resourceLogs[0].resource.droppedAttributesCount") }
@@ -130,7 +130,7 @@ struct OTLPJSONNumberTests {
         #expect(span.kind == .client && span.status?.code == .error)
         let log = try Self.decodeLogs(#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"severityNumber":1.7e1}]}]}]}"#)
         #expect(log.resourceLogs[0].scopeLogs[0].logRecords[0].severity.rawValue == 17)
-        #expect { try Self.decodeTraces(Self.spanJSON(#""kind":"SPAN_KIND_NOPE""#)) } throws: { ($0 as! OTLPReadError).kind == .malformedJSON }
+        #expect { try Self.decodeTraces(Self.spanJSON(#""kind":"SPAN_KIND_NOPE""#)) } throws: { ($0 as! OTLPReadError).code == .malformedJSON }
     }
 
     @Test("doubles: overflow is malformed_json, underflow is zero, -0 keeps its sign, only JSON number texts")
@@ -148,7 +148,7 @@ struct OTLPJSONNumberTests {
         #expect(try double(#""Infinity""#) == .infinity)
         for literal in ["1e400", "-1e400", #""1e400""#, "1e99999999999999999999999", #""0x10""#, #""inf""#, #""nan""#, #"" 1""#, #""1_0""#, "true"] {
             #expect(throws: OTLPReadError.self, "\(literal)") { try double(literal) }
-            do { _ = try double(literal) } catch { #expect(error.kind == .malformedJSON && error.message.contains("doubleValue"), "\(literal)") }
+            do { _ = try double(literal) } catch { #expect(error.code == .malformedJSON && error.message.contains("doubleValue"), "\(literal)") }
         }
     }
 

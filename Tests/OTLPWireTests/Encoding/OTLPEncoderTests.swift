@@ -76,7 +76,7 @@ struct OTLPEncoderTests {
         do {
             _ = try OTLPDecoder().decodeTraces(OTLPEncoder().encode(tooDeep))
         } catch {
-            #expect(error.kind == .nestingTooDeep)
+            #expect(error.code == .nestingTooDeep)
         }
     }
 

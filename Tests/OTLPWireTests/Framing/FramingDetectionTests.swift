@@ -53,7 +53,7 @@ struct DetectionSampleFaultTests {
         } catch {
             failure = error
         }
-        #expect(failure?.kind.rawValue == entry.expect["error_class"] as? String)
+        #expect(failure?.code.description == entry.expect["error_class"] as? String)
         #expect(records == entry.expect["records_readable_before_error"] as? Int)
         #expect(failure?.recordIndex == records)
     }

@@ -50,7 +50,7 @@ struct ManifestVectorTests {
         }
         let error = try #require(outcome.error, "\(entry.path) read without error")
         let classes = [expect["error_class"] as! String] + (expect["also_acceptable"] as? [String] ?? [])
-        #expect(classes.contains(error.kind.rawValue), "\(entry.path): got \(error)")
+        #expect(classes.contains(error.code.description), "\(entry.path): got \(error)")
         let readable = expect["records_readable_before_error"] as! Int
         let minimum = expect["records_readable_before_error_min"] as? Int ?? readable
         #expect((minimum...readable).contains(outcome.records), "\(entry.path): \(outcome.records) records before the error")
@@ -59,7 +59,7 @@ struct ManifestVectorTests {
             #expect(outcome.items == items)
         }
         #expect(error.recordIndex == outcome.records, "record index \(String(describing: error.recordIndex))")
-        if error.kind.rawValue == expect["error_class"] as! String {
+        if error.code.description == expect["error_class"] as! String {
             #expect(error.byteOffset == expect["error_offset"] as? Int, "\(entry.path): \(error)")
             #expect(error.offsetIn.rawValue == expect["error_offset_in"] as! String)
         }

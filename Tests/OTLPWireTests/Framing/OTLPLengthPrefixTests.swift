@@ -45,7 +45,7 @@ struct OTLPLengthPrefixTests {
     }
 
     /// Hostile prefixes, each after one good record, with the error class the reader must give.
-    static let hostile: [(name: String, bytes: [UInt8], framing: OTLPFraming, kind: OTLPReadError.Kind)] = [
+    static let hostile: [(name: String, bytes: [UInt8], framing: OTLPFraming, kind: OTLPReadError.Code)] = [
         ("10-byte varint 2^64-1", [UInt8](repeating: 0xFF, count: 9) + [0x01], .varint, .recordTooLarge),
         ("10-byte varint 2^63 (past Int.max)", [UInt8](repeating: 0x80, count: 9) + [0x01], .varint, .recordTooLarge),
         ("10-byte varint past 64 bits", [UInt8](repeating: 0xFF, count: 9) + [0x7F], .varint, .badLengthPrefix),
@@ -78,7 +78,7 @@ struct OTLPLengthPrefixTests {
         for (source, label) in [(OTLPMemorySource(cut) as any OTLPByteSource, "memory"), (StreamInputs.TrickleSource(cut), "trickle"), (pipe, "pipe")] {
             let outcome = StreamInputs.read(source, options: options)
             #expect(outcome.records.count == 1, "\(name) via \(label)")
-            #expect(outcome.error?.kind == kind, "\(name) via \(label): \(String(describing: outcome.error))")
+            #expect(outcome.error?.code == kind, "\(name) via \(label): \(String(describing: outcome.error))")
             #expect(outcome.error?.recordIndex == 1)
             #expect(outcome.error?.byteOffset == goodRecord.count)
         }
@@ -95,7 +95,7 @@ struct OTLPLengthPrefixTests {
                 #expect(outcome.records.isEmpty)
                 let error = outcome.error
                 #expect(error != nil, "\(bytes) read as valid")
-                #expect([.recordTooLarge, .badLengthPrefix, .truncatedRecord].contains(error?.kind), "\(String(describing: error))")
+                #expect([.recordTooLarge, .badLengthPrefix, .truncatedRecord].contains(error?.code), "\(String(describing: error))")
                 #expect(error?.recordIndex == 0 && error?.byteOffset == 0)
             }
         }
@@ -104,18 +104,18 @@ struct OTLPLengthPrefixTests {
     @Test("a frame limit of Int.max is refused as invalid options; at the largest valid limit, huge declared lengths are refused (no overflow), not a trap")
     func unlimitedFrames() {
         let unlimited = StreamInputs.read([0x01, 0x00], options: OTLPReaderOptions(framing: .varint, decoding: OTLPDecodingOptions(maxMessageBytes: .max)))
-        #expect(unlimited.error?.kind == .invalidOptions)
+        #expect(unlimited.error?.code == .invalidOptions)
         let largest = OTLPDecodingOptions.maxMessageBytesRange.upperBound
         let options = OTLPReaderOptions(framing: .varint, decoding: OTLPDecodingOptions(maxMessageBytes: largest))
         let outcome = StreamInputs.read([UInt8](repeating: 0xFF, count: 8) + [0x7F], options: options)
-        #expect(outcome.error?.kind == .recordTooLarge)
+        #expect(outcome.error?.code == .recordTooLarge)
         var atLimit: [UInt8] = []
         #expect(OTLPLengthPrefix.encode(largest, framing: .varint, into: &atLimit))
         let smaller = StreamInputs.read(atLimit + [0x01], options: options)
-        #expect(smaller.error?.kind == .truncatedRecord)
+        #expect(smaller.error?.code == .truncatedRecord)
         let u32Options = OTLPReaderOptions(framing: .u32be, decoding: OTLPDecodingOptions(maxMessageBytes: largest))
-        #expect(StreamInputs.read([0xFF, 0xFF, 0xFF, 0xFF, 0x01], options: u32Options).error?.kind == .recordTooLarge)
-        #expect(StreamInputs.read([0x7F, 0xFF, 0xFF, 0xFF, 0x01], options: u32Options).error?.kind == .truncatedRecord)
+        #expect(StreamInputs.read([0xFF, 0xFF, 0xFF, 0xFF, 0x01], options: u32Options).error?.code == .recordTooLarge)
+        #expect(StreamInputs.read([0x7F, 0xFF, 0xFF, 0xFF, 0x01], options: u32Options).error?.code == .truncatedRecord)
     }
 
     @Test("the writer's prefixes are the codec's: a varint file of records of 0, 127, 128 and 20,000 bytes reads back")

@@ -30,13 +30,13 @@ struct HostileInputTests {
     static func framed(_ message: [UInt8]) -> [UInt8] { u32(UInt32(message.count)) + message }
 
     @Test("u32be prefixes: 0 is an empty record; 2^31-1 and 2^32-1 are too large, refused before reading", arguments: [
-        (UInt32(0), nil as OTLPReadError.Kind?, 3), (UInt32(0x7FFF_FFFF), .recordTooLarge, 2), (UInt32(0xFFFF_FFFF), .recordTooLarge, 2),
+        (UInt32(0), nil as OTLPReadError.Code?, 3), (UInt32(0x7FFF_FFFF), .recordTooLarge, 2), (UInt32(0xFFFF_FFFF), .recordTooLarge, 2),
     ])
-    func u32bePrefixes(prefix: UInt32, expected: OTLPReadError.Kind?, records: Int) {
+    func u32bePrefixes(prefix: UInt32, expected: OTLPReadError.Code?, records: Int) {
         let bytes = Self.framed(Self.good) + Self.framed(Self.good) + Self.u32(prefix) + Array(repeating: 0, count: 64)
         let outcome = Self.read(prefix == 0 ? Self.framed(Self.good) + Self.framed(Self.good) + Self.u32(0) : bytes, framing: .u32be)
         #expect(outcome.records == records)
-        #expect(outcome.error?.kind == expected)
+        #expect(outcome.error?.code == expected)
         if expected != nil {
             #expect(outcome.error?.recordIndex == 2)
             #expect(outcome.error?.byteOffset == 2 * (4 + Self.good.count))
@@ -52,23 +52,23 @@ struct HostileInputTests {
         #expect(ok.error == nil && ok.records == 1)
         let eleven = Array(repeating: UInt8(0x80), count: 10) + [0x01] + Self.good
         let bad = Self.read(Self.framed(Self.good) + eleven, framing: .u32be)
-        #expect(bad.error?.kind == .malformedProtobuf || bad.error?.kind == .recordTooLarge)  // not varint-framed: garbage
+        #expect(bad.error?.code == .malformedProtobuf || bad.error?.code == .recordTooLarge)  // not varint-framed: garbage
         let badVarint = Self.read([UInt8(Self.good.count & 0x7F) | 0x80, UInt8(Self.good.count >> 7)] + Self.good + eleven, framing: .varint)
-        #expect(badVarint.records == 1 && badVarint.error?.kind == .badLengthPrefix && badVarint.error?.recordIndex == 1)
+        #expect(badVarint.records == 1 && badVarint.error?.code == .badLengthPrefix && badVarint.error?.recordIndex == 1)
     }
 
     @Test("a logs request inside a traces stream is wrong_kind at its index")
     func otherSignal() {
         let logs = OTLPEncoder().encode(SampleTelemetry.logs(2))
         let outcome = Self.read(Self.framed(Self.good) + Self.framed(logs) + Self.framed(Self.good), framing: .u32be)
-        #expect(outcome.records == 1 && outcome.error?.kind == .wrongKind && outcome.error?.recordIndex == 1)
+        #expect(outcome.records == 1 && outcome.error?.code == .wrongKind && outcome.error?.recordIndex == 1)
     }
 
     @Test("a trace ID of the wrong length is refused with the record index")
     func wrongIDLength() {
         let short: [UInt8] = [0x0A, 0x0B, 0x12, 0x09, 0x12, 0x07, 0x0A, 0x05, 1, 2, 3, 4, 5]
         let outcome = Self.read(Self.framed(Self.good) + Self.framed(short), framing: .u32be)
-        #expect(outcome.records == 1 && outcome.error?.kind == .malformedProtobuf && outcome.error?.recordIndex == 1)
+        #expect(outcome.records == 1 && outcome.error?.code == .malformedProtobuf && outcome.error?.recordIndex == 1)
         #expect(outcome.error?.message.contains("5 bytes") == true)
     }
 
@@ -77,7 +77,7 @@ struct HostileInputTests {
         // request { rs { resource { attributes { key: 0xFF 0xFE } } } }
         let bad: [UInt8] = [0x0A, 0x08, 0x0A, 0x06, 0x0A, 0x04, 0x0A, 0x02, 0xFF, 0xFE]
         let outcome = Self.read(Self.framed(Self.good) + Self.framed(bad), framing: .u32be)
-        #expect(outcome.records == 1 && outcome.error?.kind == .malformedProtobuf && outcome.error?.recordIndex == 1)
+        #expect(outcome.records == 1 && outcome.error?.code == .malformedProtobuf && outcome.error?.recordIndex == 1)
         let bytesValue = OTLPEncoder().encode(OTLPTracesData(resource: OTLPResource(attributes: [OTLPAttribute("b", .bytes([0xFF, 0xFE]))]), scope: OTLPInstrumentationScope(name: "s"), spans: []))
         #expect(Self.read(Self.framed(bytesValue), framing: .u32be).error == nil)
     }
@@ -88,7 +88,7 @@ struct HostileInputTests {
         #expect(Self.read(Array((line + "\n").utf8), framing: .jsonl).records == 1)
         let bare = #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"a","value":{"doubleValue":NaN}}]}]}]}]}"#
         let outcome = Self.read(Array((line + "\n" + bare + "\n").utf8), framing: .jsonl)
-        #expect(outcome.records == 1 && outcome.error?.kind == .malformedJSON && outcome.error?.recordIndex == 1)
+        #expect(outcome.records == 1 && outcome.error?.code == .malformedJSON && outcome.error?.recordIndex == 1)
     }
 
     static func nested(_ depth: Int) -> OTLPAttributeValue { depth == 0 ? .int(1) : .array([nested(depth - 1)]) }
@@ -101,14 +101,14 @@ struct HostileInputTests {
     @Test("nesting at the limit is read, one level past it is nesting_too_deep, in protobuf and in JSON alike")
     func nesting() {
         // A span attribute's value is level 5; each array adds 2: 47 arrays put the innermost value at 99, 48 at 101.
-        for (arrays, expected) in [(47, nil as OTLPReadError.Kind?), (48, .nestingTooDeep)] {
+        for (arrays, expected) in [(47, nil as OTLPReadError.Code?), (48, .nestingTooDeep)] {
             let data = Self.deep(arrays)
             let protobuf = Self.read(Self.framed(Self.good) + Self.framed(OTLPEncoder().encode(data)), framing: .u32be)
-            #expect(protobuf.error?.kind == expected, "protobuf, \(arrays) arrays")
+            #expect(protobuf.error?.code == expected, "protobuf, \(arrays) arrays")
             let json = Array((String(decoding: OTLPJSONEncoder().encode(OTLPTracesData(resourceSpans: [])), as: UTF8.self) + "\n"
                 + String(decoding: OTLPJSONEncoder().encode(data), as: UTF8.self) + "\n").utf8)
             let fromJSON = Self.read(json, framing: .jsonl)
-            #expect(fromJSON.error?.kind == expected, "JSON, \(arrays) arrays")
+            #expect(fromJSON.error?.code == expected, "JSON, \(arrays) arrays")
             if expected != nil {
                 #expect(protobuf.records == 1 && protobuf.error?.recordIndex == 1)
                 #expect(fromJSON.records == 1 && fromJSON.error?.recordIndex == 1)
@@ -116,7 +116,7 @@ struct HostileInputTests {
         }
         // Far past the limit: no stack overflow in either reader.
         let hostile = Array(String(repeating: #"{"arrayValue":{"values":["#, count: 50_000).utf8)
-        #expect(Self.read(Array(#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":"#.utf8) + hostile + [0x0A], framing: .jsonl).error?.kind == .nestingTooDeep)
+        #expect(Self.read(Array(#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":"#.utf8) + hostile + [0x0A], framing: .jsonl).error?.code == .nestingTooDeep)
     }
 
     static func attributes(_ count: Int) -> [OTLPAttribute] { (0..<count).map { OTLPAttribute("k\($0)", .int(Int64($0))) } }
@@ -143,13 +143,13 @@ struct HostileInputTests {
         var options = OTLPReaderOptions()
         options.decoding.maxAttributesPerItem = 20
         let empty = OTLPTracesData(resourceSpans: [])
-        for (count, expected) in [(20, nil as OTLPReadError.Kind?), (21, .tooManyAttributes)] {
+        for (count, expected) in [(20, nil as OTLPReadError.Code?), (21, .tooManyAttributes)] {
             let data = Self.manyAttributes(count, on: item)
             let protobuf = Self.read(Self.framed(Self.good) + Self.framed(OTLPEncoder().encode(data)), framing: .u32be, options: options)
             let lines = [empty, data].map { String(decoding: OTLPJSONEncoder().encode($0), as: UTF8.self) + "\n" }.joined()
             let json = Self.read(Array(lines.utf8), framing: .jsonl, options: options)
             for (name, outcome) in [("protobuf", protobuf), ("JSON", json)] {
-                #expect(outcome.error?.kind == expected, "\(name), \(item), \(count) attributes")
+                #expect(outcome.error?.code == expected, "\(name), \(item), \(count) attributes")
                 #expect(outcome.records == (expected == nil ? 2 : 1), "\(name), \(item), \(count) attributes")
                 if expected != nil {
                     #expect(outcome.error?.recordIndex == 1)
@@ -169,11 +169,11 @@ struct HostileInputTests {
         let good = OTLPEncoder().encode(logs(10_000))
         #expect(Self.read(Self.framed(good), framing: .u32be, signal: .logs).records == 1)
         let bad = Self.read(Self.framed(good) + Self.framed(OTLPEncoder().encode(logs(10_001))), framing: .u32be, signal: .logs)
-        #expect(bad.records == 1 && bad.error?.kind == .tooManyAttributes && bad.error?.recordIndex == 1)
+        #expect(bad.records == 1 && bad.error?.code == .tooManyAttributes && bad.error?.recordIndex == 1)
         #expect(bad.error?.message.contains("a log record has more than 10000 attributes") == true)
         // Detection does not apply the limit: the signal is still found, and decoding names the fault.
         let detected = Self.read(Self.framed(OTLPEncoder().encode(logs(10_001))), framing: .u32be, signal: nil)
-        #expect(detected.error?.kind == .tooManyAttributes && detected.error?.recordIndex == 0)
+        #expect(detected.error?.code == .tooManyAttributes && detected.error?.recordIndex == 0)
     }
 
     /// A traces request of `spans` spans, each with `attributes` empty attributes (2 bytes apiece on the wire).
@@ -218,7 +218,7 @@ struct HostileInputTests {
         var options = OTLPReaderOptions()
         options.decoding.maxDecodedBytes = 1 << 20
         let outcome = Self.read(Self.framed(Self.good) + Self.framed(hostile) + Self.framed(Self.good), framing: .u32be, options: options)
-        #expect(outcome.records == 1 && outcome.error?.kind == .recordTooLarge && outcome.error?.recordIndex == 1)
+        #expect(outcome.records == 1 && outcome.error?.code == .recordTooLarge && outcome.error?.recordIndex == 1)
         #expect(outcome.error?.message.contains("more than 1048576 bytes of memory") == true)
         #expect(Self.read(Self.framed(hostile), framing: .u32be).error == nil)  // the default (1 GiB) reads it
     }
@@ -238,12 +238,12 @@ struct HostileInputTests {
         var options = OTLPReaderOptions()
         options.decoding.maxMessageBytes = 64 << 20
         let outcome = Self.read(sink.bytes, framing: .u32be, options: options)
-        #expect(outcome.records == 0 && outcome.error?.kind == .gzipTooLarge && outcome.error?.recordIndex == 0)
-        #expect(Self.read(sink.bytes, framing: .u32be).error?.kind == .recordTooLarge)
+        #expect(outcome.records == 0 && outcome.error?.code == .gzipTooLarge && outcome.error?.recordIndex == 0)
+        #expect(Self.read(sink.bytes, framing: .u32be).error?.code == .recordTooLarge)
         // A raised limit lets it through to the framing layer, which then finds the record cut short.
         var lenient = options
         lenient.maxInflationRatio = .max
-        #expect(Self.read(sink.bytes, framing: .u32be, options: lenient).error?.kind == .truncatedRecord)
+        #expect(Self.read(sink.bytes, framing: .u32be, options: lenient).error?.code == .truncatedRecord)
     }
 
     @Test("a file that grows while it is read: records appended before the end was reached are delivered")

@@ -46,7 +46,7 @@ struct DetectionDamageTests {
                     Issue.record("cut at \(cut) of \(file.count) via \(label): read as valid \(String(describing: outcome.framing)), \(outcome.records.count) records")
                     continue
                 }
-                #expect([.truncatedLengthPrefix, .truncatedRecord].contains(error.kind), "cut at \(cut) via \(label): \(error)")
+                #expect([.truncatedLengthPrefix, .truncatedRecord].contains(error.code), "cut at \(cut) via \(label): \(error)")
                 // Under 4 bytes nothing tells the framings apart; the cut is reported all the same.
                 #expect(outcome.framing == framing || cut < 4, "cut at \(cut) via \(label)")
                 #expect(outcome.records.count == complete, "cut at \(cut) via \(label)")

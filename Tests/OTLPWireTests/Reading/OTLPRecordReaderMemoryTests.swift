@@ -15,7 +15,7 @@ struct OTLPRecordReaderMemoryTests {
         let reader = OTLPRecordReader(
             source: StreamInputs.TrickleSource(bytes, step: 64 * 1024), framing: framing,
             maxRecordBytes: OTLPDecodingOptions.maxMessageBytesRange.upperBound)
-        #expect { try reader.next() } throws: { ($0 as? OTLPReadError)?.kind == .truncatedRecord }
+        #expect { try reader.next() } throws: { ($0 as? OTLPReadError)?.code == .truncatedRecord }
         #expect(reader.bufferBytes <= 2 * arrived + 256 * 1024, "\(reader.bufferBytes) bytes of buffer for \(arrived) arrived")
     }
 }

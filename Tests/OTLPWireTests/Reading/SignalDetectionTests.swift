@@ -83,7 +83,7 @@ struct SignalDetectionTests {
     func mixedSignals() {
         let outcome = StreamInputs.read(StreamInputs.u32be([Self.traces, Self.logs]))
         #expect(outcome.records.count == 1)
-        #expect(outcome.error?.kind == .wrongKind && outcome.error?.recordIndex == 1)
+        #expect(outcome.error?.code == .wrongKind && outcome.error?.recordIndex == 1)
     }
 
     @Test("content that cannot decide and no name token: ambiguous_signal asking for the signal; a token or --signal decides")
@@ -91,7 +91,7 @@ struct SignalDetectionTests {
         let bytes = StreamInputs.u32be([[], Wire.resourceOnly, Wire.resourceOnly])
         let outcome = StreamInputs.read(bytes, name: "resources.u32be.bin")
         #expect(outcome.records.count == 1)  // the empty request before it is delivered
-        #expect(outcome.error?.kind == .ambiguousSignal)
+        #expect(outcome.error?.code == .ambiguousSignal)
         #expect(outcome.error?.recordIndex == 1)
         #expect(outcome.error?.byteOffset == 4)
         #expect(outcome.error?.message.contains("--signal") == true)
@@ -128,13 +128,13 @@ struct SignalDetectionTests {
     func jsonResourceOnlyOtherSignal() {
         let logsLine = OTLPJSONEncoder().encode(SampleTelemetry.logs(2))
         let outcome = StreamInputs.read(logsLine + Array("\n{\"resourceSpans\":[{\"resource\":{}}]}\n".utf8))
-        #expect(outcome.records.count == 1 && outcome.error?.kind == .wrongKind)
+        #expect(outcome.records.count == 1 && outcome.error?.code == .wrongKind)
     }
 
     @Test("damage before any evidence is reported as damage, in the terms of the likelier signal")
     func damageFirst() {
         let outcome = StreamInputs.read(StreamInputs.u32be([[0x0A, 0x05, 0x01], Self.logs]))
         #expect(outcome.records.isEmpty)
-        #expect(outcome.error?.kind == .malformedProtobuf && outcome.error?.recordIndex == 0)
+        #expect(outcome.error?.code == .malformedProtobuf && outcome.error?.recordIndex == 0)
     }
 }

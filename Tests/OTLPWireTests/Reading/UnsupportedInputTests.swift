@@ -19,12 +19,12 @@ struct UnsupportedInputTests {
         for options in [OTLPReaderOptions(), OTLPReaderOptions(signal: .logs), OTLPReaderOptions(framing: .jsonl, signal: .logs)] {
             let outcome = StreamInputs.read(bytes, options: options)
             #expect(outcome.records.count == 1)
-            #expect(outcome.error?.kind == .wrongKind)
+            #expect(outcome.error?.code == .wrongKind)
             #expect(outcome.error?.recordIndex == 1)
             #expect(outcome.error?.byteOffset == Self.logsLine.count + 1)
         }
         let reversed = StreamInputs.read(Self.lines([Self.tracesLine, Self.logsLine]))
-        #expect(reversed.records.count == 1 && reversed.error?.kind == .wrongKind)
+        #expect(reversed.records.count == 1 && reversed.error?.code == .wrongKind)
     }
 
     @Test("JSON: the decoder refuses a request of the other signal instead of returning it empty")
@@ -34,7 +34,7 @@ struct UnsupportedInputTests {
             _ = try Self.logsLine.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try OTLPJSONDecoder().decodeTraces(b) } }.get()
             Issue.record("decoded")
         } catch {
-            #expect(error.kind == .wrongKind)
+            #expect(error.code == .wrongKind)
         }
     }
 
@@ -45,19 +45,19 @@ struct UnsupportedInputTests {
         for options in [OTLPReaderOptions(), OTLPReaderOptions(signal: .traces), OTLPReaderOptions(signal: .logs)] {
             let outcome = StreamInputs.read(Self.lines([line]), options: options)
             #expect(outcome.records.isEmpty)
-            #expect(outcome.error?.kind == .unsupportedSignal, "\(String(describing: outcome.error))")
+            #expect(outcome.error?.code == .unsupportedSignal, "\(String(describing: outcome.error))")
             #expect(outcome.error?.recordIndex == 0)
         }
         // After valid records: they are delivered first.
         let after = StreamInputs.read(Self.lines([Self.tracesLine, line]))
-        #expect(after.records.count == 1 && after.error?.kind == .unsupportedSignal && after.error?.recordIndex == 1)
+        #expect(after.records.count == 1 && after.error?.code == .unsupportedSignal && after.error?.recordIndex == 1)
     }
 
     @Test("JSON: one object holding two signals is malformed_json, not half read")
     func jsonBothSignals() {
         let both = Array("{\"resourceSpans\":[{}],\"resourceLogs\":[{}]}".utf8)
         let outcome = StreamInputs.read(Self.lines([both]), options: OTLPReaderOptions(signal: .traces))
-        #expect(outcome.error?.kind == .malformedJSON)
+        #expect(outcome.error?.code == .malformedJSON)
     }
 
     static let magics: [(name: String, bytes: [UInt8])] = [
@@ -83,7 +83,7 @@ struct UnsupportedInputTests {
         ] {
             let outcome = StreamInputs.read(source, name: "data.\(name)", options: options)
             #expect(outcome.records.isEmpty)
-            #expect(outcome.error?.kind == .unsupportedCompression, "\(name): \(String(describing: outcome.error))")
+            #expect(outcome.error?.code == .unsupportedCompression, "\(name): \(String(describing: outcome.error))")
             #expect(outcome.error?.recordIndex == 0 && outcome.error?.byteOffset == 0)
             #expect(outcome.error?.message.contains(name) == true)
         }

@@ -40,13 +40,13 @@ struct ValidationDepthTests {
                 if signal == .traces { _ = try decoder.decodeTraces(buffer) } else { _ = try decoder.decodeLogs(buffer) }
             } catch { decodeError = error }
         }
-        #expect(checkError?.kind == .malformedProtobuf)
+        #expect(checkError?.code == .malformedProtobuf)
         #expect(checkError?.message.contains(what) == true, "\(String(describing: checkError))")
         #expect(checkError == decodeError)
         let first = signal == .traces ? OTLPEncoder().encode(SampleTelemetry.traces(1)) : OTLPEncoder().encode(SampleTelemetry.logs(1))
         let file = StreamInputs.u32be([first, message])
         let (decoded, validated) = Self.verdicts(file, options: OTLPReaderOptions(signal: signal))
-        #expect(validated.error?.kind == .malformedProtobuf && validated.records == 1)
+        #expect(validated.error?.code == .malformedProtobuf && validated.records == 1)
         #expect(decoded == validated)
     }
 

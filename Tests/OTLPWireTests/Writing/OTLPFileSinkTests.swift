@@ -23,7 +23,7 @@ struct OTLPFileSinkTests {
             try body()
             return nil
         } catch let error as OTLPWriteError {
-            if case .system(_, let code) = error { return code }
+            if error.code == .system, let code = error.errno { return code }
             return -1
         } catch {
             return -2
@@ -41,9 +41,9 @@ struct OTLPFileSinkTests {
             _ = try OTLPFileSink(path: link, append: append)
             Issue.record("a symbolic link was opened")
         } catch {
-            guard case .system(let message, let code) = error else { Issue.record("\(error)"); return }
+            guard error.code == .system, let code = error.errno else { Issue.record("\(error)"); return }
             #expect(code == ELOOP)
-            #expect(message.contains(link) && message.contains("symbolic link"), "\(message)")
+            #expect(error.message.contains(link) && error.message.contains("symbolic link"), "\(error.message)")
         }
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious\n")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)

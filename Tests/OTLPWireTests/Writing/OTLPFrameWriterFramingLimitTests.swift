@@ -14,8 +14,9 @@ struct OTLPFrameWriterFramingLimitTests {
             #expect {
                 try OTLPFrameWriter.lengthPrefix(messageBytes: length, framing: .u32be)
             } throws: { error in
-                guard case .unframeable(let message) = error as! OTLPWriteError else { return false }
-                return message.contains("\(length) bytes") && message.contains("u32be")
+                let error = error as! OTLPWriteError
+                guard error.code == .unframeable else { return false }
+                return error.message.contains("\(length) bytes") && error.message.contains("u32be")
             }
         }
         #expect(throws: OTLPWriteError.self) { try OTLPFrameWriter.lengthPrefix(messageBytes: -1, framing: .varint) }

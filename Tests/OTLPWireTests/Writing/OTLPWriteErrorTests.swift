@@ -1,0 +1,56 @@
+import Testing
+@testable import OTLPWire
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("OTLPWriteError")
+struct OTLPWriteErrorTests {
+    @Test("each kind of error prints as before, and a system error keeps its errno")
+    func descriptions() {
+        #expect(OTLPWriteError.io("no sink").description == "write failed: no sink")
+        #expect(OTLPWriteError.compression("zlib deflate failed with code -2").description == "compression failed: zlib deflate failed with code -2")
+        #expect(OTLPWriteError.unframeable("too long").description == "record cannot be framed: too long")
+        let full = OTLPWriteError.system("cannot write out.bin", errno: ENOSPC)
+        #expect(full.description == "write failed: cannot write out.bin: No space left on device")
+        #expect(full.code == .system && full.errno == ENOSPC && full.message == "cannot write out.bin")
+        #expect((full.cause as? SystemCallError) == SystemCallError(errno: ENOSPC))
+        #expect(OTLPWriteError.io("x").errno == nil && OTLPWriteError.io("x").cause == nil)
+    }
+
+    @Test("codes are distinct and print machine-readable names")
+    func codes() {
+        let codes: [OTLPWriteError.Code] = [.io, .system, .compression, .unframeable]
+        #expect(codes.map(\.description) == ["io", "system", "compression", "unframeable"])
+        #expect(Set(codes).count == 4)
+        #expect(OTLPWriteError.io("x").code == .io && OTLPWriteError.unframeable("x").code == .unframeable)
+    }
+
+    @Test("an error made from its parts equals the one the factory makes; errno and message take part in equality")
+    func equality() {
+        #expect(OTLPWriteError(code: .system, message: "m", cause: SystemCallError(errno: EPIPE)) == .system("m", errno: EPIPE))
+        #expect(OTLPWriteError.system("m", errno: EPIPE) != .system("m", errno: ENOSPC))
+        #expect(OTLPWriteError.system("m", errno: EPIPE) != .system("n", errno: EPIPE))
+        #expect(OTLPWriteError.io("m") != .compression("m"))
+        #expect(OTLPWriteError(code: .io, message: "m") == .io("m"))
+    }
+
+    @Test("a deflate failure is classified by zlib's return code, kept as the cause, with the message as before")
+    func deflateFailureKeepsReturnCode() {
+        let deflater = GzipDeflater(level: 42)  // zlib refuses levels outside -1...9 with Z_STREAM_ERROR
+        var out: [UInt8] = []
+        let result = [UInt8]([1, 2, 3]).withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try deflater.compress(bytes, into: &out) } }
+        guard case .failure(let error) = result else {
+            Issue.record("compressed with level 42")
+            return
+        }
+        do {
+            #expect(error.code == .compression)
+            #expect(error.description == "compression failed: zlib deflateInit2 failed with code -2")
+            let cause = error.cause as? ZlibError
+            #expect(cause?.returnCode == -2 && cause?.function == "deflateInit2", "\(String(describing: error.cause))")
+            #expect(cause?.description.hasPrefix("zlib deflateInit2 returned Z_STREAM_ERROR (-2)") == true)
+        }
+    }
+}
