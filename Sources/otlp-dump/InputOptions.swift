@@ -26,8 +26,15 @@ struct InputOptions: ParsableArguments {
     @Option(help: "Signal: auto (from the content, then a whole traces/logs token of the file name; content that decides nothing asks for this option), traces or logs.")
     var signal: SignalChoice = .auto
 
-    @Option(name: .customLong("max-frame-bytes"), help: "Largest record accepted, in bytes (1...2147483647).")
-    var maxFrameBytes: Int = OTLPDecodingOptions.default.maxMessageBytes
+    // Optional, so that giving it and its former name together is caught; the help states the default.
+    @Option(
+        name: .customLong("max-record-bytes"),
+        help: "Largest record accepted, in bytes (1...2147483647). (default: \(OTLPDecodingOptions.default.maxRecordBytes))")
+    var maxRecordBytes: Int?
+
+    /// `--max-record-bytes`' former name, still accepted; not shown in the help.
+    @Option(name: .customLong("max-frame-bytes"), help: .private)
+    var maxFrameBytes: Int?
 
     @Option(name: .customLong("max-depth"), help: "Deepest message nesting accepted below the request (1...128).")
     var maxDepth: Int = OTLPDecodingOptions.default.maxNestingDepth
@@ -39,16 +46,27 @@ struct InputOptions: ParsableArguments {
     var maxDecodedBytes: Int = OTLPDecodingOptions.default.maxDecodedBytes
 
     @Option(name: .customLong("max-line-bytes"), help: "Longest JSON line accepted, in bytes (1...2147483647).")
-    var maxLineBytes: Int = OTLPReaderOptions().maxLineBytes
+    var maxLineBytes: Int = OTLPReaderOptions.default.maxLineBytes
 
     @Option(name: .customLong("max-decompressed-bytes"), help: "Most bytes a gzip input may inflate to (0: no limit).")
-    var maxDecompressedBytes: Int = 0
+    var maxDecompressedBytes: Int = Self.decompressedBytesOption(OTLPReaderOptions.default.maxDecompressedBytes)
 
     @Option(name: .customLong("max-inflation-ratio"), help: "Most decompressed bytes per compressed byte past the first 16 MiB (stops gzip bombs; 1...9223372036854775807).")
-    var maxInflationRatio: Int = 200
+    var maxInflationRatio: Int = OTLPReaderOptions.default.maxInflationRatio
+
+    /// `--max-decompressed-bytes` for a limit: 0 for none (`Int.max`).
+    static func decompressedBytesOption(_ limit: Int) -> Int { limit == .max ? 0 : limit }
+
+    /// The record size limit, given by either name or the default, and the option errors name.
+    private var recordBytes: (option: String, value: Int) {
+        maxFrameBytes.map { ("--max-frame-bytes", $0) } ?? ("--max-record-bytes", maxRecordBytes ?? OTLPDecodingOptions.default.maxRecordBytes)
+    }
 
     func validate() throws {
-        try Self.check("--max-frame-bytes", maxFrameBytes, OTLPDecodingOptions.maxMessageBytesRange)
+        if maxFrameBytes != nil, maxRecordBytes != nil {
+            throw ValidationError("--max-frame-bytes is the former name of --max-record-bytes: give one of them")
+        }
+        try Self.check(recordBytes.option, recordBytes.value, OTLPDecodingOptions.maxRecordBytesRange)
         try Self.check("--max-depth", maxDepth, OTLPDecodingOptions.maxNestingDepthRange)
         try Self.check("--max-attributes", maxAttributes, OTLPDecodingOptions.maxAttributesPerItemRange)
         try Self.check("--max-decoded-bytes", maxDecodedBytes, OTLPDecodingOptions.maxDecodedBytesRange)
@@ -67,7 +85,7 @@ struct InputOptions: ParsableArguments {
     var readerOptions: OTLPReaderOptions {
         OTLPReaderOptions(
             framing: framing.framing, signal: signal.signal,
-            decoding: OTLPDecodingOptions(maxMessageBytes: maxFrameBytes, maxNestingDepth: maxDepth, maxAttributesPerItem: maxAttributes,
+            decoding: OTLPDecodingOptions(maxRecordBytes: recordBytes.value, maxNestingDepth: maxDepth, maxAttributesPerItem: maxAttributes,
                 maxDecodedBytes: maxDecodedBytes),
             maxLineBytes: maxLineBytes, maxDecompressedBytes: maxDecompressedBytes == 0 ? .max : maxDecompressedBytes,
             maxInflationRatio: maxInflationRatio)

@@ -49,7 +49,7 @@ struct OTLPMetricKitCommand: ParsableCommand {
     @Option(
         name: .customLong("assumed-utc-offset"),
         help: "Offset from UTC, in seconds, for timestamps written without one (device local time); -64800...64800 (±18 h).")
-    var assumedUTCOffset: Int = 0
+    var assumedUTCOffset: Int = MetricKitConverter.Options.default.assumedUTCOffsetSeconds
 
     @Option(name: .customLong("service-name"), help: "service.name of the output's resource.")
     var serviceName: String = "metrickit"
@@ -60,7 +60,7 @@ struct OTLPMetricKitCommand: ParsableCommand {
     @Option(
         name: .customLong("max-payload-depth"),
         help: "Deepest JSON nesting of a payload (a call stack takes about 2 levels per frame); 1...\(MetricKitConverter.Options.maxPayloadNestingDepthLimit).")
-    var maxPayloadDepth: Int = MetricKitConverter.Options().maxPayloadNestingDepth
+    var maxPayloadDepth: Int = MetricKitConverter.Options.default.maxPayloadNestingDepth
 
     /// The largest `--max-payload-bytes` accepted: 1 GiB (a payload is held and parsed in memory).
     static let maxPayloadBytesLimit = 1 << 30

@@ -33,7 +33,7 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
 
     /// The largest ``attributeValueLengthLimit`` accepted: a quarter of the readers' default record size
     /// limit (16 Mi with the 64 MiB default), so that one value of 4-byte scalars still fits a record.
-    public static var maxAttributeValueLength: Int { max(0, OTLPDecodingOptions.default.maxMessageBytes / 4) }
+    public static var maxAttributeValueLength: Int { max(0, OTLPDecodingOptions.default.maxRecordBytes / 4) }
 
     /// Accepted attribute count limits (per item, event or link).
     public static var attributeCountRange: ClosedRange<Int> { 0...max(0, OTLPDecodingOptions.default.maxAttributesPerItem) }
