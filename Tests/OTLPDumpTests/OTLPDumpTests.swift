@@ -139,9 +139,9 @@ struct OTLPDumpTests {
         let lines = OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed.jsonl").path
         #expect(try OTLPDumpRunner.run(["validate", "--framing", "none", message]).status == 0)
         for (arguments, kind) in [
-            (["--max-attributes", "2", "--framing", "none", message], "too_many_attributes"),
+            (["--max-attributes-per-item", "2", "--framing", "none", message], "too_many_attributes"),
             (["--max-decoded-bytes", "4096", "--framing", "none", message], "record_too_large"),
-            (["--max-depth", "3", "--framing", "none", message], "nesting_too_deep"),
+            (["--max-nesting-depth", "3", "--framing", "none", message], "nesting_too_deep"),
             (["--max-record-bytes", "100", framed], "record_too_large"),
             (["--max-line-bytes", "100", lines], "line_too_long"),
         ] {
@@ -149,7 +149,7 @@ struct OTLPDumpTests {
             #expect(result.status == 1, "\(arguments)")
             #expect(result.stderr.contains(kind) && result.stderr.contains("record 0"), "\(arguments): \(result.stderr)")
         }
-        #expect(try OTLPDumpRunner.run(["validate", "--max-attributes", "-1", message]).status == 64)
+        #expect(try OTLPDumpRunner.run(["validate", "--max-attributes-per-item", "-1", message]).status == 64)
     }
 
     @Test("usage errors exit 64; a missing file exits 2")
@@ -169,7 +169,7 @@ struct OTLPDumpTests {
             #expect(result.stdout.contains(text), "missing \(text)")
         }
         let printHelp = try OTLPDumpRunner.run(["print", "--help"])
-        for option in ["--framing", "--signal", "--max-record-bytes", "--max-depth", "--max-attributes", "--max-decoded-bytes", "--max-line-bytes", "--max-inflation-ratio", "--trace-id", "--name", "--severity-min", "--limit", "--format"] {
+        for option in ["--framing", "--signal", "--max-record-bytes", "--max-nesting-depth", "--max-attributes-per-item", "--max-decoded-bytes", "--max-line-bytes", "--max-inflation-ratio", "--trace-id", "--name", "--severity-min", "--limit", "--format"] {
             #expect(printHelp.stdout.contains(option), "missing \(option)")
         }
     }
@@ -362,8 +362,8 @@ struct OTLPDumpLimitOptionTests {
     static let file = OTLPDumpRunner.vectors.appendingPathComponent("traces/all-fields.pb").path
 
     @Test("each limit option at its documented maximum reads a file; one past it is a usage error naming the option and its range", arguments: [
-        ("--max-record-bytes", 2_147_483_647, "1...2147483647"), ("--max-depth", 128, "1...128"),
-        ("--max-attributes", 1_000_000, "0...1000000"), ("--max-decoded-bytes", 68_719_476_736, "1...68719476736"),
+        ("--max-record-bytes", 2_147_483_647, "1...2147483647"), ("--max-nesting-depth", 128, "1...128"),
+        ("--max-attributes-per-item", 1_000_000, "0...1000000"), ("--max-decoded-bytes", 68_719_476_736, "1...68719476736"),
         ("--max-line-bytes", 2_147_483_647, "1...2147483647"),
     ])
     func ranges(option: String, maximum: Int, range: String) throws {
