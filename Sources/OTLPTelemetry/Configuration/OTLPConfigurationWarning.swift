@@ -32,6 +32,7 @@ public struct OTLPConfigurationWarning: Sendable, Hashable, CustomStringConverti
     /// What became of the key (`ignored`).
     public var message: String
 
+    /// A warning of kind `code` about the key at `keyPath`.
     public init(code: Code, keyPath: [String], message: String) {
         self.code = code
         self.keyPath = keyPath
