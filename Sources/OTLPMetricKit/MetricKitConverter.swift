@@ -9,7 +9,7 @@ public import OTLPWire
 /// `Docs/MetricKitAttributes.md`.
 public struct MetricKitConverter: Sendable {
     /// Conversion settings.
-    public struct Options: Sendable {
+    public struct Options: Sendable, Equatable {
         /// Scope of the spans and log records. Default `@honeycombio/instrumentation-metric-kit`, as the
         /// MetricKit reference states.
         public var scope: OTLPInstrumentationScope
@@ -30,10 +30,16 @@ public struct MetricKitConverter: Sendable {
         /// about 450 KB of stack, within the 512 KiB of a secondary thread on Apple platforms).
         public static let maxPayloadNestingDepthLimit = 8192
 
-        /// Settings; every one has a documented default.
+        /// The documented defaults: what an omitted argument (or `otlp-metrickit` option) means.
+        public static let `default` = Options(
+            scope: OTLPInstrumentationScope(name: "@honeycombio/instrumentation-metric-kit"), assumedUTCOffsetSeconds: 0,
+            maxStacktraceJSONBytes: 64 * 1024, maxPayloadNestingDepth: 4096)
+
+        /// Settings with ``default``'s values unless given.
         public init(
-            scope: OTLPInstrumentationScope = OTLPInstrumentationScope(name: "@honeycombio/instrumentation-metric-kit"),
-            assumedUTCOffsetSeconds: Int = 0, maxStacktraceJSONBytes: Int = 64 * 1024, maxPayloadNestingDepth: Int = 4096
+            scope: OTLPInstrumentationScope = Options.default.scope, assumedUTCOffsetSeconds: Int = Options.default.assumedUTCOffsetSeconds,
+            maxStacktraceJSONBytes: Int = Options.default.maxStacktraceJSONBytes,
+            maxPayloadNestingDepth: Int = Options.default.maxPayloadNestingDepth
         ) {
             self.scope = scope
             self.assumedUTCOffsetSeconds = assumedUTCOffsetSeconds
@@ -85,7 +91,7 @@ public struct MetricKitConverter: Sendable {
     let idGenerator: any OTLPIDGenerator
 
     /// A converter with `options`, taking trace and span IDs from `idGenerator`.
-    public init(options: Options = Options(), idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator()) {
+    public init(options: Options = .default, idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator()) {
         self.options = options
         self.idGenerator = idGenerator
     }

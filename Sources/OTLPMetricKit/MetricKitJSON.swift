@@ -45,7 +45,7 @@ struct MetricKitJSON {
                 Result { () throws(MetricKitJSONParser.Failure) in try MetricKitJSONParser.parse(buffer, maxDepth: maxDepth) }
             }.get()
         } catch {
-            let limit = error.isTooDeep ? " (the payload nesting limit: maxPayloadNestingDepth, --max-payload-depth)" : ""
+            let limit = error.isTooDeep ? " (the payload nesting limit: maxPayloadNestingDepth, --max-payload-nesting-depth)" : ""
             throw MetricKitConversionError(path: "$", message: "not valid JSON at byte \(error.offset): \(error.message)\(limit)")
         }
         guard case .object(let members) = value else { throw MetricKitConversionError(path: "$", message: "not a JSON object") }

@@ -13,7 +13,7 @@ public final class MetricKitSubscriber: NSObject, MXMetricManagerSubscriber, @un
     private let tracer: OTLPTracer
     private let logEmitter: OTLPLogEmitter
 
-    public init(telemetry: OTLPTelemetry, options: MetricKitConverter.Options = .init()) {
+    public init(telemetry: OTLPTelemetry, options: MetricKitConverter.Options = .default) {
         converter = MetricKitConverter(options: options)
         tracer = telemetry.tracer(scope: options.scope)
         logEmitter = telemetry.logEmitter(scope: options.scope)

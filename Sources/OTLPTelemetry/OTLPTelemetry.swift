@@ -42,7 +42,7 @@ public final class OTLPTelemetry: Sendable {
     ///     ``logEmitter`` and swift-log; default: the service name.
     ///   - resource: replaces the detected resource (for byte-stable output, or a resource built elsewhere).
     public init(
-        configuration: OTLPTelemetryConfiguration = OTLPTelemetryConfiguration(), scope: OTLPInstrumentationScope? = nil,
+        configuration: OTLPTelemetryConfiguration = .default, scope: OTLPInstrumentationScope? = nil,
         resource: OTLPResource? = nil,
         clock: any OTLPClock = OTLPSystemClock(), idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator(),
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError

@@ -49,7 +49,7 @@ struct OTLPMetricKitCommand: ParsableCommand {
     @Option(
         name: .customLong("assumed-utc-offset"),
         help: "Offset from UTC, in seconds, for timestamps written without one (device local time); -64800...64800 (±18 h).")
-    var assumedUTCOffset: Int = 0
+    var assumedUTCOffset: Int = MetricKitConverter.Options.default.assumedUTCOffsetSeconds
 
     @Option(name: .customLong("service-name"), help: "service.name of the output's resource.")
     var serviceName: String = "metrickit"
@@ -57,17 +57,33 @@ struct OTLPMetricKitCommand: ParsableCommand {
     @Option(name: .customLong("max-payload-bytes"), help: "Largest payload file read, in bytes (larger ones fail without being read whole); at most 1 GiB.")
     var maxPayloadBytes: Int = 16 << 20
 
+    // Named as MetricKitConverter.Options.maxPayloadNestingDepth; the former name is still accepted but not
+    // shown in the help. Optional, so that giving both names is caught; the help states the default.
     @Option(
-        name: .customLong("max-payload-depth"),
-        help: "Deepest JSON nesting of a payload (a call stack takes about 2 levels per frame); 1...\(MetricKitConverter.Options.maxPayloadNestingDepthLimit).")
-    var maxPayloadDepth: Int = MetricKitConverter.Options().maxPayloadNestingDepth
+        name: .customLong("max-payload-nesting-depth"),
+        help: """
+            Deepest JSON nesting of a payload (a call stack takes about 2 levels per frame); \
+            1...\(MetricKitConverter.Options.maxPayloadNestingDepthLimit). \
+            (default: \(MetricKitConverter.Options.default.maxPayloadNestingDepth))
+            """)
+    var maxPayloadNestingDepth: Int?
+
+    /// `--max-payload-nesting-depth`'s former name.
+    @Option(name: .customLong("max-payload-depth"), help: .private)
+    var maxPayloadDepth: Int?
+
+    /// The payload nesting limit given by either name, or the default; and the option errors name.
+    private var payloadNestingDepth: (option: String, value: Int) {
+        maxPayloadDepth.map { ("--max-payload-depth", $0) }
+            ?? ("--max-payload-nesting-depth", maxPayloadNestingDepth ?? MetricKitConverter.Options.default.maxPayloadNestingDepth)
+    }
 
     /// The largest `--max-payload-bytes` accepted: 1 GiB (a payload is held and parsed in memory).
     static let maxPayloadBytesLimit = 1 << 30
 
     /// Converter options from the command line.
     var converterOptions: MetricKitConverter.Options {
-        MetricKitConverter.Options(assumedUTCOffsetSeconds: assumedUTCOffset, maxPayloadNestingDepth: maxPayloadDepth)
+        MetricKitConverter.Options(assumedUTCOffsetSeconds: assumedUTCOffset, maxPayloadNestingDepth: payloadNestingDepth.value)
     }
 
     func validate() throws {
@@ -82,8 +98,11 @@ struct OTLPMetricKitCommand: ParsableCommand {
         guard (-maxOffset...maxOffset).contains(assumedUTCOffset) else {
             throw ValidationError("--assumed-utc-offset must be -\(maxOffset)...\(maxOffset) seconds (±18 hours), not \(assumedUTCOffset)")
         }
-        guard (1...MetricKitConverter.Options.maxPayloadNestingDepthLimit).contains(maxPayloadDepth) else {
-            throw ValidationError("--max-payload-depth must be 1...\(MetricKitConverter.Options.maxPayloadNestingDepthLimit)")
+        if maxPayloadDepth != nil, maxPayloadNestingDepth != nil {
+            throw ValidationError("--max-payload-depth is the former name of --max-payload-nesting-depth: give one of them")
+        }
+        guard (1...MetricKitConverter.Options.maxPayloadNestingDepthLimit).contains(payloadNestingDepth.value) else {
+            throw ValidationError("\(payloadNestingDepth.option) must be 1...\(MetricKitConverter.Options.maxPayloadNestingDepthLimit)")
         }
         if let traces, let logs, Self.sameOutput(traces, logs) {
             throw ValidationError("--traces and --logs name the same output (\(traces), \(logs)): each signal needs its own file or stream")

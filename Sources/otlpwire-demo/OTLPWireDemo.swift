@@ -75,7 +75,7 @@ struct OTLPWireDemo: ParsableCommand {
     }
 
     private func write() throws(DemoFailure) {
-        var appConfiguration = OTLPAppConfiguration()
+        var appConfiguration = OTLPAppConfiguration.default
         if let configPath {
             let data = try ConfigurationFile.read(configPath)
             do {
@@ -97,7 +97,7 @@ struct OTLPWireDemo: ParsableCommand {
             traces: .init(path: "\(directory)/traces.u32be.bin"),
             logs: .init(path: "\(directory)/logs.u32be.bin.gz", gzip: true),
             // One batch at shutdown: record boundaries do not depend on timing.
-            batch: .init(maxQueueSize: 100_000, maxExportBatchSize: 100_000, scheduleDelaySeconds: 3600))
+            batch: OTLPBatchConfiguration(maxQueueSize: 100_000, maxExportBatchSize: 100_000, scheduleDelaySeconds: 3600))
         for file in ["traces.u32be.bin", "logs.u32be.bin.gz"] {
             let path = "\(directory)/\(file)"
             guard unlink(path) != 0 else { continue }

@@ -139,17 +139,17 @@ struct OTLPDumpTests {
         let lines = OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed.jsonl").path
         #expect(try OTLPDumpRunner.run(["validate", "--framing", "none", message]).status == 0)
         for (arguments, kind) in [
-            (["--max-attributes", "2", "--framing", "none", message], "too_many_attributes"),
+            (["--max-attributes-per-item", "2", "--framing", "none", message], "too_many_attributes"),
             (["--max-decoded-bytes", "4096", "--framing", "none", message], "record_too_large"),
-            (["--max-depth", "3", "--framing", "none", message], "nesting_too_deep"),
-            (["--max-frame-bytes", "100", framed], "record_too_large"),
+            (["--max-nesting-depth", "3", "--framing", "none", message], "nesting_too_deep"),
+            (["--max-record-bytes", "100", framed], "record_too_large"),
             (["--max-line-bytes", "100", lines], "line_too_long"),
         ] {
             let result = try OTLPDumpRunner.run(["validate"] + arguments)
             #expect(result.status == 1, "\(arguments)")
             #expect(result.stderr.contains(kind) && result.stderr.contains("record 0"), "\(arguments): \(result.stderr)")
         }
-        #expect(try OTLPDumpRunner.run(["validate", "--max-attributes", "-1", message]).status == 64)
+        #expect(try OTLPDumpRunner.run(["validate", "--max-attributes-per-item", "-1", message]).status == 64)
     }
 
     @Test("usage errors exit 64; a missing file exits 2")
@@ -169,7 +169,7 @@ struct OTLPDumpTests {
             #expect(result.stdout.contains(text), "missing \(text)")
         }
         let printHelp = try OTLPDumpRunner.run(["print", "--help"])
-        for option in ["--framing", "--signal", "--max-frame-bytes", "--max-depth", "--max-attributes", "--max-decoded-bytes", "--max-line-bytes", "--max-inflation-ratio", "--trace-id", "--name", "--severity-min", "--limit", "--format"] {
+        for option in ["--framing", "--signal", "--max-record-bytes", "--max-nesting-depth", "--max-attributes-per-item", "--max-decoded-bytes", "--max-line-bytes", "--max-inflation-ratio", "--trace-id", "--name", "--severity-min", "--limit", "--format"] {
             #expect(printHelp.stdout.contains(option), "missing \(option)")
         }
     }
@@ -222,7 +222,7 @@ struct OTLPDumpMemoryTests {
         try Data([0xFF, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 7, count: 1 << 20)).write(to: prefix)
 
         // The record size limit is raised to the prefix's 64 MiB, so the inflation ratio is what stops it.
-        let bombResult = try Self.peakKiB(["validate", "--max-frame-bytes", "67108864", bomb.path])
+        let bombResult = try Self.peakKiB(["validate", "--max-record-bytes", "67108864", bomb.path])
         #expect(bombResult.status == 1)
         #expect(bombResult.stderr.contains("gzip_too_large"), "\(bombResult.stderr)")
         // Under a sanitizer (make sanitize) shadow memory and quarantine dwarf the program's own: the bound is
@@ -251,7 +251,7 @@ struct OTLPDumpMemoryTests {
         try generate.run()
         generate.waitUntilExit()
         // A 60 MB record needs a raised record limit (default 8 MiB); the decoded-memory limit then refuses it.
-        let amplified = try Self.peakKiB(["validate", "--max-frame-bytes", "67108864", amplifier.path])
+        let amplified = try Self.peakKiB(["validate", "--max-record-bytes", "67108864", amplifier.path])
         #expect(amplified.status == 1)
         #expect(amplified.stderr.contains("record_too_large") && amplified.stderr.contains("bytes of memory"), "\(amplified.stderr)")
         #expect(sanitized || amplified.peakKiB < 200 * 1024, "peak RSS \(amplified.peakKiB) KiB on 60 MB of empty attributes")
@@ -362,8 +362,8 @@ struct OTLPDumpLimitOptionTests {
     static let file = OTLPDumpRunner.vectors.appendingPathComponent("traces/all-fields.pb").path
 
     @Test("each limit option at its documented maximum reads a file; one past it is a usage error naming the option and its range", arguments: [
-        ("--max-frame-bytes", 2_147_483_647, "1...2147483647"), ("--max-depth", 128, "1...128"),
-        ("--max-attributes", 1_000_000, "0...1000000"), ("--max-decoded-bytes", 68_719_476_736, "1...68719476736"),
+        ("--max-record-bytes", 2_147_483_647, "1...2147483647"), ("--max-nesting-depth", 128, "1...128"),
+        ("--max-attributes-per-item", 1_000_000, "0...1000000"), ("--max-decoded-bytes", 68_719_476_736, "1...68719476736"),
         ("--max-line-bytes", 2_147_483_647, "1...2147483647"),
     ])
     func ranges(option: String, maximum: Int, range: String) throws {

@@ -51,7 +51,7 @@ struct ReadingEdgeTests {
                 #expect(["record_too_large", "bad_length_prefix", "truncated_record"].contains { result.stderr.contains($0) })
             }
         }
-        let (file, _, _) = try Self.runBoth(["validate", "--framing", "varint", "--max-frame-bytes", "100"], try Self.framed([Self.traces], framing: .varint) + prefix)
+        let (file, _, _) = try Self.runBoth(["validate", "--framing", "varint", "--max-record-bytes", "100"], try Self.framed([Self.traces], framing: .varint) + prefix)
         #expect(file.stderr.contains("record 1"))
     }
 

@@ -32,10 +32,36 @@ struct OTLPAppConfigurationTests {
         let (_, warnings) = try OTLPAppConfiguration.load(json: Data("""
             {"rum": {"regoin": "x"}, "telemetry": {"startup": {"enabled": true, "fast": 1}, "metrickit": {}}, "colour": "blue"}
             """.utf8))
-        #expect(warnings == [
+        #expect(warnings.map(\.description) == [
             "unknown configuration key colour (ignored)", "unknown configuration key rum.regoin (ignored)",
             "unknown configuration key telemetry.metrickit (ignored)", "unknown configuration key telemetry.startup.fast (ignored)",
         ])
+    }
+
+    @Test("an empty document, and every init default, is the default")
+    func emptyIsDefault() throws {
+        let (configuration, warnings) = try OTLPAppConfiguration.load(json: Data("{}".utf8))
+        #expect(configuration == .default)
+        #expect(warnings.isEmpty)
+        #expect(OTLPAppConfiguration() == .default)
+        #expect(OTLPAppConfiguration.default.telemetry == .default)
+        let empty = try OTLPAppConfiguration.load(json: Data(#"{"rum": {}, "application": {}, "telemetry": {"startup": {}}}"#.utf8))
+        #expect(empty.configuration == .default && empty.warnings.isEmpty)
+    }
+
+    @Test("unknown keys are values: code and key path from both parts, sorted by key path")
+    func structuredWarnings() throws {
+        let (_, warnings) = try OTLPAppConfiguration.load(json: Data("""
+            {"rum": {"regoin": "x"}, "telemetry": {"startup": {"fast": 1}}, "batch": {"size": 1}, "colour": "blue"}
+            """.utf8))
+        #expect(warnings.allSatisfy { $0.code == .unknownKey })
+        #expect(warnings.map(\.keyPath) == [["batch", "size"], ["colour"], ["rum", "regoin"], ["telemetry", "startup", "fast"]])
+    }
+
+    @Test("a top-level key that only starts like a section is unknown too")
+    func dottedTopLevelKey() throws {
+        let (_, warnings) = try OTLPAppConfiguration.load(json: Data(#"{"rum.region": "x", "rum": {"region": "y"}}"#.utf8))
+        #expect(warnings == [.unknownKey(["rum.region"])])
     }
 
     @Test("wrong types are rejected with the key path", arguments: [

@@ -209,7 +209,7 @@ struct MetricKitHostileInputTests {
             Self.expectFailure(json, path: "$", message: "nested deeper than 4096 levels")
         }
         Self.expectFailure(Self.crashPayload(frames: 126), path: "$", message: "nested deeper than 100 levels", options: .init(maxPayloadNestingDepth: 100))
-        Self.expectFailure(Self.crashPayload(frames: 2_050), path: "$", message: "--max-payload-depth")
+        Self.expectFailure(Self.crashPayload(frames: 2_050), path: "$", message: "--max-payload-nesting-depth")
         let limit = MetricKitConverter.Options.maxPayloadNestingDepthLimit
         #expect(throws: Never.self) {
             try Self.converter(.init(maxPayloadNestingDepth: limit)).convertPayload(json: Array(Self.crashPayload(frames: limit / 2 - 10).utf8))

@@ -100,13 +100,13 @@ struct OTLPMetricKitCommandTests {
     @Test("options out of range are usage errors", arguments: [
         ["--assumed-utc-offset", "64801"], ["--assumed-utc-offset=-64801"], ["--assumed-utc-offset", "9223372036854775807"],
         ["--assumed-utc-offset=-9223372036854775808"], ["--max-payload-bytes", "9223372036854775807"], ["--max-payload-bytes", "0"],
-        ["--max-payload-depth", "0"], ["--max-payload-depth", "8193"],
+        ["--max-payload-nesting-depth", "0"], ["--max-payload-nesting-depth", "8193"],
     ])
     func ranges(arguments: [String]) throws {
         let sample = MetricKitConverterTests.samples.appendingPathComponent("metric-full.json").path
         let result = try Self.run(Self.binary("otlp-metrickit"), [sample, "--traces", "/dev/null"] + arguments)
         #expect(result.status == 64, "\(arguments): \(result.errors)")
-        let edge = try Self.run(Self.binary("otlp-metrickit"), [sample, "--traces", "/dev/null", "--assumed-utc-offset=-64800", "--max-payload-depth", "8192"])
+        let edge = try Self.run(Self.binary("otlp-metrickit"), [sample, "--traces", "/dev/null", "--assumed-utc-offset=-64800", "--max-payload-nesting-depth", "8192"])
         #expect(edge.status == 0, "\(edge.errors)")
     }
 

@@ -67,7 +67,7 @@ struct OTLPBatchProcessorTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let counters = OTLPTelemetryCounters()
-        let config = OTLPBatchProcessor<OTLPStreamExporter<OTLPScopedSpan>>.Configuration(maxQueueSize: 1_000_000, scheduleDelaySeconds: 0.2)
+        let config = OTLPBatchConfiguration(maxQueueSize: 1_000_000, scheduleDelaySeconds: 0.2)
         let spanProcessor = OTLPBatchProcessor(
             exporter: OTLPStreamExporter<OTLPScopedSpan>(path: directory.appendingPathComponent("traces.u32be.bin").path, durability: .none, resource: Self.resource, counters: counters),
             counters: counters, configuration: config)

@@ -7,7 +7,7 @@ import OTLPWire
 /// error naming the key path; values set in code are clamped, and no value traps, spins or loses data.
 @Suite("Configuration ranges")
 struct OTLPConfigurationRangeTests {
-    typealias BatchConfiguration = OTLPBatchProcessor<OTLPStreamExporter<OTLPScopedLogRecord>>.Configuration
+    typealias BatchConfiguration = OTLPBatchConfiguration
 
     static func record(_ index: Int) -> OTLPScopedLogRecord {
         OTLPScopedLogRecord(scope: OTLPInstrumentationScope(name: "ranges"), record: OTLPLogRecord(timeUnixNano: UInt64(index + 1), body: .int(Int64(index))))
@@ -210,7 +210,7 @@ extension Result {
 
 extension OTLPTelemetryConfiguration {
     /// `load(json:)` as a `Result`.
-    static func loadResult(json: Data) -> Result<(configuration: OTLPTelemetryConfiguration, warnings: [String]), OTLPConfigurationError> {
+    static func loadResult(json: Data) -> Result<(configuration: OTLPTelemetryConfiguration, warnings: [OTLPConfigurationWarning]), OTLPConfigurationError> {
         Result { () throws(OTLPConfigurationError) in try load(json: json) }
     }
 }

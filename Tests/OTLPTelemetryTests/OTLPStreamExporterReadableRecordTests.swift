@@ -11,7 +11,7 @@ import Tracing
 struct OTLPStreamExporterReadableRecordTests {
     static let scope = OTLPInstrumentationScope(name: "readable")
     /// More than the readers' default record size limit, whatever it is.
-    static let hugeBytes = max(70_000_000, OTLPDecodingOptions.default.maxMessageBytes + 1)
+    static let hugeBytes = max(70_000_000, OTLPDecodingOptions.default.maxRecordBytes + 1)
 
     static func span(_ index: Int, attributes: [OTLPAttribute] = []) -> OTLPScopedSpan {
         OTLPScopedSpan(scope: scope, span: OTLPSpan(
@@ -52,7 +52,7 @@ struct OTLPStreamExporterReadableRecordTests {
         // Default reader options: everything reads back, in order, without the big span.
         let read = spans(try readAll(sink.bytes))
         #expect(read.map(\.name) == (0..<10).filter { $0 != 6 }.map { "span-\($0)" })
-        #expect(sink.bytes.count < OTLPDecodingOptions.default.maxMessageBytes)
+        #expect(sink.bytes.count < OTLPDecodingOptions.default.maxRecordBytes)
     }
 
     @Test("an item with a value nested 5,000 levels deep is dropped (item_too_large) before encoding, on a 512 KiB thread; the rest is exported")

@@ -5,7 +5,7 @@ import OTLPWire
 
 @Suite("OTLPTelemetryConfiguration")
 struct OTLPTelemetryConfigurationTests {
-    func load(_ json: String) throws(OTLPConfigurationError) -> (configuration: OTLPTelemetryConfiguration, warnings: [String]) {
+    func load(_ json: String) throws(OTLPConfigurationError) -> (configuration: OTLPTelemetryConfiguration, warnings: [OTLPConfigurationWarning]) {
         try OTLPTelemetryConfiguration.load(json: Data(json.utf8))
     }
 
@@ -34,7 +34,7 @@ struct OTLPTelemetryConfigurationTests {
         #expect(configuration.rotation == .init(maxFileBytes: 1000, maxAgeSeconds: 60, maxFiles: 3))
         #expect(configuration.batch.maxQueueSize == 100 && configuration.batch.scheduleDelaySeconds == 5)
         #expect(warnings.count == 4)
-        #expect(warnings.contains("unknown configuration key tracing (ignored)"))
+        #expect(warnings.map(\.description).contains("unknown configuration key tracing (ignored)"))
     }
 
     @Test("wrong types and invalid values name the key", arguments: [

@@ -5,7 +5,7 @@ import OTLPWire
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecoder(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: start, count: count)
-    let decoder = OTLPDecoder(options: OTLPDecodingOptions(maxMessageBytes: 1 << 20, maxAttributesPerItem: 64))
+    let decoder = OTLPDecoder(options: OTLPDecodingOptions(maxRecordBytes: 1 << 20, maxAttributesPerItem: 64))
     if let traces = try? decoder.decodeTraces(bytes) { _ = OTLPEncoder().encode(traces) }
     if let logs = try? decoder.decodeLogs(bytes) { _ = OTLPEncoder().encode(logs) }
     _ = decoder.detectSignal(bytes)

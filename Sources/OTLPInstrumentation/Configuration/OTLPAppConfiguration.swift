@@ -29,9 +29,21 @@ public struct OTLPAppConfiguration: Sendable, Equatable {
     /// The pipeline.
     public var telemetry: OTLPTelemetryConfiguration
 
+    /// Format version `1.0.0`, no app monitor or app version, both instrumentations on, the pipeline's
+    /// ``OTLPTelemetryConfiguration/default``: what an omitted argument or JSON key means.
+    public static let `default` = OTLPAppConfiguration(
+        version: "1.0.0", rumRegion: nil, rumAppMonitorId: nil, applicationVersion: nil, isStartupEnabled: true,
+        isViewInstrumentationEnabled: true, telemetry: .default)
+
+    /// A configuration with ``default``'s values unless given; `applicationVersion` becomes the pipeline's
+    /// `service.version` when that has none.
     public init(
-        version: String = "1.0.0", rumRegion: String? = nil, rumAppMonitorId: String? = nil, applicationVersion: String? = nil,
-        isStartupEnabled: Bool = true, isViewInstrumentationEnabled: Bool = true, telemetry: OTLPTelemetryConfiguration = .init()
+        version: String = OTLPAppConfiguration.default.version, rumRegion: String? = OTLPAppConfiguration.default.rumRegion,
+        rumAppMonitorId: String? = OTLPAppConfiguration.default.rumAppMonitorId,
+        applicationVersion: String? = OTLPAppConfiguration.default.applicationVersion,
+        isStartupEnabled: Bool = OTLPAppConfiguration.default.isStartupEnabled,
+        isViewInstrumentationEnabled: Bool = OTLPAppConfiguration.default.isViewInstrumentationEnabled,
+        telemetry: OTLPTelemetryConfiguration = OTLPAppConfiguration.default.telemetry
     ) {
         self.version = version
         self.rumRegion = rumRegion
@@ -43,56 +55,34 @@ public struct OTLPAppConfiguration: Sendable, Equatable {
         if telemetry.service.version == nil, let applicationVersion { self.telemetry.service.version = applicationVersion }
     }
 
-    private struct AppKeys: Decodable {
-        struct Rum: Decodable { var region: String?; var appMonitorId: String? }
-        struct Application: Decodable { var applicationVersion: String? }
-        struct Telemetry: Decodable {
-            struct Startup: Decodable { var enabled: Bool? }
-            var startup: Startup?
-            var isSwiftUIViewInstrumentationEnabled: Bool?
-        }
-        var version: String?
-        var rum: Rum?
-        var application: Application?
-        var telemetry: Telemetry?
-    }
-
-    /// Reads one JSON document holding both parts. Returns warnings for unknown keys.
-    public static func load(json: Data) throws(OTLPConfigurationError) -> (configuration: OTLPAppConfiguration, warnings: [String]) {
+    /// Reads one JSON document holding both parts. Unknown keys are ignored and listed in `warnings` (sorted
+    /// by key path); a wrong type or an invalid value throws an error naming the key path.
+    public static func load(json: Data) throws(OTLPConfigurationError) -> (configuration: OTLPAppConfiguration, warnings: [OTLPConfigurationWarning]) {
         let app: AppKeys
+        let unknownKeys = OTLPUnknownKeyCollector()
         do {
-            app = try JSONDecoder().decode(AppKeys.self, from: json)
+            let decoder = JSONDecoder()
+            decoder.userInfo[OTLPUnknownKeyCollector.userInfoKey] = unknownKeys
+            app = try decoder.decode(AppKeys.self, from: json)
         } catch let error as DecodingError {
             throw OTLPConfigurationError(decodingError: error)
         } catch {
             throw OTLPConfigurationError(keyPath: "", message: "\(error)")
         }
         let (pipeline, pipelineWarnings) = try OTLPTelemetryConfiguration.load(json: json)
-        let appTopLevel: Set<String> = ["version", "rum", "application", "telemetry"]
-        var warnings = pipelineWarnings.filter { warning in
-            !appTopLevel.contains { warning == "unknown configuration key \($0) (ignored)" || warning.hasPrefix("unknown configuration key \($0).") }
-        }
-        if let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any] {
-            let known: [String: Set<String>] = [
-                "rum": ["region", "appMonitorId"], "application": ["applicationVersion"],
-                "telemetry": ["startup", "isSwiftUIViewInstrumentationEnabled"],
-            ]
-            for (section, keys) in known.sorted(by: { $0.key < $1.key }) {
-                guard let nested = object[section] as? [String: Any] else { continue }
-                for key in nested.keys.sorted() where !keys.contains(key) {
-                    warnings.append("unknown configuration key \(section).\(key) (ignored)")
-                }
-            }
-            if let startup = (object["telemetry"] as? [String: Any])?["startup"] as? [String: Any] {
-                for key in startup.keys.sorted() where key != "enabled" {
-                    warnings.append("unknown configuration key telemetry.startup.\(key) (ignored)")
-                }
-            }
-        }
+        // Each part reports the other's top-level keys as unknown: a top-level key is unknown when both do
+        // (the pipeline's warning is kept), a nested one when the part that reads its section does.
+        let appSections = Set(AppKeys.CodingKeys.allCases.map(\.stringValue))
+        let warnings = pipelineWarnings.filter { $0.code != .unknownKey || $0.keyPath.count != 1 || !appSections.contains($0.keyPath[0]) }
+            + unknownKeys.warnings.filter { $0.code != .unknownKey || $0.keyPath.count > 1 }
+        let defaults = Self.default
         let configuration = OTLPAppConfiguration(
-            version: app.version ?? "1.0.0", rumRegion: app.rum?.region, rumAppMonitorId: app.rum?.appMonitorId,
-            applicationVersion: app.application?.applicationVersion, isStartupEnabled: app.telemetry?.startup?.enabled ?? true,
-            isViewInstrumentationEnabled: app.telemetry?.isSwiftUIViewInstrumentationEnabled ?? true, telemetry: pipeline)
-        return (configuration, warnings.sorted())
+            version: app.version ?? defaults.version, rumRegion: app.rum?.region ?? defaults.rumRegion,
+            rumAppMonitorId: app.rum?.appMonitorId ?? defaults.rumAppMonitorId,
+            applicationVersion: app.application?.applicationVersion ?? defaults.applicationVersion,
+            isStartupEnabled: app.telemetry?.startup?.enabled ?? defaults.isStartupEnabled,
+            isViewInstrumentationEnabled: app.telemetry?.isSwiftUIViewInstrumentationEnabled ?? defaults.isViewInstrumentationEnabled,
+            telemetry: pipeline)
+        return (configuration, warnings.sorted { $0.dottedKeyPath < $1.dottedKeyPath })
     }
 }

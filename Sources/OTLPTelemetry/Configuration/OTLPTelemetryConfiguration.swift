@@ -26,7 +26,14 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         /// detected attributes share.
         public static let maxAttributes = 1_000
 
-        public init(name: String? = nil, version: String? = nil, attributes: [String: String] = [:]) {
+        /// No name, version or attributes: what an omitted argument or JSON key means.
+        public static let `default` = Service(name: nil, version: nil, attributes: [:])
+
+        /// A service with ``default``'s values unless given.
+        public init(
+            name: String? = Service.default.name, version: String? = Service.default.version,
+            attributes: [String: String] = Service.default.attributes
+        ) {
             self.name = name
             self.version = version
             self.attributes = attributes
@@ -42,7 +49,12 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         /// One gzip member per batch. Default `false`.
         public var gzip: Bool
 
-        public init(path: String? = nil, framing: OTLPFraming = .u32be, gzip: Bool = false) {
+        /// No path (the signal is not exported), u32be framing, no gzip: what an omitted argument or JSON key
+        /// means.
+        public static let `default` = Output(path: nil, framing: .u32be, gzip: false)
+
+        /// An output with ``default``'s values unless given.
+        public init(path: String? = Output.default.path, framing: OTLPFraming = Output.default.framing, gzip: Bool = Output.default.gzip) {
             self.path = path
             self.framing = framing
             self.gzip = gzip
@@ -61,7 +73,14 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         /// (`retention`). Default 5, range 1...10,000.
         public var maxFiles: Int
 
-        public init(maxFileBytes: Int = 0, maxAgeSeconds: Double = 0, maxFiles: Int = 5) {
+        /// No size or age limit, 5 files: what an omitted argument or JSON key means.
+        public static let `default` = Rotation(maxFileBytes: 0, maxAgeSeconds: 0, maxFiles: 5)
+
+        /// Rotation with ``default``'s values unless given.
+        public init(
+            maxFileBytes: Int = Rotation.default.maxFileBytes, maxAgeSeconds: Double = Rotation.default.maxAgeSeconds,
+            maxFiles: Int = Rotation.default.maxFiles
+        ) {
             self.maxFileBytes = maxFileBytes
             self.maxAgeSeconds = maxAgeSeconds
             self.maxFiles = maxFiles
@@ -78,7 +97,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         public var clamped: Self {
             Self(
                 maxFileBytes: OTLPSettingClamp.clamp(maxFileBytes, to: Self.maxFileBytesRange),
-                maxAgeSeconds: OTLPSettingClamp.clamp(maxAgeSeconds, to: Self.maxAgeSecondsRange, default: 0),
+                maxAgeSeconds: OTLPSettingClamp.clamp(maxAgeSeconds, to: Self.maxAgeSecondsRange, default: Self.default.maxAgeSeconds),
                 maxFiles: OTLPSettingClamp.clamp(maxFiles, to: Self.maxFilesRange))
         }
 
@@ -99,7 +118,11 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         /// Follow the parent's decision when there is a parent. Default `true`.
         public var parentBased: Bool
 
-        public init(ratio: Double = 1, parentBased: Bool = true) {
+        /// Every trace kept, parent's decision followed: what an omitted argument or JSON key means.
+        public static let `default` = Sampling(ratio: 1, parentBased: true)
+
+        /// Sampling with ``default``'s values unless given.
+        public init(ratio: Double = Sampling.default.ratio, parentBased: Bool = Sampling.default.parentBased) {
             self.ratio = ratio
             self.parentBased = parentBased
         }
@@ -118,15 +141,23 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     public var durability: OTLPDurability
     public var rotation: Rotation
     /// Batching for both signals; defaults are the specification's.
-    public var batch: OTLPBatchProcessor<OTLPStreamExporter<OTLPScopedSpan>>.Configuration
+    public var batch: OTLPBatchConfiguration
     /// Span and log record limits; defaults are the specification's.
     public var limits: OTLPLimits
     public var sampling: Sampling
 
+    /// Every part's own default, ``OTLPDurability/flush`` durability: what an omitted argument or JSON key
+    /// means.
+    public static let `default` = OTLPTelemetryConfiguration(
+        service: .default, traces: .default, logs: .default, durability: .flush, rotation: .default, batch: .default,
+        limits: .default, sampling: .default)
+
+    /// A configuration with ``default``'s values unless given.
     public init(
-        service: Service = Service(), traces: Output = Output(), logs: Output = Output(), durability: OTLPDurability = .flush,
-        rotation: Rotation = Rotation(), batch: OTLPBatchProcessor<OTLPStreamExporter<OTLPScopedSpan>>.Configuration = .init(),
-        limits: OTLPLimits = OTLPLimits(), sampling: Sampling = Sampling()
+        service: Service = OTLPTelemetryConfiguration.default.service, traces: Output = OTLPTelemetryConfiguration.default.traces,
+        logs: Output = OTLPTelemetryConfiguration.default.logs, durability: OTLPDurability = OTLPTelemetryConfiguration.default.durability,
+        rotation: Rotation = OTLPTelemetryConfiguration.default.rotation, batch: OTLPBatchConfiguration = OTLPTelemetryConfiguration.default.batch,
+        limits: OTLPLimits = OTLPTelemetryConfiguration.default.limits, sampling: Sampling = OTLPTelemetryConfiguration.default.sampling
     ) {
         self.limits = limits
         self.sampling = sampling
@@ -138,12 +169,15 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         self.batch = batch
     }
 
-    /// Reads a JSON configuration. Unknown keys are ignored and listed in `warnings`; a wrong type or an
-    /// invalid value throws an error naming the key path.
-    public static func load(json: Data) throws(OTLPConfigurationError) -> (configuration: OTLPTelemetryConfiguration, warnings: [String]) {
+    /// Reads a JSON configuration. Unknown keys are ignored and listed in `warnings` (in key path order);
+    /// a wrong type or an invalid value throws an error naming the key path.
+    public static func load(json: Data) throws(OTLPConfigurationError) -> (configuration: OTLPTelemetryConfiguration, warnings: [OTLPConfigurationWarning]) {
         let configuration: OTLPTelemetryConfiguration
+        let unknownKeys = OTLPUnknownKeyCollector()
         do {
-            configuration = try JSONDecoder().decode(OTLPTelemetryConfiguration.self, from: json)
+            let decoder = JSONDecoder()
+            decoder.userInfo[OTLPUnknownKeyCollector.userInfoKey] = unknownKeys
+            configuration = try decoder.decode(OTLPTelemetryConfiguration.self, from: json)
         } catch let error as DecodingError {
             var problem = OTLPConfigurationError(decodingError: error)
             if problem.keyPath.isEmpty, problem.message == "not valid JSON" {
@@ -156,11 +190,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
             throw OTLPConfigurationError(keyPath: "", message: "\(error)")
         }
         try configuration.validate()
-        var warnings: [String] = []
-        if let object = try? JSONSerialization.jsonObject(with: json) {
-            unknownKeys(in: object, known: knownKeys, path: "", into: &warnings)
-        }
-        return (configuration, warnings)
+        return (configuration, unknownKeys.warnings)
     }
 
     /// Why JSONSerialization refuses `json`, if it does.
@@ -174,7 +204,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     }
 
     /// ``load(json:)`` from a file.
-    public static func load(contentsOf url: URL) throws(OTLPConfigurationError) -> (configuration: OTLPTelemetryConfiguration, warnings: [String]) {
+    public static func load(contentsOf url: URL) throws(OTLPConfigurationError) -> (configuration: OTLPTelemetryConfiguration, warnings: [OTLPConfigurationWarning]) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -223,32 +253,8 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         copy.rotation = rotation.clamped
         copy.batch = batch.clamped
         copy.limits = limits.clamped
-        copy.sampling.ratio = OTLPSettingClamp.clamp(sampling.ratio, to: 0...1, default: 1)
+        copy.sampling.ratio = OTLPSettingClamp.clamp(sampling.ratio, to: 0...1, default: Sampling.default.ratio)
         return copy
-    }
-
-    nonisolated(unsafe) private static let knownKeys: [String: Any] = [
-        "service": ["name": 0, "version": 0, "attributes": "*"],
-        "traces": ["path": 0, "framing": 0, "gzip": 0],
-        "logs": ["path": 0, "framing": 0, "gzip": 0],
-        "durability": 0,
-        "rotation": ["maxFileBytes": 0, "maxAgeSeconds": 0, "maxFiles": 0],
-        "batch": ["maxQueueSize": 0, "maxExportBatchSize": 0, "scheduleDelaySeconds": 0, "exportTimeoutSeconds": 0],
-        "limits": ["attributeCountLimit": 0, "attributeValueLengthLimit": 0, "eventCountLimit": 0, "linkCountLimit": 0,
-                   "attributePerEventCountLimit": 0, "attributePerLinkCountLimit": 0],
-        "sampling": ["ratio": 0, "parentBased": 0],
-    ]
-
-    private static func unknownKeys(in object: Any, known: [String: Any], path: String, into warnings: inout [String]) {
-        guard let dictionary = object as? [String: Any] else { return }
-        for key in dictionary.keys.sorted() {
-            let keyPath = path.isEmpty ? key : "\(path).\(key)"
-            guard let expected = known[key] else {
-                warnings.append("unknown configuration key \(keyPath) (ignored)")
-                continue
-            }
-            if let nested = expected as? [String: Any] { unknownKeys(in: dictionary[key]!, known: nested, path: keyPath, into: &warnings) }
-        }
     }
 }
 
@@ -256,61 +262,66 @@ extension OTLPFraming: Codable {}
 
 // Decoding with every key optional: a JSON file names only what differs from the defaults.
 extension OTLPTelemetryConfiguration {
-    enum CodingKeys: String, CodingKey { case service, traces, logs, durability, rotation, batch, limits, sampling }
+    enum CodingKeys: String, CodingKey, CaseIterable { case service, traces, logs, durability, rotation, batch, limits, sampling }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = OTLPTelemetryConfiguration()
+        try decoder.reportUnknownKeys(CodingKeys.self)
+        let defaults = Self.default
         service = try container.decodeIfPresent(Service.self, forKey: .service) ?? defaults.service
         traces = try container.decodeIfPresent(Output.self, forKey: .traces) ?? defaults.traces
         logs = try container.decodeIfPresent(Output.self, forKey: .logs) ?? defaults.logs
         durability = try container.decodeIfPresent(OTLPDurability.self, forKey: .durability) ?? defaults.durability
         rotation = try container.decodeIfPresent(Rotation.self, forKey: .rotation) ?? defaults.rotation
-        batch = try container.decodeIfPresent(OTLPBatchProcessor<OTLPStreamExporter<OTLPScopedSpan>>.Configuration.self, forKey: .batch) ?? defaults.batch
+        batch = try container.decodeIfPresent(OTLPBatchConfiguration.self, forKey: .batch) ?? defaults.batch
         limits = try container.decodeIfPresent(OTLPLimits.self, forKey: .limits) ?? defaults.limits
         sampling = try container.decodeIfPresent(Sampling.self, forKey: .sampling) ?? defaults.sampling
     }
 }
 
 extension OTLPTelemetryConfiguration.Service {
-    enum CodingKeys: String, CodingKey { case name, version, attributes }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, version, attributes }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        name = try container.decodeIfPresent(String.self, forKey: .name)
-        version = try container.decodeIfPresent(String.self, forKey: .version)
-        attributes = try container.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
+        try decoder.reportUnknownKeys(CodingKeys.self)
+        name = try container.decodeIfPresent(String.self, forKey: .name) ?? Self.default.name
+        version = try container.decodeIfPresent(String.self, forKey: .version) ?? Self.default.version
+        attributes = try container.decodeIfPresent([String: String].self, forKey: .attributes) ?? Self.default.attributes
     }
 }
 
 extension OTLPTelemetryConfiguration.Output {
-    enum CodingKeys: String, CodingKey { case path, framing, gzip }
+    enum CodingKeys: String, CodingKey, CaseIterable { case path, framing, gzip }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        path = try container.decodeIfPresent(String.self, forKey: .path)
-        framing = try container.decodeIfPresent(OTLPFraming.self, forKey: .framing) ?? .u32be
-        gzip = try container.decodeIfPresent(Bool.self, forKey: .gzip) ?? false
+        try decoder.reportUnknownKeys(CodingKeys.self)
+        path = try container.decodeIfPresent(String.self, forKey: .path) ?? Self.default.path
+        framing = try container.decodeIfPresent(OTLPFraming.self, forKey: .framing) ?? Self.default.framing
+        gzip = try container.decodeIfPresent(Bool.self, forKey: .gzip) ?? Self.default.gzip
     }
 }
 
 extension OTLPTelemetryConfiguration.Rotation {
-    enum CodingKeys: String, CodingKey { case maxFileBytes, maxAgeSeconds, maxFiles }
+    enum CodingKeys: String, CodingKey, CaseIterable { case maxFileBytes, maxAgeSeconds, maxFiles }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        maxFileBytes = try container.decodeIntegerIfPresent(forKey: .maxFileBytes) ?? 0
-        maxAgeSeconds = try container.decodeIfPresent(Double.self, forKey: .maxAgeSeconds) ?? 0
-        maxFiles = try container.decodeIntegerIfPresent(forKey: .maxFiles) ?? 5
+        try decoder.reportUnknownKeys(CodingKeys.self)
+        maxFileBytes = try container.decodeIntegerIfPresent(forKey: .maxFileBytes) ?? Self.default.maxFileBytes
+        maxAgeSeconds = try container.decodeIfPresent(Double.self, forKey: .maxAgeSeconds) ?? Self.default.maxAgeSeconds
+        maxFiles = try container.decodeIntegerIfPresent(forKey: .maxFiles) ?? Self.default.maxFiles
     }
 }
 
-extension OTLPBatchProcessor.Configuration {
-    enum CodingKeys: String, CodingKey { case maxQueueSize, maxExportBatchSize, scheduleDelaySeconds, exportTimeoutSeconds }
+extension OTLPBatchConfiguration {
+    enum CodingKeys: String, CodingKey, CaseIterable { case maxQueueSize, maxExportBatchSize, scheduleDelaySeconds, exportTimeoutSeconds }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = Self()
+        try decoder.reportUnknownKeys(CodingKeys.self)
+        let defaults = Self.default
         maxQueueSize = try container.decodeIntegerIfPresent(forKey: .maxQueueSize) ?? defaults.maxQueueSize
         maxExportBatchSize = try container.decodeIntegerIfPresent(forKey: .maxExportBatchSize) ?? defaults.maxExportBatchSize
         scheduleDelaySeconds = try container.decodeIfPresent(Double.self, forKey: .scheduleDelaySeconds) ?? defaults.scheduleDelaySeconds
@@ -319,23 +330,25 @@ extension OTLPBatchProcessor.Configuration {
 }
 
 extension OTLPTelemetryConfiguration.Sampling {
-    enum CodingKeys: String, CodingKey { case ratio, parentBased }
+    enum CodingKeys: String, CodingKey, CaseIterable { case ratio, parentBased }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        ratio = try container.decodeIfPresent(Double.self, forKey: .ratio) ?? 1
-        parentBased = try container.decodeIfPresent(Bool.self, forKey: .parentBased) ?? true
+        try decoder.reportUnknownKeys(CodingKeys.self)
+        ratio = try container.decodeIfPresent(Double.self, forKey: .ratio) ?? Self.default.ratio
+        parentBased = try container.decodeIfPresent(Bool.self, forKey: .parentBased) ?? Self.default.parentBased
     }
 }
 
 extension OTLPLimits {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case attributeCountLimit, attributeValueLengthLimit, eventCountLimit, linkCountLimit, attributePerEventCountLimit, attributePerLinkCountLimit
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = OTLPLimits()
+        try decoder.reportUnknownKeys(CodingKeys.self)
+        let defaults = Self.default
         attributeCountLimit = try container.decodeIntegerIfPresent(forKey: .attributeCountLimit) ?? defaults.attributeCountLimit
         // Absent: the default (64 Ki); `null`: no limit.
         if !container.contains(.attributeValueLengthLimit) {

@@ -26,7 +26,7 @@ public enum OTLPDurability: String, Sendable, Codable, CaseIterable {
 /// lines also `OTLPReaderOptions`' default line length). A batch that would fail is split in halves, down
 /// to single items, so everything readable is exported; an item that fails on its own is dropped, counted
 /// (`item_too_large`) and reported to `diagnostics`. With gzip, a batch that compresses more than a quarter
-/// of the readers' default inflation ratio limit (`OTLPReaderOptions().maxInflationRatio`, 200:1) is
+/// of the readers' default inflation ratio limit (`OTLPReaderOptions.default.maxInflationRatio`, 200:1) is
 /// written as a stored (level 0) member instead, so that a file of such data never looks like a gzip bomb
 /// to a reader.
 public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unchecked Sendable {
@@ -51,9 +51,9 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     /// The check readers make with their default limits.
     private let readerCheck = OTLPDecoder(options: .default)
     /// Longest JSON line readers accept by default.
-    private let readerMaxLineBytes = OTLPReaderOptions().maxLineBytes
+    private let readerMaxLineBytes = OTLPReaderOptions.default.maxLineBytes
     /// Most uncompressed bytes per gzip byte the exporter writes: a quarter of the readers' default limit.
-    private let maxMemberRatio = max(1, OTLPReaderOptions().maxInflationRatio / 4)
+    private let maxMemberRatio = max(1, OTLPReaderOptions.default.maxInflationRatio / 4)
     /// Uncompressed bytes (prefixes and messages, or lines) staged for the current batch.
     private var stagedRecordBytes = 0
     private let encoder = OTLPEncoder()

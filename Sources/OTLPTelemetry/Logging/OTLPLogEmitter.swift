@@ -14,7 +14,7 @@ public struct OTLPLogEmitter: Sendable {
 
     public init(
         processor: any OTLPProcessor<OTLPScopedLogRecord>, scope: OTLPInstrumentationScope, clock: any OTLPClock = OTLPSystemClock(),
-        limits: OTLPLimits = OTLPLimits()
+        limits: OTLPLimits = .default
     ) {
         self.processor = processor
         self.scope = scope

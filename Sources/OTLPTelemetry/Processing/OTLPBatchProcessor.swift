@@ -15,66 +15,12 @@ import Foundation
 public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @unchecked Sendable {
     public typealias Item = Exporter.Item
 
-    /// Batching settings; defaults are the specification's. Each has a documented range:
-    /// ``OTLPTelemetryConfiguration/validate()`` rejects values outside it, and ``OTLPBatchProcessor``
-    /// clamps them into it (see ``clamped``).
-    public struct Configuration: Sendable, Equatable, Codable {
-        /// Items held at most; more are dropped. Default 2048, range 1...1,048,576.
-        public var maxQueueSize: Int
-        /// Items per export at most. Default 512, range 1...`maxQueueSize`.
-        public var maxExportBatchSize: Int
-        /// Longest wait, in seconds, between the arrival of an item and the export of the partial batch
-        /// holding it. Default 5, range 0.001...86,400 (1 ms to one day).
-        public var scheduleDelaySeconds: Double
-        /// How long ``forceFlush()`` and ``shutdown()`` wait for the worker to complete its next batch, in
-        /// seconds. Default 30, range 1...86,400.
-        public var exportTimeoutSeconds: Double
-
-        public init(maxQueueSize: Int = 2048, maxExportBatchSize: Int = 512, scheduleDelaySeconds: Double = 5, exportTimeoutSeconds: Double = 30) {
-            self.maxQueueSize = maxQueueSize
-            self.maxExportBatchSize = maxExportBatchSize
-            self.scheduleDelaySeconds = scheduleDelaySeconds
-            self.exportTimeoutSeconds = exportTimeoutSeconds
-        }
-
-        /// Accepted ``maxQueueSize`` values.
-        public static var maxQueueSizeRange: ClosedRange<Int> { 1...(1 << 20) }
-        /// Accepted ``scheduleDelaySeconds`` values: at least 1 ms, so the worker cannot spin.
-        public static var scheduleDelaySecondsRange: ClosedRange<Double> { 0.001...86_400 }
-        /// Accepted ``exportTimeoutSeconds`` values: at least 1 s, so a shutdown does not give up on a
-        /// worker that is merely busy.
-        public static var exportTimeoutSecondsRange: ClosedRange<Double> { 1...86_400 }
-
-        /// This configuration with every value brought into its range; a NaN becomes the default.
-        public var clamped: Self {
-            let defaults = Self()
-            let queue = OTLPSettingClamp.clamp(maxQueueSize, to: Self.maxQueueSizeRange)
-            return Self(
-                maxQueueSize: queue, maxExportBatchSize: OTLPSettingClamp.clamp(maxExportBatchSize, to: 1...queue),
-                scheduleDelaySeconds: OTLPSettingClamp.clamp(
-                    scheduleDelaySeconds, to: Self.scheduleDelaySecondsRange, default: defaults.scheduleDelaySeconds),
-                exportTimeoutSeconds: OTLPSettingClamp.clamp(
-                    exportTimeoutSeconds, to: Self.exportTimeoutSecondsRange, default: defaults.exportTimeoutSeconds))
-        }
-
-        /// Every value outside its range, as errors naming `prefix.key`.
-        func violations(prefix: String) -> [OTLPConfigurationError] {
-            [
-                OTLPConfigurationError.check(maxQueueSize, in: Self.maxQueueSizeRange, "\(prefix)maxQueueSize"),
-                Self.maxQueueSizeRange.contains(maxQueueSize)
-                    ? OTLPConfigurationError.check(
-                        maxExportBatchSize, in: 1...maxQueueSize, "\(prefix)maxExportBatchSize", unit: " (batch.maxQueueSize)")
-                    : OTLPConfigurationError.check(maxExportBatchSize, in: Self.maxQueueSizeRange, "\(prefix)maxExportBatchSize"),
-                OTLPConfigurationError.check(
-                    scheduleDelaySeconds, in: Self.scheduleDelaySecondsRange, "\(prefix)scheduleDelaySeconds", unit: " seconds"),
-                OTLPConfigurationError.check(
-                    exportTimeoutSeconds, in: Self.exportTimeoutSecondsRange, "\(prefix)exportTimeoutSeconds", unit: " seconds"),
-            ].compactMap { $0 }
-        }
-    }
+    /// The batching settings' former name.
+    @available(*, deprecated, renamed: "OTLPBatchConfiguration")
+    public typealias Configuration = OTLPBatchConfiguration
 
     /// The configuration in effect: the one given, clamped into its ranges.
-    public let configuration: Configuration
+    public let configuration: OTLPBatchConfiguration
     private let exporter: Exporter
     private let counters: OTLPTelemetryCounters
     private let condition = NSCondition()
@@ -93,11 +39,11 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
     private let diagnostics: @Sendable (String) -> Void
 
     /// - Parameters:
-    ///   - configuration: values out of range are clamped (see ``Configuration/clamped``).
+    ///   - configuration: values out of range are clamped (see ``OTLPBatchConfiguration/clamped``).
     ///   - diagnostics: where a shutdown that gave up on a stuck exporter is reported (default: standard
     ///     error).
     public init(
-        exporter: Exporter, counters: OTLPTelemetryCounters, configuration: Configuration = Configuration(),
+        exporter: Exporter, counters: OTLPTelemetryCounters, configuration: OTLPBatchConfiguration = .default,
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
         self.diagnostics = diagnostics

@@ -33,7 +33,7 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
 
     /// The largest ``attributeValueLengthLimit`` accepted: a quarter of the readers' default record size
     /// limit (16 Mi with the 64 MiB default), so that one value of 4-byte scalars still fits a record.
-    public static var maxAttributeValueLength: Int { max(0, OTLPDecodingOptions.default.maxMessageBytes / 4) }
+    public static var maxAttributeValueLength: Int { max(0, OTLPDecodingOptions.default.maxRecordBytes / 4) }
 
     /// Accepted attribute count limits (per item, event or link).
     public static var attributeCountRange: ClosedRange<Int> { 0...max(0, OTLPDecodingOptions.default.maxAttributesPerItem) }
@@ -41,10 +41,19 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
     /// Accepted event and link count limits.
     public static let eventCountRange = 0...10_000
 
+    /// The specification's limits (128 of each) and a value length limit of
+    /// ``defaultAttributeValueLength``: what an omitted argument or JSON key means.
+    public static let `default` = OTLPLimits(
+        attributeCountLimit: 128, attributeValueLengthLimit: defaultAttributeValueLength, eventCountLimit: 128, linkCountLimit: 128,
+        attributePerEventCountLimit: 128, attributePerLinkCountLimit: 128)
+
+    /// Limits with ``default``'s values unless given.
     public init(
-        attributeCountLimit: Int = 128, attributeValueLengthLimit: Int? = OTLPLimits.defaultAttributeValueLength,
-        eventCountLimit: Int = 128, linkCountLimit: Int = 128, attributePerEventCountLimit: Int = 128,
-        attributePerLinkCountLimit: Int = 128
+        attributeCountLimit: Int = OTLPLimits.default.attributeCountLimit,
+        attributeValueLengthLimit: Int? = OTLPLimits.default.attributeValueLengthLimit,
+        eventCountLimit: Int = OTLPLimits.default.eventCountLimit, linkCountLimit: Int = OTLPLimits.default.linkCountLimit,
+        attributePerEventCountLimit: Int = OTLPLimits.default.attributePerEventCountLimit,
+        attributePerLinkCountLimit: Int = OTLPLimits.default.attributePerLinkCountLimit
     ) {
         self.attributeCountLimit = attributeCountLimit
         self.attributeValueLengthLimit = attributeValueLengthLimit

@@ -29,7 +29,7 @@ public struct OTLPTracer: Tracer {
     public init(
         processor: any OTLPProcessor<OTLPScopedSpan>, scope: OTLPInstrumentationScope,
         idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator(), clock: any OTLPClock = OTLPSystemClock(),
-        sampler: any OTLPSampler = OTLPParentBasedSampler(), limits: OTLPLimits = OTLPLimits()
+        sampler: any OTLPSampler = OTLPParentBasedSampler(), limits: OTLPLimits = .default
     ) {
         self.processor = processor
         self.scope = scope

@@ -80,8 +80,8 @@ public struct OTLPDecoder: Sendable {
     /// limits are checked again on the merged message).
     func prepare(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) throws(OTLPReadError) -> PreparedMessage {
         try options.validate()
-        guard bytes.count <= options.maxMessageBytes else {
-            throw OTLPReadError(.recordTooLarge, "message of \(bytes.count) bytes is over the limit of \(options.maxMessageBytes)")
+        guard bytes.count <= options.maxRecordBytes else {
+            throw OTLPReadError(.recordTooLarge, "message of \(bytes.count) bytes is over the limit of \(options.maxRecordBytes)")
         }
         let declared = scan(bytes, as: signal)
         // A message over a content limit is what it was declared to be as far as it was read: that limit is the fault.

@@ -4,9 +4,10 @@
 /// ``OTLPReadError/Code/invalidOptions`` (see ``validate()``) rather than let a huge value overflow a size
 /// computation or the stack.
 public struct OTLPDecodingOptions: Sendable, Equatable {
-    /// Largest message accepted, in bytes. Default 8 MiB (twice the Collector's gRPC receive default). Framed
-    /// readers apply it to each length prefix before reading the record.
-    public var maxMessageBytes: Int
+    /// Largest record accepted, in bytes: a framed record's message, a bare message, or a JSON request read
+    /// whole. Default 8 MiB (twice the Collector's gRPC receive default). Framed readers apply it to each
+    /// length prefix before reading the record. (Formerly `maxMessageBytes`.)
+    public var maxRecordBytes: Int
     /// Deepest message nesting accepted below the request (the request is level 0, a span attribute's value
     /// level 5). Default 100, as in the reference implementation and swift-protobuf. protobuf-c 1.4.1's
     /// unpack recurses once per level (about 1 KiB of stack each), so this is what keeps hostile input from
@@ -25,22 +26,25 @@ public struct OTLPDecodingOptions: Sendable, Equatable {
     /// about 200 times: without this limit one 7 MB record could make a reader allocate gigabytes.
     public var maxDecodedBytes: Int
 
-    /// Limits with the documented defaults unless given; checked against their ranges when used.
+    /// The documented defaults: what an omitted argument means.
+    public static let `default` = OTLPDecodingOptions(
+        maxRecordBytes: 8 << 20, maxNestingDepth: 100, maxAttributesPerItem: 10_000, maxDecodedBytes: 32 << 20)
+
+    /// Limits with ``default``'s values unless given; checked against their ranges when used.
     public init(
-        maxMessageBytes: Int = 8 << 20, maxNestingDepth: Int = 100, maxAttributesPerItem: Int = 10_000,
-        maxDecodedBytes: Int = 32 << 20
+        maxRecordBytes: Int = OTLPDecodingOptions.default.maxRecordBytes,
+        maxNestingDepth: Int = OTLPDecodingOptions.default.maxNestingDepth,
+        maxAttributesPerItem: Int = OTLPDecodingOptions.default.maxAttributesPerItem,
+        maxDecodedBytes: Int = OTLPDecodingOptions.default.maxDecodedBytes
     ) {
-        self.maxMessageBytes = maxMessageBytes
+        self.maxRecordBytes = maxRecordBytes
         self.maxNestingDepth = maxNestingDepth
         self.maxAttributesPerItem = maxAttributesPerItem
         self.maxDecodedBytes = maxDecodedBytes
     }
 
-    /// The documented defaults.
-    public static let `default` = OTLPDecodingOptions()
-
-    /// Accepted values of ``maxMessageBytes``: 1 byte to 2 GiB - 1 (protobuf's own limit on a message).
-    public static let maxMessageBytesRange: ClosedRange<Int> = 1...Int(Int32.max)
+    /// Accepted values of ``maxRecordBytes``: 1 byte to 2 GiB - 1 (protobuf's own limit on a message).
+    public static let maxRecordBytesRange: ClosedRange<Int> = 1...Int(Int32.max)
     /// Accepted values of ``maxNestingDepth``: 1 to 128 levels. Decoding recurses once per level: protobuf-c's
     /// unpack takes about 1 KiB of stack per level, the Swift conversion and the JSON decoder up to 3 KiB in
     /// debug builds. 128 levels fit in a 512 KiB secondary-thread stack (the smallest default among
@@ -53,7 +57,7 @@ public struct OTLPDecodingOptions: Sendable, Equatable {
 
     /// Throws ``OTLPReadError/Code/invalidOptions`` naming the first limit outside its range.
     public func validate() throws(OTLPReadError) {
-        try Self.check("maxMessageBytes", maxMessageBytes, Self.maxMessageBytesRange)
+        try Self.check("maxRecordBytes", maxRecordBytes, Self.maxRecordBytesRange)
         try Self.check("maxNestingDepth", maxNestingDepth, Self.maxNestingDepthRange)
         try Self.check("maxAttributesPerItem", maxAttributesPerItem, Self.maxAttributesPerItemRange)
         try Self.check("maxDecodedBytes", maxDecodedBytes, Self.maxDecodedBytesRange)

@@ -2,13 +2,13 @@
 ///
 /// Every limit has a documented range (`…Range`); a reader refuses options outside it with
 /// ``OTLPReadError/Code/invalidOptions`` (see ``validate()``).
-public struct OTLPReaderOptions: Sendable {
+public struct OTLPReaderOptions: Sendable, Equatable {
     /// The framing; `nil` (the default) detects it from the file name, then from the content.
     public var framing: OTLPFraming?
     /// The signal; `nil` (the default) decides it from the content's evidence, then a whole `traces`/`logs`
     /// token of the file name, else reading ends with `ambiguous_signal` (see ``OTLPStreamReader``).
     public var signal: OTLPSignal?
-    /// Limits for each message (size applies to length prefixes too; nesting depth).
+    /// Limits for each record (size applies to length prefixes too; nesting depth).
     public var decoding: OTLPDecodingOptions
     /// Longest JSON line accepted, in bytes. Default 8 MiB: a line is held whole while its JSON tree and
     /// model are built (both bounded by ``OTLPDecodingOptions/maxDecodedBytes``).
@@ -22,10 +22,17 @@ public struct OTLPReaderOptions: Sendable {
     /// Bytes read from the input at a time. Default 256 KiB.
     public var chunkSize: Int
 
-    /// Options with the documented defaults unless given; checked against their ranges by the reader.
+    /// The documented defaults: framing and signal detected, ``OTLPDecodingOptions/default`` limits.
+    public static let `default` = OTLPReaderOptions(
+        framing: nil, signal: nil, decoding: .default, maxLineBytes: 8 << 20, maxDecompressedBytes: .max, maxInflationRatio: 200,
+        chunkSize: 256 * 1024)
+
+    /// Options with ``default``'s values unless given; checked against their ranges by the reader.
     public init(
-        framing: OTLPFraming? = nil, signal: OTLPSignal? = nil, decoding: OTLPDecodingOptions = .default,
-        maxLineBytes: Int = 8 << 20, maxDecompressedBytes: Int = .max, maxInflationRatio: Int = 200, chunkSize: Int = 256 * 1024
+        framing: OTLPFraming? = OTLPReaderOptions.default.framing, signal: OTLPSignal? = OTLPReaderOptions.default.signal,
+        decoding: OTLPDecodingOptions = OTLPReaderOptions.default.decoding, maxLineBytes: Int = OTLPReaderOptions.default.maxLineBytes,
+        maxDecompressedBytes: Int = OTLPReaderOptions.default.maxDecompressedBytes,
+        maxInflationRatio: Int = OTLPReaderOptions.default.maxInflationRatio, chunkSize: Int = OTLPReaderOptions.default.chunkSize
     ) {
         self.maxInflationRatio = maxInflationRatio
         self.framing = framing

@@ -25,16 +25,16 @@ public final class OTLPRecordReader {
 
     /// Bytes already taken from a source (by format detection) are put back by wrapping it,
     /// as ``OTLPStreamReader`` does. The limits are clamped to their documented ranges
-    /// (``OTLPDecodingOptions/maxMessageBytesRange``, ``OTLPReaderOptions/maxLineBytesRange``,
+    /// (``OTLPDecodingOptions/maxRecordBytesRange``, ``OTLPReaderOptions/maxLineBytesRange``,
     /// ``OTLPReaderOptions/chunkSizeRange``), so no length computation can overflow.
     public init(
-        source: any OTLPByteSource, framing: OTLPFraming, maxRecordBytes: Int = OTLPDecodingOptions.default.maxMessageBytes,
-        maxLineBytes: Int = OTLPReaderOptions().maxLineBytes, chunkSize: Int = 256 * 1024
+        source: any OTLPByteSource, framing: OTLPFraming, maxRecordBytes: Int = OTLPDecodingOptions.default.maxRecordBytes,
+        maxLineBytes: Int = OTLPReaderOptions.default.maxLineBytes, chunkSize: Int = OTLPReaderOptions.default.chunkSize
     ) {
         func clamped(_ value: Int, _ range: ClosedRange<Int>) -> Int { min(max(value, range.lowerBound), range.upperBound) }
         self.source = source
         self.framing = framing
-        self.maxRecordBytes = clamped(maxRecordBytes, OTLPDecodingOptions.maxMessageBytesRange)
+        self.maxRecordBytes = clamped(maxRecordBytes, OTLPDecodingOptions.maxRecordBytesRange)
         self.maxLineBytes = clamped(maxLineBytes, OTLPReaderOptions.maxLineBytesRange)
         let chunkSize = clamped(chunkSize, OTLPReaderOptions.chunkSizeRange)
         self.chunkSize = chunkSize

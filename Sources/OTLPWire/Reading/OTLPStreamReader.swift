@@ -50,14 +50,14 @@ public final class OTLPStreamReader {
     private let arena = ProtobufCArena(minimumChunkSize: 1 << 20)
 
     /// Opens `path` (`-` for standard input).
-    public convenience init(path: String, options: OTLPReaderOptions = OTLPReaderOptions()) throws(OTLPReadError) {
+    public convenience init(path: String, options: OTLPReaderOptions = .default) throws(OTLPReadError) {
         try options.validate()
         try self.init(source: try OTLPFileSource(path: path), name: path == "-" ? nil : path, options: options)
     }
 
     /// Reads from `source`; `name` (a file name) helps detect the framing and signal. Options outside their
     /// documented ranges are refused with ``OTLPReadError/Code/invalidOptions`` before anything is read.
-    public init(source: any OTLPByteSource, name: String? = nil, options: OTLPReaderOptions = OTLPReaderOptions()) throws(OTLPReadError) {
+    public init(source: any OTLPByteSource, name: String? = nil, options: OTLPReaderOptions = .default) throws(OTLPReadError) {
         try options.validate()
         self.options = options
         decoder = OTLPDecoder(options: options.decoding)
@@ -87,7 +87,7 @@ public final class OTLPStreamReader {
         if framing == nil {
             let peekSize = 1 << 20
             let sample = stream.readUpTo(peekSize)
-            let detector = FramingDetector(decoder: decoder, maxRecordBytes: options.decoding.maxMessageBytes)
+            let detector = FramingDetector(decoder: decoder, maxRecordBytes: options.decoding.maxRecordBytes)
             framing = detector.detect(sample.bytes, atEnd: sample.bytes.count < peekSize)
             recordFraming = framing
             // One pretty-printed JSON request (an OTLP example file) is read whole, as one record.
@@ -97,7 +97,7 @@ public final class OTLPStreamReader {
         }
         self.framing = framing!
         records = OTLPRecordReader(
-            source: recordSource, framing: recordFraming!, maxRecordBytes: options.decoding.maxMessageBytes,
+            source: recordSource, framing: recordFraming!, maxRecordBytes: options.decoding.maxRecordBytes,
             maxLineBytes: options.maxLineBytes, chunkSize: options.chunkSize)
     }
 

@@ -32,7 +32,7 @@ struct DecodingLimitTests {
     typealias Setter = @Sendable (inout OTLPReaderOptions, Int) -> Void
 
     static let limits: [(String, ClosedRange<Int>, Setter)] = [
-        ("maxMessageBytes", OTLPDecodingOptions.maxMessageBytesRange, { $0.decoding.maxMessageBytes = $1 }),
+        ("maxRecordBytes", OTLPDecodingOptions.maxRecordBytesRange, { $0.decoding.maxRecordBytes = $1 }),
         ("maxNestingDepth", OTLPDecodingOptions.maxNestingDepthRange, { $0.decoding.maxNestingDepth = $1 }),
         ("maxAttributesPerItem", OTLPDecodingOptions.maxAttributesPerItemRange, { $0.decoding.maxAttributesPerItem = $1 }),
         ("maxDecodedBytes", OTLPDecodingOptions.maxDecodedBytesRange, { $0.decoding.maxDecodedBytes = $1 }),
@@ -77,7 +77,7 @@ struct DecodingLimitTests {
 
     @Test("huge length prefixes with the largest record limit are record_too_large, never an overflow")
     func hugePrefixes() {
-        let largest = Self.options { $0.decoding.maxMessageBytes = OTLPDecodingOptions.maxMessageBytesRange.upperBound }
+        let largest = Self.options { $0.decoding.maxRecordBytes = OTLPDecodingOptions.maxRecordBytesRange.upperBound }
         // A 10-byte varint declaring 2^63 - 1 bytes, and one with the sign bit of a 64-bit length set.
         let maxVarint: [UInt8] = Array(repeating: 0xFF, count: 8) + [0x7F]
         let signVarint: [UInt8] = Array(repeating: 0xFF, count: 9) + [0x01]
@@ -96,7 +96,7 @@ struct DecodingLimitTests {
         // OTLPRecordReader clamps what it is given: Int.max cannot overflow a length computation.
         let records = OTLPRecordReader(
             source: OTLPMemorySource(signVarint + [1, 2]), framing: .varint, maxRecordBytes: .max, maxLineBytes: .max, chunkSize: .max)
-        #expect(records.maxRecordBytes == OTLPDecodingOptions.maxMessageBytesRange.upperBound)
+        #expect(records.maxRecordBytes == OTLPDecodingOptions.maxRecordBytesRange.upperBound)
         #expect(throws: OTLPReadError.self) { try records.next() }
     }
 

@@ -18,7 +18,7 @@ struct OTLPDecoderTests {
 
     @Test("the size limit is checked before scanning")
     func sizeLimit() {
-        let decoder = OTLPDecoder(options: OTLPDecodingOptions(maxMessageBytes: 8))
+        let decoder = OTLPDecoder(options: OTLPDecodingOptions(maxRecordBytes: 8))
         #expect { try decoder.decodeTraces(Self.shortTraceID) } throws: { ($0 as! OTLPReadError).code == .recordTooLarge }
     }
 

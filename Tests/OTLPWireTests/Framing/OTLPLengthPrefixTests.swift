@@ -72,7 +72,7 @@ struct OTLPLengthPrefixTests {
         let goodRecord = framing == .u32be ? StreamInputs.u32be([Self.good]) : StreamInputs.varint([Self.good])
         let bytes = goodRecord + prefix + [UInt8](repeating: 0x0A, count: 16)
         let cut = kind == .truncatedLengthPrefix ? goodRecord + prefix : bytes
-        let options = OTLPReaderOptions(framing: framing, decoding: OTLPDecodingOptions(maxMessageBytes: max(1024, Self.good.count)))
+        let options = OTLPReaderOptions(framing: framing, decoding: OTLPDecodingOptions(maxRecordBytes: max(1024, Self.good.count)))
         let (pipe, descriptor) = StreamInputs.pipe(cut)
         defer { close(descriptor) }
         for (source, label) in [(OTLPMemorySource(cut) as any OTLPByteSource, "memory"), (StreamInputs.TrickleSource(cut), "trickle"), (pipe, "pipe")] {
@@ -103,17 +103,17 @@ struct OTLPLengthPrefixTests {
 
     @Test("a frame limit of Int.max is refused as invalid options; at the largest valid limit, huge declared lengths are refused (no overflow), not a trap")
     func unlimitedFrames() {
-        let unlimited = StreamInputs.read([0x01, 0x00], options: OTLPReaderOptions(framing: .varint, decoding: OTLPDecodingOptions(maxMessageBytes: .max)))
+        let unlimited = StreamInputs.read([0x01, 0x00], options: OTLPReaderOptions(framing: .varint, decoding: OTLPDecodingOptions(maxRecordBytes: .max)))
         #expect(unlimited.error?.code == .invalidOptions)
-        let largest = OTLPDecodingOptions.maxMessageBytesRange.upperBound
-        let options = OTLPReaderOptions(framing: .varint, decoding: OTLPDecodingOptions(maxMessageBytes: largest))
+        let largest = OTLPDecodingOptions.maxRecordBytesRange.upperBound
+        let options = OTLPReaderOptions(framing: .varint, decoding: OTLPDecodingOptions(maxRecordBytes: largest))
         let outcome = StreamInputs.read([UInt8](repeating: 0xFF, count: 8) + [0x7F], options: options)
         #expect(outcome.error?.code == .recordTooLarge)
         var atLimit: [UInt8] = []
         #expect(OTLPLengthPrefix.encode(largest, framing: .varint, into: &atLimit))
         let smaller = StreamInputs.read(atLimit + [0x01], options: options)
         #expect(smaller.error?.code == .truncatedRecord)
-        let u32Options = OTLPReaderOptions(framing: .u32be, decoding: OTLPDecodingOptions(maxMessageBytes: largest))
+        let u32Options = OTLPReaderOptions(framing: .u32be, decoding: OTLPDecodingOptions(maxRecordBytes: largest))
         #expect(StreamInputs.read([0xFF, 0xFF, 0xFF, 0xFF, 0x01], options: u32Options).error?.code == .recordTooLarge)
         #expect(StreamInputs.read([0x7F, 0xFF, 0xFF, 0xFF, 0x01], options: u32Options).error?.code == .truncatedRecord)
     }

@@ -236,7 +236,7 @@ struct HostileInputTests {
         #expect(sink.bytes.count < 100_000)
         // The record size limit is raised to let the prefix through (the default, 8 MiB, refuses it at once).
         var options = OTLPReaderOptions()
-        options.decoding.maxMessageBytes = 64 << 20
+        options.decoding.maxRecordBytes = 64 << 20
         let outcome = Self.read(sink.bytes, framing: .u32be, options: options)
         #expect(outcome.records == 0 && outcome.error?.code == .gzipTooLarge && outcome.error?.recordIndex == 0)
         #expect(Self.read(sink.bytes, framing: .u32be).error?.code == .recordTooLarge)

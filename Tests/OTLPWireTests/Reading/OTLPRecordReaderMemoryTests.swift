@@ -10,11 +10,11 @@ struct OTLPRecordReaderMemoryTests {
     func bufferFollowsArrivals(framing: OTLPFraming) {
         let arrived = 10 << 20
         var bytes: [UInt8] = []
-        #expect(OTLPLengthPrefix.encode(OTLPDecodingOptions.maxMessageBytesRange.upperBound, framing: framing, into: &bytes))
+        #expect(OTLPLengthPrefix.encode(OTLPDecodingOptions.maxRecordBytesRange.upperBound, framing: framing, into: &bytes))
         bytes += [UInt8](repeating: 0, count: arrived)
         let reader = OTLPRecordReader(
             source: StreamInputs.TrickleSource(bytes, step: 64 * 1024), framing: framing,
-            maxRecordBytes: OTLPDecodingOptions.maxMessageBytesRange.upperBound)
+            maxRecordBytes: OTLPDecodingOptions.maxRecordBytesRange.upperBound)
         #expect { try reader.next() } throws: { ($0 as? OTLPReadError)?.code == .truncatedRecord }
         #expect(reader.bufferBytes <= 2 * arrived + 256 * 1024, "\(reader.bufferBytes) bytes of buffer for \(arrived) arrived")
     }

@@ -1,0 +1,52 @@
+/// Something a configuration holds that was read past without failing: which key, and why.
+///
+/// Programs tell warnings apart by ``code`` and ``keyPath``; ``description`` is the line for a person
+/// (`unknown configuration key batch.maxQueueSise (ignored)`).
+public struct OTLPConfigurationWarning: Sendable, Hashable, CustomStringConvertible {
+    /// What kind of warning. More codes may be added; compare with the static members.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: Hashable, Sendable {
+            case unknownKey
+        }
+
+        private let value: Value
+
+        private init(_ value: Value) { self.value = value }
+
+        /// A key that no setting has; it is ignored.
+        public static let unknownKey = Code(.unknownKey)
+
+        /// The words that start a warning's ``OTLPConfigurationWarning/description``.
+        public var description: String {
+            switch value {
+            case .unknownKey: "unknown configuration key"
+            }
+        }
+    }
+
+    /// What kind of warning.
+    public var code: Code
+    /// The key, one element per level of nesting (`["batch", "maxQueueSise"]`). An element is a JSON key as
+    /// written, so it may itself hold a dot.
+    public var keyPath: [String]
+    /// What became of the key (`ignored`).
+    public var message: String
+
+    /// A warning of kind `code` about the key at `keyPath`.
+    public init(code: Code, keyPath: [String], message: String) {
+        self.code = code
+        self.keyPath = keyPath
+        self.message = message
+    }
+
+    /// An unknown key, ignored.
+    public static func unknownKey(_ keyPath: [String]) -> OTLPConfigurationWarning {
+        OTLPConfigurationWarning(code: .unknownKey, keyPath: keyPath, message: "ignored")
+    }
+
+    /// ``keyPath`` joined with dots (`batch.maxQueueSise`).
+    public var dottedKeyPath: String { keyPath.joined(separator: ".") }
+
+    /// `<code> <key path> (<message>)`: `unknown configuration key batch.maxQueueSise (ignored)`.
+    public var description: String { "\(code) \(dottedKeyPath) (\(message))" }
+}

@@ -1,0 +1,66 @@
+/// Batching settings of an ``OTLPBatchProcessor``, for both signals; defaults are the specification's
+/// (``default``). Each setting has a documented range: ``OTLPTelemetryConfiguration/validate()`` rejects
+/// values outside it, and ``OTLPBatchProcessor`` clamps them into it (see ``clamped``).
+public struct OTLPBatchConfiguration: Sendable, Equatable, Codable {
+    /// Items held at most; more are dropped. Default 2048, range 1...1,048,576.
+    public var maxQueueSize: Int
+    /// Items per export at most. Default 512, range 1...`maxQueueSize`.
+    public var maxExportBatchSize: Int
+    /// Longest wait, in seconds, between the arrival of an item and the export of the partial batch
+    /// holding it. Default 5, range 0.001...86,400 (1 ms to one day).
+    public var scheduleDelaySeconds: Double
+    /// How long ``OTLPBatchProcessor/forceFlush()`` and ``OTLPBatchProcessor/shutdown()`` wait for the
+    /// worker to complete its next batch, in seconds. Default 30, range 1...86,400.
+    public var exportTimeoutSeconds: Double
+
+    /// The specification's defaults: what an omitted argument or JSON key means.
+    public static let `default` = OTLPBatchConfiguration(
+        maxQueueSize: 2048, maxExportBatchSize: 512, scheduleDelaySeconds: 5, exportTimeoutSeconds: 30)
+
+    /// Settings with ``default``'s values unless given.
+    public init(
+        maxQueueSize: Int = OTLPBatchConfiguration.default.maxQueueSize,
+        maxExportBatchSize: Int = OTLPBatchConfiguration.default.maxExportBatchSize,
+        scheduleDelaySeconds: Double = OTLPBatchConfiguration.default.scheduleDelaySeconds,
+        exportTimeoutSeconds: Double = OTLPBatchConfiguration.default.exportTimeoutSeconds
+    ) {
+        self.maxQueueSize = maxQueueSize
+        self.maxExportBatchSize = maxExportBatchSize
+        self.scheduleDelaySeconds = scheduleDelaySeconds
+        self.exportTimeoutSeconds = exportTimeoutSeconds
+    }
+
+    /// Accepted ``maxQueueSize`` values.
+    public static var maxQueueSizeRange: ClosedRange<Int> { 1...(1 << 20) }
+    /// Accepted ``scheduleDelaySeconds`` values: at least 1 ms, so the worker cannot spin.
+    public static var scheduleDelaySecondsRange: ClosedRange<Double> { 0.001...86_400 }
+    /// Accepted ``exportTimeoutSeconds`` values: at least 1 s, so a shutdown does not give up on a
+    /// worker that is merely busy.
+    public static var exportTimeoutSecondsRange: ClosedRange<Double> { 1...86_400 }
+
+    /// This configuration with every value brought into its range; a NaN becomes the default.
+    public var clamped: Self {
+        let queue = OTLPSettingClamp.clamp(maxQueueSize, to: Self.maxQueueSizeRange)
+        return Self(
+            maxQueueSize: queue, maxExportBatchSize: OTLPSettingClamp.clamp(maxExportBatchSize, to: 1...queue),
+            scheduleDelaySeconds: OTLPSettingClamp.clamp(
+                scheduleDelaySeconds, to: Self.scheduleDelaySecondsRange, default: Self.default.scheduleDelaySeconds),
+            exportTimeoutSeconds: OTLPSettingClamp.clamp(
+                exportTimeoutSeconds, to: Self.exportTimeoutSecondsRange, default: Self.default.exportTimeoutSeconds))
+    }
+
+    /// Every value outside its range, as errors naming `prefix.key`.
+    func violations(prefix: String) -> [OTLPConfigurationError] {
+        [
+            OTLPConfigurationError.check(maxQueueSize, in: Self.maxQueueSizeRange, "\(prefix)maxQueueSize"),
+            Self.maxQueueSizeRange.contains(maxQueueSize)
+                ? OTLPConfigurationError.check(
+                    maxExportBatchSize, in: 1...maxQueueSize, "\(prefix)maxExportBatchSize", unit: " (batch.maxQueueSize)")
+                : OTLPConfigurationError.check(maxExportBatchSize, in: Self.maxQueueSizeRange, "\(prefix)maxExportBatchSize"),
+            OTLPConfigurationError.check(
+                scheduleDelaySeconds, in: Self.scheduleDelaySecondsRange, "\(prefix)scheduleDelaySeconds", unit: " seconds"),
+            OTLPConfigurationError.check(
+                exportTimeoutSeconds, in: Self.exportTimeoutSecondsRange, "\(prefix)exportTimeoutSeconds", unit: " seconds"),
+        ].compactMap { $0 }
+    }
+}

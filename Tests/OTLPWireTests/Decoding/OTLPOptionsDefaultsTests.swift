@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import OTLPWire
+
+/// The reader and decoder options have one `default`, which their inits and `OTLPRecordReader` read; the
+/// record size limit has one name.
+@Suite("Reader and decoder option defaults")
+struct OTLPOptionsDefaultsTests {
+    @Test("an init without arguments equals the default, which holds the documented values")
+    func defaults() {
+        #expect(OTLPDecodingOptions() == .default)
+        #expect(OTLPReaderOptions() == .default)
+        #expect(OTLPReaderOptions.default.decoding == .default)
+        let decoding = OTLPDecodingOptions.default
+        #expect(decoding.maxRecordBytes == 8 << 20 && decoding.maxNestingDepth == 100)
+        #expect(decoding.maxAttributesPerItem == 10_000 && decoding.maxDecodedBytes == 32 << 20)
+        let reader = OTLPReaderOptions.default
+        #expect(reader.framing == nil && reader.signal == nil && reader.maxLineBytes == 8 << 20)
+        #expect(reader.maxDecompressedBytes == .max && reader.maxInflationRatio == 200 && reader.chunkSize == 256 * 1024)
+    }
+
+    @Test("one argument changes one limit; the others keep the default")
+    func oneArgument() {
+        let decoding = OTLPDecodingOptions(maxNestingDepth: 7)
+        #expect(decoding.maxNestingDepth == 7)
+        #expect(decoding.maxRecordBytes == OTLPDecodingOptions.default.maxRecordBytes)
+        #expect(OTLPReaderOptions(chunkSize: 4096).maxLineBytes == OTLPReaderOptions.default.maxLineBytes)
+    }
+
+    @Test("a record reader's default limits are the options' defaults")
+    func recordReaderDefaults() {
+        let reader = OTLPRecordReader(source: OTLPMemorySource([]), framing: .u32be)
+        #expect(reader.maxRecordBytes == OTLPDecodingOptions.default.maxRecordBytes)
+        #expect(reader.maxLineBytes == OTLPReaderOptions.default.maxLineBytes)
+    }
+
+    @Test("the former name maxMessageBytes still reads, writes and constructs maxRecordBytes")
+    @available(*, deprecated)
+    func formerName() throws {
+        var options = OTLPDecodingOptions(maxMessageBytes: 100, maxNestingDepth: 5)
+        #expect(options.maxRecordBytes == 100 && options.maxNestingDepth == 5)
+        #expect(options.maxAttributesPerItem == OTLPDecodingOptions.default.maxAttributesPerItem)
+        options.maxMessageBytes = 200
+        #expect(options.maxRecordBytes == 200 && options.maxMessageBytes == 200)
+        #expect(OTLPDecodingOptions.maxMessageBytesRange == OTLPDecodingOptions.maxRecordBytesRange)
+    }
+
+    @Test("a record over maxRecordBytes is refused as record_too_large; options past its range name it")
+    func recordLimit() throws {
+        let message = OTLPEncoder().encode(SampleTelemetry.traces(1))
+        let decoder = OTLPDecoder(options: OTLPDecodingOptions(maxRecordBytes: message.count - 1))
+        #expect { try decoder.decodeTraces(message) } throws: { ($0 as! OTLPReadError).kind == .recordTooLarge }
+        #expect { try OTLPDecodingOptions(maxRecordBytes: 0).validate() } throws: {
+            let error = $0 as! OTLPReadError
+            return error.kind == .invalidOptions && error.message.hasPrefix("maxRecordBytes is 0")
+        }
+    }
+}
