@@ -6,7 +6,7 @@ internal import CProtobufC
 ///
 /// Every message is first scanned without recursion (size, nesting depth, wire format, UTF-8 of string
 /// fields, which signal it is), and only then unpacked by protobuf-c. Fields unknown to the schema are
-/// skipped. A logs request read as traces (or the reverse) is reported as ``OTLPReadError/Kind/wrongKind``
+/// skipped. A logs request read as traces (or the reverse) is reported as ``OTLPReadError/Code/wrongKind``
 /// rather than accepted as a request full of unknown fields.
 public struct OTLPDecoder: Sendable {
     public var options: OTLPDecodingOptions

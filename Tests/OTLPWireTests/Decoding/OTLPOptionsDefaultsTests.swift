@@ -49,10 +49,10 @@ struct OTLPOptionsDefaultsTests {
     func recordLimit() throws {
         let message = OTLPEncoder().encode(SampleTelemetry.traces(1))
         let decoder = OTLPDecoder(options: OTLPDecodingOptions(maxRecordBytes: message.count - 1))
-        #expect { try decoder.decodeTraces(message) } throws: { ($0 as! OTLPReadError).kind == .recordTooLarge }
+        #expect { try decoder.decodeTraces(message) } throws: { ($0 as! OTLPReadError).code == .recordTooLarge }
         #expect { try OTLPDecodingOptions(maxRecordBytes: 0).validate() } throws: {
             let error = $0 as! OTLPReadError
-            return error.kind == .invalidOptions && error.message.hasPrefix("maxRecordBytes is 0")
+            return error.code == .invalidOptions && error.message.hasPrefix("maxRecordBytes is 0")
         }
     }
 }
