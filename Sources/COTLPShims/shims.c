@@ -47,48 +47,59 @@ static uint8_t *put_bytes_field(uint8_t *p, uint8_t tag, ProtobufCBinaryData val
 #define ENVELOPE_SLOT 3 /* exact for bodies of 16 KiB ..< 2 MiB: a batch of a few hundred items */
 #define ITEM_SLOT 2     /* exact for items of 128 ..< 16384 bytes */
 
-size_t COTLPShims_pack_trace_request(const Opentelemetry__Proto__Collector__Trace__V1__ExportTraceServiceRequest *request, uint8_t *out) {
+/* The envelope structs are the generated ones, field for field, for both signals. */
+#define SAME_FIELD(ours, theirs, ours_field, theirs_field) \
+    _Static_assert(offsetof(ours, ours_field) == offsetof(theirs, theirs_field) \
+                   && sizeof(((ours *)0)->ours_field) == sizeof(((theirs *)0)->theirs_field), #theirs "." #theirs_field)
+#define SAME_ENVELOPE(request_t, n_groups, groups, resource_group_t, n_scopes, scopes, scope_group_t, n_items_field, items_field) \
+    _Static_assert(sizeof(COTLPShims_Request) == sizeof(request_t), #request_t); \
+    SAME_FIELD(COTLPShims_Request, request_t, n_resource_groups, n_groups); \
+    SAME_FIELD(COTLPShims_Request, request_t, resource_groups, groups); \
+    _Static_assert(sizeof(COTLPShims_ResourceGroup) == sizeof(resource_group_t), #resource_group_t); \
+    SAME_FIELD(COTLPShims_ResourceGroup, resource_group_t, resource, resource); \
+    SAME_FIELD(COTLPShims_ResourceGroup, resource_group_t, n_scope_groups, n_scopes); \
+    SAME_FIELD(COTLPShims_ResourceGroup, resource_group_t, scope_groups, scopes); \
+    SAME_FIELD(COTLPShims_ResourceGroup, resource_group_t, schema_url, schema_url); \
+    _Static_assert(sizeof(COTLPShims_ScopeGroup) == sizeof(scope_group_t), #scope_group_t); \
+    SAME_FIELD(COTLPShims_ScopeGroup, scope_group_t, scope, scope); \
+    SAME_FIELD(COTLPShims_ScopeGroup, scope_group_t, n_items, n_items_field); \
+    SAME_FIELD(COTLPShims_ScopeGroup, scope_group_t, items, items_field); \
+    SAME_FIELD(COTLPShims_ScopeGroup, scope_group_t, schema_url, schema_url)
+
+SAME_ENVELOPE(Opentelemetry__Proto__Collector__Trace__V1__ExportTraceServiceRequest, n_resource_spans, resource_spans,
+              Opentelemetry__Proto__Trace__V1__ResourceSpans, n_scope_spans, scope_spans,
+              Opentelemetry__Proto__Trace__V1__ScopeSpans, n_spans, spans);
+SAME_ENVELOPE(Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceRequest, n_resource_logs, resource_logs,
+              Opentelemetry__Proto__Logs__V1__ResourceLogs, n_scope_logs, scope_logs,
+              Opentelemetry__Proto__Logs__V1__ScopeLogs, n_log_records, log_records);
+
+size_t COTLPShims_pack_request(const COTLPShims_Request *request, uint8_t *out) {
     uint8_t *p = out;
-    for (size_t i = 0; i < request->n_resource_spans; i++) {
-        const Opentelemetry__Proto__Trace__V1__ResourceSpans *rs = request->resource_spans[i];
+    for (size_t i = 0; i < request->n_resource_groups; i++) {
+        const COTLPShims_ResourceGroup *rg = request->resource_groups[i];
         *p = 0x0A;
-        uint8_t *rs_slot = p + 1, *rs_body = rs_slot + ENVELOPE_SLOT, *q = rs_body;
-        if (rs->resource) q += pack_field_message(0x0A, &rs->resource->base, q, 1);
-        for (size_t j = 0; j < rs->n_scope_spans; j++) {
-            const Opentelemetry__Proto__Trace__V1__ScopeSpans *ss = rs->scope_spans[j];
+        uint8_t *rg_slot = p + 1, *rg_body = rg_slot + ENVELOPE_SLOT, *q = rg_body;
+        if (rg->resource) q += pack_field_message(0x0A, &rg->resource->base, q, 1);
+        for (size_t j = 0; j < rg->n_scope_groups; j++) {
+            const COTLPShims_ScopeGroup *sg = rg->scope_groups[j];
             *q = 0x12;
-            uint8_t *ss_slot = q + 1, *ss_body = ss_slot + ENVELOPE_SLOT, *r = ss_body;
-            if (ss->scope) r += pack_field_message(0x0A, &ss->scope->base, r, 1);
-            for (size_t k = 0; k < ss->n_spans; k++) r += pack_field_message(0x12, &ss->spans[k]->base, r, ITEM_SLOT);
-            r = put_bytes_field(r, 0x1A, ss->schema_url);
-            q = ss_slot + close_slot(ss_slot, ENVELOPE_SLOT, (size_t)(r - ss_body));
+            uint8_t *sg_slot = q + 1, *sg_body = sg_slot + ENVELOPE_SLOT, *r = sg_body;
+            if (sg->scope) r += pack_field_message(0x0A, &sg->scope->base, r, 1);
+            for (size_t k = 0; k < sg->n_items; k++) r += pack_field_message(0x12, sg->items[k], r, ITEM_SLOT);
+            r = put_bytes_field(r, 0x1A, sg->schema_url);
+            q = sg_slot + close_slot(sg_slot, ENVELOPE_SLOT, (size_t)(r - sg_body));
         }
-        q = put_bytes_field(q, 0x1A, rs->schema_url);
-        p = rs_slot + close_slot(rs_slot, ENVELOPE_SLOT, (size_t)(q - rs_body));
+        q = put_bytes_field(q, 0x1A, rg->schema_url);
+        p = rg_slot + close_slot(rg_slot, ENVELOPE_SLOT, (size_t)(q - rg_body));
     }
     return (size_t)(p - out);
 }
 
-size_t COTLPShims_pack_logs_request(const Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceRequest *request, uint8_t *out) {
-    uint8_t *p = out;
-    for (size_t i = 0; i < request->n_resource_logs; i++) {
-        const Opentelemetry__Proto__Logs__V1__ResourceLogs *rl = request->resource_logs[i];
-        *p = 0x0A;
-        uint8_t *rl_slot = p + 1, *rl_body = rl_slot + ENVELOPE_SLOT, *q = rl_body;
-        if (rl->resource) q += pack_field_message(0x0A, &rl->resource->base, q, 1);
-        for (size_t j = 0; j < rl->n_scope_logs; j++) {
-            const Opentelemetry__Proto__Logs__V1__ScopeLogs *sl = rl->scope_logs[j];
-            *q = 0x12;
-            uint8_t *sl_slot = q + 1, *sl_body = sl_slot + ENVELOPE_SLOT, *r = sl_body;
-            if (sl->scope) r += pack_field_message(0x0A, &sl->scope->base, r, 1);
-            for (size_t k = 0; k < sl->n_log_records; k++) r += pack_field_message(0x12, &sl->log_records[k]->base, r, ITEM_SLOT);
-            r = put_bytes_field(r, 0x1A, sl->schema_url);
-            q = sl_slot + close_slot(sl_slot, ENVELOPE_SLOT, (size_t)(r - sl_body));
-        }
-        q = put_bytes_field(q, 0x1A, rl->schema_url);
-        p = rl_slot + close_slot(rl_slot, ENVELOPE_SLOT, (size_t)(q - rl_body));
-    }
-    return (size_t)(p - out);
+COTLPShims_Request *COTLPShims_unpack_request(int32_t kind, ProtobufCAllocator *allocator, size_t len, const uint8_t *data) {
+    const ProtobufCMessageDescriptor *descriptor = kind == COTLPSHIMS_KIND_LOGS
+        ? &opentelemetry__proto__collector__logs__v1__export_logs_service_request__descriptor
+        : &opentelemetry__proto__collector__trace__v1__export_trace_service_request__descriptor;
+    return (COTLPShims_Request *)protobuf_c_message_unpack(descriptor, allocator, len, data);
 }
 
 /* ==== UTF-8 ============================================================ */

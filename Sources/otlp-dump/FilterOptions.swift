@@ -67,37 +67,29 @@ struct RecordFilter {
     /// The payload with only the items kept; groups left empty by filtering are dropped.
     mutating func apply(_ payload: OTLPPayload) -> OTLPPayload {
         guard options.isActive else { return payload }
+        let options = self.options
         switch payload {
-        case .traces(var data):
-            data.resourceSpans = data.resourceSpans.compactMap { group in
-                var group = group
-                group.scopeSpans = group.scopeSpans.compactMap { scope in
-                    var scope = scope
-                    scope.spans = scope.spans.filter { span in
-                        guard !isExhausted, options.keeps(span) else { return false }
-                        kept += 1
-                        return true
-                    }
-                    return scope.spans.isEmpty ? nil : scope
-                }
-                return group.scopeSpans.isEmpty ? nil : group
-            }
-            return .traces(data)
-        case .logs(var data):
-            data.resourceLogs = data.resourceLogs.compactMap { group in
-                var group = group
-                group.scopeLogs = group.scopeLogs.compactMap { scope in
-                    var scope = scope
-                    scope.logRecords = scope.logRecords.filter { record in
-                        guard !isExhausted, options.keeps(record) else { return false }
-                        kept += 1
-                        return true
-                    }
-                    return scope.logRecords.isEmpty ? nil : scope
-                }
-                return group.scopeLogs.isEmpty ? nil : group
-            }
-            return .logs(data)
+        case .traces(let data): return .traces(keep(data) { options.keeps($0) })
+        case .logs(let data): return .logs(keep(data) { options.keeps($0) })
         }
+    }
+
+    /// `data` with only the items `keeps` accepts, up to the limit, counted in `kept`.
+    private mutating func keep<Item>(_ data: OTLPSignalData<Item>, _ keeps: (Item) -> Bool) -> OTLPSignalData<Item> {
+        var data = data
+        data.resourceGroups = data.resourceGroups.compactMap { group in
+            var group = group
+            group.scopeGroups = group.scopeGroups.compactMap { scope in
+                var scope = scope
+                scope.items = scope.items.filter { item in
+                    guard !isExhausted, keeps(item) else { return false }
+                    kept += 1
+                    return true
+                }
+                return scope.items.isEmpty ? nil : scope
+            }
+            return group.scopeGroups.isEmpty ? nil : group
+        }
+        return data
     }
 }

@@ -18,6 +18,37 @@ struct StatsCommand: ParsableCommand {
         var sorted: [(String, Int)] { counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) } }
     }
 
+    /// What `stats` counts, per signal, resource, scope, span name and severity.
+    struct Tallies {
+        var signals = Tally(), resources = Tally(), scopes = Tally(), spanNames = Tally(), severities = Tally()
+
+        /// Counts `data`'s items under `signal`, their resources and scopes; `eachItem` counts what is
+        /// particular to the signal.
+        mutating func add<Item>(_ data: OTLPSignalData<Item>, as signal: String, _ eachItem: (Item, inout Tallies) -> Void) {
+            signals.add(signal, data.itemCount)
+            for group in data.resourceGroups {
+                resources.add(Self.resourceName(group.resource), group.scopeGroups.reduce(0) { $0 + $1.items.count })
+                for scopeGroup in group.scopeGroups {
+                    scopes.add(Self.scopeName(scopeGroup.scope), scopeGroup.items.count)
+                    for item in scopeGroup.items { eachItem(item, &self) }
+                }
+            }
+        }
+
+        private static func resourceName(_ resource: OTLPResource?) -> String {
+            guard let resource else { return "(no resource)" }
+            for attribute in resource.attributes where attribute.key == "service.name" {
+                if case .string(let name)? = attribute.value { return "service.name=\(name)" }
+            }
+            return resource.attributes.isEmpty ? "(no attributes)" : resource.attributes.map(\.key).joined(separator: ",")
+        }
+
+        private static func scopeName(_ scope: OTLPInstrumentationScope?) -> String {
+            guard let scope else { return "(no scope)" }
+            return scope.version.isEmpty ? scope.name : "\(scope.name) \(scope.version)"
+        }
+    }
+
     func validate() throws {
         try OutputCollision.check(output: "-", inputs: input.files)
     }
@@ -27,7 +58,7 @@ struct StatsCommand: ParsableCommand {
         var recordBytes = 0
         var streamBytes = 0
         var inputBytes = 0
-        var signals = Tally(), resources = Tally(), scopes = Tally(), spanNames = Tally(), severities = Tally()
+        var tallies = Tallies()
         var recordFilter = RecordFilter(filter)
         var lastReader: OTLPStreamReader?
         var finishedReaders: [(Int, Int)] = []
@@ -41,26 +72,10 @@ struct StatsCommand: ParsableCommand {
             let payload = recordFilter.apply(record.payload)
             switch payload {
             case .traces(let data):
-                signals.add("traces (spans)", data.spanCount)
-                for group in data.resourceSpans {
-                    let count = group.scopeSpans.reduce(0) { $0 + $1.spans.count }
-                    resources.add(resourceName(group.resource), count)
-                    for scopeGroup in group.scopeSpans {
-                        scopes.add(scopeName(scopeGroup.scope), scopeGroup.spans.count)
-                        for span in scopeGroup.spans { spanNames.add(span.name) }
-                    }
-                }
+                tallies.add(data, as: "traces (spans)") { span, tallies in tallies.spanNames.add(span.name) }
             case .logs(let data):
-                signals.add("logs (log records)", data.logRecordCount)
-                for group in data.resourceLogs {
-                    let count = group.scopeLogs.reduce(0) { $0 + $1.logRecords.count }
-                    resources.add(resourceName(group.resource), count)
-                    for scopeGroup in group.scopeLogs {
-                        scopes.add(scopeName(scopeGroup.scope), scopeGroup.logRecords.count)
-                        for record in scopeGroup.logRecords {
-                            severities.add(record.severityText.isEmpty || record.severityText == record.severity.description ? record.severity.description : "\(record.severity) (\(record.severityText))")
-                        }
-                    }
+                tallies.add(data, as: "logs (log records)") { record, tallies in
+                    tallies.severities.add(record.severityText.isEmpty || record.severityText == record.severity.description ? record.severity.description : "\(record.severity) (\(record.severityText))")
                 }
             }
             return !recordFilter.isExhausted
@@ -73,25 +88,15 @@ struct StatsCommand: ParsableCommand {
         let output = Output.standard
         output.write("records: \(records)\n")
         output.write("bytes read: \(inputBytes) (decompressed stream \(streamBytes), messages \(recordBytes))\n")
-        for (title, tally) in [("signal", signals), ("resource", resources), ("scope", scopes), ("span name", spanNames), ("severity", severities)] where !tally.counts.isEmpty {
+        for (title, tally) in [
+            ("signal", tallies.signals), ("resource", tallies.resources), ("scope", tallies.scopes),
+            ("span name", tallies.spanNames), ("severity", tallies.severities),
+        ] where !tally.counts.isEmpty {
             output.write("\nby \(title):\n")
             for (key, count) in tally.sorted { output.write("  \(String(count).leftPadded(8))  \(key.isEmpty ? "(empty)" : key)\n") }
         }
         let exitStatus = output.finish(status: status)
         if exitStatus != .success { throw exitStatus }
-    }
-
-    private func resourceName(_ resource: OTLPResource?) -> String {
-        guard let resource else { return "(no resource)" }
-        for attribute in resource.attributes where attribute.key == "service.name" {
-            if case .string(let name)? = attribute.value { return "service.name=\(name)" }
-        }
-        return resource.attributes.isEmpty ? "(no attributes)" : resource.attributes.map(\.key).joined(separator: ",")
-    }
-
-    private func scopeName(_ scope: OTLPInstrumentationScope?) -> String {
-        guard let scope else { return "(no scope)" }
-        return scope.version.isEmpty ? scope.name : "\(scope.name) \(scope.version)"
     }
 }
 

@@ -21,27 +21,26 @@ struct TreeRenderer {
         let noun = payload.signal == .traces ? "spans" : "log records"
         out += bold("── \(file) · record \(record.index) · \(payload.itemCount) \(noun) · \(record.byteCount) bytes") + "\n"
         switch payload {
-        case .traces(let data):
-            for group in data.resourceSpans {
-                out += resourceLine(group.resource, schemaURL: group.schemaURL)
-                for scopeGroup in group.scopeSpans {
-                    out += scopeLine(scopeGroup.scope, schemaURL: scopeGroup.schemaURL)
-                    out += traces(scopeGroup.spans)
-                }
-            }
-        case .logs(let data):
-            for group in data.resourceLogs {
-                out += resourceLine(group.resource, schemaURL: group.schemaURL)
-                for scopeGroup in group.scopeLogs {
-                    out += scopeLine(scopeGroup.scope, schemaURL: scopeGroup.schemaURL)
-                    for record in scopeGroup.logRecords { out += logLine(record) }
-                }
-            }
+        case .traces(let data): out += groups(data) { traces($0) }
+        case .logs(let data): out += groups(data) { $0.map(logLine).joined() }
         }
         return out
     }
 
     // MARK: - Resource and scope
+
+    /// Each resource and scope line, with the lines `items` draws for the scope's items under it.
+    private func groups<Item>(_ data: OTLPSignalData<Item>, _ items: ([Item]) -> String) -> String {
+        var out = ""
+        for group in data.resourceGroups {
+            out += resourceLine(group.resource, schemaURL: group.schemaURL)
+            for scopeGroup in group.scopeGroups {
+                out += scopeLine(scopeGroup.scope, schemaURL: scopeGroup.schemaURL)
+                out += items(scopeGroup.items)
+            }
+        }
+        return out
+    }
 
     private func resourceLine(_ resource: OTLPResource?, schemaURL: String) -> String {
         var line = "resource"

@@ -27,13 +27,7 @@ COTLPSHIMS_INIT_FN(span, Opentelemetry__Proto__Trace__V1__Span, OPENTELEMETRY__P
 COTLPSHIMS_INIT_FN(span_event, Opentelemetry__Proto__Trace__V1__Span__Event, OPENTELEMETRY__PROTO__TRACE__V1__SPAN__EVENT__INIT)
 COTLPSHIMS_INIT_FN(span_link, Opentelemetry__Proto__Trace__V1__Span__Link, OPENTELEMETRY__PROTO__TRACE__V1__SPAN__LINK__INIT)
 COTLPSHIMS_INIT_FN(status, Opentelemetry__Proto__Trace__V1__Status, OPENTELEMETRY__PROTO__TRACE__V1__STATUS__INIT)
-COTLPSHIMS_INIT_FN(scope_spans, Opentelemetry__Proto__Trace__V1__ScopeSpans, OPENTELEMETRY__PROTO__TRACE__V1__SCOPE_SPANS__INIT)
-COTLPSHIMS_INIT_FN(resource_spans, Opentelemetry__Proto__Trace__V1__ResourceSpans, OPENTELEMETRY__PROTO__TRACE__V1__RESOURCE_SPANS__INIT)
-COTLPSHIMS_INIT_FN(trace_request, Opentelemetry__Proto__Collector__Trace__V1__ExportTraceServiceRequest, OPENTELEMETRY__PROTO__COLLECTOR__TRACE__V1__EXPORT_TRACE_SERVICE_REQUEST__INIT)
 COTLPSHIMS_INIT_FN(log_record, Opentelemetry__Proto__Logs__V1__LogRecord, OPENTELEMETRY__PROTO__LOGS__V1__LOG_RECORD__INIT)
-COTLPSHIMS_INIT_FN(scope_logs, Opentelemetry__Proto__Logs__V1__ScopeLogs, OPENTELEMETRY__PROTO__LOGS__V1__SCOPE_LOGS__INIT)
-COTLPSHIMS_INIT_FN(resource_logs, Opentelemetry__Proto__Logs__V1__ResourceLogs, OPENTELEMETRY__PROTO__LOGS__V1__RESOURCE_LOGS__INIT)
-COTLPSHIMS_INIT_FN(logs_request, Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceRequest, OPENTELEMETRY__PROTO__COLLECTOR__LOGS__V1__EXPORT_LOGS_SERVICE_REQUEST__INIT)
 
 /* Encoding-only AnyValue stand-ins (scripts/bindings/otlpwire/encoding/v1/any_value_members.proto). */
 COTLPSHIMS_INIT_FN(string_any_value, Otlpwire__Encoding__V1__StringAnyValue, OTLPWIRE__ENCODING__V1__STRING_ANY_VALUE__INIT)
@@ -44,6 +38,40 @@ COTLPSHIMS_INIT_FN(bytes_any_value, Otlpwire__Encoding__V1__BytesAnyValue, OTLPW
 COTLPSHIMS_INIT_FN(present_key_value, Otlpwire__Encoding__V1__KeyValue, OTLPWIRE__ENCODING__V1__KEY_VALUE__INIT)
 
 #undef COTLPSHIMS_INIT_FN
+
+/* ---- the request envelope, one for both signals ---- */
+
+/*
+ * ExportTraceServiceRequest -> ResourceSpans -> ScopeSpans and
+ * ExportLogsServiceRequest -> ResourceLogs -> ScopeLogs have the same fields
+ * with the same numbers and types; only the items differ (Span or LogRecord).
+ * These three structs are that envelope once. shims.c asserts that their
+ * layout is the generated structs' layout, so a request protobuf-c unpacked is
+ * read through them (COTLPShims_unpack_request), and the encoder builds them
+ * for COTLPShims_pack_request. `base` is left zero by the encoder: the envelope
+ * is packed here, never by protobuf-c.
+ */
+typedef struct COTLPShims_ScopeGroup {
+    ProtobufCMessage base;
+    Opentelemetry__Proto__Common__V1__InstrumentationScope *scope;
+    size_t n_items;
+    ProtobufCMessage **items; /* Span or LogRecord */
+    ProtobufCBinaryData schema_url;
+} COTLPShims_ScopeGroup;
+
+typedef struct COTLPShims_ResourceGroup {
+    ProtobufCMessage base;
+    Opentelemetry__Proto__Resource__V1__Resource *resource;
+    size_t n_scope_groups;
+    COTLPShims_ScopeGroup **scope_groups;
+    ProtobufCBinaryData schema_url;
+} COTLPShims_ResourceGroup;
+
+typedef struct COTLPShims_Request {
+    ProtobufCMessage base;
+    size_t n_resource_groups;
+    COTLPShims_ResourceGroup **resource_groups;
+} COTLPShims_Request;
 
 /* ---- packing ---- */
 
@@ -58,14 +86,22 @@ COTLPSHIMS_INIT_FN(present_key_value, Otlpwire__Encoding__V1__KeyValue, OTLPWIRE
  * written here around guessed 3-byte slots; a body is moved only when its real
  * length varint has another size. Resource, InstrumentationScope and every item
  * are packed by protobuf-c. Field order and bytes are those of
- * protobuf_c_message_pack on the whole request.
+ * protobuf_c_message_pack on the whole request, for either signal (the two
+ * envelopes share their field numbers).
  *
  * `out` MUST have room for the packed request: protobuf-c writes without bounds
  * checks. The Swift encoder reserves an upper bound computed while it builds the
  * structs.
  */
-size_t COTLPShims_pack_trace_request(const Opentelemetry__Proto__Collector__Trace__V1__ExportTraceServiceRequest *request, uint8_t *out);
-size_t COTLPShims_pack_logs_request(const Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceRequest *request, uint8_t *out);
+size_t COTLPShims_pack_request(const COTLPShims_Request *request, uint8_t *out);
+
+/*
+ * Unpacks an ExportTraceServiceRequest (kind TRACES) or
+ * ExportLogsServiceRequest (kind LOGS) with protobuf-c, allocating from
+ * `allocator`, and returns it as the shared envelope; NULL when protobuf-c
+ * fails. Only for bytes the scanner accepted (protobuf-c's unpack recurses).
+ */
+COTLPShims_Request *COTLPShims_unpack_request(int32_t kind, ProtobufCAllocator *allocator, size_t len, const uint8_t *data);
 
 /* ---- scanning (untrusted input, before protobuf-c) ---- */
 

@@ -42,17 +42,7 @@ extension OTLPScopedSpan: OTLPExportable {
     }
 
     public static func request(_ items: [OTLPScopedSpan], resource: OTLPResource) -> OTLPPayload {
-        var groups: [OTLPScopeSpans] = []
-        for item in items {
-            if let last = groups.indices.last, groups[last].scope == item.scope {
-                groups[last].spans.append(item.span)
-            } else if let index = groups.firstIndex(where: { $0.scope == item.scope }) {
-                groups[index].spans.append(item.span)
-            } else {
-                groups.append(OTLPScopeSpans(scope: item.scope, spans: [item.span]))
-            }
-        }
-        return .traces(OTLPTracesData(resourceSpans: [OTLPResourceSpans(resource: resource, scopeSpans: groups)]))
+        .traces(OTLPSignalData(resource: resource, grouping: items, scope: \.scope, item: \.span))
     }
 }
 
@@ -65,16 +55,27 @@ extension OTLPScopedLogRecord: OTLPExportable {
     }
 
     public static func request(_ items: [OTLPScopedLogRecord], resource: OTLPResource) -> OTLPPayload {
-        var groups: [OTLPScopeLogs] = []
-        for item in items {
-            if let last = groups.indices.last, groups[last].scope == item.scope {
-                groups[last].logRecords.append(item.record)
-            } else if let index = groups.firstIndex(where: { $0.scope == item.scope }) {
-                groups[index].logRecords.append(item.record)
+        .logs(OTLPSignalData(resource: resource, grouping: items, scope: \.scope, item: \.record))
+    }
+}
+
+extension OTLPSignalData {
+    /// One resource group: `scopedItems`' items under `resource`, grouped by scope in order of first appearance.
+    init<ScopedItem>(
+        resource: OTLPResource, grouping scopedItems: [ScopedItem],
+        scope: (ScopedItem) -> OTLPInstrumentationScope, item: (ScopedItem) -> Item
+    ) {
+        var groups: [OTLPScopeGroup<Item>] = []
+        for scopedItem in scopedItems {
+            let itemScope = scope(scopedItem)
+            if let last = groups.indices.last, groups[last].scope == itemScope {
+                groups[last].items.append(item(scopedItem))
+            } else if let index = groups.firstIndex(where: { $0.scope == itemScope }) {
+                groups[index].items.append(item(scopedItem))
             } else {
-                groups.append(OTLPScopeLogs(scope: item.scope, logRecords: [item.record]))
+                groups.append(OTLPScopeGroup(scope: itemScope, items: [item(scopedItem)], schemaURL: ""))
             }
         }
-        return .logs(OTLPLogsData(resourceLogs: [OTLPResourceLogs(resource: resource, scopeLogs: groups)]))
+        self.init(resourceGroups: [OTLPResourceGroup(resource: resource, scopeGroups: groups, schemaURL: "")])
     }
 }

@@ -28,33 +28,30 @@ public struct OTLPDecoder: Sendable {
     /// Decodes with every protobuf-c allocation taken from `arena`, which is reset afterwards (a reader
     /// reuses one arena for all its records: no malloc/free per sub-message, no free_unpacked walk).
     func decodeTraces(_ bytes: UnsafeRawBufferPointer, arena: ProtobufCArena) throws(OTLPReadError) -> OTLPTracesData {
-        let prepared = try prepare(bytes, as: .traces)
-        defer { arena.reset() }
-        let request = try prepared.withBytes(bytes) { (message) throws(OTLPReadError) in
-            try arena.withAllocator { allocator in
-                opentelemetry__proto__collector__trace__v1__export_trace_service_request__unpack(
-                    allocator, message.count, message.baseAddress?.assumingMemoryBound(to: UInt8.self))
-            }
-        }
-        guard let request else {
-            throw OTLPReadError(.malformedProtobuf, "protobuf-c could not unpack the traces request", byteOffset: 0, offsetIn: .record)
-        }
-        return try ProtobufCReader.traces(request.pointee)
+        try decodeRequest(bytes, arena: arena)
     }
 
     func decodeLogs(_ bytes: UnsafeRawBufferPointer, arena: ProtobufCArena) throws(OTLPReadError) -> OTLPLogsData {
-        let prepared = try prepare(bytes, as: .logs)
+        try decodeRequest(bytes, arena: arena)
+    }
+
+    /// A request of either signal: checked, unpacked by protobuf-c and read through the shared envelope.
+    func decodeRequest<Item: ProtobufCItem>(
+        _ bytes: UnsafeRawBufferPointer, arena: ProtobufCArena
+    ) throws(OTLPReadError) -> OTLPSignalData<Item> {
+        let prepared = try prepare(bytes, as: Item.signal)
         defer { arena.reset() }
         let request = try prepared.withBytes(bytes) { (message) throws(OTLPReadError) in
             try arena.withAllocator { allocator in
-                opentelemetry__proto__collector__logs__v1__export_logs_service_request__unpack(
-                    allocator, message.count, message.baseAddress?.assumingMemoryBound(to: UInt8.self))
+                COTLPShims_unpack_request(
+                    Item.signal.shimsKind, allocator, message.count, message.baseAddress?.assumingMemoryBound(to: UInt8.self))
             }
         }
         guard let request else {
-            throw OTLPReadError(.malformedProtobuf, "protobuf-c could not unpack the logs request", byteOffset: 0, offsetIn: .record)
+            throw OTLPReadError(
+                .malformedProtobuf, "protobuf-c could not unpack the \(Item.signal) request", byteOffset: 0, offsetIn: .record)
         }
-        return try ProtobufCReader.logs(request.pointee)
+        return try ProtobufCReader.request(request.pointee)
     }
 
     /// Unpacked structs take a few times the wire size; start the arena there to avoid regrowth.
@@ -102,7 +99,7 @@ public struct OTLPDecoder: Sendable {
 
     /// The message with repeated singular message fields merged (see `COTLPShims_merge`).
     private func merge(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) throws(OTLPReadError) -> [UInt8] {
-        let kind = signal == .traces ? COTLPSHIMS_KIND_TRACES : COTLPSHIMS_KIND_LOGS
+        let kind = signal.shimsKind
         var failed = false
         let merged = [UInt8](unsafeUninitializedCapacity: max(bytes.count, 1)) { buffer, initialized in
             let written = COTLPShims_merge(
@@ -201,7 +198,7 @@ public struct OTLPDecoder: Sendable {
     /// here too, for the paths that do not validate (signal detection).
     private func scan(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal, applyingContentLimits: Bool = true) -> COTLPShims_ScanResult {
         var result = COTLPShims_ScanResult()
-        let kind = signal == .traces ? COTLPSHIMS_KIND_TRACES : COTLPSHIMS_KIND_LOGS
+        let kind = signal.shimsKind
         func clamped(_ value: Int, _ range: ClosedRange<Int>) -> Int { min(max(value, range.lowerBound), range.upperBound) }
         withUnsafePointer(to: Self.modelCosts) { costs in
             var limits = COTLPShims_ScanLimits(

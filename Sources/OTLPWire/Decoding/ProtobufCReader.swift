@@ -1,4 +1,5 @@
 internal import COTLPProto
+internal import COTLPShims
 internal import CProtobufC
 
 /// Turns unpacked protoc-c structs into the Swift model. Strings were checked as UTF-8 by the scan.
@@ -136,31 +137,33 @@ enum ProtobufCReader {
             droppedAttributesCount: record.dropped_attributes_count)
     }
 
-    static func traces(_ request: PBTraceRequest) throws(OTLPReadError) -> OTLPTracesData {
-        OTLPTracesData(resourceSpans: try array(request.n_resource_spans, request.resource_spans) { (group) throws(OTLPReadError) in
-            OTLPResourceSpans(
+    /// The model of a request protobuf-c unpacked, read through the envelope both signals share.
+    static func request<Item: ProtobufCItem>(_ request: COTLPShims_Request) throws(OTLPReadError) -> OTLPSignalData<Item> {
+        OTLPSignalData(resourceGroups: try array(request.n_resource_groups, request.resource_groups) { (group) throws(OTLPReadError) in
+            OTLPResourceGroup(
                 resource: group.resource.map { resource($0.pointee) },
-                scopeSpans: try array(group.n_scope_spans, group.scope_spans) { (scopeGroup) throws(OTLPReadError) in
-                    OTLPScopeSpans(
+                scopeGroups: try array(group.n_scope_groups, group.scope_groups) { (scopeGroup) throws(OTLPReadError) in
+                    OTLPScopeGroup(
                         scope: scopeGroup.scope.map { scope($0.pointee) },
-                        spans: try array(scopeGroup.n_spans, scopeGroup.spans, span),
+                        items: try items(scopeGroup.n_items, scopeGroup.items),
                         schemaURL: string(scopeGroup.schema_url))
                 },
                 schemaURL: string(group.schema_url))
         })
     }
 
-    static func logs(_ request: PBLogsRequest) throws(OTLPReadError) -> OTLPLogsData {
-        OTLPLogsData(resourceLogs: try array(request.n_resource_logs, request.resource_logs) { (group) throws(OTLPReadError) in
-            OTLPResourceLogs(
-                resource: group.resource.map { resource($0.pointee) },
-                scopeLogs: try array(group.n_scope_logs, group.scope_logs) { (scopeGroup) throws(OTLPReadError) in
-                    OTLPScopeLogs(
-                        scope: scopeGroup.scope.map { scope($0.pointee) },
-                        logRecords: try array(scopeGroup.n_log_records, scopeGroup.log_records, logRecord),
-                        schemaURL: string(scopeGroup.schema_url))
-                },
-                schemaURL: string(group.schema_url))
-        })
+    /// The items of a scope group: each pointer is the `base` of an `Item.CMessage`.
+    private static func items<Item: ProtobufCItem>(
+        _ count: Int, _ pointers: UnsafeMutablePointer<UnsafeMutablePointer<ProtobufCMessage>?>?
+    ) throws(OTLPReadError) -> [Item] {
+        guard count > 0, let pointers else { return [] }
+        var out: [Item] = []
+        out.reserveCapacity(count)
+        for index in 0..<count {
+            if let message = pointers[index] {
+                out.append(try Item.read(UnsafeRawPointer(message).assumingMemoryBound(to: Item.CMessage.self).pointee))
+            }
+        }
+        return out
     }
 }

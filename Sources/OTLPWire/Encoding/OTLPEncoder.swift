@@ -38,19 +38,22 @@ public final class OTLPEncoder {
 
     /// Encodes `data` and hands the bytes to `body`; they are valid only inside `body`.
     public func withEncoded<R>(_ data: OTLPTracesData, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        defer { arena.reset() }
-        var builder = ProtobufCBuilder(arena: arena)
-        let request = builder.traceRequest(data)
-        let count = pack(bound: builder.packedSizeBound) { COTLPShims_pack_trace_request(request, $0) }
-        return try body(UnsafeRawBufferPointer(start: output, count: count))
+        try withEncodedRequest(data, body)
     }
 
     /// Encodes `data` and hands the bytes to `body`; they are valid only inside `body`.
     public func withEncoded<R>(_ data: OTLPLogsData, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withEncodedRequest(data, body)
+    }
+
+    /// The request of either signal: the envelope is built and packed once for both.
+    func withEncodedRequest<Item: ProtobufCItem, R>(
+        _ data: OTLPSignalData<Item>, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R {
         defer { arena.reset() }
         var builder = ProtobufCBuilder(arena: arena)
-        let request = builder.logsRequest(data)
-        let count = pack(bound: builder.packedSizeBound) { COTLPShims_pack_logs_request(request, $0) }
+        let request = builder.request(data)
+        let count = pack(bound: builder.packedSizeBound) { COTLPShims_pack_request(request, $0) }
         return try body(UnsafeRawBufferPointer(start: output, count: count))
     }
 

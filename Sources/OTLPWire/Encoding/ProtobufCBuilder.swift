@@ -69,12 +69,12 @@ struct ProtobufCBuilder {
     }
 
     @inline(__always)
-    private mutating func scalars(_ count: Int) {
+    mutating func scalars(_ count: Int) {
         packedSizeBound &+= count &* Self.scalarBound
     }
 
     @inline(__always)
-    private mutating func message<T>(_ type: T.Type, count: Int = 1) -> UnsafeMutablePointer<T> {
+    mutating func message<T>(_ type: T.Type, count: Int = 1) -> UnsafeMutablePointer<T> {
         packedSizeBound &+= count &* Self.messageBound
         return arena.allocate(type, count: count)
     }
@@ -227,180 +227,53 @@ struct ProtobufCBuilder {
         return pointer
     }
 
-    // MARK: - Traces
+    // MARK: - The request envelope
 
-    mutating func span(_ span: borrowing OTLPSpan, into pointer: UnsafeMutablePointer<PBSpan>) {
-        COTLPShims_init_span(pointer)
-        scalars(8)  // flags, kind, start, end, three dropped counts, slack
-        pointer.pointee.trace_id = bytes(span.traceID)
-        pointer.pointee.span_id = bytes(span.spanID)
-        pointer.pointee.trace_state = bytes(span.traceState)
-        pointer.pointee.parent_span_id = bytes(span.parentSpanID)
-        pointer.pointee.flags = span.flags
-        pointer.pointee.name = bytes(span.name)
-        pointer.pointee.kind = .init(rawValue: .init(truncatingIfNeeded: span.kind.rawValue))
-        pointer.pointee.start_time_unix_nano = span.startTimeUnixNano
-        pointer.pointee.end_time_unix_nano = span.endTimeUnixNano
-        (pointer.pointee.n_attributes, pointer.pointee.attributes) = keyValues(span.attributes)
-        pointer.pointee.dropped_attributes_count = span.droppedAttributesCount
-        pointer.pointee.dropped_events_count = span.droppedEventsCount
-        pointer.pointee.dropped_links_count = span.droppedLinksCount
-        let eventCount = span.events.count
-        if eventCount > 0 {
-            let events = message(PBSpanEvent.self, count: eventCount)
-            let pointers = arena.allocate(UnsafeMutablePointer<PBSpanEvent>?.self, count: eventCount)
-            span.events.withUnsafeBufferPointer { buffer in
-                for index in 0..<eventCount {
-                    let eventPointer = events + index
-                    COTLPShims_init_span_event(eventPointer)
-                    scalars(2)
-                    eventPointer.pointee.time_unix_nano = buffer[index].timeUnixNano
-                    eventPointer.pointee.name = bytes(buffer[index].name)
-                    (eventPointer.pointee.n_attributes, eventPointer.pointee.attributes) = keyValues(buffer[index].attributes)
-                    eventPointer.pointee.dropped_attributes_count = buffer[index].droppedAttributesCount
-                    pointers[index] = eventPointer
-                }
-            }
-            pointer.pointee.n_events = eventCount
-            pointer.pointee.events = pointers
-        }
-        let linkCount = span.links.count
-        if linkCount > 0 {
-            let links = message(PBSpanLink.self, count: linkCount)
-            let pointers = arena.allocate(UnsafeMutablePointer<PBSpanLink>?.self, count: linkCount)
-            for index in 0..<linkCount {
-                let link = span.links[index]
-                let linkPointer = links + index
-                COTLPShims_init_span_link(linkPointer)
-                scalars(2)
-                linkPointer.pointee.trace_id = bytes(link.traceID)
-                linkPointer.pointee.span_id = bytes(link.spanID)
-                linkPointer.pointee.trace_state = bytes(link.traceState)
-                (linkPointer.pointee.n_attributes, linkPointer.pointee.attributes) = keyValues(link.attributes)
-                linkPointer.pointee.dropped_attributes_count = link.droppedAttributesCount
-                linkPointer.pointee.flags = link.flags
-                pointers[index] = linkPointer
-            }
-            pointer.pointee.n_links = linkCount
-            pointer.pointee.links = pointers
-        }
-        if let status = span.status {
-            let statusPointer = message(PBStatus.self)
-            COTLPShims_init_status(statusPointer)
-            scalars(1)
-            statusPointer.pointee.message = bytes(status.message)
-            statusPointer.pointee.code = .init(rawValue: .init(truncatingIfNeeded: status.code.rawValue))
-            pointer.pointee.status = statusPointer
-        }
-    }
-
-    mutating func traceRequest(_ data: OTLPTracesData) -> UnsafeMutablePointer<PBTraceRequest> {
-        let request = message(PBTraceRequest.self)
-        COTLPShims_init_trace_request(request)
-        let resourceCount = data.resourceSpans.count
+    /// The request around `data`'s items: the envelope is the same for both signals, and each item is built
+    /// by its type (``ProtobufCItem``).
+    mutating func request<Item: ProtobufCItem>(_ data: OTLPSignalData<Item>) -> UnsafeMutablePointer<COTLPShims_Request> {
+        let request = message(COTLPShims_Request.self)
+        request.initialize(to: COTLPShims_Request())
+        let resourceCount = data.resourceGroups.count
         guard resourceCount > 0 else { return request }
-        let resources = message(PBResourceSpans.self, count: resourceCount)
-        let resourcePointers = arena.allocate(UnsafeMutablePointer<PBResourceSpans>?.self, count: resourceCount)
-        for (r, group) in data.resourceSpans.enumerated() {
-            let resourceSpans = resources + r
-            COTLPShims_init_resource_spans(resourceSpans)
-            if let resource = group.resource { resourceSpans.pointee.resource = self.resource(resource) }
-            resourceSpans.pointee.schema_url = bytes(group.schemaURL)
-            let scopeCount = group.scopeSpans.count
+        let resourceGroups = message(COTLPShims_ResourceGroup.self, count: resourceCount)
+        let resourcePointers = arena.allocate(UnsafeMutablePointer<COTLPShims_ResourceGroup>?.self, count: resourceCount)
+        for (r, group) in data.resourceGroups.enumerated() {
+            let resourceGroup = resourceGroups + r
+            resourceGroup.initialize(to: COTLPShims_ResourceGroup())
+            if let resource = group.resource { resourceGroup.pointee.resource = self.resource(resource) }
+            resourceGroup.pointee.schema_url = bytes(group.schemaURL)
+            let scopeCount = group.scopeGroups.count
             if scopeCount > 0 {
-                let scopes = message(PBScopeSpans.self, count: scopeCount)
-                let scopePointers = arena.allocate(UnsafeMutablePointer<PBScopeSpans>?.self, count: scopeCount)
-                for (s, scopeGroup) in group.scopeSpans.enumerated() {
-                    let scopeSpans = scopes + s
-                    COTLPShims_init_scope_spans(scopeSpans)
-                    if let scope = scopeGroup.scope { scopeSpans.pointee.scope = self.scope(scope) }
-                    scopeSpans.pointee.schema_url = bytes(scopeGroup.schemaURL)
-                    let spanCount = scopeGroup.spans.count
-                    if spanCount > 0 {
-                        let spans = message(PBSpan.self, count: spanCount)
-                        let spanPointers = arena.allocate(UnsafeMutablePointer<PBSpan>?.self, count: spanCount)
-                        scopeGroup.spans.withUnsafeBufferPointer { buffer in
-                            for index in 0..<spanCount {
-                                span(buffer[index], into: spans + index)
-                                spanPointers[index] = spans + index
+                let scopeGroups = message(COTLPShims_ScopeGroup.self, count: scopeCount)
+                let scopePointers = arena.allocate(UnsafeMutablePointer<COTLPShims_ScopeGroup>?.self, count: scopeCount)
+                for (s, sourceScopeGroup) in group.scopeGroups.enumerated() {
+                    let scopeGroup = scopeGroups + s
+                    scopeGroup.initialize(to: COTLPShims_ScopeGroup())
+                    if let scope = sourceScopeGroup.scope { scopeGroup.pointee.scope = self.scope(scope) }
+                    scopeGroup.pointee.schema_url = bytes(sourceScopeGroup.schemaURL)
+                    let itemCount = sourceScopeGroup.items.count
+                    if itemCount > 0 {
+                        let items = message(Item.CMessage.self, count: itemCount)
+                        let itemPointers = arena.allocate(UnsafeMutablePointer<ProtobufCMessage>?.self, count: itemCount)
+                        sourceScopeGroup.items.withUnsafeBufferPointer { buffer in
+                            for index in 0..<itemCount {
+                                Item.build(buffer[index], into: items + index, with: &self)
+                                itemPointers[index] = UnsafeMutableRawPointer(items + index).assumingMemoryBound(to: ProtobufCMessage.self)
                             }
                         }
-                        scopeSpans.pointee.n_spans = spanCount
-                        scopeSpans.pointee.spans = spanPointers
+                        scopeGroup.pointee.n_items = itemCount
+                        scopeGroup.pointee.items = itemPointers
                     }
-                    scopePointers[s] = scopeSpans
+                    scopePointers[s] = scopeGroup
                 }
-                resourceSpans.pointee.n_scope_spans = scopeCount
-                resourceSpans.pointee.scope_spans = scopePointers
+                resourceGroup.pointee.n_scope_groups = scopeCount
+                resourceGroup.pointee.scope_groups = scopePointers
             }
-            resourcePointers[r] = resourceSpans
+            resourcePointers[r] = resourceGroup
         }
-        request.pointee.n_resource_spans = resourceCount
-        request.pointee.resource_spans = resourcePointers
-        return request
-    }
-
-    // MARK: - Logs
-
-    mutating func logRecord(_ record: borrowing OTLPLogRecord, into pointer: UnsafeMutablePointer<PBLogRecord>) {
-        COTLPShims_init_log_record(pointer)
-        scalars(6)  // times, severity number, dropped count, flags, slack
-        pointer.pointee.time_unix_nano = record.timeUnixNano
-        pointer.pointee.observed_time_unix_nano = record.observedTimeUnixNano
-        pointer.pointee.severity_number = .init(rawValue: .init(truncatingIfNeeded: record.severity.rawValue))
-        pointer.pointee.severity_text = bytes(record.severityText)
-        if let body = record.body { pointer.pointee.body = anyValue(body) }
-        (pointer.pointee.n_attributes, pointer.pointee.attributes) = keyValues(record.attributes)
-        pointer.pointee.dropped_attributes_count = record.droppedAttributesCount
-        pointer.pointee.flags = record.flags
-        pointer.pointee.trace_id = bytes(record.traceID)
-        pointer.pointee.span_id = bytes(record.spanID)
-        pointer.pointee.event_name = bytes(record.eventName)
-    }
-
-    mutating func logsRequest(_ data: OTLPLogsData) -> UnsafeMutablePointer<PBLogsRequest> {
-        let request = message(PBLogsRequest.self)
-        COTLPShims_init_logs_request(request)
-        let resourceCount = data.resourceLogs.count
-        guard resourceCount > 0 else { return request }
-        let resources = message(PBResourceLogs.self, count: resourceCount)
-        let resourcePointers = arena.allocate(UnsafeMutablePointer<PBResourceLogs>?.self, count: resourceCount)
-        for (r, group) in data.resourceLogs.enumerated() {
-            let resourceLogs = resources + r
-            COTLPShims_init_resource_logs(resourceLogs)
-            if let resource = group.resource { resourceLogs.pointee.resource = self.resource(resource) }
-            resourceLogs.pointee.schema_url = bytes(group.schemaURL)
-            let scopeCount = group.scopeLogs.count
-            if scopeCount > 0 {
-                let scopes = message(PBScopeLogs.self, count: scopeCount)
-                let scopePointers = arena.allocate(UnsafeMutablePointer<PBScopeLogs>?.self, count: scopeCount)
-                for (s, scopeGroup) in group.scopeLogs.enumerated() {
-                    let scopeLogs = scopes + s
-                    COTLPShims_init_scope_logs(scopeLogs)
-                    if let scope = scopeGroup.scope { scopeLogs.pointee.scope = self.scope(scope) }
-                    scopeLogs.pointee.schema_url = bytes(scopeGroup.schemaURL)
-                    let recordCount = scopeGroup.logRecords.count
-                    if recordCount > 0 {
-                        let records = message(PBLogRecord.self, count: recordCount)
-                        let recordPointers = arena.allocate(UnsafeMutablePointer<PBLogRecord>?.self, count: recordCount)
-                        scopeGroup.logRecords.withUnsafeBufferPointer { buffer in
-                            for index in 0..<recordCount {
-                                logRecord(buffer[index], into: records + index)
-                                recordPointers[index] = records + index
-                            }
-                        }
-                        scopeLogs.pointee.n_log_records = recordCount
-                        scopeLogs.pointee.log_records = recordPointers
-                    }
-                    scopePointers[s] = scopeLogs
-                }
-                resourceLogs.pointee.n_scope_logs = scopeCount
-                resourceLogs.pointee.scope_logs = scopePointers
-            }
-            resourcePointers[r] = resourceLogs
-        }
-        request.pointee.n_resource_logs = resourceCount
-        request.pointee.resource_logs = resourcePointers
+        request.pointee.n_resource_groups = resourceCount
+        request.pointee.resource_groups = resourcePointers
         return request
     }
 }

@@ -12,13 +12,7 @@ typealias PBSpan = Opentelemetry__Proto__Trace__V1__Span
 typealias PBSpanEvent = Opentelemetry__Proto__Trace__V1__Span__Event
 typealias PBSpanLink = Opentelemetry__Proto__Trace__V1__Span__Link
 typealias PBStatus = Opentelemetry__Proto__Trace__V1__Status
-typealias PBScopeSpans = Opentelemetry__Proto__Trace__V1__ScopeSpans
-typealias PBResourceSpans = Opentelemetry__Proto__Trace__V1__ResourceSpans
-typealias PBTraceRequest = Opentelemetry__Proto__Collector__Trace__V1__ExportTraceServiceRequest
 typealias PBLogRecord = Opentelemetry__Proto__Logs__V1__LogRecord
-typealias PBScopeLogs = Opentelemetry__Proto__Logs__V1__ScopeLogs
-typealias PBResourceLogs = Opentelemetry__Proto__Logs__V1__ResourceLogs
-typealias PBLogsRequest = Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceRequest
 
 // Encoding-only stand-ins for an AnyValue with one member set (wire-identical; see the .proto's header).
 typealias PBStringAnyValue = Otlpwire__Encoding__V1__StringAnyValue

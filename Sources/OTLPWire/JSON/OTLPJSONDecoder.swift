@@ -13,38 +13,34 @@ public struct OTLPJSONDecoder: Sendable {
 
     /// Decodes one traces request from JSON text.
     public func decodeTraces(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPTracesData {
-        let (root, budget) = try parse(json)
-        let request = try Object(root, path: "$", budget: budget)
-        try Self.requireSignal(.traces, of: request)
-        return OTLPTracesData(resourceSpans: try request.array("resourceSpans", "resource_spans") { (object) throws(OTLPReadError) in
-            OTLPResourceSpans(
-                resource: try object.optionalObject("resource").map(resource),
-                scopeSpans: try object.array("scopeSpans", "scope_spans") { (scopeObject) throws(OTLPReadError) in
-                    OTLPScopeSpans(
-                        scope: try scopeObject.optionalObject("scope").map(scope),
-                        spans: try scopeObject.array("spans", "spans", span),
-                        schemaURL: try scopeObject.string("schemaUrl", "schema_url"))
-                },
-                schemaURL: try object.string("schemaUrl", "schema_url"))
-        })
+        try decodeRequest(json)
     }
 
     /// Decodes one logs request from JSON text.
     public func decodeLogs(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPLogsData {
+        try decodeRequest(json)
+    }
+
+    /// A request of either signal: the envelope is read once for both, each item by its type (``JSONItem``).
+    func decodeRequest<Item: JSONItem>(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPSignalData<Item> {
         let (root, budget) = try parse(json)
-        let request = try Object(root, path: "$", budget: budget)
-        try Self.requireSignal(.logs, of: request)
-        return OTLPLogsData(resourceLogs: try request.array("resourceLogs", "resource_logs") { (object) throws(OTLPReadError) in
-            OTLPResourceLogs(
-                resource: try object.optionalObject("resource").map(resource),
-                scopeLogs: try object.array("scopeLogs", "scope_logs") { (scopeObject) throws(OTLPReadError) in
-                    OTLPScopeLogs(
-                        scope: try scopeObject.optionalObject("scope").map(scope),
-                        logRecords: try scopeObject.array("logRecords", "log_records", logRecord),
-                        schemaURL: try scopeObject.string("schemaUrl", "schema_url"))
-                },
-                schemaURL: try object.string("schemaUrl", "schema_url"))
-        })
+        let request = try JSONObject(root, path: "$", budget: budget)
+        try Self.requireSignal(Item.signal, of: request)
+        let members = Item.jsonMembers
+        return OTLPSignalData(
+            resourceGroups: try request.array("\(members.resourceGroups)", members.resourceGroupsSnakeCase) { (object) throws(OTLPReadError) in
+                OTLPResourceGroup(
+                    resource: try object.optionalObject("resource").map(resource),
+                    scopeGroups: try object.array("\(members.scopeGroups)", members.scopeGroupsSnakeCase) { (scopeObject) throws(OTLPReadError) in
+                        OTLPScopeGroup(
+                            scope: try scopeObject.optionalObject("scope").map(scope),
+                            items: try scopeObject.array("\(members.items)", members.itemsSnakeCase) { (itemObject) throws(OTLPReadError) in
+                                try Item.readJSON(itemObject, with: self)
+                            },
+                            schemaURL: try scopeObject.string("schemaUrl", "schema_url"))
+                    },
+                    schemaURL: try object.string("schemaUrl", "schema_url"))
+            })
     }
 
     /// Which signal a JSON request is, from its top-level key; `nil` for `{}`, a request of another
@@ -76,7 +72,7 @@ public struct OTLPJSONDecoder: Sendable {
     /// Throws unless `request` is a request of `signal` (or names no signal, an empty request): a request of
     /// the other signal is `wrong_kind`, metrics or profiles `unsupported_signal`, two signals in one object
     /// `malformed_json`. Without this, the other signal's key would be skipped as unknown and its data lost.
-    private static func requireSignal(_ signal: OTLPSignal, of request: Object) throws(OTLPReadError) {
+    private static func requireSignal(_ signal: OTLPSignal, of request: JSONObject) throws(OTLPReadError) {
         let named = namedSignals(request.members)
         if let foreign = named.first(where: { $0.signal == "metrics" || $0.signal == "profiles" }) {
             throw OTLPReadError(
@@ -132,7 +128,7 @@ public struct OTLPJSONDecoder: Sendable {
 
     /// Key/values whose `KeyValue` messages sit at message level `level` (the request is level 0); their
     /// values are one level deeper. Nesting is limited as in protobuf (`options.maxNestingDepth`).
-    private func attributes(_ object: Object, _ key: String, level: Int, item: String? = nil) throws(OTLPReadError) -> [OTLPAttribute] {
+    private func attributes(_ object: JSONObject, _ key: String, level: Int, item: String? = nil) throws(OTLPReadError) -> [OTLPAttribute] {
         if let item, let (path, count) = object.arrayCount(key, key), count > options.maxAttributesPerItem {
             throw OTLPReadError(.tooManyAttributes, "\(path): a \(item) has more than \(options.maxAttributesPerItem) attributes")
         }
@@ -150,29 +146,29 @@ public struct OTLPJSONDecoder: Sendable {
         }
     }
 
-    private func anyValue(_ object: Object, level: Int) throws(OTLPReadError) -> OTLPAttributeValue {
+    private func anyValue(_ object: JSONObject, level: Int) throws(OTLPReadError) -> OTLPAttributeValue {
         try checkLevel(level, object.path)
         var result = OTLPAttributeValue.empty
         // The last oneof member present wins, as in protobuf.
         for (key, value) in object.members {
             let path = object.path + "." + key
             switch key {
-            case "stringValue", "string_value": result = .string(try Object.string(value, path))
+            case "stringValue", "string_value": result = .string(try JSONObject.string(value, path))
             case "boolValue", "bool_value":
-                guard case .bool(let bool) = value else { throw Object.typeError(path, "a boolean") }
+                guard case .bool(let bool) = value else { throw JSONObject.typeError(path, "a boolean") }
                 result = .bool(bool)
-            case "intValue", "int_value": result = .int(try Object.int64(value, path))
-            case "doubleValue", "double_value": result = .double(try Object.double(value, path))
+            case "intValue", "int_value": result = .int(try JSONObject.int64(value, path))
+            case "doubleValue", "double_value": result = .double(try JSONObject.double(value, path))
             case "bytesValue", "bytes_value":
-                guard let bytes = Base64.decode(try Object.string(value, path)) else { throw Object.typeError(path, "base64") }
+                guard let bytes = Base64.decode(try JSONObject.string(value, path)) else { throw JSONObject.typeError(path, "base64") }
                 try object.budget.charge(32 + bytes.count, path)
                 result = .bytes(bytes)
             case "arrayValue", "array_value":
-                let array = try Object(value, path: path, budget: object.budget)
+                let array = try JSONObject(value, path: path, budget: object.budget)
                 try checkLevel(level + 1, path)
                 result = .array(try array.array("values", "values") { (element) throws(OTLPReadError) in try anyValue(element, level: level + 2) })
             case "kvlistValue", "kvlist_value":
-                let list = try Object(value, path: path, budget: object.budget)
+                let list = try JSONObject(value, path: path, budget: object.budget)
                 try checkLevel(level + 1, path)
                 result = .keyValueList(try attributes(list, "values", level: level + 2))
             case "stringValueStrindex", "string_value_strindex":
@@ -183,7 +179,7 @@ public struct OTLPJSONDecoder: Sendable {
         return result
     }
 
-    private func resource(_ object: Object) throws(OTLPReadError) -> OTLPResource {
+    private func resource(_ object: JSONObject) throws(OTLPReadError) -> OTLPResource {
         OTLPResource(
             attributes: try attributes(object, "attributes", level: 3, item: "resource"),
             droppedAttributesCount: try object.uint32("droppedAttributesCount", "dropped_attributes_count"),
@@ -195,14 +191,14 @@ public struct OTLPJSONDecoder: Sendable {
             })
     }
 
-    private func scope(_ object: Object) throws(OTLPReadError) -> OTLPInstrumentationScope {
+    private func scope(_ object: JSONObject) throws(OTLPReadError) -> OTLPInstrumentationScope {
         OTLPInstrumentationScope(
             name: try object.string("name", "name"), version: try object.string("version", "version"),
             attributes: try attributes(object, "attributes", level: 4, item: "instrumentation scope"),
             droppedAttributesCount: try object.uint32("droppedAttributesCount", "dropped_attributes_count"))
     }
 
-    private func span(_ object: Object) throws(OTLPReadError) -> OTLPSpan {
+    func span(_ object: JSONObject) throws(OTLPReadError) -> OTLPSpan {
         OTLPSpan(
             traceID: try object.traceID("traceId", "trace_id"),
             spanID: try object.spanID("spanId", "span_id"),
@@ -237,7 +233,7 @@ public struct OTLPJSONDecoder: Sendable {
             droppedLinksCount: try object.uint32("droppedLinksCount", "dropped_links_count"))
     }
 
-    private func logRecord(_ object: Object) throws(OTLPReadError) -> OTLPLogRecord {
+    func logRecord(_ object: JSONObject) throws(OTLPReadError) -> OTLPLogRecord {
         OTLPLogRecord(
             timeUnixNano: try object.uint64("timeUnixNano", "time_unix_nano"),
             observedTimeUnixNano: try object.uint64("observedTimeUnixNano", "observed_time_unix_nano"),
@@ -265,14 +261,14 @@ public struct OTLPJSONDecoder: Sendable {
 }
 
 /// A JSON object being read as a message, with its path for error messages.
-private struct Object {
+struct JSONObject {
     let members: [(String, JSONValue)]
     let path: String
     /// The decode's memory budget, shared by every object of one request.
     let budget: JSONDecodingBudget
 
     init(_ value: JSONValue, path: String, budget: JSONDecodingBudget) throws(OTLPReadError) {
-        guard case .object(let members) = value else { throw Object.typeError(path, "an object") }
+        guard case .object(let members) = value else { throw JSONObject.typeError(path, "an object") }
         self.members = members
         self.path = path
         self.budget = budget
@@ -291,19 +287,19 @@ private struct Object {
         return nil
     }
 
-    func optionalObject(_ key: String) throws(OTLPReadError) -> Object? {
+    func optionalObject(_ key: String) throws(OTLPReadError) -> JSONObject? {
         guard let (path, value) = member(key, key) else { return nil }
-        return try Object(value, path: path, budget: budget)
+        return try JSONObject(value, path: path, budget: budget)
     }
 
-    func array<T>(_ camel: String, _ snake: String, _ transform: (Object) throws(OTLPReadError) -> T) throws(OTLPReadError) -> [T] {
+    func array<T>(_ camel: String, _ snake: String, _ transform: (JSONObject) throws(OTLPReadError) -> T) throws(OTLPReadError) -> [T] {
         guard let (path, value) = member(camel, snake) else { return [] }
-        guard case .array(let elements) = value else { throw Object.typeError(path, "an array") }
+        guard case .array(let elements) = value else { throw JSONObject.typeError(path, "an array") }
         if !elements.isEmpty { try budget.charge(32 + elements.count * MemoryLayout<T>.stride, path) }
         var out: [T] = []
         out.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            out.append(try transform(try Object(element, path: "\(path)[\(index)]", budget: budget)))
+            out.append(try transform(try JSONObject(element, path: "\(path)[\(index)]", budget: budget)))
         }
         return out
     }
@@ -316,16 +312,16 @@ private struct Object {
 
     func stringArray(_ camel: String, _ snake: String) throws(OTLPReadError) -> [String] {
         guard let (path, value) = member(camel, snake) else { return [] }
-        guard case .array(let elements) = value else { throw Object.typeError(path, "an array") }
+        guard case .array(let elements) = value else { throw JSONObject.typeError(path, "an array") }
         if !elements.isEmpty { try budget.charge(32 + elements.count * MemoryLayout<String>.stride, path) }
         var out: [String] = []
-        for element in elements { out.append(try Object.string(element, path)) }
+        for element in elements { out.append(try JSONObject.string(element, path)) }
         return out
     }
 
     func string(_ camel: String, _ snake: String) throws(OTLPReadError) -> String {
         guard let (path, value) = member(camel, snake) else { return "" }
-        return try Object.string(value, path)
+        return try JSONObject.string(value, path)
     }
 
     static func string(_ value: JSONValue, _ path: String) throws(OTLPReadError) -> String {
@@ -368,18 +364,18 @@ private struct Object {
 
     func uint64(_ camel: String, _ snake: String) throws(OTLPReadError) -> UInt64 {
         guard let (path, value) = member(camel, snake) else { return 0 }
-        return try Object.integer(value, path, "an unsigned 64-bit integer")
+        return try JSONObject.integer(value, path, "an unsigned 64-bit integer")
     }
 
     func uint32(_ camel: String, _ snake: String) throws(OTLPReadError) -> UInt32 {
         guard let (path, value) = member(camel, snake) else { return 0 }
-        return try Object.integer(value, path, "an unsigned 32-bit integer")
+        return try JSONObject.integer(value, path, "an unsigned 32-bit integer")
     }
 
     func enumValue(_ camel: String, _ snake: String, names: [String: Int32]) throws(OTLPReadError) -> Int32 {
         guard let (path, value) = member(camel, snake) else { return 0 }
         if case .string(let name) = value, let number = names[name] { return number }
-        return try Object.integer(value, path, "an enum value (a name or a 32-bit integer)")
+        return try JSONObject.integer(value, path, "an enum value (a name or a 32-bit integer)")
     }
 
     /// A double: a JSON number, a quoted one, or `"NaN"`, `"Infinity"`, `"-Infinity"`. A number too
@@ -404,17 +400,17 @@ private struct Object {
 
     func traceID(_ camel: String, _ snake: String) throws(OTLPReadError) -> OTLPTraceID? {
         guard let (path, value) = member(camel, snake) else { return nil }
-        let text = try Object.string(value, path)
+        let text = try JSONObject.string(value, path)
         if text.isEmpty { return nil }
-        guard let id = OTLPTraceID(hex: text) else { throw Object.typeError(path, "a trace ID of 32 hex digits") }
+        guard let id = OTLPTraceID(hex: text) else { throw JSONObject.typeError(path, "a trace ID of 32 hex digits") }
         return id
     }
 
     func spanID(_ camel: String, _ snake: String) throws(OTLPReadError) -> OTLPSpanID? {
         guard let (path, value) = member(camel, snake) else { return nil }
-        let text = try Object.string(value, path)
+        let text = try JSONObject.string(value, path)
         if text.isEmpty { return nil }
-        guard let id = OTLPSpanID(hex: text) else { throw Object.typeError(path, "a span ID of 16 hex digits") }
+        guard let id = OTLPSpanID(hex: text) else { throw JSONObject.typeError(path, "a span ID of 16 hex digits") }
         return id
     }
 }

@@ -10,60 +10,35 @@ public struct OTLPJSONEncoder: Sendable {
 
     /// One traces request as a single line of JSON (no newline).
     public func encode(_ data: OTLPTracesData) -> [UInt8] {
-        var out = JSONOutput(reservingCapacity: 1024)
-        out.beginObject()
-        if !data.resourceSpans.isEmpty {
-            out.key("resourceSpans")
-            out.beginArray()
-            for group in data.resourceSpans {
-                out.beginObject()
-                if let resource = group.resource { out.key("resource"); write(resource, &out) }
-                if !group.scopeSpans.isEmpty {
-                    out.key("scopeSpans")
-                    out.beginArray()
-                    for scopeGroup in group.scopeSpans {
-                        out.beginObject()
-                        if let scope = scopeGroup.scope { out.key("scope"); write(scope, &out) }
-                        if !scopeGroup.spans.isEmpty {
-                            out.key("spans")
-                            out.beginArray()
-                            for span in scopeGroup.spans { write(span, &out) }
-                            out.endArray()
-                        }
-                        stringField("schemaUrl", scopeGroup.schemaURL, &out)
-                        out.endObject()
-                    }
-                    out.endArray()
-                }
-                stringField("schemaUrl", group.schemaURL, &out)
-                out.endObject()
-            }
-            out.endArray()
-        }
-        out.endObject()
-        return out.bytes
+        encodeRequest(data)
     }
 
     /// One logs request as a single line of JSON (no newline).
     public func encode(_ data: OTLPLogsData) -> [UInt8] {
+        encodeRequest(data)
+    }
+
+    /// A request of either signal: the envelope is written once for both, each item by its type (``JSONItem``).
+    func encodeRequest<Item: JSONItem>(_ data: OTLPSignalData<Item>) -> [UInt8] {
+        let members = Item.jsonMembers
         var out = JSONOutput(reservingCapacity: 1024)
         out.beginObject()
-        if !data.resourceLogs.isEmpty {
-            out.key("resourceLogs")
+        if !data.resourceGroups.isEmpty {
+            out.key(members.resourceGroups)
             out.beginArray()
-            for group in data.resourceLogs {
+            for group in data.resourceGroups {
                 out.beginObject()
                 if let resource = group.resource { out.key("resource"); write(resource, &out) }
-                if !group.scopeLogs.isEmpty {
-                    out.key("scopeLogs")
+                if !group.scopeGroups.isEmpty {
+                    out.key(members.scopeGroups)
                     out.beginArray()
-                    for scopeGroup in group.scopeLogs {
+                    for scopeGroup in group.scopeGroups {
                         out.beginObject()
                         if let scope = scopeGroup.scope { out.key("scope"); write(scope, &out) }
-                        if !scopeGroup.logRecords.isEmpty {
-                            out.key("logRecords")
+                        if !scopeGroup.items.isEmpty {
+                            out.key(members.items)
                             out.beginArray()
-                            for record in scopeGroup.logRecords { write(record, &out) }
+                            for item in scopeGroup.items { Item.writeJSON(item, with: self, to: &out) }
                             out.endArray()
                         }
                         stringField("schemaUrl", scopeGroup.schemaURL, &out)
@@ -198,7 +173,7 @@ public struct OTLPJSONEncoder: Sendable {
         out.endObject()
     }
 
-    private func write(_ span: OTLPSpan, _ out: inout JSONOutput) {
+    func write(_ span: OTLPSpan, _ out: inout JSONOutput) {
         out.beginObject()
         if let id = span.traceID { out.key("traceId"); out.quotedRaw(id.hex) }
         if let id = span.spanID { out.key("spanId"); out.quotedRaw(id.hex) }
@@ -251,7 +226,7 @@ public struct OTLPJSONEncoder: Sendable {
         out.endObject()
     }
 
-    private func write(_ record: OTLPLogRecord, _ out: inout JSONOutput) {
+    func write(_ record: OTLPLogRecord, _ out: inout JSONOutput) {
         out.beginObject()
         timeField("timeUnixNano", record.timeUnixNano, &out)
         intField("severityNumber", record.severity.rawValue, &out)

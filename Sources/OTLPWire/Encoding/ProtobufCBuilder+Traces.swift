@@ -1,0 +1,71 @@
+internal import COTLPProto
+internal import COTLPShims
+internal import CProtobufC
+
+extension ProtobufCBuilder {
+    /// Fills `pointer` with `span`.
+    mutating func span(_ span: borrowing OTLPSpan, into pointer: UnsafeMutablePointer<PBSpan>) {
+        COTLPShims_init_span(pointer)
+        scalars(8)  // flags, kind, start, end, three dropped counts, slack
+        pointer.pointee.trace_id = bytes(span.traceID)
+        pointer.pointee.span_id = bytes(span.spanID)
+        pointer.pointee.trace_state = bytes(span.traceState)
+        pointer.pointee.parent_span_id = bytes(span.parentSpanID)
+        pointer.pointee.flags = span.flags
+        pointer.pointee.name = bytes(span.name)
+        pointer.pointee.kind = .init(rawValue: .init(truncatingIfNeeded: span.kind.rawValue))
+        pointer.pointee.start_time_unix_nano = span.startTimeUnixNano
+        pointer.pointee.end_time_unix_nano = span.endTimeUnixNano
+        (pointer.pointee.n_attributes, pointer.pointee.attributes) = keyValues(span.attributes)
+        pointer.pointee.dropped_attributes_count = span.droppedAttributesCount
+        pointer.pointee.dropped_events_count = span.droppedEventsCount
+        pointer.pointee.dropped_links_count = span.droppedLinksCount
+        let eventCount = span.events.count
+        if eventCount > 0 {
+            let events = message(PBSpanEvent.self, count: eventCount)
+            let pointers = arena.allocate(UnsafeMutablePointer<PBSpanEvent>?.self, count: eventCount)
+            span.events.withUnsafeBufferPointer { buffer in
+                for index in 0..<eventCount {
+                    let eventPointer = events + index
+                    COTLPShims_init_span_event(eventPointer)
+                    scalars(2)
+                    eventPointer.pointee.time_unix_nano = buffer[index].timeUnixNano
+                    eventPointer.pointee.name = bytes(buffer[index].name)
+                    (eventPointer.pointee.n_attributes, eventPointer.pointee.attributes) = keyValues(buffer[index].attributes)
+                    eventPointer.pointee.dropped_attributes_count = buffer[index].droppedAttributesCount
+                    pointers[index] = eventPointer
+                }
+            }
+            pointer.pointee.n_events = eventCount
+            pointer.pointee.events = pointers
+        }
+        let linkCount = span.links.count
+        if linkCount > 0 {
+            let links = message(PBSpanLink.self, count: linkCount)
+            let pointers = arena.allocate(UnsafeMutablePointer<PBSpanLink>?.self, count: linkCount)
+            for index in 0..<linkCount {
+                let link = span.links[index]
+                let linkPointer = links + index
+                COTLPShims_init_span_link(linkPointer)
+                scalars(2)
+                linkPointer.pointee.trace_id = bytes(link.traceID)
+                linkPointer.pointee.span_id = bytes(link.spanID)
+                linkPointer.pointee.trace_state = bytes(link.traceState)
+                (linkPointer.pointee.n_attributes, linkPointer.pointee.attributes) = keyValues(link.attributes)
+                linkPointer.pointee.dropped_attributes_count = link.droppedAttributesCount
+                linkPointer.pointee.flags = link.flags
+                pointers[index] = linkPointer
+            }
+            pointer.pointee.n_links = linkCount
+            pointer.pointee.links = pointers
+        }
+        if let status = span.status {
+            let statusPointer = message(PBStatus.self)
+            COTLPShims_init_status(statusPointer)
+            scalars(1)
+            statusPointer.pointee.message = bytes(status.message)
+            statusPointer.pointee.code = .init(rawValue: .init(truncatingIfNeeded: status.code.rawValue))
+            pointer.pointee.status = statusPointer
+        }
+    }
+}

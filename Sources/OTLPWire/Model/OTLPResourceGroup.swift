@@ -1,0 +1,19 @@
+/// The items of one resource: OTLP's `ResourceSpans` or `ResourceLogs`.
+public struct OTLPResourceGroup<Item> {
+    /// `nil` when the request carries no `resource` field.
+    public var resource: OTLPResource?
+    /// The scope groups (`scope_spans` or `scope_logs`).
+    public var scopeGroups: [OTLPScopeGroup<Item>]
+    /// The schema URL of the resource's data (`schema_url`); empty when absent.
+    public var schemaURL: String
+
+    /// A resource group with every member given.
+    public init(resource: OTLPResource?, scopeGroups: [OTLPScopeGroup<Item>], schemaURL: String) {
+        self.resource = resource
+        self.scopeGroups = scopeGroups
+        self.schemaURL = schemaURL
+    }
+}
+
+extension OTLPResourceGroup: Equatable where Item: Equatable {}
+extension OTLPResourceGroup: Sendable where Item: Sendable {}

@@ -1,0 +1,19 @@
+/// The items of one instrumentation scope: OTLP's `ScopeSpans` or `ScopeLogs`.
+public struct OTLPScopeGroup<Item> {
+    /// `nil` when the request carries no `scope` field.
+    public var scope: OTLPInstrumentationScope?
+    /// The spans or log records (`spans` or `log_records`).
+    public var items: [Item]
+    /// The schema URL of the scope's data (`schema_url`); empty when absent.
+    public var schemaURL: String
+
+    /// A scope group with every member given.
+    public init(scope: OTLPInstrumentationScope?, items: [Item], schemaURL: String) {
+        self.scope = scope
+        self.items = items
+        self.schemaURL = schemaURL
+    }
+}
+
+extension OTLPScopeGroup: Equatable where Item: Equatable {}
+extension OTLPScopeGroup: Sendable where Item: Sendable {}
