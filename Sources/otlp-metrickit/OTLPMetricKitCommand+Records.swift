@@ -4,7 +4,7 @@ import OTLPWire
 extension OTLPMetricKitCommand {
     /// Largest record written, in bytes: a quarter of the smaller of what readers accept by default (the
     /// protobuf message limit, `OTLPDecodingOptions.default.maxRecordBytes`, and the JSON line limit), so
-    /// that the memory a reader needs to unpack it also stays within its default limit. 16 MiB today.
+    /// that the memory a reader needs to unpack it also stays within its default limit. 2 MiB today.
     static var maxRecordBytes: Int { min(OTLPDecodingOptions.default.maxRecordBytes, OTLPReaderOptions.default.maxLineBytes - 1) / 4 }
 
     /// The records for `items` in the output's framing: one, or several (each at most ``maxRecordBytes``,

@@ -18,7 +18,7 @@ struct OTLPMetricKitCommand: ParsableCommand {
             PAYLOAD arguments are files, or directories whose *.json files are read (sorted by name). A metric \
             payload becomes an MXMetricPayload span with MXSignpostMetric children; a diagnostic payload an \
             MXDiagnosticPayload span plus one log record per diagnostic. Each payload is one record of the \
-            output, or several when one would exceed 16 MiB (readers refuse 64 MiB). A payload is diagnostic when a top-level diagnostic array (crashDiagnostics, \
+            output, or several when one would exceed 2 MiB (a quarter of the 8 MiB readers accept by default). A payload is diagnostic when a top-level diagnostic array (crashDiagnostics, \
             hangDiagnostics, …) is present, metric otherwise. Values of an unexpected type are skipped and \
             reported as warnings (and counted in metrickit.skipped_value_count); a payload that cannot be \
             converted at all is reported on stderr with its file and JSON path; the others are still converted.

@@ -68,9 +68,10 @@ struct OTLPWireDemo: ParsableCommand {
     func run() throws {
         do {
             try write()
-        } catch let failure as DemoFailure {
-            FileHandle.standardError.write(Data("otlpwire-demo: \(failure)\n".utf8))
-            throw ExitCode(failure.status.rawValue)
+        } catch {
+            // write() throws only DemoFailure (typed throws).
+            FileHandle.standardError.write(Data("otlpwire-demo: \(error)\n".utf8))
+            throw ExitCode(error.status.rawValue)
         }
     }
 

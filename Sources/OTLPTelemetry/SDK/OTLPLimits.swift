@@ -16,8 +16,8 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
     /// 0...``maxAttributeValueLength``; `nil` means no limit.
     ///
     /// The specification's default is no limit, but one 70 MB value would make a record that readers with
-    /// their default limits refuse (64 MiB per record): 64 Ki keeps stack traces and request bodies whole
-    /// while 512 items with one such value each still fit one record.
+    /// their default limits refuse (8 MiB per record): 64 Ki keeps stack traces and request bodies whole
+    /// while one value stays a small part of a record.
     public var attributeValueLengthLimit: Int?
     /// Events per span. Default 128, range 0...10,000.
     public var eventCountLimit: Int
@@ -32,7 +32,7 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
     public static let defaultAttributeValueLength = 65_536
 
     /// The largest ``attributeValueLengthLimit`` accepted: a quarter of the readers' default record size
-    /// limit (16 Mi with the 64 MiB default), so that one value of 4-byte scalars still fits a record.
+    /// limit (2 Mi with the 8 MiB default), so that one value of 4-byte scalars still fits a record.
     public static var maxAttributeValueLength: Int { max(0, OTLPDecodingOptions.default.maxRecordBytes / 4) }
 
     /// Accepted attribute count limits (per item, event or link).
