@@ -36,6 +36,8 @@ public struct OTLPDecoder: Sendable {
     }
 
     /// A request of either signal: checked, unpacked by protobuf-c and read through the shared envelope.
+    @_specialize(where Item == OTLPSpan)
+    @_specialize(where Item == OTLPLogRecord)
     func decodeRequest<Item: ProtobufCItem>(
         _ bytes: UnsafeRawBufferPointer, arena: ProtobufCArena
     ) throws(OTLPReadError) -> OTLPSignalData<Item> {

@@ -138,6 +138,8 @@ enum ProtobufCReader {
     }
 
     /// The model of a request protobuf-c unpacked, read through the envelope both signals share.
+    @_specialize(where Item == OTLPSpan)
+    @_specialize(where Item == OTLPLogRecord)
     static func request<Item: ProtobufCItem>(_ request: COTLPShims_Request) throws(OTLPReadError) -> OTLPSignalData<Item> {
         OTLPSignalData(resourceGroups: try array(request.n_resource_groups, request.resource_groups) { (group) throws(OTLPReadError) in
             OTLPResourceGroup(
@@ -153,6 +155,8 @@ enum ProtobufCReader {
     }
 
     /// The items of a scope group: each pointer is the `base` of an `Item.CMessage`.
+    @_specialize(where Item == OTLPSpan)
+    @_specialize(where Item == OTLPLogRecord)
     private static func items<Item: ProtobufCItem>(
         _ count: Int, _ pointers: UnsafeMutablePointer<UnsafeMutablePointer<ProtobufCMessage>?>?
     ) throws(OTLPReadError) -> [Item] {

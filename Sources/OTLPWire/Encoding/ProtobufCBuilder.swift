@@ -231,6 +231,8 @@ struct ProtobufCBuilder {
 
     /// The request around `data`'s items: the envelope is the same for both signals, and each item is built
     /// by its type (``ProtobufCItem``).
+    @_specialize(where Item == OTLPSpan)
+    @_specialize(where Item == OTLPLogRecord)
     mutating func request<Item: ProtobufCItem>(_ data: OTLPSignalData<Item>) -> UnsafeMutablePointer<COTLPShims_Request> {
         let request = message(COTLPShims_Request.self)
         request.initialize(to: COTLPShims_Request())

@@ -22,6 +22,8 @@ public struct OTLPJSONDecoder: Sendable {
     }
 
     /// A request of either signal: the envelope is read once for both, each item by its type (``JSONItem``).
+    @_specialize(where Item == OTLPSpan)
+    @_specialize(where Item == OTLPLogRecord)
     func decodeRequest<Item: JSONItem>(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPSignalData<Item> {
         let (root, budget) = try parse(json)
         let request = try JSONObject(root, path: "$", budget: budget)

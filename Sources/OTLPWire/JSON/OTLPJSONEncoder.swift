@@ -19,6 +19,8 @@ public struct OTLPJSONEncoder: Sendable {
     }
 
     /// A request of either signal: the envelope is written once for both, each item by its type (``JSONItem``).
+    @_specialize(where Item == OTLPSpan)
+    @_specialize(where Item == OTLPLogRecord)
     func encodeRequest<Item: JSONItem>(_ data: OTLPSignalData<Item>) -> [UInt8] {
         let members = Item.jsonMembers
         var out = JSONOutput(reservingCapacity: 1024)
