@@ -63,7 +63,15 @@ let package = Package(
             dependencies: ["OTLPTelemetry", .product(name: "Tracing", package: "swift-distributed-tracing")],
             swiftSettings: swiftSettings
         ),
-        .target(name: "OTLPMetricKit", dependencies: ["OTLPWire", "OTLPTelemetry"], swiftSettings: swiftSettings),
+        .target(
+            name: "OTLPMetricKit",
+            dependencies: [
+                "OTLPWire",
+                // Only MetricKitSubscriber (Apple platforms with MetricKit) feeds the OTLPTelemetry pipeline;
+                // the converter needs OTLPWire alone.
+                .target(name: "OTLPTelemetry", condition: .when(platforms: [.iOS, .macOS, .macCatalyst, .visionOS])),
+            ],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "otlp-metrickit",
             dependencies: ["OTLPMetricKit", "OTLPWire", .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -1,4 +1,3 @@
-import OTLPTelemetry
 public import OTLPWire
 
 extension MetricKitConverter {

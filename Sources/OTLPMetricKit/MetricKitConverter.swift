@@ -1,4 +1,3 @@
-public import OTLPTelemetry
 public import OTLPWire
 
 /// Turns MetricKit payload JSON (`MXMetricPayload.jsonRepresentation()`) into OTLP spans, on any platform.

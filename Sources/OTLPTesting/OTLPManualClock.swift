@@ -1,5 +1,5 @@
 import Foundation
-public import OTLPTelemetry
+public import OTLPWire
 
 /// A clock that stands still until the test moves it. Thread-safe.
 public final class OTLPManualClock: OTLPClock, @unchecked Sendable {

@@ -1,5 +1,4 @@
 import Foundation
-public import OTLPTelemetry
 public import OTLPWire
 
 /// IDs counting up from 1 (trace and span IDs share the counter): readable and deterministic.

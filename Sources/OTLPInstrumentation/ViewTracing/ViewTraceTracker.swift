@@ -1,5 +1,4 @@
 internal import Foundation
-public import OTLPTelemetry
 public import OTLPWire
 public import Tracing
 

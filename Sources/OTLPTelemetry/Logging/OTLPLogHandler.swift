@@ -1,5 +1,5 @@
 public import Logging
-internal import OTLPWire
+public import OTLPWire
 import Tracing
 
 /// A swift-log `LogHandler` that turns log calls into OTLP log records.

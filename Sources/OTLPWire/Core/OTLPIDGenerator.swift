@@ -1,5 +1,3 @@
-public import OTLPWire
-
 /// Makes trace and span IDs. IDs MUST NOT be all zeros (W3C Trace Context).
 public protocol OTLPIDGenerator: Sendable {
     func newTraceID() -> OTLPTraceID

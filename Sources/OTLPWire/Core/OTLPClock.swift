@@ -1,4 +1,3 @@
-internal import OTLPWire
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
