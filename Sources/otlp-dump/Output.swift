@@ -68,7 +68,7 @@ final class Output {
     /// The diagnostic for a failed write to `path`: `PATH: write failed: <errno text>` (the sink's own
     /// message would name the path a second time).
     static func writeFailure(_ error: OTLPWriteError, path: String) -> String {
-        if let code = error.errno { return "\(path): write failed: \(String(cString: strerror(code)))" }
+        if error.errno != nil, let cause = error.cause { return "\(path): write failed: \(cause)" }
         return "\(path): \(error)"
     }
 

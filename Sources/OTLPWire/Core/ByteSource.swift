@@ -22,10 +22,10 @@ public final class OTLPFileSource: OTLPByteSource {
             ownsDescriptor = false
             return
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let cause = SystemCallError(errno: errno)
-            throw OTLPReadError(.io, "cannot open \(path): \(cause)", cause: cause)
+        let fd: Int32
+        switch OTLPSystemCall.retrying({ open(path, O_RDONLY | O_CLOEXEC) }) {
+        case .success(let opened): fd = opened
+        case .failure(let cause): throw OTLPReadError(.io, "cannot open \(path): \(cause)", cause: cause)
         }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
@@ -47,12 +47,9 @@ public final class OTLPFileSource: OTLPByteSource {
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(OTLPReadError) -> Int {
-        while true {
-            let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            let cause = SystemCallError(errno: errno)
-            if cause.errno == EINTR { continue }
-            throw OTLPReadError(.io, "read failed: \(cause)", cause: cause)
+        switch OTLPSystemCall.retrying({ systemRead(descriptor, buffer.baseAddress, buffer.count) }) {
+        case .success(let count): return count
+        case .failure(let cause): throw OTLPReadError(.io, "read failed: \(cause)", cause: cause)
         }
     }
 }

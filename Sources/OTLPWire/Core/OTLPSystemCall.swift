@@ -5,31 +5,47 @@ import Darwin
 #endif
 internal import COTLPShims
 
-/// The one place where the writers' system calls are checked: a failure becomes
-/// ``OTLPWriteError/system(_:errno:)``, keeping `errno`.
+/// The one place where system calls are checked: each call is retried while it fails with `EINTR`, and a
+/// failure keeps its `errno` (``SystemCallError``). Writers get ``OTLPWriteError/system(_:errno:)``; readers
+/// map the same cause to their own error (``OTLPFileSource``).
 package enum OTLPSystemCall {
+    /// Runs `call`, again while it fails with `EINTR`: a negative result is a failure with `errno`.
+    /// Not for `close` (on Linux a `close` interrupted by a signal has still closed the descriptor).
+    static func retrying<Value: BinaryInteger>(_ call: () -> Value) -> Result<Value, SystemCallError> {
+        while true {
+            let result = call()
+            if result >= 0 { return .success(result) }
+            let cause = SystemCallError(errno: errno)
+            if cause.errno != EINTR { return .failure(cause) }
+        }
+    }
+
+    /// Runs `call`, again while it fails with `EINTR`: `nil` is a failure with `errno`.
+    static func retrying<Value>(_ call: () -> Value?) -> Result<Value, SystemCallError> {
+        while true {
+            if let result = call() { return .success(result) }
+            let cause = SystemCallError(errno: errno)
+            if cause.errno != EINTR { return .failure(cause) }
+        }
+    }
+
     /// Runs `call`, again while it fails with `EINTR`; a negative result throws `.system(what(), errno:)`.
     /// Not for `close` (on Linux a `close` interrupted by a signal has still closed the descriptor).
     @discardableResult
-    package static func check<Result: BinaryInteger>(
-        _ what: @autoclosure () -> String, _ call: () -> Result
-    ) throws(OTLPWriteError) -> Result {
-        while true {
-            let result = call()
-            if result >= 0 { return result }
-            let code = errno
-            if code == EINTR { continue }
-            throw .system(what(), errno: code)
+    package static func check<Value: BinaryInteger>(
+        _ what: @autoclosure () -> String, _ call: () -> Value
+    ) throws(OTLPWriteError) -> Value {
+        switch retrying(call) {
+        case .success(let value): return value
+        case .failure(let cause): throw .system(what(), errno: cause.errno)
         }
     }
 
     /// Runs `call`, again while it fails with `EINTR`; `nil` throws `.system(what(), errno:)`.
-    package static func check<Result>(_ what: @autoclosure () -> String, _ call: () -> Result?) throws(OTLPWriteError) -> Result {
-        while true {
-            if let result = call() { return result }
-            let code = errno
-            if code == EINTR { continue }
-            throw .system(what(), errno: code)
+    package static func check<Value>(_ what: @autoclosure () -> String, _ call: () -> Value?) throws(OTLPWriteError) -> Value {
+        switch retrying(call) {
+        case .success(let value): return value
+        case .failure(let cause): throw .system(what(), errno: cause.errno)
         }
     }
 
