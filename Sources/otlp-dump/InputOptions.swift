@@ -131,10 +131,13 @@ struct InputOptions: ParsableArguments {
             maxInflationRatio: maxInflationRatio)
     }
 
-    /// Reads every file, handing each record to `body`. Faults are reported on stderr; returns the exit code.
+    /// Reads every file, handing each record to `body` until it returns `false` (a `--limit` reached, the
+    /// output gone): then no further record of this or any later file is read. Faults are reported on stderr;
+    /// returns the exit code.
     func forEachRecord(_ body: (String, OTLPStreamReader, OTLPRecord) -> Bool) -> ExitCode {
         var status = ExitCode.success
-        for file in files {
+        var stopped = false
+        for file in files where !stopped {
             let reader: OTLPStreamReader
             do {
                 reader = try OTLPStreamReader(path: file, options: readerOptions)
@@ -145,7 +148,10 @@ struct InputOptions: ParsableArguments {
             }
             do {
                 while let record = try reader.next() {
-                    if !body(file, reader, record) { break }
+                    if !body(file, reader, record) {
+                        stopped = true
+                        break
+                    }
                 }
             } catch {
                 Output.diagnostic("\(displayName(file)): \(error)")

@@ -82,6 +82,18 @@ struct OTLPDumpTests {
         #expect(result.stdout.contains("by severity:"))
     }
 
+    @Test("regression: once --limit is reached no later file is read: no empty requests printed, none counted")
+    func limitAcrossFiles() throws {
+        let logs = OTLPDumpRunner.vectors.appendingPathComponent("framed/logs-mixed.u32be.bin").path
+        let printed = try OTLPDumpRunner.run(["print", "--format", "json", "--limit", "1", logs, logs, logs])
+        #expect(printed.status == 0)
+        let lines = printed.stdout.split(separator: "\n")
+        #expect(lines.count == 1 && !printed.stdout.contains("{}"), "\(lines.count) lines: \(printed.stdout.prefix(300))")
+        let stats = try OTLPDumpRunner.run(["stats", "--limit", "1", logs, logs, logs])
+        #expect(stats.status == 0)
+        #expect(stats.stdout.contains("records: 1\n"), "\(stats.stdout)")
+    }
+
     @Test("filters: --severity-min, --limit, --name glob, --trace-id")
     func filters() throws {
         let logs = OTLPDumpRunner.vectors.appendingPathComponent("framed/logs-mixed.u32be.bin").path
