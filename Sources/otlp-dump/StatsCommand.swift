@@ -93,7 +93,7 @@ struct StatsCommand: ParsableCommand {
             ("span name", tallies.spanNames), ("severity", tallies.severities),
         ] where !tally.counts.isEmpty {
             output.write("\nby \(title):\n")
-            for (key, count) in tally.sorted { output.write("  \(String(count).leftPadded(8))  \(key.isEmpty ? "(empty)" : key)\n") }
+            for (key, count) in tally.sorted { output.write("  \(String(count).leftPadded(8))  \(key.isEmpty ? "(empty)" : TerminalText.escaped(key))\n") }
         }
         let exitStatus = output.finish(status: status)
         if exitStatus != .success { throw exitStatus }

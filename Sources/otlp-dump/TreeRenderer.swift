@@ -5,7 +5,6 @@ struct TreeRenderer {
     let color: Bool
     let showDetails: Bool
     static let barWidth = 24
-    private let jsonEncoder = OTLPJSONEncoder()
 
     init(color: Bool, showDetails: Bool) {
         self.color = color
@@ -50,7 +49,7 @@ struct TreeRenderer {
         } else {
             line += " (none)"
         }
-        if !schemaURL.isEmpty { line += dim(" schema=\(schemaURL)") }
+        if !schemaURL.isEmpty { line += dim(" schema=\(quoteIfNeeded(schemaURL))") }
         return line + "\n"
     }
 
@@ -58,12 +57,12 @@ struct TreeRenderer {
         var line = "  scope "
         if let scope {
             line += scope.name.isEmpty ? "(unnamed)" : quoteIfNeeded(scope.name)
-            if !scope.version.isEmpty { line += " " + scope.version }
+            if !scope.version.isEmpty { line += " " + quoteIfNeeded(scope.version) }
             if !scope.attributes.isEmpty { line += " " + attributes(scope.attributes) }
         } else {
             line += "(none)"
         }
-        if !schemaURL.isEmpty { line += dim(" schema=\(schemaURL)") }
+        if !schemaURL.isEmpty { line += dim(" schema=\(quoteIfNeeded(schemaURL))") }
         return line + "\n"
     }
 
@@ -233,7 +232,7 @@ struct TreeRenderer {
 
     private func logLine(_ record: OTLPLogRecord) -> String {
         let time = record.timeUnixNano != 0 ? record.timeUnixNano : record.observedTimeUnixNano
-        let severity = record.severityText.isEmpty ? record.severity.description : record.severityText
+        let severity = record.severityText.isEmpty ? record.severity.description : escaped(record.severityText)
         let padded = severity.count < 5 ? severity + String(repeating: " ", count: 5 - severity.count) : severity
         let severityText: String
         switch record.severity.rawValue {
@@ -242,7 +241,7 @@ struct TreeRenderer {
         default: severityText = padded
         }
         var line = "    \(time == 0 ? "(no time)" : UnixTime.iso8601(time)) \(severityText) "
-        if !record.eventName.isEmpty { line += bold("[\(record.eventName)]") + " " }
+        if !record.eventName.isEmpty { line += bold("[\(escaped(record.eventName))]") + " " }
         switch record.body {
         case .string(let text)?: line += escaped(text)
         case let body?: line += value(body)
@@ -276,12 +275,8 @@ struct TreeRenderer {
         }
     }
 
-    /// Control characters (including U+0000) and quotes escaped as in JSON, without the quotes.
-    private func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\"" || $0 == "\\" || $0.value == 0x7F }) else { return text }
-        let quoted = jsonEncoder.encode(.string(text))  // {"stringValue":"..."}
-        return String(quoted.dropFirst(16).dropLast(2))
-    }
+    /// Control characters (C0, DEL, C1) and quotes escaped (``TerminalText``), without the quotes.
+    private func escaped(_ text: String) -> String { TerminalText.escaped(text) }
 
     private func quoteIfNeeded(_ text: String) -> String {
         text.isEmpty || text.contains(where: { $0 == " " || $0 == "=" }) || escaped(text) != text ? "\"\(escaped(text))\"" : text

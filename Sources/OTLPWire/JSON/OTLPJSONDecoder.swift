@@ -357,7 +357,10 @@ struct JSONObject {
         case .notAnInteger: "is not an integer (\(typeName) expected)"
         case .outOfRange: "is out of range for \(typeName)"
         }
-        return OTLPReadError(.malformedJSON, "\(path): \"\(shown)\" \(problem)")
+        // Quoted as JSON (control characters escaped): the text comes from the input and is printed on terminals.
+        var quotedText: [UInt8] = []
+        JSONOutput.appendQuoted(shown, to: &quotedText)
+        return OTLPReadError(.malformedJSON, "\(path): \(String(decoding: quotedText, as: UTF8.self)) \(problem)")
     }
 
     static func int64(_ value: JSONValue, _ path: String) throws(OTLPReadError) -> Int64 {
