@@ -8,8 +8,11 @@ struct ConvertCommand: ParsableCommand {
         discussion: """
             Every record is decoded and encoded again (JSON lines in are parsed and re-encoded through the \
             protobuf-c path). On damaged input, the records before the fault are written, the error goes to \
-            stderr and the exit status is 1. An output that is the input (same file by device and inode: \
-            same path, hard or symbolic link, or a redirection) is refused as a usage error (64).
+            stderr and the exit status is 1. With --to jsonl, a record whose JSON line would be longer than \
+            --max-line-bytes (what readers accept: 8 MiB by default) is not written either: the records before \
+            it are, and the exit status is 1. An output that is the input (same file by device and inode: same \
+            path, hard or symbolic link, or a redirection) is refused as a usage error (64). The limit options \
+            are those of the other commands.
             """
     )
 
@@ -31,13 +34,15 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Signal of the input (default: detected).")
     var signal: SignalChoice = .auto
 
+    @OptionGroup var limits: LimitOptions
+
     func validate() throws {
         guard to != .auto else { throw ValidationError("--to needs a framing: u32be, varint, jsonl or none") }
         try OutputCollision.check(output: output, inputs: [input])
     }
 
     func run() throws {
-        let options = OTLPReaderOptions(framing: from.framing, signal: signal.signal)
+        let options = limits.readerOptions(framing: from.framing, signal: signal.signal)
         let reader: OTLPStreamReader
         let writer: OTLPFrameWriter
         do {
@@ -73,7 +78,19 @@ struct ConvertCommand: ParsableCommand {
                     break
                 }
                 do {
-                    try writer.write(record.payload)
+                    if to == .jsonl {
+                        // Written only if readers with these limits can read the line back.
+                        let line = Self.jsonLine(record.payload)
+                        guard line.count <= options.maxLineBytes else {
+                            Output.diagnostic(
+                                "\(displayName(input)): record \(record.index): its JSON line would be \(line.count) bytes, over the \(options.maxLineBytes) readers accept (--max-line-bytes); it and the records after it are not written")
+                            status = ExitStatus.damagedInput
+                            break
+                        }
+                        try line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try writer.writeEncoded(bytes) } }.get()
+                    } else {
+                        try writer.write(record.payload)
+                    }
                     records += 1
                 } catch {
                     writeFailed(error)
@@ -91,5 +108,13 @@ struct ConvertCommand: ParsableCommand {
             }
         }
         if status != .success { throw status }
+    }
+
+    /// The OTLP/JSON line of `payload` (without its newline).
+    static func jsonLine(_ payload: OTLPPayload) -> [UInt8] {
+        switch payload {
+        case .traces(let data): OTLPJSONEncoder().encode(data)
+        case .logs(let data): OTLPJSONEncoder().encode(data)
+        }
     }
 }

@@ -1,0 +1,111 @@
+import ArgumentParser
+import OTLPWire
+
+/// The readers' limits as options (README, "Limits and errors"); shared by every command that reads.
+struct LimitOptions: ParsableArguments {
+    // The three limits below are named as in OTLPDecodingOptions; each former name is still accepted but
+    // not shown in the help. Optional, so that giving both names is caught; the help states the default.
+    @Option(
+        name: .customLong("max-record-bytes"),
+        help: "Largest record accepted, in bytes (1...2147483647). (default: \(OTLPDecodingOptions.default.maxRecordBytes))")
+    var maxRecordBytes: Int?
+
+    /// `--max-record-bytes`' former name.
+    @Option(name: .customLong("max-frame-bytes"), help: .private)
+    var maxFrameBytes: Int?
+
+    @Option(
+        name: .customLong("max-nesting-depth"),
+        help: "Deepest message nesting accepted below the request (1...128). (default: \(OTLPDecodingOptions.default.maxNestingDepth))")
+    var maxNestingDepth: Int?
+
+    /// `--max-nesting-depth`'s former name.
+    @Option(name: .customLong("max-depth"), help: .private)
+    var maxDepth: Int?
+
+    @Option(
+        name: .customLong("max-attributes-per-item"),
+        help: "Most attributes accepted on one span, event, link, log record, resource or scope (0...1000000). (default: \(OTLPDecodingOptions.default.maxAttributesPerItem))")
+    var maxAttributesPerItem: Int?
+
+    /// `--max-attributes-per-item`'s former name.
+    @Option(name: .customLong("max-attributes"), help: .private)
+    var maxAttributes: Int?
+
+    @Option(name: .customLong("max-decoded-bytes"), help: "Most memory decoding one record may take (protobuf-c's structs, the JSON tree and the model), as estimated before decoding (1...68719476736).")
+    var maxDecodedBytes: Int = OTLPDecodingOptions.default.maxDecodedBytes
+
+    @Option(name: .customLong("max-line-bytes"), help: "Longest JSON line accepted, in bytes (1...2147483647).")
+    var maxLineBytes: Int = OTLPReaderOptions.default.maxLineBytes
+
+    @Option(name: .customLong("max-decompressed-bytes"), help: "Most bytes a gzip input may inflate to (0: no limit).")
+    var maxDecompressedBytes: Int = Self.decompressedBytesOption(OTLPReaderOptions.default.maxDecompressedBytes)
+
+    @Option(name: .customLong("max-inflation-ratio"), help: "Most decompressed bytes per compressed byte past the first 16 MiB (stops gzip bombs; 1...9223372036854775807).")
+    var maxInflationRatio: Int = OTLPReaderOptions.default.maxInflationRatio
+
+    /// `--max-decompressed-bytes` for a limit: 0 for none (`Int.max`).
+    static func decompressedBytesOption(_ limit: Int) -> Int { limit == .max ? 0 : limit }
+
+    /// An option that also has a former name: the name given (the former one if given) and its value, or the
+    /// option's name and `defaultValue`.
+    private struct Renamed {
+        var option: String
+        var value: Int
+
+        init(_ name: String, _ value: Int?, former formerName: String, _ formerValue: Int?, default defaultValue: Int) {
+            (option, self.value) = formerValue.map { (formerName, $0) } ?? (name, value ?? defaultValue)
+        }
+    }
+
+    private var recordBytes: Renamed {
+        Renamed("--max-record-bytes", maxRecordBytes, former: "--max-frame-bytes", maxFrameBytes, default: OTLPDecodingOptions.default.maxRecordBytes)
+    }
+
+    private var nestingDepth: Renamed {
+        Renamed("--max-nesting-depth", maxNestingDepth, former: "--max-depth", maxDepth, default: OTLPDecodingOptions.default.maxNestingDepth)
+    }
+
+    private var attributesPerItem: Renamed {
+        Renamed(
+            "--max-attributes-per-item", maxAttributesPerItem, former: "--max-attributes", maxAttributes,
+            default: OTLPDecodingOptions.default.maxAttributesPerItem)
+    }
+
+    func validate() throws {
+        for (name, value, formerName, formerValue) in [
+            ("--max-record-bytes", maxRecordBytes, "--max-frame-bytes", maxFrameBytes), ("--max-nesting-depth", maxNestingDepth, "--max-depth", maxDepth),
+            ("--max-attributes-per-item", maxAttributesPerItem, "--max-attributes", maxAttributes),
+        ] where value != nil && formerValue != nil {
+            throw ValidationError("\(formerName) is the former name of \(name): give one of them")
+        }
+        for (limit, range) in [
+            (recordBytes, OTLPDecodingOptions.maxRecordBytesRange), (nestingDepth, OTLPDecodingOptions.maxNestingDepthRange),
+            (attributesPerItem, OTLPDecodingOptions.maxAttributesPerItemRange),
+        ] {
+            try Self.check(limit.option, limit.value, range)
+        }
+        try Self.check("--max-decoded-bytes", maxDecodedBytes, OTLPDecodingOptions.maxDecodedBytesRange)
+        try Self.check("--max-line-bytes", maxLineBytes, OTLPReaderOptions.maxLineBytesRange)
+        guard maxDecompressedBytes >= 0 else { throw ValidationError("--max-decompressed-bytes must be 0 (no limit) or positive") }
+        try Self.check("--max-inflation-ratio", maxInflationRatio, OTLPReaderOptions.maxInflationRatioRange)
+    }
+
+    /// A usage error (exit 64) naming the option and its range when `value` is outside it.
+    private static func check(_ option: String, _ value: Int, _ range: ClosedRange<Int>) throws {
+        guard range.contains(value) else {
+            throw ValidationError("\(option) must be in \(range.lowerBound)...\(range.upperBound), got \(value)")
+        }
+    }
+
+    /// Reader options with these limits, reading `framing` and `signal` (`nil`: detected).
+    func readerOptions(framing: OTLPFraming?, signal: OTLPSignal?) -> OTLPReaderOptions {
+        OTLPReaderOptions(
+            framing: framing, signal: signal,
+            decoding: OTLPDecodingOptions(
+                maxRecordBytes: recordBytes.value, maxNestingDepth: nestingDepth.value, maxAttributesPerItem: attributesPerItem.value,
+                maxDecodedBytes: maxDecodedBytes),
+            maxLineBytes: maxLineBytes, maxDecompressedBytes: maxDecompressedBytes == 0 ? .max : maxDecompressedBytes,
+            maxInflationRatio: maxInflationRatio)
+    }
+}
