@@ -271,9 +271,30 @@ struct JSONObject {
 
     init(_ value: JSONValue, path: String, budget: JSONDecodingBudget) throws(OTLPReadError) {
         guard case .object(let members) = value else { throw JSONObject.typeError(path, "an object") }
+        // A key given twice would keep only one of its values (data lost without a word); the reference
+        // decoder refuses such a message too.
+        if let duplicate = Self.duplicateKey(members) {
+            var quoted: [UInt8] = []
+            JSONOutput.appendQuoted(duplicate, to: &quoted)
+            throw OTLPReadError(.malformedJSON, "\(path): the key \(String(decoding: quoted, as: UTF8.self)) occurs more than once")
+        }
         self.members = members
         self.path = path
         self.budget = budget
+    }
+
+    /// The first key that occurs twice in `members`, if any.
+    private static func duplicateKey(_ members: [(String, JSONValue)]) -> String? {
+        guard members.count > 1 else { return nil }
+        if members.count <= 16 {
+            for index in 1..<members.count where members[..<index].contains(where: { $0.0 == members[index].0 }) {
+                return members[index].0
+            }
+            return nil
+        }
+        var seen = Set<String>(minimumCapacity: members.count)
+        for (key, _) in members where !seen.insert(key).inserted { return key }
+        return nil
     }
 
     static func typeError(_ path: String, _ expected: String) -> OTLPReadError {
