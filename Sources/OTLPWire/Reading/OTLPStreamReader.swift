@@ -24,6 +24,7 @@ public final class OTLPStreamReader {
     public let isCompressed: Bool
     /// The signal in use; `nil` until one is given or detected.
     public private(set) var signal: OTLPSignal?
+    /// The options the reader was opened with: its limits, and the framing and signal if they were given.
     public let options: OTLPReaderOptions
 
     private let records: OTLPRecordReader

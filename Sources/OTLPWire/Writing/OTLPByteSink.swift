@@ -159,10 +159,12 @@ public final class OTLPFileSink: OTLPByteSink {
 
 /// Collects written bytes in memory (tests, in-process consumers).
 public final class OTLPMemorySink: OTLPByteSink {
+    /// Every byte written so far, in order.
     public private(set) var bytes: [UInt8] = []
     /// Number of `write` calls, so tests can check that each record is written in one call.
     public private(set) var writeCount = 0
 
+    /// An empty sink.
     public init() {}
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(OTLPWriteError) {

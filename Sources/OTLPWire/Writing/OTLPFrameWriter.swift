@@ -15,7 +15,9 @@
 /// try writer.close()
 /// ```
 public final class OTLPFrameWriter {
+    /// How records are delimited in the output.
     public let framing: OTLPFraming
+    /// Whether the output is gzip-compressed.
     public let isCompressed: Bool
     private let sink: any OTLPByteSink
     private let encoder = OTLPEncoder()
