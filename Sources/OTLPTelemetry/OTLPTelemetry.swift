@@ -20,9 +20,13 @@ public final class OTLPTelemetry: Sendable {
     /// The configuration in effect: the one given, with numeric values clamped into their documented ranges
     /// (each value clamped is reported to the diagnostics hook at start).
     public let configuration: OTLPTelemetryConfiguration
+    /// The resource every record is written under: detected, or the one given.
     public let resource: OTLPResource
+    /// What the pipeline received, exported and dropped so far.
     public let counters: OTLPTelemetryCounters
+    /// The tracer ``bootstrap(logLevel:)`` installs for swift-distributed-tracing; usable directly too.
     public let tracer: OTLPTracer
+    /// The log emitter behind swift-log's handler; for records with explicit timestamps, bodies or event names.
     public let logEmitter: OTLPLogEmitter
     /// Errors opening the file outputs at start: a symbolic link, an output another pipeline is writing
     /// (`EWOULDBLOCK`, naming it), a missing directory. Each was also reported to the diagnostics hook. The

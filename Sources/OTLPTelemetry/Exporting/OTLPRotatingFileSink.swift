@@ -24,7 +24,9 @@ public import OTLPWire
 /// naming the holder; ``close()`` (which `OTLPTelemetry.shutdown()` calls) releases it. A FIFO or device at `path` is written as it is, without lock or rotation. After a
 /// failed write the file is closed and opened again on the next write.
 public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
+    /// The current file's path; rotated files are `path.N`.
     public let path: String
+    /// When files rotate and how many are kept (as clamped into their ranges).
     public let rotation: OTLPTelemetryConfiguration.Rotation
     private let kind: OTLPItemKind
     private let counters: OTLPTelemetryCounters

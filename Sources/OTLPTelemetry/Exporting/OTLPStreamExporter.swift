@@ -43,8 +43,11 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     private var writer: OTLPFrameWriter
     private let framing: OTLPFraming
     private let gzip: Bool
+    /// How hard each batch is made to survive a crash.
     public let durability: OTLPDurability
+    /// The resource every record is written under.
     public let resource: OTLPResource
+    /// Where exported and dropped items are counted.
     public let counters: OTLPTelemetryCounters
     private let diagnostics: @Sendable (String) -> Void
     private var isShutDown = false

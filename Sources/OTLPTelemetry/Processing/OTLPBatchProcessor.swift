@@ -13,6 +13,7 @@ import Foundation
 /// returns without waiting further and reports how many items the worker still holds: the worker exports
 /// them when the write completes, then shuts the exporter down.
 public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @unchecked Sendable {
+    /// The items processed: the exporter's.
     public typealias Item = Exporter.Item
 
     /// The batching settings' former name.

@@ -16,6 +16,7 @@ public import Tracing
 public struct OTLPTracer: Tracer {
     public typealias Span = OTLPTracingSpan
 
+    /// The instrumentation scope of every span made by this tracer.
     public let scope: OTLPInstrumentationScope
     let processor: any OTLPProcessor<OTLPScopedSpan>
     let idGenerator: any OTLPIDGenerator
