@@ -42,9 +42,15 @@ public final class OTLPTelemetry: Sendable {
     private let diagnostics: @Sendable (String) -> Void
 
     /// - Parameters:
+    ///   - configuration: outputs, rotation, batching, limits and sampling; out-of-range values are
+    ///     clamped and reported to `diagnostics`.
     ///   - scope: the instrumentation scope of spans and log records made through ``tracer``,
     ///     ``logEmitter`` and swift-log; default: the service name.
     ///   - resource: replaces the detected resource (for byte-stable output, or a resource built elsewhere).
+    ///   - clock: the time of spans and log records (default: the system's real-time clock).
+    ///   - idGenerator: the source of trace and span IDs (default: random).
+    ///   - diagnostics: where configuration problems, output errors and drops are reported (default:
+    ///     standard error).
     public init(
         configuration: OTLPTelemetryConfiguration = .default, scope: OTLPInstrumentationScope? = nil,
         resource: OTLPResource? = nil,

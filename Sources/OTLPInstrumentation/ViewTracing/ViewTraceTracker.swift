@@ -41,8 +41,12 @@ public final class ViewTraceTracker<T: Tracer>: @unchecked Sendable {
     private(set) public var disappearCount = 0
 
     /// - Parameters:
+    ///   - viewName: the name of the view's spans.
     ///   - viewType: `swiftui` (default) or `uikit`.
+    ///   - attributes: added to the root span (`view.name` and `view.type` are always there).
     ///   - tracer: `nil` disables tracing, as does `isEnabled: false`.
+    ///   - isEnabled: `false` makes every method return at once, with no spans.
+    ///   - clock: the time of spans (default: the system's real-time clock).
     public init(
         _ viewName: String, viewType: String = "swiftui", attributes: [String: String] = [:], tracer: T?, isEnabled: Bool = true,
         clock: any OTLPClock = OTLPSystemClock()

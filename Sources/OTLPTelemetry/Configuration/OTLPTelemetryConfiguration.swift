@@ -44,7 +44,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     public struct Output: Sendable, Equatable, Codable {
         /// A file path, or `stdout` / `stderr` (`-` is stdout). Default: none (the signal is not exported).
         public var path: String?
-        /// Default ``OTLPFraming/u32be``.
+        /// Default `OTLPFraming.u32be`.
         public var framing: OTLPFraming
         /// One gzip member per batch. Default `false`.
         public var gzip: Bool

@@ -77,7 +77,7 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
 
     /// Takes the lock and opens the current file now, if not open yet.
     ///
-    /// - Throws: ``OTLPWriteError/system(_:errno:)``: `EWOULDBLOCK` when another pipeline writes `path`
+    /// - Throws: `OTLPWriteError.system(_:errno:)`: `EWOULDBLOCK` when another pipeline writes `path`
     ///   (the message names it), `ELOOP` for a symbolic link, or whatever `open` or `rename` said.
     public func open() throws(OTLPWriteError) {
         lock.lock()

@@ -63,9 +63,12 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     private let jsonEncoder = OTLPJSONEncoder()
 
     /// - Parameters:
-    ///   - framing: default ``OTLPFraming/u32be``.
+    ///   - sink: where the records go.
+    ///   - framing: default `OTLPFraming.u32be`.
     ///   - gzip: one gzip member per batch. Default `false`.
     ///   - durability: default ``OTLPDurability/flush``.
+    ///   - resource: the resource every record is written under.
+    ///   - counters: where exported and dropped items are counted (default: counters of its own).
     ///   - diagnostics: where write errors are reported (default: standard error).
     public convenience init(
         sink: any OTLPByteSink, framing: OTLPFraming = .u32be, gzip: Bool = false, durability: OTLPDurability = .flush,

@@ -40,6 +40,8 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
     private let diagnostics: @Sendable (String) -> Void
 
     /// - Parameters:
+    ///   - exporter: where batches go, from one worker thread.
+    ///   - counters: where received and dropped items are counted.
     ///   - configuration: values out of range are clamped (see ``OTLPBatchConfiguration/clamped``).
     ///   - diagnostics: where a shutdown that gave up on a stuck exporter is reported (default: standard
     ///     error).
