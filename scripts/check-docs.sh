@@ -7,7 +7,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-MODULES=(OTLPWire OTLPTelemetry OTLPInstrumentation OTLPTesting OTLPMetricKit)
+# Every module of a library product (so a new product needs a catalog too).
+mapfile -t MODULES < <(swift package dump-package | python3 -c '
+import json, sys
+package = json.load(sys.stdin)
+for product in package["products"]:
+    if "library" in product["type"]:
+        print("\n".join(product["targets"]))')
+[ "${#MODULES[@]}" -gt 0 ] || { echo "check-docs: no library product found" >&2; exit 1; }
 
 docc=${DOCC:-$(command -v docc || true)}
 if [ -z "$docc" ]; then
