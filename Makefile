@@ -5,7 +5,7 @@ APT_PACKAGES := libprotobuf-c-dev protobuf-c-compiler protobuf-compiler zlib1g-d
 SWIFT_BUILD_FLAGS ?=
 DUMP := .build/debug/otlp-dump
 
-.PHONY: all deps build demo test check-generated generate bench bench-deps bench-smoke sanitize fuzz fuzz-smoke clean
+.PHONY: all deps build demo test check-docs check-generated generate bench bench-deps bench-smoke sanitize fuzz fuzz-smoke clean
 
 all: build
 
@@ -35,9 +35,15 @@ demo: build
 	@echo; echo "== otlp-dump validate demo-output/*"
 	$(DUMP) validate demo-output/traces.u32be.bin demo-output/logs.u32be.bin.gz demo-output/traces.jsonl
 
-## test: check the generated C, then run the whole test suite (needs ../shared/vectors)
+## test: check the generated C, run the whole test suite (needs ../shared/vectors), then check that the
+## documentation of every library builds without warnings (reusing the debug build)
 test: deps check-generated
 	swift test $(SWIFT_BUILD_FLAGS)
+	scripts/check-docs.sh
+
+## check-docs: the DocC catalogs and doc comments of every library product, built with docc --warnings-as-errors
+check-docs:
+	scripts/check-docs.sh
 
 check-generated: deps
 	scripts/check-generated.sh

@@ -60,7 +60,7 @@ let package = Package(
         ),
         .target(
             name: "OTLPInstrumentation",
-            dependencies: ["OTLPTelemetry", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            dependencies: ["OTLPTelemetry", "OTLPWire", .product(name: "Tracing", package: "swift-distributed-tracing")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -106,17 +106,35 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "OTLPWireTests", dependencies: ["OTLPWire", "OTLPTesting"], swiftSettings: swiftSettings),
-        .testTarget(name: "OTLPDumpTests", dependencies: ["otlp-dump", "OTLPTesting"], swiftSettings: swiftSettings),
+        // What only this repository's tests use (runs its executables and scripts); not a product.
+        .target(name: "OTLPTestSupport", path: "Tests/Support/OTLPTestSupport", swiftSettings: swiftSettings),
         .testTarget(
-            name: "OTLPTelemetryTests", dependencies: ["OTLPTelemetry", "OTLPTesting", "otlp-crash-writer"],
+            name: "OTLPWireTests", dependencies: ["OTLPWire", "COTLPShims", "OTLPTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "OTLPDumpTests",
+            dependencies: [
+                "otlp-dump", "OTLPWire", "OTLPTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "OTLPInstrumentationTests", dependencies: ["OTLPInstrumentation", "OTLPTesting", "otlpwire-demo"],
+            name: "OTLPTelemetryTests",
+            dependencies: [
+                "OTLPTelemetry", "OTLPWire", "OTLPTesting", "OTLPTestSupport", "otlp-crash-writer",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "OTLPInstrumentationTests",
+            dependencies: ["OTLPInstrumentation", "OTLPTelemetry", "OTLPWire", "OTLPTesting", "OTLPTestSupport", "otlpwire-demo"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "OTLPMetricKitTests", dependencies: ["OTLPMetricKit", "OTLPTesting", "otlp-metrickit"], exclude: ["FailCases"],
-            swiftSettings: swiftSettings),
+            name: "OTLPMetricKitTests",
+            dependencies: [
+                "OTLPMetricKit", "OTLPTelemetry", "OTLPWire", "OTLPTesting", "OTLPTestSupport", "otlp-metrickit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            exclude: ["FailCases"], swiftSettings: swiftSettings),
         // A child process for the crash test (killed with SIGKILL while it writes).
         .executableTarget(
             name: "otlp-crash-writer",

@@ -2,8 +2,10 @@
 public struct MetricKitConversionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// JSON path of the offending value (`$.memoryMetrics.peakMemoryUsage`), or `$` for the document.
     public var path: String
+    /// What is wrong with the value.
     public var message: String
 
+    /// An error at `path` (a JSON path) saying `message`.
     public init(path: String, message: String) {
         self.path = path
         self.message = message

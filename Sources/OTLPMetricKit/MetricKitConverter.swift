@@ -65,7 +65,10 @@ public struct MetricKitConverter: Sendable {
     /// `diskWriteExceptionDiagnostics`, `appLaunchDiagnostics`) as a top-level key whose value is an array;
     /// every other object is a metric payload. Strings and nested keys never count.
     public enum PayloadKind: String, Sendable {
-        case metric, diagnostic
+        /// An `MXMetricPayload`'s JSON: converted to spans.
+        case metric
+        /// An `MXDiagnosticPayload`'s JSON: converted to a span and log records.
+        case diagnostic
     }
 
     /// The spans of a metric payload and the values it left out.
@@ -81,7 +84,9 @@ public struct MetricKitConverter: Sendable {
 
     /// A payload of either kind, converted.
     public enum PayloadConversion: Sendable {
+        /// A metric payload's spans, and what was skipped.
         case metric(MetricConversion)
+        /// A diagnostic payload's span and log records, and what was skipped.
         case diagnostic(DiagnosticConversion)
     }
 

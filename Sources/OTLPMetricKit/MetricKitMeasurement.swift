@@ -9,11 +9,17 @@ import Foundation
 public struct MetricKitMeasurement: Sendable, Equatable {
     /// The quantity a unit measures, named after its base unit.
     public enum BaseUnit: String, Sendable {
+        /// Time, in seconds (`s`).
         case seconds = "s"
+        /// Data size, in bytes (`By`).
         case bytes = "By"
+        /// Cellular signal strength, in bars (`{bars}`).
         case bars = "{bars}"
+        /// Average pixel luminance, in APL (`{apl}`).
         case apl = "{apl}"
+        /// CPU instructions retired (`{instructions}`).
         case instructions = "{instructions}"
+        /// Hitch time ratio, in milliseconds per second (`ms/s`).
         case millisecondsPerSecond = "ms/s"
     }
 

@@ -13,6 +13,7 @@ public final class MetricKitSubscriber: NSObject, MXMetricManagerSubscriber, @un
     private let tracer: OTLPTracer
     private let logEmitter: OTLPLogEmitter
 
+    /// A subscriber that exports through `telemetry`'s tracer and log emitter, under `options.scope`.
     public init(telemetry: OTLPTelemetry, options: MetricKitConverter.Options = .default) {
         converter = MetricKitConverter(options: options)
         tracer = telemetry.tracer(scope: options.scope)
@@ -26,6 +27,7 @@ public final class MetricKitSubscriber: NSObject, MXMetricManagerSubscriber, @un
     /// Stops receiving payloads.
     public func stop() { MXMetricManager.shared.remove(self) }
 
+    /// Exports each metric payload's spans; a payload that cannot be converted is reported and skipped.
     public func didReceive(_ payloads: [MXMetricPayload]) {
         for payload in payloads {
             do {
@@ -36,6 +38,7 @@ public final class MetricKitSubscriber: NSObject, MXMetricManagerSubscriber, @un
         }
     }
 
+    /// Exports each diagnostic payload's span and log records; a payload that cannot be converted is reported and skipped.
     public func didReceive(_ payloads: [MXDiagnosticPayload]) {
         for payload in payloads {
             do {

@@ -20,9 +20,13 @@ public final class OTLPTelemetry: Sendable {
     /// The configuration in effect: the one given, with numeric values clamped into their documented ranges
     /// (each value clamped is reported to the diagnostics hook at start).
     public let configuration: OTLPTelemetryConfiguration
+    /// The resource every record is written under: detected, or the one given.
     public let resource: OTLPResource
+    /// What the pipeline received, exported and dropped so far.
     public let counters: OTLPTelemetryCounters
+    /// The tracer ``bootstrap(logLevel:)`` installs for swift-distributed-tracing; usable directly too.
     public let tracer: OTLPTracer
+    /// The log emitter behind swift-log's handler; for records with explicit timestamps, bodies or event names.
     public let logEmitter: OTLPLogEmitter
     /// Errors opening the file outputs at start: a symbolic link, an output another pipeline is writing
     /// (`EWOULDBLOCK`, naming it), a missing directory. Each was also reported to the diagnostics hook. The
@@ -38,9 +42,15 @@ public final class OTLPTelemetry: Sendable {
     private let diagnostics: @Sendable (String) -> Void
 
     /// - Parameters:
+    ///   - configuration: outputs, rotation, batching, limits and sampling; out-of-range values are
+    ///     clamped and reported to `diagnostics`.
     ///   - scope: the instrumentation scope of spans and log records made through ``tracer``,
     ///     ``logEmitter`` and swift-log; default: the service name.
     ///   - resource: replaces the detected resource (for byte-stable output, or a resource built elsewhere).
+    ///   - clock: the time of spans and log records (default: the system's real-time clock).
+    ///   - idGenerator: the source of trace and span IDs (default: random).
+    ///   - diagnostics: where configuration problems, output errors and drops are reported (default:
+    ///     standard error).
     public init(
         configuration: OTLPTelemetryConfiguration = .default, scope: OTLPInstrumentationScope? = nil,
         resource: OTLPResource? = nil,

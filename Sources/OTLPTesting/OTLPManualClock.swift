@@ -6,6 +6,7 @@ public final class OTLPManualClock: OTLPClock, @unchecked Sendable {
     private let lock = NSLock()
     private var now: UInt64
 
+    /// A clock standing at `startUnixNano` (default: 2023-11-14 22:13:20 UTC).
     public init(_ startUnixNano: UInt64 = 1_700_000_000_000_000_000) {
         now = startUnixNano
     }

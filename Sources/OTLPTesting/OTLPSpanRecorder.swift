@@ -5,12 +5,17 @@ public import OTLPWire
 /// A real tracer pipeline (simple processor, stream exporter) writing u32be records to memory, and the
 /// spans decoded back from those bytes: what a test asserts on.
 public final class OTLPSpanRecorder: @unchecked Sendable {
+    /// The bytes written by the pipeline: u32be-framed traces requests.
     public let sink = OTLPMemorySink()
+    /// What the pipeline received, exported and dropped.
     public let counters = OTLPTelemetryCounters()
     private let processor: OTLPSimpleProcessor<OTLPStreamExporter<OTLPScopedSpan>>
+    /// The clock every span is timed with; move it to make durations.
     public let clock: OTLPManualClock
+    /// The source of trace and span IDs: 1, 2, 3, … in the order they are made.
     public let idGenerator = OTLPSequentialIDGenerator()
 
+    /// A recorder whose spans are timed by `clock`.
     public init(clock: OTLPManualClock = OTLPManualClock()) {
         self.clock = clock
         processor = OTLPSimpleProcessor(

@@ -1,5 +1,5 @@
 import Foundation
-import OTLPTesting
+import OTLPTestSupport
 
 /// Runs the built `otlp-dump` binary and captures its output.
 struct OTLPDumpRunner {

@@ -1,5 +1,5 @@
 import Foundation
-import OTLPTesting
+import OTLPTestSupport
 import Testing
 
 /// Every output of `otlp-dump` (convert's output file, standard output of every command) is refused when it

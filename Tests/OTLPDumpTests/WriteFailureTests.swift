@@ -1,5 +1,5 @@
 import Foundation
-import OTLPTesting
+import OTLPTestSupport
 import Testing
 
 /// Standard output that cannot be written: `/dev/full` (ENOSPC on every write) is exit 2 with the errno

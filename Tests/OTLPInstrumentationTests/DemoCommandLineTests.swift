@@ -1,5 +1,5 @@
 import Foundation
-import OTLPTesting
+import OTLPTestSupport
 import Testing
 
 /// `otlpwire-demo`, run as the real binary: arguments are parsed (unknown ones are usage errors that create

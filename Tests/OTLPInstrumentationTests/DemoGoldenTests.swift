@@ -1,5 +1,5 @@
 import Foundation
-import OTLPTesting
+import OTLPTestSupport
 import Testing
 
 /// The demo's deterministic output, decoded by the reference opentelemetry-proto package, equals the

@@ -1,5 +1,5 @@
 import Foundation
-import OTLPTesting
+import OTLPTestSupport
 import Testing
 
 /// `otlp-metrickit` end to end: the samples and one broken payload in, the outputs decoded by the reference

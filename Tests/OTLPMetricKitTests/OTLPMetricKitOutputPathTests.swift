@@ -1,5 +1,5 @@
 import Foundation
-import OTLPTesting
+import OTLPTestSupport
 import Testing
 
 /// `otlp-metrickit` refuses an output (`--traces`, `--logs`, or standard output) that is a payload it reads,

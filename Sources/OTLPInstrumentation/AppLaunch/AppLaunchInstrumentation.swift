@@ -24,11 +24,15 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
 
     /// A launch type, as reported in `launch.type`.
     public enum LaunchType: String, Sendable {
+        /// A launch of a process that was not running, nor prewarmed.
         case cold = "COLD"
+        /// A return to the foreground of a process that was already running.
         case warm = "WARM"
+        /// A launch of a process the system had started ahead of time (prewarming).
         case preWarm = "PRE_WARM"
     }
 
+    /// The notifications that start and end launches on this platform.
     public let provider: any AppLaunchProvider
     private let tracer: T
     private let clock: any OTLPClock

@@ -11,7 +11,7 @@ public import OTLPTelemetry
 ///   "telemetry": { "startup": { "enabled": true }, "isSwiftUIViewInstrumentationEnabled": true },
 ///   "service": { "name": "shop" }, "traces": { "path": "traces.u32be.bin" } }
 /// ```
-/// The pipeline keys are those of ``OTLPTelemetryConfiguration``. Unknown keys are ignored with a warning;
+/// The pipeline keys are those of `OTLPTelemetryConfiguration`. Unknown keys are ignored with a warning;
 /// a wrong type is an error naming the key path.
 public struct OTLPAppConfiguration: Sendable, Equatable {
     /// The configuration format's version. Default `1.0.0`.
@@ -30,7 +30,7 @@ public struct OTLPAppConfiguration: Sendable, Equatable {
     public var telemetry: OTLPTelemetryConfiguration
 
     /// Format version `1.0.0`, no app monitor or app version, both instrumentations on, the pipeline's
-    /// ``OTLPTelemetryConfiguration/default``: what an omitted argument or JSON key means.
+    /// `OTLPTelemetryConfiguration.default`: what an omitted argument or JSON key means.
     public static let `default` = OTLPAppConfiguration(
         version: "1.0.0", rumRegion: nil, rumAppMonitorId: nil, applicationVersion: nil, isStartupEnabled: true,
         isViewInstrumentationEnabled: true, telemetry: .default)

@@ -10,6 +10,7 @@ public struct OTLPTraceView<Content: View>: View {
     @State private var tracker: ViewTraceTracker<OTLPTracer>
     private let content: () -> Content
 
+    /// Traces `content` as the view `name`, with `attributes` on its root span.
     public init(
         _ name: String, attributes: [String: String] = [:], tracer: OTLPTracer?, isEnabled: Bool = true,
         @ViewBuilder content: @escaping () -> Content
@@ -18,6 +19,7 @@ public struct OTLPTraceView<Content: View>: View {
         self.content = content
     }
 
+    /// `content`, its body evaluation, appearance and disappearance traced.
     public var body: some View {
         tracker.body { content() }
             .onAppear { tracker.onAppear() }

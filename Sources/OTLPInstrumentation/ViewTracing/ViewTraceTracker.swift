@@ -20,7 +20,9 @@ public final class ViewTraceTracker<T: Tracer>: @unchecked Sendable {
     /// Default instrumentation scope of view spans.
     public static var scope: OTLPInstrumentationScope { OTLPInstrumentationScope(name: "aws-opentelemetry-swift", version: "1.0.0") }
 
+    /// The name of the view's spans (`{viewName}`, `{viewName}.body`, …).
     public let viewName: String
+    /// Whether spans are made: `false` when disabled at initialisation or without a tracer.
     public let isEnabled: Bool
     private let viewType: String
     private let attributes: [String: String]
@@ -30,13 +32,20 @@ public final class ViewTraceTracker<T: Tracer>: @unchecked Sendable {
     private let lock = NSLock()
     private var root: T.Span?
     private var rootEnded = false
+    /// Body evaluations traced so far.
     private(set) public var bodyEvaluationCount = 0
+    /// Appearances traced so far.
     private(set) public var appearCount = 0
+    /// Disappearances traced so far.
     private(set) public var disappearCount = 0
 
     /// - Parameters:
+    ///   - viewName: the name of the view's spans.
     ///   - viewType: `swiftui` (default) or `uikit`.
+    ///   - attributes: added to the root span (`view.name` and `view.type` are always there).
     ///   - tracer: `nil` disables tracing, as does `isEnabled: false`.
+    ///   - isEnabled: `false` makes every method return at once, with no spans.
+    ///   - clock: the time of spans (default: the system's real-time clock).
     public init(
         _ viewName: String, viewType: String = "swiftui", attributes: [String: String] = [:], tracer: T?, isEnabled: Bool = true,
         clock: any OTLPClock = OTLPSystemClock()

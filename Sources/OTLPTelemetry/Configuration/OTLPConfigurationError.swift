@@ -4,8 +4,10 @@ import Foundation
 public struct OTLPConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Dotted path of the key (`batch.maxQueueSize`, `traces.framing`); empty for the document itself.
     public var keyPath: String
+    /// What is wrong with the value.
     public var message: String
 
+    /// An error at `keyPath` (dotted; empty for the whole document) saying `message`.
     public init(keyPath: String, message: String) {
         self.keyPath = keyPath
         self.message = message

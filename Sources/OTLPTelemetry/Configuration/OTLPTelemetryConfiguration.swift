@@ -44,7 +44,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     public struct Output: Sendable, Equatable, Codable {
         /// A file path, or `stdout` / `stderr` (`-` is stdout). Default: none (the signal is not exported).
         public var path: String?
-        /// Default ``OTLPFraming/u32be``.
+        /// Default `OTLPFraming.u32be`.
         public var framing: OTLPFraming
         /// One gzip member per batch. Default `false`.
         public var gzip: Bool
@@ -134,16 +134,21 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         }
     }
 
+    /// The service this process is: name, version, more resource attributes.
     public var service: Service
+    /// Where spans go; default: nowhere (not exported).
     public var traces: Output
+    /// Where log records go; default: nowhere (not exported).
     public var logs: Output
     /// Default ``OTLPDurability/flush``.
     public var durability: OTLPDurability
+    /// File rotation for both signals; default: no size or age limit, 5 files.
     public var rotation: Rotation
     /// Batching for both signals; defaults are the specification's.
     public var batch: OTLPBatchConfiguration
     /// Span and log record limits; defaults are the specification's.
     public var limits: OTLPLimits
+    /// Sampling of new traces; default: every trace kept, the parent's decision followed.
     public var sampling: Sampling
 
     /// Every part's own default, ``OTLPDurability/flush`` durability: what an omitted argument or JSON key

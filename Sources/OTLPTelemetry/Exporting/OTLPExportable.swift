@@ -2,9 +2,12 @@ public import OTLPWire
 
 /// A finished span with the instrumentation scope that produced it.
 public struct OTLPScopedSpan: Sendable {
+    /// The instrumentation scope of the tracer that made the span.
     public var scope: OTLPInstrumentationScope
+    /// The finished span.
     public var span: OTLPSpan
 
+    /// A span produced under `scope`.
     public init(scope: OTLPInstrumentationScope, span: OTLPSpan) {
         self.scope = scope
         self.span = span
@@ -13,9 +16,12 @@ public struct OTLPScopedSpan: Sendable {
 
 /// An emitted log record with the instrumentation scope that produced it.
 public struct OTLPScopedLogRecord: Sendable {
+    /// The instrumentation scope of the emitter that made the record.
     public var scope: OTLPInstrumentationScope
+    /// The emitted log record.
     public var record: OTLPLogRecord
 
+    /// A log record produced under `scope`.
     public init(scope: OTLPInstrumentationScope, record: OTLPLogRecord) {
         self.scope = scope
         self.record = record
@@ -24,6 +30,7 @@ public struct OTLPScopedLogRecord: Sendable {
 
 /// An item the pipeline carries: it knows what it counts as and how a batch becomes one request.
 public protocol OTLPExportable: Sendable {
+    /// What the item counts as in ``OTLPTelemetryCounters``.
     static var kind: OTLPItemKind { get }
     /// One request holding `items` under `resource`, grouped by scope in order of first appearance.
     static func request(_ items: [Self], resource: OTLPResource) -> OTLPPayload

@@ -1,6 +1,7 @@
 internal import OTLPWire
 /// Sends batches of finished items somewhere. Called by one processor thread at a time.
 public protocol OTLPExporter<Item>: Sendable {
+    /// The items exported: ``OTLPScopedSpan`` or ``OTLPScopedLogRecord``.
     associatedtype Item: OTLPExportable
     /// Exports `items`; returns whether they were written. Failures are counted by the exporter.
     @discardableResult

@@ -24,7 +24,9 @@ public import OTLPWire
 /// naming the holder; ``close()`` (which `OTLPTelemetry.shutdown()` calls) releases it. A FIFO or device at `path` is written as it is, without lock or rotation. After a
 /// failed write the file is closed and opened again on the next write.
 public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
+    /// The current file's path; rotated files are `path.N`.
     public let path: String
+    /// When files rotate and how many are kept (as clamped into their ranges).
     public let rotation: OTLPTelemetryConfiguration.Rotation
     private let kind: OTLPItemKind
     private let counters: OTLPTelemetryCounters
@@ -75,7 +77,7 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
 
     /// Takes the lock and opens the current file now, if not open yet.
     ///
-    /// - Throws: ``OTLPWriteError/system(_:errno:)``: `EWOULDBLOCK` when another pipeline writes `path`
+    /// - Throws: `OTLPWriteError.system(_:errno:)`: `EWOULDBLOCK` when another pipeline writes `path`
     ///   (the message names it), `ELOOP` for a symbolic link, or whatever `open` or `rename` said.
     public func open() throws(OTLPWriteError) {
         lock.lock()

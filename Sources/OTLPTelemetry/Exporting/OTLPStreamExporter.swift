@@ -43,8 +43,11 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     private var writer: OTLPFrameWriter
     private let framing: OTLPFraming
     private let gzip: Bool
+    /// How hard each batch is made to survive a crash.
     public let durability: OTLPDurability
+    /// The resource every record is written under.
     public let resource: OTLPResource
+    /// Where exported and dropped items are counted.
     public let counters: OTLPTelemetryCounters
     private let diagnostics: @Sendable (String) -> Void
     private var isShutDown = false
@@ -60,9 +63,12 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     private let jsonEncoder = OTLPJSONEncoder()
 
     /// - Parameters:
-    ///   - framing: default ``OTLPFraming/u32be``.
+    ///   - sink: where the records go.
+    ///   - framing: default `OTLPFraming.u32be`.
     ///   - gzip: one gzip member per batch. Default `false`.
     ///   - durability: default ``OTLPDurability/flush``.
+    ///   - resource: the resource every record is written under.
+    ///   - counters: where exported and dropped items are counted (default: counters of its own).
     ///   - diagnostics: where write errors are reported (default: standard error).
     public convenience init(
         sink: any OTLPByteSink, framing: OTLPFraming = .u32be, gzip: Bool = false, durability: OTLPDurability = .flush,

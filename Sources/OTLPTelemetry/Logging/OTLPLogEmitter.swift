@@ -7,11 +7,13 @@ public import Tracing
 /// Records without an observed time get the clock's time; records without trace context get the active
 /// span's (from `InstrumentationContext.current`).
 public struct OTLPLogEmitter: Sendable {
+    /// The instrumentation scope of every record emitted here.
     public let scope: OTLPInstrumentationScope
     let processor: any OTLPProcessor<OTLPScopedLogRecord>
     let clock: any OTLPClock
     let limits: OTLPLimits
 
+    /// An emitter that hands records under `scope` to `processor`, timed by `clock`, within `limits`.
     public init(
         processor: any OTLPProcessor<OTLPScopedLogRecord>, scope: OTLPInstrumentationScope, clock: any OTLPClock = OTLPSystemClock(),
         limits: OTLPLimits = .default

@@ -17,6 +17,7 @@ import Tracing
 /// LoggingSystem.bootstrap { label in OTLPLogHandler(label: label, emitter: emitter) }
 /// ```
 public struct OTLPLogHandler: LogHandler {
+    /// The logger's label (what `Logger(label:)` was given).
     public let label: String
     public var metadata: Logger.Metadata = [:]
     public var metadataProvider: Logger.MetadataProvider?
@@ -24,6 +25,7 @@ public struct OTLPLogHandler: LogHandler {
     let emitter: OTLPLogEmitter
     let clock: any OTLPClock
 
+    /// A handler for the logger `label` that emits through `emitter`, at `logLevel` and above.
     public init(label: String, emitter: OTLPLogEmitter, logLevel: Logger.Level = .info, metadataProvider: Logger.MetadataProvider? = nil, clock: any OTLPClock = OTLPSystemClock()) {
         self.label = label
         self.emitter = emitter

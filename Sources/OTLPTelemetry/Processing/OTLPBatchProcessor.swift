@@ -13,6 +13,7 @@ import Foundation
 /// returns without waiting further and reports how many items the worker still holds: the worker exports
 /// them when the write completes, then shuts the exporter down.
 public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @unchecked Sendable {
+    /// The items processed: the exporter's.
     public typealias Item = Exporter.Item
 
     /// The batching settings' former name.
@@ -39,6 +40,8 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
     private let diagnostics: @Sendable (String) -> Void
 
     /// - Parameters:
+    ///   - exporter: where batches go, from one worker thread.
+    ///   - counters: where received and dropped items are counted.
     ///   - configuration: values out of range are clamped (see ``OTLPBatchConfiguration/clamped``).
     ///   - diagnostics: where a shutdown that gave up on a stuck exporter is reported (default: standard
     ///     error).

@@ -1,6 +1,7 @@
 internal import OTLPWire
 /// Receives finished items (ended spans, emitted log records) and hands them to an exporter.
 public protocol OTLPProcessor<Item>: Sendable {
+    /// The items processed: ``OTLPScopedSpan`` or ``OTLPScopedLogRecord``.
     associatedtype Item: OTLPExportable
     /// Called when an item is finished. MUST NOT block the caller for long.
     func onEnd(_ item: Item)

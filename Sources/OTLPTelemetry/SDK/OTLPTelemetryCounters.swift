@@ -25,16 +25,26 @@ public enum OTLPDropReason: String, Sendable, CaseIterable, CustomStringConverti
 public final class OTLPTelemetryCounters: @unchecked Sendable {
     /// A consistent copy of the counters.
     public struct Snapshot: Sendable, Equatable, CustomStringConvertible {
+        /// Spans handed to a processor.
         public var spansReceived = 0
+        /// Spans written to an output.
         public var spansExported = 0
+        /// Spans dropped, by reason.
         public var spansDropped: [OTLPDropReason: Int] = [:]
+        /// Log records handed to a processor.
         public var logRecordsReceived = 0
+        /// Log records written to an output.
         public var logRecordsExported = 0
+        /// Log records dropped, by reason.
         public var logRecordsDropped: [OTLPDropReason: Int] = [:]
+        /// Bytes of records written to the outputs.
         public var bytesWritten = 0
+        /// Batch writes that failed (their items are counted as dropped, `write_failed`).
         public var writeErrors = 0
 
+        /// Spans dropped, whatever the reason.
         public var totalSpansDropped: Int { spansDropped.values.reduce(0, +) }
+        /// Log records dropped, whatever the reason.
         public var totalLogRecordsDropped: Int { logRecordsDropped.values.reduce(0, +) }
 
         public var description: String {
@@ -50,8 +60,10 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
     private let lock = NSLock()
     private var state = Snapshot()
 
+    /// Counters at zero.
     public init() {}
 
+    /// The counters now, read together.
     public var snapshot: Snapshot { lock.withLock { state } }
 
     func received(_ count: Int, _ kind: OTLPItemKind) {
@@ -93,6 +105,8 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
 
 /// What an item is, for counting.
 public enum OTLPItemKind: Sendable {
+    /// A span.
     case span
+    /// A log record.
     case logRecord
 }

@@ -11,6 +11,7 @@ public protocol OTLPSampler: Sendable {
 
 /// Samples every span.
 public struct OTLPAlwaysOnSampler: OTLPSampler {
+    /// The sampler.
     public init() {}
     public func shouldSample(traceID: OTLPTraceID, parent: OTLPSpanContext?, name: String) -> Bool { true }
     public var description: String { "AlwaysOnSampler" }
@@ -18,6 +19,7 @@ public struct OTLPAlwaysOnSampler: OTLPSampler {
 
 /// Samples no span.
 public struct OTLPAlwaysOffSampler: OTLPSampler {
+    /// The sampler.
     public init() {}
     public func shouldSample(traceID: OTLPTraceID, parent: OTLPSpanContext?, name: String) -> Bool { false }
     public var description: String { "AlwaysOffSampler" }
@@ -27,6 +29,7 @@ public struct OTLPAlwaysOffSampler: OTLPSampler {
 /// ratio keeps or drops the same traces. Uses the 56 random low bits of the trace ID (W3C Trace Context
 /// level 2): sampled when they are below `ratio` x 2^56.
 public struct OTLPTraceIDRatioSampler: OTLPSampler {
+    /// The fraction of traces kept, 0...1 (as clamped).
     public let ratio: Double
     private let threshold: UInt64
 
@@ -47,8 +50,10 @@ public struct OTLPTraceIDRatioSampler: OTLPSampler {
 /// Follows the parent's sampled flag when there is a parent (local or remote); asks `root` otherwise.
 /// The specification's default sampler is `ParentBased(root: AlwaysOn)`.
 public struct OTLPParentBasedSampler: OTLPSampler {
+    /// The sampler asked for spans without a parent.
     public let root: any OTLPSampler
 
+    /// A sampler that asks `root` (default: always on) when there is no parent.
     public init(root: any OTLPSampler = OTLPAlwaysOnSampler()) {
         self.root = root
     }

@@ -4,7 +4,9 @@ public import Tracing
 /// The identity of a span as it travels in an `InstrumentationContext` (and, as W3C `traceparent`,
 /// between processes).
 public struct OTLPSpanContext: Sendable, Hashable {
+    /// The trace the span belongs to.
     public var traceID: OTLPTraceID
+    /// The span's own ID.
     public var spanID: OTLPSpanID
     /// W3C trace flags; bit 0 is `sampled`.
     public var traceFlags: UInt8
@@ -13,6 +15,7 @@ public struct OTLPSpanContext: Sendable, Hashable {
     /// Whether the context came from another process.
     public var isRemote: Bool
 
+    /// A context for the span `spanID` of trace `traceID`; sampled and local unless given.
     public init(traceID: OTLPTraceID, spanID: OTLPSpanID, traceFlags: UInt8 = 1, traceState: String = "", isRemote: Bool = false) {
         self.traceID = traceID
         self.spanID = spanID

@@ -16,6 +16,7 @@ public import Tracing
 public struct OTLPTracer: Tracer {
     public typealias Span = OTLPTracingSpan
 
+    /// The instrumentation scope of every span made by this tracer.
     public let scope: OTLPInstrumentationScope
     let processor: any OTLPProcessor<OTLPScopedSpan>
     let idGenerator: any OTLPIDGenerator
@@ -24,6 +25,11 @@ public struct OTLPTracer: Tracer {
     let limits: OTLPLimits
 
     /// - Parameters:
+    ///   - processor: where ended spans go.
+    ///   - scope: the instrumentation scope of every span made by this tracer.
+    ///   - idGenerator: the source of trace and span IDs (default: random).
+    ///   - clock: the time of span starts, ends and events not given explicitly (default: the system's
+    ///     real-time clock).
     ///   - sampler: default `ParentBased(root: AlwaysOn)`, the specification's default.
     ///   - limits: default: the specification's (128 attributes, events and links).
     public init(

@@ -59,6 +59,7 @@ public final class OTLPMemorySource: OTLPByteSource {
     private let bytes: [UInt8]
     private var position = 0
 
+    /// A source that reads `bytes` from the start.
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }

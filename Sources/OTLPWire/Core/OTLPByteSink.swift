@@ -45,8 +45,11 @@ public final class OTLPFileSink: OTLPByteSink {
 
     /// Opens `path` for writing (`-` is standard output); `append` keeps existing content.
     ///
-    /// - Parameter followSymlink: write through a symbolic link at `path` (resolved once, here; see
-    ///   ``symlinkTarget``). Default `false`: a link is refused with `ELOOP`.
+    /// - Parameters:
+    ///   - path: the file to write, created if missing; `-` for standard output.
+    ///   - append: keep the file's content and write after it. Default `false`: the file is truncated.
+    ///   - followSymlink: write through a symbolic link at `path` (resolved once, here; see
+    ///     ``symlinkTarget``). Default `false`: a link is refused with `ELOOP`.
     /// - Throws: ``OTLPWriteError/system(_:errno:)`` when the file cannot be opened.
     public convenience init(path: String, append: Bool = false, followSymlink: Bool = false) throws(OTLPWriteError) {
         if path == "-" {
@@ -159,10 +162,12 @@ public final class OTLPFileSink: OTLPByteSink {
 
 /// Collects written bytes in memory (tests, in-process consumers).
 public final class OTLPMemorySink: OTLPByteSink {
+    /// Every byte written so far, in order.
     public private(set) var bytes: [UInt8] = []
     /// Number of `write` calls, so tests can check that each record is written in one call.
     public private(set) var writeCount = 0
 
+    /// An empty sink.
     public init() {}
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(OTLPWriteError) {

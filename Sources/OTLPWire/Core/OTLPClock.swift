@@ -12,6 +12,7 @@ public protocol OTLPClock: Sendable {
 
 /// The system's real-time clock (`CLOCK_REALTIME`).
 public struct OTLPSystemClock: OTLPClock {
+    /// The system clock.
     public init() {}
 
     public func nowUnixNano() -> UInt64 {

@@ -9,8 +9,10 @@ internal import CProtobufC
 /// skipped. A logs request read as traces (or the reverse) is reported as ``OTLPReadError/Code/wrongKind``
 /// rather than accepted as a request full of unknown fields.
 public struct OTLPDecoder: Sendable {
+    /// The limits every message is checked against before it is unpacked.
     public var options: OTLPDecodingOptions
 
+    /// A decoder that checks messages against `options` (default: the readers' default limits).
     public init(options: OTLPDecodingOptions = .default) {
         self.options = options
     }
@@ -59,10 +61,12 @@ public struct OTLPDecoder: Sendable {
     /// Unpacked structs take a few times the wire size; start the arena there to avoid regrowth.
     static func arenaChunkSize(for messageBytes: Int) -> Int { max(64 * 1024, messageBytes * 4) }
 
+    /// Decodes one `ExportTraceServiceRequest` held in an array.
     public func decodeTraces(_ bytes: [UInt8]) throws(OTLPReadError) -> OTLPTracesData {
         try bytes.withUnsafeBytes { buffer in Result { () throws(OTLPReadError) in try decodeTraces(buffer) } }.get()
     }
 
+    /// Decodes one `ExportLogsServiceRequest` held in an array.
     public func decodeLogs(_ bytes: [UInt8]) throws(OTLPReadError) -> OTLPLogsData {
         try bytes.withUnsafeBytes { buffer in Result { () throws(OTLPReadError) in try decodeLogs(buffer) } }.get()
     }

@@ -17,6 +17,7 @@ public final class OTLPEncoder {
     private var output: UnsafeMutableRawPointer
     private var outputCapacity: Int
 
+    /// An encoder with a 64 KiB output buffer, grown as requests need.
     public init() {
         outputCapacity = 64 * 1024
         output = UnsafeMutableRawPointer.allocate(byteCount: outputCapacity, alignment: 16)

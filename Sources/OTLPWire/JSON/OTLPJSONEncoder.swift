@@ -6,6 +6,7 @@
 /// out; a present empty message stays (`"status":{}`); a oneof member at its default stays
 /// (`{"intValue":"0"}`). Each request is one line, what the Collector's `otlpjsonfile` receiver reads.
 public struct OTLPJSONEncoder: Sendable {
+    /// An encoder; it keeps no state between requests.
     public init() {}
 
     /// One traces request as a single line of JSON (no newline).

@@ -7,12 +7,19 @@
 /// Not `indirect`: the recursive cases hold arrays, which already give the indirection, so scalar and
 /// string values are stored inline, with no heap box per value.
 public enum OTLPAttributeValue: Sendable, Equatable {
+    /// A UTF-8 string.
     case string(String)
+    /// A boolean.
     case bool(Bool)
+    /// A signed 64-bit integer.
     case int(Int64)
+    /// A 64-bit floating-point number.
     case double(Double)
+    /// Raw bytes.
     case bytes([UInt8])
+    /// An ordered list of values: OTLP's `ArrayValue`.
     case array([OTLPAttributeValue])
+    /// Nested attributes, in order: OTLP's `KeyValueList`.
     case keyValueList([OTLPAttribute])
     /// An `AnyValue` with no member set.
     case empty

@@ -4,12 +4,15 @@ public struct OTLPLogRecord: Sendable, Equatable {
     public var timeUnixNano: UInt64
     /// When the record was observed by the process that collected it.
     public var observedTimeUnixNano: UInt64
+    /// The severity number; ``OTLPSeverity/unspecified`` when the source gave none.
     public var severity: OTLPSeverity
     /// The severity as the source spelled it (`"Warning"`, `"E"`).
     public var severityText: String
     /// The message; `nil` when the record has no body.
     public var body: OTLPAttributeValue?
+    /// Attributes of the record, in order.
     public var attributes: [OTLPAttribute]
+    /// How many attributes were dropped because of limits.
     public var droppedAttributesCount: UInt32
     /// W3C trace flags in the low 8 bits.
     public var flags: UInt32
@@ -20,6 +23,7 @@ public struct OTLPLogRecord: Sendable, Equatable {
     /// The event this record stands for; empty for plain logs.
     public var eventName: String
 
+    /// A record at `timeUnixNano`, with the other fields empty unless given.
     public init(
         timeUnixNano: UInt64, observedTimeUnixNano: UInt64 = 0, severity: OTLPSeverity = .unspecified,
         severityText: String = "", body: OTLPAttributeValue? = nil, attributes: [OTLPAttribute] = [],

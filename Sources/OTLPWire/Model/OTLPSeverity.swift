@@ -3,12 +3,19 @@ public struct OTLPSeverity: RawRepresentable, Hashable, Comparable, Sendable, Cu
     public var rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
+    /// 0: no severity given.
     public static let unspecified = OTLPSeverity(rawValue: 0)
+    /// 1, `TRACE` (2...4 are `TRACE2`...`TRACE4`).
     public static let trace = OTLPSeverity(rawValue: 1)
+    /// 5, `DEBUG` (6...8 are `DEBUG2`...`DEBUG4`).
     public static let debug = OTLPSeverity(rawValue: 5)
+    /// 9, `INFO` (10...12 are `INFO2`...`INFO4`).
     public static let info = OTLPSeverity(rawValue: 9)
+    /// 13, `WARN` (14...16 are `WARN2`...`WARN4`).
     public static let warn = OTLPSeverity(rawValue: 13)
+    /// 17, `ERROR` (18...20 are `ERROR2`...`ERROR4`).
     public static let error = OTLPSeverity(rawValue: 17)
+    /// 21, `FATAL` (22...24 are `FATAL2`...`FATAL4`).
     public static let fatal = OTLPSeverity(rawValue: 21)
 
     private static let names = ["TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"]

@@ -6,11 +6,17 @@ public struct OTLPSpanKind: RawRepresentable, Hashable, Sendable, CustomStringCo
     public var rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
+    /// 0: no kind given; receivers may treat it as ``internal``.
     public static let unspecified = OTLPSpanKind(rawValue: 0)
+    /// 1: an operation inside an application (the default).
     public static let `internal` = OTLPSpanKind(rawValue: 1)
+    /// 2: the handling of a synchronous request from a remote client.
     public static let server = OTLPSpanKind(rawValue: 2)
+    /// 3: a synchronous request to a remote service.
     public static let client = OTLPSpanKind(rawValue: 3)
+    /// 4: the sending of an asynchronous message (often ends before its consumer starts).
     public static let producer = OTLPSpanKind(rawValue: 4)
+    /// 5: the processing of an asynchronous message from a producer.
     public static let consumer = OTLPSpanKind(rawValue: 5)
 
     public var description: String {

@@ -1,8 +1,11 @@
 /// A decoded request of either signal.
 public enum OTLPPayload: Sendable {
+    /// A traces request: `ExportTraceServiceRequest`.
     case traces(OTLPTracesData)
+    /// A logs request: `ExportLogsServiceRequest`.
     case logs(OTLPLogsData)
 
+    /// Which signal the request carries.
     public var signal: OTLPSignal {
         switch self {
         case .traces: .traces
@@ -27,5 +30,6 @@ public struct OTLPRecord: Sendable {
     public var streamOffset: Int
     /// Size of the message (without its framing).
     public var byteCount: Int
+    /// The decoded request.
     public var payload: OTLPPayload
 }

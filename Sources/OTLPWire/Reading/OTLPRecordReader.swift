@@ -9,8 +9,11 @@ import Darwin
 /// Length prefixes are checked against `maxRecordBytes` before anything is read or allocated for the
 /// record, so a damaged or hostile prefix (`0xFFFFFFFF`) costs nothing.
 public final class OTLPRecordReader {
+    /// How records are delimited in the stream.
     public let framing: OTLPFraming
+    /// The largest record accepted, in bytes (as clamped into ``OTLPDecodingOptions/maxRecordBytesRange``).
     public let maxRecordBytes: Int
+    /// The longest JSON line accepted, in bytes (as clamped into ``OTLPReaderOptions/maxLineBytesRange``).
     public let maxLineBytes: Int
     private let source: any OTLPByteSource
     private var buffer: [UInt8]

@@ -6,7 +6,7 @@
 /// ends. An empty input holds zero records.
 ///
 /// Unless given, the signal is decided per stream from the content: the first record that only one signal
-/// reads decides (see ``OTLPSignalEvidence``). While records read as both or hold no items, the reader
+/// reads decides. While records read as both or hold no items, the reader
 /// reads ahead (up to 1,024 records and 16 MiB) for one that decides;
 /// failing that, a whole-token file name hint (``OTLPSignal/fromFileName(_:)``), then records that lean to a
 /// signal, decide. Records with no content at all are read as traces until something decides; other
@@ -24,6 +24,7 @@ public final class OTLPStreamReader {
     public let isCompressed: Bool
     /// The signal in use; `nil` until one is given or detected.
     public private(set) var signal: OTLPSignal?
+    /// The options the reader was opened with: its limits, and the framing and signal if they were given.
     public let options: OTLPReaderOptions
 
     private let records: OTLPRecordReader

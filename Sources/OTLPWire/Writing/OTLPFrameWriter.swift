@@ -2,12 +2,12 @@
 ///
 /// Each record (length prefix and message, or JSON line) reaches the sink in a single `write`, so a
 /// reader never sees half a prefix from a writer that was stopped between calls. With gzip, records are
-/// compressed into the current member and ``flush()`` closes it: a file cut short later still
+/// compressed into the current member and ``flush(durable:)`` closes it: a file cut short later still
 /// decompresses up to its last flush.
 ///
 /// The writer never traps: a record its framing cannot hold (over 4 GiB with `u32be`; a JSON line with a
 /// newline in it) throws ``OTLPWriteError/unframeable(_:)`` before any of it is written. It does not apply
-/// the readers' size limits (a reader may raise them); ``OTLPTelemetry``'s exporter does.
+/// the readers' size limits (a reader may raise them); `OTLPTelemetry`'s exporter does.
 ///
 /// ```swift
 /// let writer = try OTLPFrameWriter(sink: OTLPFileSink(path: "traces.u32be.bin"))
@@ -15,7 +15,9 @@
 /// try writer.close()
 /// ```
 public final class OTLPFrameWriter {
+    /// How records are delimited in the output.
     public let framing: OTLPFraming
+    /// Whether the output is gzip-compressed.
     public let isCompressed: Bool
     private let sink: any OTLPByteSink
     private let encoder = OTLPEncoder()
@@ -29,6 +31,7 @@ public final class OTLPFrameWriter {
     public private(set) var bytesWritten = 0
 
     /// - Parameters:
+    ///   - sink: where the framed records go.
     ///   - framing: default ``OTLPFraming/u32be``.
     ///   - gzip: compress with zlib (one gzip member per flush). Default `false`.
     ///   - compressionLevel: zlib level 0...9 (clamped), default 6.

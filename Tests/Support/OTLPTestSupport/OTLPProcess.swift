@@ -1,17 +1,23 @@
 public import Foundation
 
-/// Runs the package's executables (built beside the test bundle) from tests, capturing their output.
+/// Runs the package's executables (built beside the test bundle) and its scripts from this repository's
+/// tests, capturing their output. Test support only: not part of any product.
 public enum OTLPProcess {
     /// The result of a finished process.
     public struct Result: Sendable {
+        /// The exit status (or the signal number, if a signal ended the process).
         public var status: Int32
+        /// Everything written to standard output, decoded as UTF-8.
         public var output: String
+        /// Everything written to standard error, decoded as UTF-8.
         public var errors: String
+        /// Everything written to standard output, as bytes.
         public var outputData: Data
     }
 
-    /// The repository root (this file is `Sources/OTLPTesting/OTLPProcess.swift`).
-    public static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The repository root (this file is `Tests/Support/OTLPTestSupport/OTLPProcess.swift`).
+    public static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// A built executable of this package: looked for beside the running test bundle, then in `.build/debug`.
     public static func executable(_ name: String) -> URL {
