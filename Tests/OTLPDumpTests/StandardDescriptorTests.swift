@@ -1,5 +1,5 @@
 import Foundation
-import OTLPTesting
+import OTLPTestSupport
 import Testing
 
 /// otlp-dump started with a standard descriptor closed, or with its standard error a pipe nobody reads.
