@@ -15,7 +15,8 @@ struct OTLPMetricKitCommand: ParsableCommand {
         commandName: "otlp-metrickit",
         abstract: "Convert MetricKit payload JSON into OTLP: metric payloads to spans, diagnostics to log records.",
         discussion: """
-            PAYLOAD arguments are files, or directories whose *.json files are read (sorted by name). A metric \
+            PAYLOAD arguments are files, or directories whose *.json files are read (sorted by name; other \
+            entries of a directory, such as FIFOs, sockets and devices, are skipped with a warning). A metric \
             payload becomes an MXMetricPayload span with MXSignpostMetric children; a diagnostic payload an \
             MXDiagnosticPayload span plus one log record per diagnostic. Each payload is one record of the \
             output, or several when one would exceed 2 MiB (a quarter of the 8 MiB readers accept by default). A payload is diagnostic when a top-level diagnostic array (crashDiagnostics, \
@@ -26,8 +27,8 @@ struct OTLPMetricKitCommand: ParsableCommand {
             An output that is a payload file or the other output (same file by device and inode: same path, \
             hard or symbolic link, or a redirection of standard output) is refused as a usage error.
 
-            Exit status: 0 all payloads converted; 1 at least one payload failed; 2 an output could not be \
-            written; 64 usage error.
+            Exit status: 0 all payloads converted; 1 at least one payload failed or a directory entry was \
+            skipped; 2 an output could not be written; 64 usage error.
             """
     )
 
@@ -119,7 +120,7 @@ struct OTLPMetricKitCommand: ParsableCommand {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }  // run() reports it
             let files = isDirectory.boolValue
-                ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.map { "\(path)/\($0)" }
+                ? (try? Self.directoryPayloads(path).files) ?? []
                 : [path]
             for file in files { if let identity = OTLPFileStatus.reached(by: file) { inputs.append((file, identity)) } }
         }
@@ -139,7 +140,8 @@ struct OTLPMetricKitCommand: ParsableCommand {
     }
 
     func run() throws {
-        let files = try payloadFiles()
+        let (files, skippedEntries) = try payloadFiles()
+        for entry in skippedEntries { Self.diagnostic("\(entry.path): warning: skipped, not a regular file (\(entry.type))") }
         let converter = MetricKitConverter(options: converterOptions)
         let resource = OTLPResource(attributes: [OTLPAttribute("service.name", .string(serviceName))])
         let scope = converter.options.scope
@@ -153,9 +155,9 @@ struct OTLPMetricKitCommand: ParsableCommand {
             throw ExitCode(2)
         }
         var metricCount = 0, diagnosticCount = 0, spanCount = 0, logCount = 0, failed = 0, skipped = 0
-        for file in files {
+        for (file, listed) in files {
             do {
-                let bytes = try readPayload(file)
+                let bytes = try readPayload(file, regularFileOnly: listed)
                 let skippedValues: [MetricKitConversionError], skippedCount: Int
                 // Converted whole before anything is written: a payload that fails leaves no partial record.
                 // Encoded whole, too (split into records readers accept), before anything is written.
@@ -201,8 +203,9 @@ struct OTLPMetricKitCommand: ParsableCommand {
         }
         try Self.close([traceWriter, logWriter])
         let skippedText = skipped > 0 ? "; \(skipped) values skipped" : ""
-        Self.diagnostic("\(files.count) payloads: \(metricCount) metric, \(diagnosticCount) diagnostic, \(failed) failed; wrote \(traces == nil ? 0 : spanCount) spans, \(logs == nil ? 0 : logCount) log records\(skippedText)")
-        if failed > 0 { throw ExitCode(1) }
+        let entriesText = skippedEntries.isEmpty ? "" : ", \(skippedEntries.count) skipped (not \(skippedEntries.count == 1 ? "a regular file" : "regular files"))"
+        Self.diagnostic("\(files.count) payloads: \(metricCount) metric, \(diagnosticCount) diagnostic, \(failed) failed\(entriesText); wrote \(traces == nil ? 0 : spanCount) spans, \(logs == nil ? 0 : logCount) log records\(skippedText)")
+        if failed > 0 || !skippedEntries.isEmpty { throw ExitCode(1) }
     }
 
     /// Closes the outputs in order; a write error ends the command (``exitStatus(writing:)``).
@@ -228,9 +231,10 @@ struct OTLPMetricKitCommand: ParsableCommand {
     static let maxWarningsPerPayload = 10
 
     /// A payload's bytes, read up to one byte past the limit: a huge file, a device or a FIFO that never ends
-    /// costs at most `maxPayloadBytes` of memory.
-    func readPayload(_ file: String) throws -> [UInt8] {
-        let source = try OTLPFileSource(path: file)
+    /// costs at most `maxPayloadBytes` of memory. With `regularFileOnly` (a file found in a directory) anything
+    /// but a regular file is refused without blocking, should the entry have changed since it was listed.
+    func readPayload(_ file: String, regularFileOnly: Bool = false) throws -> [UInt8] {
+        let source = regularFileOnly ? try OTLPFileSource(regularFile: file) : try OTLPFileSource(path: file)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while bytes.count <= maxPayloadBytes {
@@ -250,9 +254,11 @@ struct OTLPMetricKitCommand: ParsableCommand {
         var errorDescription: String? { "payload is larger than \(limit) bytes (--max-payload-bytes)" }
     }
 
-    /// Files named on the command line, and the *.json files of named directories (sorted).
-    func payloadFiles() throws -> [String] {
-        var files: [String] = []
+    /// Files named on the command line (read whatever they are: a FIFO, `<(…)` too), and the *.json files of
+    /// named directories (`listed`, sorted); `skipped`: the *.json entries of those directories that are not
+    /// regular files (``directoryPayloads(_:)``).
+    func payloadFiles() throws -> (files: [(path: String, listed: Bool)], skipped: [(path: String, type: String)]) {
+        var files: [(path: String, listed: Bool)] = [], skipped: [(path: String, type: String)] = []
         for path in payloads {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -260,13 +266,31 @@ struct OTLPMetricKitCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             if isDirectory.boolValue {
-                let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".json") }.sorted()
-                files += names.map { "\(path)/\($0)" }
+                let listing = try Self.directoryPayloads(path)
+                files += listing.files.map { ($0, true) }
+                skipped += listing.skipped
+            } else {
+                files.append((path, false))
+            }
+        }
+        return (files, skipped)
+    }
+
+    /// The *.json entries of `directory`, sorted by name: `files`, those to read: regular files (links
+    /// followed) and entries that cannot be inspected (reading them reports why); `skipped`: anything else (a
+    /// FIFO, socket, device or directory), with what it is. A skipped entry is never opened: a FIFO with no
+    /// writer would block the command for ever.
+    static func directoryPayloads(_ directory: String) throws -> (files: [String], skipped: [(path: String, type: String)]) {
+        var files: [String] = [], skipped: [(path: String, type: String)] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory).filter({ $0.hasSuffix(".json") }).sorted() {
+            let path = "\(directory)/\(name)"
+            if let status = OTLPFileStatus.reached(by: path), !status.isRegularFile {
+                skipped.append((path, status.typeDescription))
             } else {
                 files.append(path)
             }
         }
-        return files
+        return (files, skipped)
     }
 
     /// An output the user named: a symbolic link is followed (resolved once, at opening) and said so.

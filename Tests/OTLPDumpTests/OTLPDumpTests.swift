@@ -397,4 +397,22 @@ struct OTLPDumpLimitOptionTests {
         let ratio = try OTLPDumpRunner.run(["validate", "--max-inflation-ratio", "0", Self.file])
         #expect(ratio.status == 64 && ratio.stderr.contains("--max-inflation-ratio"))
     }
+
+    /// The first 99,644 decompressed bytes of traces-mixed hold 24 complete records, the first 188,957 bytes 48: the
+    /// records within the limit are delivered whether the bytes come from one gzip member or many.
+    @Test(
+        "--max-decompressed-bytes: the records within the limit are delivered before gzip_too_large, single- and multi-member alike",
+        arguments: [(100_000, 24), (200_000, 48)])
+    func recordsBeforeDecompressedLimit(limit: Int, records: Int) throws {
+        for name in ["traces-mixed.u32be.bin.gz", "traces-mixed-multimember.u32be.bin.gz"] {
+            let file = OTLPDumpRunner.vectors.appendingPathComponent("framed/\(name)").path
+            let validate = try OTLPDumpRunner.run(["validate", "--max-decompressed-bytes", String(limit), file])
+            #expect(validate.status == 1)
+            #expect(validate.stderr.contains("\(file): record \(records), byte offset "), "\(name): \(validate.stderr)")
+            #expect(validate.stderr.contains("(file): gzip_too_large: decompressed data exceeds the limit of \(limit) bytes [\(records) valid records before it]"), "\(name): \(validate.stderr)")
+            let printed = try OTLPDumpRunner.run(["--format", "json", "--max-decompressed-bytes", String(limit), file])
+            #expect(printed.status == 1)
+            #expect(printed.stdout.split(separator: "\n").count == records, "\(name)")
+        }
+    }
 }

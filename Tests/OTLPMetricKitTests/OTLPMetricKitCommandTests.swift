@@ -1,6 +1,13 @@
 import Foundation
 import OTLPTestSupport
 import Testing
+@testable import otlp_metrickit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `otlp-metrickit` end to end: the samples and one broken payload in, the outputs decoded by the reference
 /// opentelemetry-proto package.
@@ -70,6 +77,61 @@ struct OTLPMetricKitCommandTests {
         #expect(over.errors.contains("\(sample): payload is larger than \(size - 1) bytes"), "\(over.errors)")
         #expect(over.errors.contains("/dev/zero: payload is larger than"), "\(over.errors)")
         #expect(over.errors.contains("2 payloads: 0 metric, 0 diagnostic, 2 failed"), "\(over.errors)")
+    }
+
+    /// Runs `otlp-metrickit` with `arguments`, output to files (no pipe to drain), waiting at most `limit`
+    /// seconds: a process still running then is killed and `nil` returned, so a hang fails the test instead
+    /// of blocking it.
+    static func runBounded(_ arguments: [String], in directory: URL, limit: Int = 120) throws -> (status: Int32, errors: String)? {
+        let errorsURL = directory.appendingPathComponent("stderr.txt")
+        try Data().write(to: errorsURL)
+        let errors = try FileHandle(forWritingTo: errorsURL)
+        defer { try? errors.close() }
+        let process = Process()
+        process.executableURL = Self.binary("otlp-metrickit")
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        guard exited.wait(timeout: .now() + .seconds(limit)) == .success else {
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+            return nil
+        }
+        return (process.terminationStatus, try String(contentsOf: errorsURL, encoding: .utf8))
+    }
+
+    @Test("a payload directory's *.json FIFO, device or directory is skipped with a warning, never opened; the other payloads are converted; exit 1")
+    func directoryEntriesThatAreNotRegularFiles() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-fifo-\(UUID().uuidString)")
+        let payloads = directory.appendingPathComponent("d")
+        try FileManager.default.createDirectory(at: payloads, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = payloads.appendingPathComponent("a.json").path
+        #expect(mkfifo(fifo, 0o600) == 0, "mkfifo: errno \(errno)")
+        try FileManager.default.copyItem(
+            at: MetricKitConverterTests.samples.appendingPathComponent("metric-full.json"), to: payloads.appendingPathComponent("b.json"))
+        try FileManager.default.createDirectory(at: payloads.appendingPathComponent("c.json"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: payloads.appendingPathComponent("d.json").path, withDestinationPath: "/dev/null")
+
+        // The listing: only the regular file is to be read.
+        let listing = try OTLPMetricKitCommand.directoryPayloads(payloads.path)
+        #expect(listing.files == [payloads.appendingPathComponent("b.json").path])
+        #expect(listing.skipped.map(\.path) == ["a.json", "c.json", "d.json"].map { payloads.appendingPathComponent($0).path })
+        #expect(listing.skipped.map(\.type) == ["a FIFO", "a directory", "a character device"])
+
+        // The command: finishes although no one writes to the FIFO.
+        let traces = directory.appendingPathComponent("t.bin").path
+        let result = try #require(try Self.runBounded([payloads.path, "--traces", traces], in: directory), "otlp-metrickit hung on a FIFO in a payload directory")
+        #expect(result.status == 1, "\(result.errors)")
+        #expect(result.errors.contains("\(fifo): warning: skipped, not a regular file (a FIFO)"), "\(result.errors)")
+        #expect(result.errors.contains("c.json: warning: skipped, not a regular file (a directory)"), "\(result.errors)")
+        #expect(result.errors.contains("d.json: warning: skipped, not a regular file (a character device)"), "\(result.errors)")
+        #expect(result.errors.contains("1 payloads: 1 metric, 0 diagnostic, 0 failed, 3 skipped (not regular files); wrote 4 spans"), "\(result.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: traces)).count > 0)
     }
 
     @Test("usage errors exit 64")

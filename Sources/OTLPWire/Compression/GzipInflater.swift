@@ -7,6 +7,13 @@ internal import CZlib
 /// should have started a member. Bytes decompressed before a fault are handed out first; the fault is
 /// thrown by the next read.
 ///
+/// The two size limits work the same way: the bytes within the limit are handed out, then the limit's
+/// `gzip_too_large` error is thrown, at the file offset reached when the limit was passed. For
+/// `maxDecompressedBytes` that is exactly the first `maxDecompressedBytes` bytes (inflate is never asked for
+/// more than one byte past the limit). For `maxInflationRatio`, which depends on the compressed bytes consumed,
+/// it is the longest output the check lets through at that offset: `max(ratioGraceBytes,
+/// (maxInflationRatio + 1) × offset − 1)` bytes (more output is refused, whatever the caller's buffer size).
+///
 /// zlib reports every fault in its data as `Z_DATA_ERROR`; the class comes from where the member was when it
 /// failed, never from zlib's message: in its header (zlib's `gz_header.done` is not yet set), in its deflate
 /// data, or in its trailer (past the end of the last deflate block, which `Z_BLOCK` makes inflate stop at),
@@ -94,12 +101,16 @@ final class GzipInflater: OTLPByteSource {
             }
             stream.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self) + inputStart
             stream.avail_in = UInt32(available)
+            // Never more than one byte past maxDecompressedBytes: enough to see that the limit is passed, and
+            // the fault's offset is where it was passed, whatever the caller's buffer size.
+            let remaining = maxDecompressedBytes - totalOut  // >= 0: passing the limit ends the stream
+            let wanted = remaining < buffer.count ? remaining + 1 : buffer.count
             stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
-            stream.avail_out = UInt32(min(buffer.count, Int(UInt32.max)))
+            stream.avail_out = UInt32(min(wanted, Int(UInt32.max)))
             // Z_BLOCK: stop at the end of each deflate block, so the end of the last one is seen.
             let result = inflate(&stream, Z_BLOCK)
             let consumed = available - Int(stream.avail_in)
-            let produced = buffer.count - Int(stream.avail_out)
+            let produced = wanted - Int(stream.avail_out)
             if trailerOffset != nil, trailer.count < 8 {
                 trailer += UnsafeRawBufferPointer(rebasing: input[inputStart..<inputStart + min(consumed, 8 - trailer.count)])
             }
@@ -107,15 +118,19 @@ final class GzipInflater: OTLPByteSource {
             fileOffset += consumed
             totalOut += produced
             if totalOut > maxDecompressedBytes {
-                throw OTLPReadError(
-                    .gzipTooLarge, "decompressed data exceeds the limit of \(maxDecompressedBytes) bytes",
-                    byteOffset: fileOffset, offsetIn: .file)
+                return try deliver(
+                    produced, upTo: maxDecompressedBytes,
+                    OTLPReadError(
+                        .gzipTooLarge, "decompressed data exceeds the limit of \(maxDecompressedBytes) bytes",
+                        byteOffset: fileOffset, offsetIn: .file))
             }
             if totalOut > ratioGraceBytes && totalOut / max(fileOffset, 1) > maxInflationRatio {
-                throw OTLPReadError(
-                    .gzipTooLarge,
-                    "\(fileOffset) compressed bytes inflated to \(totalOut): more than the limit of \(maxInflationRatio) to 1 (a gzip bomb?)",
-                    byteOffset: fileOffset, offsetIn: .file)
+                return try deliver(
+                    produced, upTo: ratioAllowance,
+                    OTLPReadError(
+                        .gzipTooLarge,
+                        "\(fileOffset) compressed bytes inflated to \(totalOut): more than the limit of \(maxInflationRatio) to 1 (a gzip bomb?)",
+                        byteOffset: fileOffset, offsetIn: .file))
             }
             switch result {
             case Z_STREAM_END:
@@ -134,6 +149,23 @@ final class GzipInflater: OTLPByteSource {
                 throw OTLPReadError(.io, "zlib inflate failed with code \(result)", cause: zlibError("inflate", result))
             }
         }
+    }
+
+    /// The most decompressed bytes the inflation ratio check lets through at the current file offset:
+    /// `totalOut / max(fileOffset, 1) > maxInflationRatio` is false up to `(maxInflationRatio + 1) × offset − 1`.
+    private var ratioAllowance: Int {
+        let (bound, overflow) = (maxInflationRatio &+ 1).multipliedReportingOverflow(by: max(fileOffset, 1))
+        return max(ratioGraceBytes, overflow || maxInflationRatio == .max ? .max : bound - 1)
+    }
+
+    /// A limit was passed by the last `produced` bytes, which brought `totalOut` past `allowed`: hands out the
+    /// bytes within it (error kept for the next read), or throws `error` when there are none. The earlier output
+    /// was within the limit (the limits only grow with the input), so at least the part up to it is new.
+    private func deliver(_ produced: Int, upTo allowed: Int, _ error: OTLPReadError) throws(OTLPReadError) -> Int {
+        pendingError = error
+        let within = produced - (totalOut - allowed)
+        if within > 0 { return within }
+        throw error
     }
 
     private func startMember() throws(OTLPReadError) {

@@ -11,6 +11,8 @@ package struct OTLPFileStatus: Equatable, Sendable {
     package var isRegularFile: Bool
     package var isSymbolicLink: Bool
     package var sizeBytes: Int64
+    /// What kind of file it is, in words: "a regular file", "a directory", "a FIFO", "a socket", ….
+    package var typeDescription: String
 
     init(_ info: stat) {
         device = UInt64(info.st_dev)
@@ -18,6 +20,21 @@ package struct OTLPFileStatus: Equatable, Sendable {
         isRegularFile = (info.st_mode & S_IFMT) == S_IFREG
         isSymbolicLink = (info.st_mode & S_IFMT) == S_IFLNK
         sizeBytes = Int64(info.st_size)
+        typeDescription = Self.describe(mode: info.st_mode)
+    }
+
+    /// The file type in `mode` (`st_mode`), in words.
+    static func describe(mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFLNK: "a symbolic link"
+        default: "a file of unknown type"
+        }
     }
 
     /// The file at `path` itself (a link is not followed), or `nil` when nothing is there.
