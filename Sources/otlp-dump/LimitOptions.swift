@@ -48,13 +48,15 @@ struct LimitOptions: ParsableArguments {
     static func decompressedBytesOption(_ limit: Int) -> Int { limit == .max ? 0 : limit }
 
     /// An option that also has a former name: the name given (the former one if given) and its value, or the
-    /// option's name and `defaultValue`.
+    /// option's name and `defaultValue`; `conflict` is the usage error when both names were given.
     private struct Renamed {
         var option: String
         var value: Int
+        var conflict: String?
 
         init(_ name: String, _ value: Int?, former formerName: String, _ formerValue: Int?, default defaultValue: Int) {
             (option, self.value) = formerValue.map { (formerName, $0) } ?? (name, value ?? defaultValue)
+            conflict = value != nil && formerValue != nil ? "\(formerName) is the former name of \(name): give one of them" : nil
         }
     }
 
@@ -73,18 +75,12 @@ struct LimitOptions: ParsableArguments {
     }
 
     func validate() throws {
-        for (name, value, formerName, formerValue) in [
-            ("--max-record-bytes", maxRecordBytes, "--max-frame-bytes", maxFrameBytes), ("--max-nesting-depth", maxNestingDepth, "--max-depth", maxDepth),
-            ("--max-attributes-per-item", maxAttributesPerItem, "--max-attributes", maxAttributes),
-        ] where value != nil && formerValue != nil {
-            throw ValidationError("\(formerName) is the former name of \(name): give one of them")
-        }
-        for (limit, range) in [
+        let renamed = [
             (recordBytes, OTLPDecodingOptions.maxRecordBytesRange), (nestingDepth, OTLPDecodingOptions.maxNestingDepthRange),
             (attributesPerItem, OTLPDecodingOptions.maxAttributesPerItemRange),
-        ] {
-            try Self.check(limit.option, limit.value, range)
-        }
+        ]
+        if let conflict = renamed.lazy.compactMap(\.0.conflict).first { throw ValidationError(conflict) }
+        for (limit, range) in renamed { try Self.check(limit.option, limit.value, range) }
         try Self.check("--max-decoded-bytes", maxDecodedBytes, OTLPDecodingOptions.maxDecodedBytesRange)
         try Self.check("--max-line-bytes", maxLineBytes, OTLPReaderOptions.maxLineBytesRange)
         guard maxDecompressedBytes >= 0 else { throw ValidationError("--max-decompressed-bytes must be 0 (no limit) or positive") }

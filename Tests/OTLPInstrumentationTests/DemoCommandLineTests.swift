@@ -17,26 +17,8 @@ struct DemoCommandLineTests {
 
     /// Runs the demo in `directory` (so that anything it creates by mistake lands there).
     static func run(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = demo
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        nonisolated(unsafe) var errorData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errorData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outputData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        let result = try OTLPProcess.run(demo, arguments, in: directory)
+        return (result.status, result.output, result.errors)
     }
 
     static func contents(_ directory: URL) throws -> [String] {

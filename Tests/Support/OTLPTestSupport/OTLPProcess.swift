@@ -30,11 +30,13 @@ public enum OTLPProcess {
         return repository.appendingPathComponent(".build/debug/\(name)")
     }
 
-    /// Runs `executable` with `arguments`, feeding `stdin` (or nothing), and waits for it.
-    public static func run(_ executable: URL, _ arguments: [String], stdin: Data? = nil) throws -> Result {
+    /// Runs `executable` with `arguments` in `directory` (default: this process's), feeding `stdin` (or
+    /// nothing), and waits for it.
+    public static func run(_ executable: URL, _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err
