@@ -31,14 +31,16 @@ public struct OTLPJSONDecoder: Sendable {
         let request = try JSONObject(root, path: "$", budget: budget)
         try Self.requireSignal(Item.signal, of: request)
         let members = Item.jsonMembers
+        // The lowerCamelCase names as Strings, once per request rather than once per group.
+        let (resourceGroupsKey, scopeGroupsKey, itemsKey) = ("\(members.resourceGroups)", "\(members.scopeGroups)", "\(members.items)")
         return OTLPSignalData(
-            resourceGroups: try request.array("\(members.resourceGroups)", members.resourceGroupsSnakeCase) { (object) throws(OTLPReadError) in
+            resourceGroups: try request.array(resourceGroupsKey, members.resourceGroupsSnakeCase) { (object) throws(OTLPReadError) in
                 OTLPResourceGroup(
                     resource: try object.optionalObject("resource").map(resource),
-                    scopeGroups: try object.array("\(members.scopeGroups)", members.scopeGroupsSnakeCase) { (scopeObject) throws(OTLPReadError) in
+                    scopeGroups: try object.array(scopeGroupsKey, members.scopeGroupsSnakeCase) { (scopeObject) throws(OTLPReadError) in
                         OTLPScopeGroup(
                             scope: try scopeObject.optionalObject("scope").map(scope),
-                            items: try scopeObject.array("\(members.items)", members.itemsSnakeCase) { (itemObject) throws(OTLPReadError) in
+                            items: try scopeObject.array(itemsKey, members.itemsSnakeCase) { (itemObject) throws(OTLPReadError) in
                                 try Item.readJSON(itemObject, with: self)
                             },
                             schemaURL: try scopeObject.string("schemaUrl", "schema_url"))
