@@ -7,6 +7,7 @@ public struct OTLPConfigurationWarning: Sendable, Hashable, CustomStringConverti
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
             case unknownKey
+            case environmentVariable
         }
 
         private let value: Value
@@ -15,11 +16,15 @@ public struct OTLPConfigurationWarning: Sendable, Hashable, CustomStringConverti
 
         /// A key that no setting has; it is ignored.
         public static let unknownKey = Code(.unknownKey)
+        /// An environment variable whose value is malformed or not supported; the ``keyPath`` is its name
+        /// and the ``message`` says what became of it (usually `ignored`).
+        public static let environmentVariable = Code(.environmentVariable)
 
         /// The words that start a warning's ``OTLPConfigurationWarning/description``.
         public var description: String {
             switch value {
             case .unknownKey: "unknown configuration key"
+            case .environmentVariable: "environment variable"
             }
         }
     }
@@ -27,7 +32,8 @@ public struct OTLPConfigurationWarning: Sendable, Hashable, CustomStringConverti
     /// What kind of warning.
     public var code: Code
     /// The key, one element per level of nesting (`["batch", "maxQueueSise"]`). An element is a JSON key as
-    /// written, so it may itself hold a dot.
+    /// written, so it may itself hold a dot. For an ``Code/environmentVariable`` warning: one element, the
+    /// variable's name (`["OTEL_BSP_MAX_QUEUE_SIZE"]`).
     public var keyPath: [String]
     /// What became of the key (`ignored`).
     public var message: String
@@ -44,9 +50,15 @@ public struct OTLPConfigurationWarning: Sendable, Hashable, CustomStringConverti
         OTLPConfigurationWarning(code: .unknownKey, keyPath: keyPath, message: "ignored")
     }
 
+    /// A malformed or unsupported environment variable: `message` says what is wrong and what became of it.
+    public static func environmentVariable(_ name: String, _ message: String) -> OTLPConfigurationWarning {
+        OTLPConfigurationWarning(code: .environmentVariable, keyPath: [name], message: message)
+    }
+
     /// ``keyPath`` joined with dots (`batch.maxQueueSise`).
     public var dottedKeyPath: String { keyPath.joined(separator: ".") }
 
-    /// `<code> <key path> (<message>)`: `unknown configuration key batch.maxQueueSise (ignored)`.
+    /// `<code> <key path> (<message>)`: `unknown configuration key batch.maxQueueSise (ignored)`,
+    /// `environment variable OTEL_BSP_MAX_QUEUE_SIZE (not an integer: "lots"; ignored)`.
     public var description: String { "\(code) \(dottedKeyPath) (\(message))" }
 }

@@ -150,22 +150,32 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     public var limits: OTLPLimits
     /// Sampling of new traces; default: every trace kept, the parent's decision followed.
     public var sampling: Sampling
+    /// Delivery of both signals to a collector over OTLP/HTTP, beside any file output they also have; default
+    /// `nil`: nothing is delivered. A signal is left out with its ``OTLPExporterConfiguration/SignalOverride/enabled``.
+    public var otlp: OTLPExporterConfiguration?
+    /// Batching of log records when it differs from ``batch`` (the specification's `OTEL_BLRP_*` variables set
+    /// it); default `nil`: log records are batched as ``batch`` says. ``batch(for:)`` gives the one in effect.
+    public var logsBatch: OTLPBatchConfiguration?
 
-    /// Every part's own default, ``OTLPDurability/flush`` durability: what an omitted argument or JSON key
-    /// means.
+    /// Every part's own default, ``OTLPDurability/flush`` durability, no delivery to a collector: what an
+    /// omitted argument or JSON key means.
     public static let `default` = OTLPTelemetryConfiguration(
         service: .default, traces: .default, logs: .default, durability: .flush, rotation: .default, batch: .default,
-        limits: .default, sampling: .default)
+        limits: .default, sampling: .default, otlp: nil, logsBatch: nil)
 
     /// A configuration with ``default``'s values unless given.
     public init(
         service: Service = OTLPTelemetryConfiguration.default.service, traces: Output = OTLPTelemetryConfiguration.default.traces,
         logs: Output = OTLPTelemetryConfiguration.default.logs, durability: OTLPDurability = OTLPTelemetryConfiguration.default.durability,
         rotation: Rotation = OTLPTelemetryConfiguration.default.rotation, batch: OTLPBatchConfiguration = OTLPTelemetryConfiguration.default.batch,
-        limits: OTLPLimits = OTLPTelemetryConfiguration.default.limits, sampling: Sampling = OTLPTelemetryConfiguration.default.sampling
+        limits: OTLPLimits = OTLPTelemetryConfiguration.default.limits, sampling: Sampling = OTLPTelemetryConfiguration.default.sampling,
+        otlp: OTLPExporterConfiguration? = OTLPTelemetryConfiguration.default.otlp,
+        logsBatch: OTLPBatchConfiguration? = OTLPTelemetryConfiguration.default.logsBatch
     ) {
         self.limits = limits
         self.sampling = sampling
+        self.otlp = otlp
+        self.logsBatch = logsBatch
         self.service = service
         self.traces = traces
         self.logs = logs
@@ -227,7 +237,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     }
 
     /// Every problem ``validate()`` would report, section by section (service, outputs, rotation, batch,
-    /// limits, sampling).
+    /// limits, sampling, otlp, logsBatch).
     public var problems: [OTLPConfigurationError] {
         var problems: [OTLPConfigurationError] = []
         func require(_ condition: Bool, _ keyPath: String, _ message: String) {
@@ -245,6 +255,8 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         problems += batch.violations(prefix: "batch.")
         problems += limits.violations(prefix: "limits.")
         if let problem = OTLPConfigurationError.check(sampling.ratio, in: 0...1, "sampling.ratio") { problems.append(problem) }
+        problems += otlp?.violations(prefix: "otlp.") ?? []
+        problems += logsBatch?.violations(prefix: "logsBatch.") ?? []
         return problems
     }
 
@@ -259,6 +271,25 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         copy.batch = batch.clamped
         copy.limits = limits.clamped
         copy.sampling.ratio = OTLPSettingClamp.clamp(sampling.ratio, to: 0...1, default: Sampling.default.ratio)
+        copy.otlp = otlp?.clamped
+        copy.logsBatch = logsBatch?.clamped
+        return copy
+    }
+
+    /// The batching of `signal`: ``batch`` for spans; ``logsBatch``, else ``batch``, for log records.
+    public func batch(for signal: OTLPSignal) -> OTLPBatchConfiguration {
+        signal == .logs ? logsBatch ?? batch : batch
+    }
+
+    /// This configuration with nothing exported: no file or standard-output path for either signal and no
+    /// delivery to a collector (``otlp`` `nil`), every other setting kept. `OTEL_SDK_DISABLED=true` applies
+    /// it (see ``applyingEnvironment(_:)``): spans and log records are still made, and counted as received,
+    /// but go nowhere.
+    public var disabled: OTLPTelemetryConfiguration {
+        var copy = self
+        copy.traces.path = nil
+        copy.logs.path = nil
+        copy.otlp = nil
         return copy
     }
 }
@@ -267,7 +298,7 @@ extension OTLPFraming: Codable {}
 
 // Decoding with every key optional: a JSON file names only what differs from the defaults.
 extension OTLPTelemetryConfiguration {
-    enum CodingKeys: String, CodingKey, CaseIterable { case service, traces, logs, durability, rotation, batch, limits, sampling }
+    enum CodingKeys: String, CodingKey, CaseIterable { case service, traces, logs, durability, rotation, batch, limits, sampling, otlp, logsBatch }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -281,6 +312,23 @@ extension OTLPTelemetryConfiguration {
         batch = try container.decodeIfPresent(OTLPBatchConfiguration.self, forKey: .batch) ?? defaults.batch
         limits = try container.decodeIfPresent(OTLPLimits.self, forKey: .limits) ?? defaults.limits
         sampling = try container.decodeIfPresent(Sampling.self, forKey: .sampling) ?? defaults.sampling
+        otlp = try container.decodeIfPresent(OTLPExporterConfiguration.self, forKey: .otlp) ?? defaults.otlp
+        logsBatch = try container.decodeIfPresent(OTLPBatchConfiguration.self, forKey: .logsBatch) ?? defaults.logsBatch
+    }
+
+    /// Encodes every section; no ``otlp`` or ``logsBatch`` is written as `null`, which decodes as their default.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(service, forKey: .service)
+        try container.encode(traces, forKey: .traces)
+        try container.encode(logs, forKey: .logs)
+        try container.encode(durability, forKey: .durability)
+        try container.encode(rotation, forKey: .rotation)
+        try container.encode(batch, forKey: .batch)
+        try container.encode(limits, forKey: .limits)
+        try container.encode(sampling, forKey: .sampling)
+        if let otlp { try container.encode(otlp, forKey: .otlp) } else { try container.encodeNil(forKey: .otlp) }
+        if let logsBatch { try container.encode(logsBatch, forKey: .logsBatch) } else { try container.encodeNil(forKey: .logsBatch) }
     }
 }
 

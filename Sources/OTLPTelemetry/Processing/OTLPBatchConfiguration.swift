@@ -55,7 +55,7 @@ public struct OTLPBatchConfiguration: Sendable, Equatable, Codable {
             OTLPConfigurationError.check(maxQueueSize, in: Self.maxQueueSizeRange, "\(prefix)maxQueueSize"),
             Self.maxQueueSizeRange.contains(maxQueueSize)
                 ? OTLPConfigurationError.check(
-                    maxExportBatchSize, in: 1...maxQueueSize, "\(prefix)maxExportBatchSize", unit: " (batch.maxQueueSize)")
+                    maxExportBatchSize, in: 1...maxQueueSize, "\(prefix)maxExportBatchSize", unit: " (\(prefix)maxQueueSize)")
                 : OTLPConfigurationError.check(maxExportBatchSize, in: Self.maxQueueSizeRange, "\(prefix)maxExportBatchSize"),
             OTLPConfigurationError.check(
                 scheduleDelaySeconds, in: Self.scheduleDelaySecondsRange, "\(prefix)scheduleDelaySeconds", unit: " seconds"),

@@ -1,0 +1,274 @@
+public import Foundation
+public import OTLPWire
+
+/// Delivery to an OpenTelemetry collector over OTLP/HTTP: the `otlp` section of an
+/// ``OTLPTelemetryConfiguration``. Every field has a default; a JSON file needs only what differs.
+///
+/// ```json
+/// { "otlp": { "endpoint": "https://collector.example.com:4318", "headers": { "api-key": "…" },
+///             "logs": { "compression": "none" }, "traces": { "enabled": false } } }
+/// ```
+///
+/// ``endpoint`` is a base URL: spans go to `{endpoint}/v1/traces` and log records to `{endpoint}/v1/logs`. A
+/// signal's own ``SignalOverride/endpoint`` is used exactly as given, as the specification says of the
+/// signal-specific endpoints. ``resolved(for:)`` combines the base settings and a signal's overrides into
+/// what one exporter uses.
+public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
+    /// Settings of one signal that replace the base ones; `nil` fields use the base value.
+    public struct SignalOverride: Sendable, Equatable, Codable {
+        /// Whether this signal is delivered. Default `true`.
+        public var enabled: Bool
+        /// The full URL this signal is posted to, used as given (no `/v1/…` appended). Default: none (the
+        /// base endpoint with `/v1/traces` or `/v1/logs` appended).
+        public var endpoint: String?
+        /// Default: none (the base protocol).
+        public var `protocol`: OTLPHTTPProtocol?
+        /// Default: none (the base compression).
+        public var compression: OTLPCompression?
+        /// Headers merged over the base ones (a name in both takes this value). Default: none.
+        public var headers: [String: String]?
+        /// Default: none (the base timeout). Range as ``OTLPExporterConfiguration/timeoutSecondsRange``.
+        public var timeoutSeconds: Double?
+
+        /// Enabled, nothing overridden: what an omitted argument or JSON key means.
+        public static let `default` = SignalOverride(enabled: true, endpoint: nil, protocol: nil, compression: nil, headers: nil, timeoutSeconds: nil)
+
+        /// Overrides with ``default``'s values unless given.
+        public init(
+            enabled: Bool = SignalOverride.default.enabled, endpoint: String? = SignalOverride.default.endpoint,
+            protocol: OTLPHTTPProtocol? = SignalOverride.default.protocol, compression: OTLPCompression? = SignalOverride.default.compression,
+            headers: [String: String]? = SignalOverride.default.headers, timeoutSeconds: Double? = SignalOverride.default.timeoutSeconds
+        ) {
+            self.enabled = enabled
+            self.endpoint = endpoint
+            self.protocol = `protocol`
+            self.compression = compression
+            self.headers = headers
+            self.timeoutSeconds = timeoutSeconds
+        }
+    }
+
+    /// Everything one signal's exporter needs, base settings and overrides combined.
+    public struct Resolved: Sendable, Equatable {
+        /// Where requests are posted (`http://localhost:4318/v1/traces`).
+        public var url: URL
+        /// How bodies are encoded.
+        public var `protocol`: OTLPHTTPProtocol
+        /// How bodies are compressed.
+        public var compression: OTLPCompression
+        /// Extra request headers: the base ones with the signal's merged over them.
+        public var headers: [String: String]
+        /// Longest wait for one request, in seconds, within ``OTLPExporterConfiguration/timeoutSecondsRange``.
+        public var timeoutSeconds: Double
+
+        /// The settings of one signal's exporter.
+        public init(url: URL, protocol: OTLPHTTPProtocol, compression: OTLPCompression, headers: [String: String], timeoutSeconds: Double) {
+            self.url = url
+            self.protocol = `protocol`
+            self.compression = compression
+            self.headers = headers
+            self.timeoutSeconds = timeoutSeconds
+        }
+    }
+
+    /// The collector's base URL, `http` or `https`; `/v1/traces` and `/v1/logs` are appended to its path (a
+    /// trailing `/` is not doubled). Default `http://localhost:4318`.
+    public var endpoint: String
+    /// Default ``OTLPHTTPProtocol/httpProtobuf``.
+    public var `protocol`: OTLPHTTPProtocol
+    /// Default ``OTLPCompression/gzip``.
+    public var compression: OTLPCompression
+    /// Extra request headers for both signals (an API key, for instance). Names must be HTTP tokens and values
+    /// must not hold control characters (a tab excepted). Default: none.
+    public var headers: [String: String]
+    /// Longest wait for one request, in seconds. Default 10, range ``timeoutSecondsRange`` (1 ms to one day).
+    public var timeoutSeconds: Double
+    /// Overrides for spans; default: none, delivered.
+    public var traces: SignalOverride
+    /// Overrides for log records; default: none, delivered.
+    public var logs: SignalOverride
+
+    /// The specification's defaults (`http://localhost:4318`, `http/protobuf`, 10 s) with gzip on, both
+    /// signals delivered: what an omitted argument or JSON key means.
+    public static let `default` = OTLPExporterConfiguration(
+        endpoint: "http://localhost:4318", protocol: .httpProtobuf, compression: .gzip, headers: [:], timeoutSeconds: 10,
+        traces: .default, logs: .default)
+
+    /// A configuration with ``default``'s values unless given.
+    public init(
+        endpoint: String = OTLPExporterConfiguration.default.endpoint, protocol: OTLPHTTPProtocol = OTLPExporterConfiguration.default.protocol,
+        compression: OTLPCompression = OTLPExporterConfiguration.default.compression,
+        headers: [String: String] = OTLPExporterConfiguration.default.headers,
+        timeoutSeconds: Double = OTLPExporterConfiguration.default.timeoutSeconds,
+        traces: SignalOverride = OTLPExporterConfiguration.default.traces, logs: SignalOverride = OTLPExporterConfiguration.default.logs
+    ) {
+        self.endpoint = endpoint
+        self.protocol = `protocol`
+        self.compression = compression
+        self.headers = headers
+        self.timeoutSeconds = timeoutSeconds
+        self.traces = traces
+        self.logs = logs
+    }
+
+    /// Accepted timeouts, in seconds: 1 ms to one day.
+    public static var timeoutSecondsRange: ClosedRange<Double> { 0.001...86_400 }
+
+    /// The overrides of `signal`.
+    public subscript(signal: OTLPSignal) -> SignalOverride {
+        get { signal == .traces ? traces : logs }
+        set { if signal == .traces { traces = newValue } else { logs = newValue } }
+    }
+
+    /// What `signal`'s exporter uses: the URL (the signal's endpoint as given, else the base endpoint with
+    /// `/v1/traces` or `/v1/logs` appended), protocol, compression, headers (the signal's merged over the
+    /// base ones) and timeout (clamped into ``timeoutSecondsRange``; NaN becomes the default).
+    ///
+    /// - Returns: `nil` when the signal is not delivered (``SignalOverride/enabled`` is `false`), or when the
+    ///   URL is not an absolute `http` or `https` URL with a host (``OTLPTelemetryConfiguration/problems``
+    ///   lists it as `otlp.endpoint` or `otlp.<signal>.endpoint`).
+    public func resolved(for signal: OTLPSignal) -> Resolved? {
+        let override = self[signal]
+        guard override.enabled else { return nil }
+        let url: URL?
+        if let endpoint = override.endpoint {
+            url = Self.httpURL(endpoint)
+        } else {
+            url = Self.httpURL(endpoint).flatMap { Self.appending(signal, to: $0) }
+        }
+        guard let url else { return nil }
+        return Resolved(
+            url: url, protocol: override.protocol ?? `protocol`, compression: override.compression ?? compression,
+            headers: Self.merging(override.headers ?? [:], over: headers),
+            timeoutSeconds: OTLPSettingClamp.clamp(
+                override.timeoutSeconds ?? timeoutSeconds, to: Self.timeoutSecondsRange, default: Self.default.timeoutSeconds))
+    }
+
+    /// This configuration with every timeout brought into ``timeoutSecondsRange``; a NaN becomes the default.
+    public var clamped: OTLPExporterConfiguration {
+        var copy = self
+        copy.timeoutSeconds = OTLPSettingClamp.clamp(timeoutSeconds, to: Self.timeoutSecondsRange, default: Self.default.timeoutSeconds)
+        for signal in OTLPSignal.allCases {
+            copy[signal].timeoutSeconds = self[signal].timeoutSeconds.map {
+                OTLPSettingClamp.clamp($0, to: Self.timeoutSecondsRange, default: Self.default.timeoutSeconds)
+            }
+        }
+        return copy
+    }
+
+    /// Every problem, as errors naming `prefix.key` (`otlp.endpoint`, `otlp.traces.timeoutSeconds`).
+    func violations(prefix: String) -> [OTLPConfigurationError] {
+        var problems: [OTLPConfigurationError] = []
+        func check(endpoint: String?, headers: [String: String]?, timeoutSeconds: Double?, at path: String) {
+            if let endpoint, let message = Self.endpointProblem(endpoint) {
+                problems.append(OTLPConfigurationError(keyPath: "\(path)endpoint", message: message))
+            }
+            for (name, value) in (headers ?? [:]).sorted(by: { $0.key < $1.key }) {
+                if let message = Self.headerProblem(name: name, value: value) {
+                    problems.append(OTLPConfigurationError(keyPath: "\(path)headers.\(name)", message: message))
+                }
+            }
+            if let timeoutSeconds, let problem = OTLPConfigurationError.check(timeoutSeconds, in: Self.timeoutSecondsRange, "\(path)timeoutSeconds", unit: " seconds") {
+                problems.append(problem)
+            }
+        }
+        check(endpoint: endpoint, headers: headers, timeoutSeconds: timeoutSeconds, at: prefix)
+        for signal in OTLPSignal.allCases {
+            let override = self[signal]
+            check(endpoint: override.endpoint, headers: override.headers, timeoutSeconds: override.timeoutSeconds, at: "\(prefix)\(signal).")
+        }
+        return problems
+    }
+
+    // MARK: URLs and headers
+
+    /// `string` as an absolute `http` or `https` URL with a host, or `nil`.
+    static func httpURL(_ string: String) -> URL? {
+        guard endpointProblem(string) == nil else { return nil }
+        return URL(string: string)
+    }
+
+    /// Why `string` is not an absolute `http` or `https` URL with a host, or `nil` when it is one.
+    static func endpointProblem(_ string: String) -> String? {
+        let expected = "must be an absolute http or https URL with a host"
+        guard let components = URLComponents(string: string), URL(string: string) != nil,
+            let scheme = components.scheme?.lowercased()
+        else { return "\(expected) (\"http://collector:4318\")" }
+        guard scheme == "http" || scheme == "https" else { return "\(expected), not \(scheme)" }
+        guard let host = components.host, !host.isEmpty else { return "\(expected) (\"http://collector:4318\")" }
+        return nil
+    }
+
+    /// `base` with `overrides` merged over it; header names compare without regard to case, so `API-Key`
+    /// replaces `api-key`.
+    static func merging(_ overrides: [String: String], over base: [String: String]) -> [String: String] {
+        var merged = base
+        for (name, value) in overrides {
+            for existing in merged.keys where existing.lowercased() == name.lowercased() { merged[existing] = nil }
+            merged[name] = value
+        }
+        return merged
+    }
+
+    /// `base` with `/v1/traces` or `/v1/logs` appended to its path, one `/` between them.
+    static func appending(_ signal: OTLPSignal, to base: URL) -> URL? {
+        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else { return nil }
+        var path = components.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        components.percentEncodedPath = path + "/v1/\(signal)"
+        return components.url
+    }
+
+    /// Why `name: value` cannot be sent as a request header, or `nil` when it can: the name must be an HTTP
+    /// token (RFC 9110) and the value must hold no control character but a tab (no header can be smuggled in
+    /// with a line break).
+    static func headerProblem(name: String, value: String) -> String? {
+        if name.isEmpty { return "a header name must not be empty" }
+        if !name.unicodeScalars.allSatisfy(isTokenCharacter) { return "a header name must be an HTTP token (letters, digits and !#$%&'*+-.^_`|~)" }
+        if value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+            return "a header value must not hold control characters (line breaks included)"
+        }
+        return nil
+    }
+
+    private static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9": true
+        case "!", "#", "$", "%", "&", "'", "*", "+", "-", ".", "^", "_", "`", "|", "~": true
+        default: false
+        }
+    }
+}
+
+// Decoding with every key optional: a JSON file names only what differs from the defaults.
+extension OTLPExporterConfiguration {
+    enum CodingKeys: String, CodingKey, CaseIterable { case endpoint, `protocol`, compression, headers, timeoutSeconds, traces, logs }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try decoder.reportUnknownKeys(CodingKeys.self)
+        let defaults = Self.default
+        endpoint = try container.decodeIfPresent(String.self, forKey: .endpoint) ?? defaults.endpoint
+        `protocol` = try container.decodeIfPresent(OTLPHTTPProtocol.self, forKey: .protocol) ?? defaults.protocol
+        compression = try container.decodeIfPresent(OTLPCompression.self, forKey: .compression) ?? defaults.compression
+        headers = try container.decodeIfPresent([String: String].self, forKey: .headers) ?? defaults.headers
+        timeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .timeoutSeconds) ?? defaults.timeoutSeconds
+        traces = try container.decodeIfPresent(SignalOverride.self, forKey: .traces) ?? defaults.traces
+        logs = try container.decodeIfPresent(SignalOverride.self, forKey: .logs) ?? defaults.logs
+    }
+}
+
+extension OTLPExporterConfiguration.SignalOverride {
+    enum CodingKeys: String, CodingKey, CaseIterable { case enabled, endpoint, `protocol`, compression, headers, timeoutSeconds }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try decoder.reportUnknownKeys(CodingKeys.self)
+        enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled) ?? Self.default.enabled
+        endpoint = try container.decodeIfPresent(String.self, forKey: .endpoint)
+        `protocol` = try container.decodeIfPresent(OTLPHTTPProtocol.self, forKey: .protocol)
+        compression = try container.decodeIfPresent(OTLPCompression.self, forKey: .compression)
+        headers = try container.decodeIfPresent([String: String].self, forKey: .headers)
+        timeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .timeoutSeconds)
+    }
+}
