@@ -152,11 +152,13 @@ struct OTLPEnvironmentReader {
         }
     }
 
-    /// `value` in quotes for a warning: at most 64 characters, control characters escaped.
+    /// `value` in quotes for a warning: at most 64 characters, control and format characters escaped.
     static func quoted(_ value: String) -> String {
         var shown = ""
         for scalar in value.unicodeScalars.prefix(64) {
-            shown += scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
+            // Control and format characters (escape sequences, bidirectional overrides) are shown escaped.
+            let category = scalar.properties.generalCategory
+            shown += category == .control || category == .format ? scalar.escaped(asASCII: true) : String(scalar)
         }
         return "\"\(shown)\(value.unicodeScalars.count > 64 ? "…" : "")\""
     }
