@@ -281,6 +281,15 @@ struct OTLPEnvironmentConfigurationTests {
         #expect(result.warnings.first?.message.hasSuffix("ignored") == true)
     }
 
+    @Test("the TLS variables are not supported: warned about, nothing made")
+    func tlsVariables() {
+        let names = ["OTEL_EXPORTER_OTLP_CERTIFICATE", "OTEL_EXPORTER_OTLP_TRACES_CLIENT_KEY", "OTEL_EXPORTER_OTLP_LOGS_CLIENT_CERTIFICATE", "OTEL_EXPORTER_OTLP_INSECURE"]
+        let result = Self.apply(Dictionary(uniqueKeysWithValues: names.map { ($0, "/etc/ssl/x.pem") }))
+        #expect(result.configuration == .default)
+        #expect(Set(Self.warned(result.warnings)) == Set(names))
+        #expect(result.warnings.allSatisfy { $0.message == "not supported (https uses the system's trust roots); ignored" })
+    }
+
     // MARK: Sampling
 
     @Test("OTEL_TRACES_SAMPLER and its argument set the sampling", arguments: [

@@ -27,7 +27,8 @@ extension OTLPTelemetryConfiguration {
     ///   their `OTEL_EXPORTER_OTLP_TRACES_*` / `OTEL_EXPORTER_OTLP_LOGS_*` forms: ``otlp`` and its
     ///   ``OTLPExporterConfiguration/traces`` / ``OTLPExporterConfiguration/logs`` overrides (headers are merged
     ///   over the configured ones). When the configuration has no ``otlp``, a valid one of these variables makes
-    ///   one: the base variables deliver both signals, a signal's own variables that signal.
+    ///   one: the base variables deliver both signals, a signal's own variables that signal. The TLS variables
+    ///   (`_CERTIFICATE`, `_CLIENT_KEY`, `_CLIENT_CERTIFICATE`, `_INSECURE`) are not supported and warned about.
     /// - `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`: ``sampling``.
     /// - `OTEL_BSP_*`: ``batch``; `OTEL_BLRP_*`: ``logsBatch`` (starting from ``batch`` when there is none).
     ///   Delays and timeouts are in milliseconds; a timeout of 0 means the longest one accepted.
@@ -134,6 +135,10 @@ extension OTLPTelemetryConfiguration {
             {
                 if let scope { exporter[scope].protocol = value } else { exporter.protocol = value }
                 configuredBy.insert(tag)
+            }
+            // TLS settings the exporter does not offer: `https` uses the system's trust roots.
+            for setting in ["CERTIFICATE", "CLIENT_KEY", "CLIENT_CERTIFICATE", "INSECURE"] where reader.value("\(prefix)\(infix)\(setting)") != nil {
+                reader.warn("\(prefix)\(infix)\(setting)", "not supported (https uses the system's trust roots); ignored")
             }
         }
 
