@@ -14,6 +14,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzMetricKitArithmetic",
             dependencies: [.product(name: "OTLPMetricKit", package: "OTLPWire"), .product(name: "OTLPWire", package: "OTLPWire")]),
+        .executableTarget(name: "FuzzResponses", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
         .executableTarget(name: "FuzzJSONNumbers", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
         .executableTarget(name: "FuzzRoundTrip", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
         // otlp-dump's tree printer: TreeRenderer.swift and UnixTime.swift are links to Sources/otlp-dump.

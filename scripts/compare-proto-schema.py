@@ -1,18 +1,25 @@
 #!/usr/bin/env python3
-"""Compare the wire schema of our proto/ with the reference opentelemetry-proto
-Python package: every message's fields (name, number, type, label, message or
-enum type, oneof) and every enum's values. Prints differences; exit 1 on any.
+"""Compare the wire schema of our proto/ with the reference Python packages
+(opentelemetry-proto; googleapis-common-protos for google.rpc.Status, and
+protobuf itself for google.protobuf.Any): every message's fields (name,
+number, type, label, message or enum type, oneof) and every enum's values.
+Prints differences; exit 1 on any.
 
 usage: compare-proto-schema.py DESCRIPTOR_SET   (from protoc --descriptor_set_out --include_imports)
 """
 import sys
-from google.protobuf import descriptor_pb2
+from google.protobuf import any_pb2, descriptor_pb2
+from google.rpc import status_pb2
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
 from opentelemetry.proto.collector.logs.v1 import logs_service_pb2
 from opentelemetry.proto.common.v1 import common_pb2
 from opentelemetry.proto.resource.v1 import resource_pb2
 from opentelemetry.proto.trace.v1 import trace_pb2
 from opentelemetry.proto.logs.v1 import logs_pb2
+
+
+# The packages compared: all of OTLP, and the error body of OTLP/HTTP with the Any it holds.
+PACKAGES = ("opentelemetry.proto", "google.rpc", "google.protobuf")
 
 
 def summarize(files):
@@ -30,7 +37,7 @@ def summarize(files):
         for v in e.value:
             out[f"{prefix}.{e.name}.{v.name}"] = v.number
     for fd in files:
-        if not fd.package.startswith("opentelemetry.proto"):
+        if not fd.package.startswith(PACKAGES):
             continue
         for m in fd.message_type:
             walk_msg("." + fd.package, m)
@@ -41,7 +48,9 @@ def summarize(files):
 
 def reference():
     files = []
-    for mod in (common_pb2, resource_pb2, trace_pb2, logs_pb2, trace_service_pb2, logs_service_pb2):
+    for mod in (
+        common_pb2, resource_pb2, trace_pb2, logs_pb2, trace_service_pb2, logs_service_pb2, status_pb2, any_pb2,
+    ):
         fdp = descriptor_pb2.FileDescriptorProto()
         mod.DESCRIPTOR.CopyToProto(fdp)
         files.append(fdp)

@@ -16,7 +16,7 @@ seconds=${FUZZ_SECONDS:-600}
 seed_option=()
 [ -z "${FUZZ_SEED:-}" ] || seed_option=(-seed="$FUZZ_SEED")
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzFrameReader FuzzDecoder FuzzJSONLines FuzzMetricKit FuzzMetricKitArithmetic FuzzJSONNumbers FuzzRoundTrip FuzzTreePrinter FuzzConfiguration)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzFrameReader FuzzDecoder FuzzJSONLines FuzzResponses FuzzMetricKit FuzzMetricKitArithmetic FuzzJSONNumbers FuzzRoundTrip FuzzTreePrinter FuzzConfiguration)
 cd "$root/FuzzTesting"
 # Release builds (-O keeps Swift's bounds and overflow checks) run several times faster than debug ones.
 # SwiftPM passes -sanitize=fuzzer to every Swift module, yet identical clean builds came out with the Swift
@@ -48,6 +48,12 @@ seed() {
     FuzzFrameReader) for f in "$shared"/vectors/framed/* "$shared"/vectors/bad/* "$shared"/vectors/traces/*.pb "$shared"/vectors/logs/*.pb; do cp -n "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done ;;
     FuzzDecoder) for f in "$shared"/vectors/traces/*.pb "$shared"/vectors/logs/*.pb "$shared"/vectors/bad/*.pb; do cp -n "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done ;;
     FuzzJSONLines) for f in "$shared"/vectors/framed/*.jsonl "$shared"/vectors/traces/*.json "$shared"/vectors/logs/*.json; do cp -n "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done ;;
+    FuzzResponses)
+      # An ExportTraceServiceResponse with a partial success, a google.rpc.Status with a detail, and both in JSON.
+      printf '\x0a\x07\x08\x03\x12\x03bad' > "$corpus/seed-response.pb"
+      printf '\x08\x03\x12\x03bad\x1a\x2a\x0a\x28type.googleapis.com/google.rpc.ErrorInfo' > "$corpus/seed-status.pb"
+      printf '%s' '{"partialSuccess":{"rejectedSpans":"3","rejectedLogRecords":"4","errorMessage":"bad"}}' > "$corpus/seed-response.json"
+      printf '%s' '{"code":3,"message":"bad","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"R"}]}' > "$corpus/seed-status.json" ;;
     FuzzMetricKit) cp -n "$shared"/metrickit-samples/*.json "$corpus/" ;;
     FuzzJSONNumbers) for n in 0 -1 123 1e3 1.5e1 1.85e19 -1e19 -9.3e18 1.700000000000000001e18 18446744073709551615 -9223372036854775808 4294967296 0.0e0 -0; do printf '%s' "$n" > "$corpus/seed-$n"; done ;;
     FuzzMetricKitArithmetic|FuzzRoundTrip|FuzzTreePrinter) for n in 1 2 3 4; do python3 -c "import random, sys; r = random.Random($n); sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range($n * 64)))" > "$corpus/seed-$n"; done ;;

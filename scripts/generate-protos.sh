@@ -9,6 +9,11 @@
 # Swift, and strings containing U+0000 round-trip. UTF-8 validity of string
 # fields is checked by the decoder (OTLPWireScan in COTLPShims), not protobuf-c.
 #
+# google/protobuf/any.proto is our own copy in proto/ (as is google/rpc/status.proto,
+# the error body OTLP/HTTP servers send), not protoc's include directory: the
+# generated C then depends only on this repository, and the import resolves to
+# it because protoc-c runs in the copy below.
+#
 # usage: scripts/generate-protos.sh [OUTPUT_DIR]   (default Vendor/COTLPProto)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +29,8 @@ protos=(
   opentelemetry/proto/logs/v1/logs.proto
   opentelemetry/proto/collector/trace/v1/trace_service.proto
   opentelemetry/proto/collector/logs/v1/logs_service.proto
+  google/protobuf/any.proto
+  google/rpc/status.proto
 )
 # Encoding-only messages of our own (not OTLP; see the file's header), kept out of proto/.
 bindings=(
@@ -62,7 +69,7 @@ printf 'module COTLPProto {\n    header "COTLPProto.h"\n    export *\n}\n' > "$w
   echo "Everything in this folder is written by \`scripts/generate-protos.sh\` and replaced wholesale by it."
   echo "CI regenerates it into a temporary folder and fails on any difference (\`scripts/check-generated.sh\`)."
   echo
-  echo "- schema: \`proto/\`, OTLP $(cat "$root/proto/VERSION"); encoding-only messages from \`scripts/bindings/\`"
+  echo "- schema: \`proto/\`, OTLP $(cat "$root/proto/VERSION") (and the \`google.rpc.Status\` error body with its \`google.protobuf.Any\`); encoding-only messages from \`scripts/bindings/\`"
   echo "- generator: $(protoc-c --version 2>&1 | head -1 | tr -s ' ')"
   echo "- transformation: every \`string\` field declared \`bytes\` (wire-identical; see the script's header)"
   echo "- command: \`protoc-c --c_out=. ${protos[*]} ${bindings[*]}\`"

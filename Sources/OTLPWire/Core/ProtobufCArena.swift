@@ -81,4 +81,33 @@ final class ProtobufCArena {
             allocator_data: Unmanaged.passUnretained(self).toOpaque())
         return try withExtendedLifetime(self) { () throws(OTLPReadError) -> R in try body(&allocator) }
     }
+
+    /// The most bytes ``withAllocator(limitBytes:_:)``'s allocator hands out before it refuses.
+    private var allocationLimit = Int.max
+    /// Whether that allocator refused an allocation (protobuf-c's unpack then fails and returns NULL).
+    private(set) var refusedAllocation = false
+
+    /// ``withAllocator(_:)``, except that the allocator returns NULL (which makes protobuf-c's unpack fail
+    /// cleanly) once ``bytesInUse`` would pass `limitBytes`; ``refusedAllocation`` then tells the failure
+    /// apart from malformed input. For input whose unpacked size the pre-scan does not bound.
+    func withAllocator<R>(
+        limitBytes: Int, _ body: (UnsafeMutablePointer<ProtobufCAllocator>) throws(OTLPReadError) -> R
+    ) throws(OTLPReadError) -> R {
+        allocationLimit = limitBytes
+        refusedAllocation = false
+        defer { allocationLimit = .max }
+        var allocator = ProtobufCAllocator(
+            alloc: { data, size in
+                let arena = Unmanaged<ProtobufCArena>.fromOpaque(data!).takeUnretainedValue()
+                let (total, overflow) = arena.bytesInUse.addingReportingOverflow(max(size, 1))
+                guard !overflow, total <= arena.allocationLimit else {
+                    arena.refusedAllocation = true
+                    return nil
+                }
+                return arena.allocate(byteCount: max(size, 1))
+            },
+            free: { _, _ in },
+            allocator_data: Unmanaged.passUnretained(self).toOpaque())
+        return try withExtendedLifetime(self) { () throws(OTLPReadError) -> R in try body(&allocator) }
+    }
 }

@@ -7,5 +7,7 @@
 #include "opentelemetry/proto/logs/v1/logs.pb-c.h"
 #include "opentelemetry/proto/collector/trace/v1/trace_service.pb-c.h"
 #include "opentelemetry/proto/collector/logs/v1/logs_service.pb-c.h"
+#include "google/protobuf/any.pb-c.h"
+#include "google/rpc/status.pb-c.h"
 #include "otlpwire/encoding/v1/any_value_members.pb-c.h"
 #endif

@@ -40,6 +40,9 @@ struct  Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceRequest
     , 0,NULL }
 
 
+/*
+ * The body of a successful (2xx) response.
+ */
 struct  Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceResponse
 {
   ProtobufCMessage base;
@@ -53,10 +56,20 @@ struct  Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceResponse
     , NULL }
 
 
+/*
+ * What the server did not accept. Also sent with rejected_log_records 0 and a message
+ * to warn the client about a request it fully accepted.
+ */
 struct  Opentelemetry__Proto__Collector__Logs__V1__ExportLogsPartialSuccess
 {
   ProtobufCMessage base;
+  /*
+   * The number of log records the server rejected.
+   */
   int64_t rejected_log_records;
+  /*
+   * Why they were rejected, or the warning; meant for a developer to read.
+   */
   ProtobufCBinaryData error_message;
 };
 #define OPENTELEMETRY__PROTO__COLLECTOR__LOGS__V1__EXPORT_LOGS_PARTIAL_SUCCESS__INIT \

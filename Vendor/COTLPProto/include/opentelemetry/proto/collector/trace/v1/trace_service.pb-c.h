@@ -40,6 +40,9 @@ struct  Opentelemetry__Proto__Collector__Trace__V1__ExportTraceServiceRequest
     , 0,NULL }
 
 
+/*
+ * The body of a successful (2xx) response.
+ */
 struct  Opentelemetry__Proto__Collector__Trace__V1__ExportTraceServiceResponse
 {
   ProtobufCMessage base;
@@ -53,10 +56,20 @@ struct  Opentelemetry__Proto__Collector__Trace__V1__ExportTraceServiceResponse
     , NULL }
 
 
+/*
+ * What the server did not accept. Also sent with rejected_spans 0 and a message
+ * to warn the client about a request it fully accepted.
+ */
 struct  Opentelemetry__Proto__Collector__Trace__V1__ExportTracePartialSuccess
 {
   ProtobufCMessage base;
+  /*
+   * The number of spans the server rejected.
+   */
   int64_t rejected_spans;
+  /*
+   * Why they were rejected, or the warning; meant for a developer to read.
+   */
   ProtobufCBinaryData error_message;
 };
 #define OPENTELEMETRY__PROTO__COLLECTOR__TRACE__V1__EXPORT_TRACE_PARTIAL_SUCCESS__INIT \
