@@ -47,6 +47,15 @@ public final class OTLPEncoder {
         try withEncodedRequest(data, body)
     }
 
+    /// Encodes the request `payload` holds (either signal) and hands the bytes to `body`; they are valid only
+    /// inside `body`.
+    public func withEncoded<R>(_ payload: OTLPPayload, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch payload {
+        case .traces(let data): try withEncodedRequest(data, body)
+        case .logs(let data): try withEncodedRequest(data, body)
+        }
+    }
+
     /// The request of either signal: the envelope is built and packed once for both.
     func withEncodedRequest<Item: ProtobufCItem, R>(
         _ data: OTLPSignalData<Item>, _ body: (UnsafeRawBufferPointer) throws -> R

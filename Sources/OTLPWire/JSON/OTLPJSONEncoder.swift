@@ -19,6 +19,14 @@ public struct OTLPJSONEncoder: Sendable {
         encodeRequest(data)
     }
 
+    /// The request `payload` holds (either signal) as a single line of JSON (no newline).
+    public func encode(_ payload: OTLPPayload) -> [UInt8] {
+        switch payload {
+        case .traces(let data): encodeRequest(data)
+        case .logs(let data): encodeRequest(data)
+        }
+    }
+
     /// A request of either signal: the envelope is written once for both, each item by its type (``JSONItem``).
     @_specialize(where Item == OTLPSpan)
     @_specialize(where Item == OTLPLogRecord)

@@ -132,7 +132,22 @@ public final class OTLPStreamReader {
     /// parsed) without building the model for protobuf records. Returns its item count, `nil` at the end.
     public func validateNext() throws(OTLPReadError) -> (index: Int, items: Int)? {
         guard let raw = try nextRaw() else { return nil }
-        return try located(raw) { () throws(OTLPReadError) in
+        let checked = try check(raw)
+        return (raw.index, checked.items)
+    }
+
+    /// Checks the next record as ``validateNext()`` does and returns it with its bytes as read (a protobuf
+    /// message, or a JSON line without its newline), ready to be sent on as it is; `nil` at the end.
+    public func nextChecked() throws(OTLPReadError) -> OTLPCheckedRecord? {
+        guard let raw = try nextRaw() else { return nil }
+        let checked = try check(raw)
+        return OTLPCheckedRecord(
+            index: raw.index, streamOffset: raw.streamOffset, bytes: raw.bytes, signal: checked.signal, itemCount: checked.items,
+            isJSON: framing == .jsonl)
+    }
+
+    private func check(_ raw: OTLPRawRecord) throws(OTLPReadError) -> (signal: OTLPSignal, items: Int) {
+        try located(raw) { () throws(OTLPReadError) in
             let signal = try signalFor(raw)
             if framing == .jsonl {
                 let payload: OTLPPayload = try raw.bytes.withUnsafeBytes { b in
@@ -140,13 +155,13 @@ public final class OTLPStreamReader {
                         signal == .traces ? .traces(try jsonDecoder.decodeTraces(b)) : .logs(try jsonDecoder.decodeLogs(b))
                     }
                 }.get()
-                return (raw.index, payload.itemCount)
+                return (signal, payload.itemCount)
             }
             // The same checks decoding makes, then a real unpack by protobuf-c.
             let items = try raw.bytes.withUnsafeBytes { b in
                 Result { () throws(OTLPReadError) in try decoder.checkAndUnpack(b, as: signal, arena: arena) }
             }.get()
-            return (raw.index, items)
+            return (signal, items)
         }
     }
 
