@@ -15,15 +15,19 @@ internal import Tracing
 /// telemetry.shutdown()                        // exports everything; reports drops
 /// ```
 ///
-/// A signal without an output path is not exported: its items are counted as dropped (`disabled`).
+/// A signal with neither an output path nor a collector (the `otlp` section, with an `exporterFactory`) is
+/// not exported: its items are counted as dropped (`disabled`).
 public final class OTLPTelemetry: Sendable {
     /// The configuration in effect: the one given, with numeric values clamped into their documented ranges
     /// (each value clamped is reported to the diagnostics hook at start).
     public let configuration: OTLPTelemetryConfiguration
     /// The resource every record is written under: detected, or the one given.
     public let resource: OTLPResource
-    /// What the pipeline received, exported and dropped so far.
+    /// What the pipeline received, exported and dropped so far: the file outputs (and the disabled signals).
     public let counters: OTLPTelemetryCounters
+    /// What was handed to the collector of the configuration's `otlp` section, delivered (exported), and
+    /// dropped (`rejected`, `export_failed`, ...), with retries; all zero without one.
+    public let deliveryCounters: OTLPTelemetryCounters
     /// The tracer ``bootstrap(logLevel:)`` installs for swift-distributed-tracing; usable directly too.
     public let tracer: OTLPTracer
     /// The log emitter behind swift-log's handler; for records with explicit timestamps, bodies or event names.
@@ -49,12 +53,16 @@ public final class OTLPTelemetry: Sendable {
     ///   - resource: replaces the detected resource (for byte-stable output, or a resource built elsewhere).
     ///   - clock: the time of spans and log records (default: the system's real-time clock).
     ///   - idGenerator: the source of trace and span IDs (default: random).
+    ///   - exporterFactory: makes the exporters that deliver to the collector of the configuration's `otlp`
+    ///     section (the OTLPHTTP library's `OTLPHTTPExporterFactory`); without one, that section is ignored
+    ///     and reported to `diagnostics`.
     ///   - diagnostics: where configuration problems, output errors and drops are reported (default:
     ///     standard error).
     public init(
         configuration: OTLPTelemetryConfiguration = .default, scope: OTLPInstrumentationScope? = nil,
         resource: OTLPResource? = nil,
         clock: any OTLPClock = OTLPSystemClock(), idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator(),
+        exporterFactory: (any OTLPExporterFactory)? = nil,
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
         for problem in configuration.problems {
@@ -97,28 +105,42 @@ public final class OTLPTelemetry: Sendable {
                 return sink
             }
         }
-        let batch = configuration.batch
-        if let traceSink = sink(configuration.traces, .span) {
-            spanProcessor = OTLPBatchProcessor(
-                exporter: OTLPStreamExporter<OTLPScopedSpan>(
-                    sink: traceSink, framing: configuration.traces.framing, gzip: configuration.traces.gzip,
-                    durability: configuration.durability, resource: resource, counters: counters, diagnostics: diagnostics),
-                counters: counters, configuration: batch, diagnostics: diagnostics)
-        } else {
-            spanProcessor = OTLPDisabledProcessor<OTLPScopedSpan>(counters: counters)
+        var deliveryCounters: OTLPTelemetryCounters?
+        if configuration.otlp != nil {
+            if exporterFactory == nil {
+                diagnostics(
+                    "OTLPWire telemetry: the configuration's otlp section is ignored: no exporter factory was given (link OTLPHTTP and pass OTLPHTTPExporterFactory())")
+            } else {
+                deliveryCounters = OTLPTelemetryCounters()
+            }
         }
-        if let logSink = sink(configuration.logs, .logRecord) {
-            logProcessor = OTLPBatchProcessor(
-                exporter: OTLPStreamExporter<OTLPScopedLogRecord>(
-                    sink: logSink, framing: configuration.logs.framing, gzip: configuration.logs.gzip,
-                    durability: configuration.durability, resource: resource, counters: counters, diagnostics: diagnostics),
-                counters: counters, configuration: .init(
-                    maxQueueSize: batch.maxQueueSize, maxExportBatchSize: batch.maxExportBatchSize,
-                    scheduleDelaySeconds: batch.scheduleDelaySeconds, exportTimeoutSeconds: batch.exportTimeoutSeconds),
-                diagnostics: diagnostics)
-        } else {
-            logProcessor = OTLPDisabledProcessor<OTLPScopedLogRecord>(counters: counters)
+        /// The processor of one signal: its file output and its collector, each through a batch processor of
+        /// its own; the signal is disabled (counted as dropped) with neither.
+        func processor<Item: OTLPExportable>(_ type: Item.Type, output: OTLPTelemetryConfiguration.Output) -> any OTLPProcessor<Item> {
+            let batch = configuration.batch(for: Item.kind.signal)
+            var processors: [any OTLPProcessor<Item>] = []
+            if let fileSink = sink(output, Item.kind) {
+                processors.append(OTLPBatchProcessor(
+                    exporter: OTLPStreamExporter<Item>(
+                        sink: fileSink, framing: output.framing, gzip: output.gzip, durability: configuration.durability, resource: resource,
+                        counters: counters, diagnostics: diagnostics),
+                    counters: counters, configuration: batch, diagnostics: diagnostics))
+            }
+            if let exporterFactory, let deliveryCounters, let endpoint = configuration.otlp?.resolved(for: Item.kind.signal) {
+                let exporter = exporterFactory.makeExporter(
+                    for: Item.self, endpoint: endpoint, resource: resource, counters: deliveryCounters, diagnostics: diagnostics)
+                processors.append(OTLPBatchProcessor(
+                    exporter: OTLPAnyExporter(base: exporter), counters: deliveryCounters, configuration: batch, diagnostics: diagnostics))
+            }
+            switch processors.count {
+            case 0: return OTLPDisabledProcessor<Item>(counters: counters)
+            case 1: return processors[0]
+            default: return OTLPFanOutProcessor(processors: processors)
+            }
         }
+        spanProcessor = processor(OTLPScopedSpan.self, output: configuration.traces)
+        logProcessor = processor(OTLPScopedLogRecord.self, output: configuration.logs)
+        self.deliveryCounters = deliveryCounters ?? OTLPTelemetryCounters()
         tracer = OTLPTracer(
             processor: spanProcessor, scope: scope, idGenerator: idGenerator, clock: clock,
             sampler: configuration.sampling.sampler, limits: configuration.limits)
@@ -166,6 +188,10 @@ public final class OTLPTelemetry: Sendable {
         let snapshot = counters.snapshot
         if snapshot.totalSpansDropped > 0 || snapshot.totalLogRecordsDropped > 0 || snapshot.writeErrors > 0 {
             diagnostics("OTLPWire telemetry dropped data: \(snapshot)")
+        }
+        let delivery = deliveryCounters.snapshot
+        if delivery.totalSpansDropped > 0 || delivery.totalLogRecordsDropped > 0 {
+            diagnostics("OTLPWire telemetry dropped data meant for the collector: \(delivery)")
         }
     }
 }

@@ -40,6 +40,13 @@ public protocol OTLPExportable: Sendable {
     func nestsValues(deeperThan levels: Int) -> Bool
 }
 
+extension OTLPExportable {
+    /// Nesting of arrays and key-value lists no reader accepts: at least twice this many message levels,
+    /// past the readers' largest allowed depth. Exporters drop items nested deeper (`item_too_large`)
+    /// before encoding, which recurses per level.
+    package static var maxEncodableValueNesting: Int { OTLPDecodingOptions.maxNestingDepthRange.upperBound / 2 }
+}
+
 extension OTLPScopedSpan: OTLPExportable {
     public static var kind: OTLPItemKind { .span }
 

@@ -10,4 +10,23 @@ public protocol OTLPExporter<Item>: Sendable {
     func forceFlush()
     /// Flushes and releases resources; later exports are refused.
     func shutdown()
+    /// Called (from any thread, possibly while an export runs) when shutdown has begun and must end within
+    /// `seconds`: an exporter that waits between attempts (a network exporter retrying) stops waiting past
+    /// that time and drops what it could not send. The default does nothing.
+    func prepareForShutdown(withinSeconds seconds: Double)
+}
+
+extension OTLPExporter {
+    /// Does nothing: exports of this exporter do not wait between attempts.
+    public func prepareForShutdown(withinSeconds seconds: Double) {}
+}
+
+/// An exporter of any type, for processors made from a factory's existential exporter.
+struct OTLPAnyExporter<Item: OTLPExportable>: OTLPExporter {
+    let base: any OTLPExporter<Item>
+
+    func export(_ items: [Item]) -> Bool { base.export(items) }
+    func forceFlush() { base.forceFlush() }
+    func shutdown() { base.shutdown() }
+    func prepareForShutdown(withinSeconds seconds: Double) { base.prepareForShutdown(withinSeconds: seconds) }
 }

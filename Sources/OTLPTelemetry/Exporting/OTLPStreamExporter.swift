@@ -170,9 +170,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         }
     }
 
-    /// Nesting of arrays and key-value lists no reader accepts: at least twice this many message levels,
-    /// past the readers' largest allowed depth.
-    static var maxEncodableValueNesting: Int { OTLPDecodingOptions.maxNestingDepthRange.upperBound / 2 }
+    static var maxEncodableValueNesting: Int { Item.maxEncodableValueNesting }
 
     /// Writes `part` to the staging writer as one record if readers would accept it (adding it to `parts`),
     /// else its halves (recursively); a single item readers would refuse is left out and counted in
@@ -238,12 +236,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         }
     }
 
-    private static func noun(_ count: Int) -> String {
-        switch Item.kind {
-        case .span: count == 1 ? "span" : "spans"
-        case .logRecord: count == 1 ? "log record" : "log records"
-        }
-    }
+    private static func noun(_ count: Int) -> String { Item.kind.noun(count) }
 
     /// Sends later batches to `sink` instead (for example after the old one failed for good).
     public func redirect(to sink: any OTLPByteSink) {

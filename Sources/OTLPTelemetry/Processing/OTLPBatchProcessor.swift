@@ -98,6 +98,8 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
         }
         isShutDown = true
         condition.broadcast()
+        // An exporter retrying against an unreachable collector stops waiting when the timeout is up.
+        exporter.prepareForShutdown(withinSeconds: configuration.exportTimeoutSeconds)
         // The worker shuts the exporter down when it has exported everything; it cannot be done from here
         // while an export is stuck (the exporter's lock is held by the write).
         let finished = waitForWorker { workerFinished }

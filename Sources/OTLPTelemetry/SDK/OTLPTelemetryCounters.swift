@@ -1,4 +1,4 @@
-internal import OTLPWire
+public import OTLPWire
 import Foundation
 
 /// Why an item was dropped instead of exported.
@@ -17,6 +17,12 @@ public enum OTLPDropReason: String, Sendable, CaseIterable, CustomStringConverti
     /// size or decoded memory limit, nesting too deep, too many attributes), so it was left out of its batch;
     /// the rest of the batch was exported.
     case itemTooLarge = "item_too_large"
+    /// The collector accepted the request but refused these items (an OTLP partial success).
+    case rejected
+    /// The request was not delivered: the collector answered with a status that is not retried (a 400, say),
+    /// or kept answering with retryable statuses (429, 502, 503, 504) or could not be reached until the
+    /// export timeout ran out.
+    case exportFailed = "export_failed"
 
     public var description: String { rawValue }
 }
@@ -27,20 +33,24 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
     public struct Snapshot: Sendable, Equatable, CustomStringConvertible {
         /// Spans handed to a processor.
         public var spansReceived = 0
-        /// Spans written to an output.
+        /// Spans written to an output (for a collector: accepted by it, partial-success rejections excepted).
         public var spansExported = 0
         /// Spans dropped, by reason.
         public var spansDropped: [OTLPDropReason: Int] = [:]
         /// Log records handed to a processor.
         public var logRecordsReceived = 0
-        /// Log records written to an output.
+        /// Log records written to an output (for a collector: accepted by it, partial-success rejections excepted).
         public var logRecordsExported = 0
         /// Log records dropped, by reason.
         public var logRecordsDropped: [OTLPDropReason: Int] = [:]
-        /// Bytes of records written to the outputs.
+        /// Bytes of records written to the outputs (for a collector: request bodies accepted, as sent).
         public var bytesWritten = 0
         /// Batch writes that failed (their items are counted as dropped, `write_failed`).
         public var writeErrors = 0
+        /// Requests of spans sent to a collector again after a retryable answer or a connection failure.
+        public var spanExportRetries = 0
+        /// Requests of log records sent to a collector again after a retryable answer or a connection failure.
+        public var logRecordExportRetries = 0
 
         /// Spans dropped, whatever the reason.
         public var totalSpansDropped: Int { spansDropped.values.reduce(0, +) }
@@ -54,11 +64,13 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
             return "spans: \(spansReceived) received, \(spansExported) exported, dropped \(drops(spansDropped)); "
                 + "log records: \(logRecordsReceived) received, \(logRecordsExported) exported, dropped \(drops(logRecordsDropped)); "
                 + "\(bytesWritten) bytes written, \(writeErrors) write errors"
+                + (spanExportRetries + logRecordExportRetries > 0
+                    ? "; export retries: \(spanExportRetries) for spans, \(logRecordExportRetries) for log records" : "")
         }
     }
 
-    private let lock = NSLock()
-    private var state = Snapshot()
+    fileprivate let lock = NSLock()
+    fileprivate var state = Snapshot()
 
     /// Counters at zero.
     public init() {}
@@ -66,7 +78,7 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
     /// The counters now, read together.
     public var snapshot: Snapshot { lock.withLock { state } }
 
-    func received(_ count: Int, _ kind: OTLPItemKind) {
+    package func received(_ count: Int, _ kind: OTLPItemKind) {
         lock.withLock {
             switch kind {
             case .span: state.spansReceived += count
@@ -75,7 +87,7 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
         }
     }
 
-    func exported(_ count: Int, _ kind: OTLPItemKind, bytes: Int) {
+    package func exported(_ count: Int, _ kind: OTLPItemKind, bytes: Int) {
         lock.withLock {
             switch kind {
             case .span: state.spansExported += count
@@ -85,7 +97,7 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
         }
     }
 
-    func dropped(_ count: Int, _ kind: OTLPItemKind, _ reason: OTLPDropReason) {
+    package func dropped(_ count: Int, _ kind: OTLPItemKind, _ reason: OTLPDropReason) {
         guard count > 0 else { return }
         lock.withLock {
             switch kind {
@@ -95,10 +107,23 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
         }
     }
 
-    func writeFailed(bytes: Int) {
+    package func writeFailed(bytes: Int) {
         lock.withLock {
             state.writeErrors += 1
             state.bytesWritten += bytes
+        }
+    }
+}
+
+extension OTLPTelemetryCounters {
+    /// Counts `count` requests of `kind` items sent again after a retryable failure.
+    package func retried(_ count: Int, _ kind: OTLPItemKind) {
+        guard count > 0 else { return }
+        lock.withLock {
+            switch kind {
+            case .span: state.spanExportRetries += count
+            case .logRecord: state.logRecordExportRetries += count
+            }
         }
     }
 }
@@ -109,4 +134,15 @@ public enum OTLPItemKind: Sendable {
     case span
     /// A log record.
     case logRecord
+
+    /// The signal whose requests carry this kind of item.
+    public var signal: OTLPSignal { self == .span ? .traces : .logs }
+
+    /// "span", "spans", "log record" or "log records", for messages about `count` items.
+    package func noun(_ count: Int) -> String {
+        switch self {
+        case .span: count == 1 ? "span" : "spans"
+        case .logRecord: count == 1 ? "log record" : "log records"
+        }
+    }
 }
