@@ -9,7 +9,7 @@ DUMP := .build/debug/otlp-dump
 
 all: build
 
-## deps: install the Debian packages and the Python reference decoders, if missing
+## deps: install the Debian packages, the Python reference decoders and the collector rotel (tests), if missing
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -18,6 +18,7 @@ deps:
 	fi
 	@python3 -c "import opentelemetry.proto" 2>/dev/null || python3 -m pip install --quiet opentelemetry-proto
 	@python3 -c "import google.rpc.status_pb2" 2>/dev/null || python3 -m pip install --quiet googleapis-common-protos
+	@python3 -c "import rotel" 2>/dev/null || python3 -m pip install --quiet rotel==0.0.1a15
 
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)

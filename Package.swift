@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "OTLPWire", targets: ["OTLPWire"]),
         .library(name: "OTLPTelemetry", targets: ["OTLPTelemetry"]),
         .library(name: "OTLPInstrumentation", targets: ["OTLPInstrumentation"]),
+        .library(name: "OTLPHTTP", targets: ["OTLPHTTP"]),
         .library(name: "OTLPTesting", targets: ["OTLPTesting"]),
         .library(name: "OTLPMetricKit", targets: ["OTLPMetricKit"]),
         .executable(name: "otlp-dump", targets: ["otlp-dump"]),
@@ -24,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // OTLPHTTP only: users who write files alone never build a networking stack.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // MARK: C — system libraries
@@ -59,6 +63,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "OTLPHTTP",
+            dependencies: [
+                "OTLPTelemetry", "OTLPWire",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "OTLPInstrumentation",
             dependencies: ["OTLPTelemetry", "OTLPWire", .product(name: "Tracing", package: "swift-distributed-tracing")],
             swiftSettings: swiftSettings
@@ -81,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "otlp-dump",
             dependencies: [
-                "OTLPWire",
+                "OTLPWire", "OTLPTelemetry", "OTLPHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -123,6 +137,10 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "OTLPHTTPTests",
+            dependencies: ["OTLPHTTP", "OTLPTelemetry", "OTLPWire", "OTLPTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "OTLPInstrumentationTests",

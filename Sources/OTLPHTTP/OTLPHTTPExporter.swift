@@ -1,0 +1,110 @@
+import Foundation
+public import OTLPTelemetry
+public import OTLPWire
+
+/// Delivers batches of spans or log records to an OpenTelemetry collector over OTLP/HTTP: one request per
+/// batch, protobuf (`application/x-protobuf`) or OTLP JSON (`application/json`), gzipped unless the endpoint
+/// says `none`, retried as ``OTLPHTTPRetryPolicy`` says within the endpoint's timeout.
+///
+/// Plug it into an ``OTLPTelemetry/OTLPBatchProcessor`` (the caller never waits for the network: the
+/// processor's worker thread does), or let ``OTLPTelemetry/OTLPTelemetry`` make it from the configuration's
+/// `otlp` section with ``OTLPHTTPExporterFactory``. What becomes of every item is counted in `counters`:
+/// accepted items as exported, a partial success's rejected items as dropped (`rejected`), a batch that was
+/// refused or never answered as dropped (`export_failed`), and retries per signal; refusals and partial
+/// successes are reported to `diagnostics` with the collector's message.
+public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchecked Sendable {
+    /// Where, how and for how long batches are sent.
+    public var endpoint: OTLPExporterConfiguration.Resolved { sender.endpoint }
+    /// The resource every request is sent under.
+    public let resource: OTLPResource
+    /// Where delivered and dropped items are counted.
+    public let counters: OTLPTelemetryCounters
+    private let sender: OTLPHTTPSender
+    private let diagnostics: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var isShutDown = false
+    private let encoder = OTLPEncoder()
+    private let jsonEncoder = OTLPJSONEncoder()
+
+    /// - Parameters:
+    ///   - endpoint: the resolved `otlp` settings of the items' signal
+    ///     (``OTLPTelemetry/OTLPExporterConfiguration/resolved(for:)``).
+    ///   - resource: the resource every request is sent under.
+    ///   - counters: where delivered and dropped items are counted (default: counters of its own).
+    ///   - retryPolicy: waits between attempts; default ``OTLPHTTPRetryPolicy/default``.
+    ///   - diagnostics: where refusals, partial successes and failures are reported (default: standard error).
+    public init(
+        endpoint: OTLPExporterConfiguration.Resolved, resource: OTLPResource, counters: OTLPTelemetryCounters = OTLPTelemetryCounters(),
+        retryPolicy: OTLPHTTPRetryPolicy = .default, diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
+    ) {
+        sender = OTLPHTTPSender(signal: Item.kind.signal, endpoint: endpoint, retryPolicy: retryPolicy)
+        self.resource = resource
+        self.counters = counters
+        self.diagnostics = diagnostics
+    }
+
+    /// Sends `items` as one request and waits for its outcome (at most the endpoint's timeout); returns
+    /// whether the collector accepted all of them.
+    @discardableResult
+    public func export(_ items: [Item]) -> Bool {
+        guard !items.isEmpty else { return true }
+        return lock.withLock {
+            let kind = Item.kind
+            guard !isShutDown else {
+                counters.dropped(items.count, kind, .shutDown)
+                return false
+            }
+            let encodable = items.filter { !$0.nestsValues(deeperThan: Item.maxEncodableValueNesting) }
+            let tooLarge = items.count - encodable.count
+            if tooLarge > 0 {
+                counters.dropped(tooLarge, kind, .itemTooLarge)
+                diagnostics(
+                    "OTLP/HTTP exporter: \(tooLarge) \(kind.noun(tooLarge)) dropped (\(OTLPDropReason.itemTooLarge)): values nested deeper than \(Item.maxEncodableValueNesting) levels")
+            }
+            guard !encodable.isEmpty else { return false }
+            let payload = Item.request(encodable, resource: resource)
+            let body = endpoint.protocol == .httpJSON ? jsonEncoder.encode(payload) : encoder.withEncoded(payload) { Array($0) }
+            let result = sender.send(body)
+            counters.retried(max(0, result.attempts - 1), kind)
+            let count = encodable.count
+            switch result.outcome {
+            case .accepted(let rejectedItems, let message):
+                let rejected = Int(clamping: min(max(rejectedItems, 0), Int64(count)))
+                counters.exported(count - rejected, kind, bytes: body.count)
+                counters.dropped(rejected, kind, .rejected)
+                if rejected > 0 || !message.isEmpty {
+                    diagnostics(
+                        "OTLP/HTTP exporter: \(endpoint.url.absoluteString) accepted the request partly: \(rejected) \(kind.noun(rejected)) rejected\(message.isEmpty ? "" : ": \(message)")")
+                }
+                return rejected == 0 && tooLarge == 0
+            case .refused(let statusCode, let message):
+                counters.dropped(count, kind, .exportFailed)
+                diagnostics(
+                    "OTLP/HTTP exporter: \(count) \(kind.noun(count)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.url.absoluteString) answered HTTP \(statusCode)\(message.isEmpty ? "" : ": \(message)")")
+                return false
+            case .failed(let reason):
+                counters.dropped(count, kind, .exportFailed)
+                diagnostics("OTLP/HTTP exporter: \(count) \(kind.noun(count)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.url.absoluteString): \(reason)")
+                return false
+            }
+        }
+    }
+
+    /// Stops retrying `seconds` from now, so that shutdown ends in time; the batch being sent and later ones
+    /// get no wait past it (what is not delivered is dropped and counted, `export_failed`).
+    public func prepareForShutdown(withinSeconds seconds: Double) {
+        sender.stopRetrying(afterSeconds: seconds)
+    }
+
+    /// Nothing is buffered: every export has been answered (or given up on) when it returns.
+    public func forceFlush() {}
+
+    /// Refuses later exports and releases the HTTP client.
+    public func shutdown() {
+        lock.withLock {
+            guard !isShutDown else { return }
+            isShutDown = true
+            sender.shutdown()
+        }
+    }
+}

@@ -1,0 +1,27 @@
+public import OTLPTelemetry
+public import OTLPWire
+
+/// Makes ``OTLPHTTPExporter``s for ``OTLPTelemetry/OTLPTelemetry``: pass it as `exporterFactory`, and the
+/// configuration's `otlp` section (from code, the JSON file or the `OTEL_*` environment variables) delivers
+/// both signals to the collector.
+///
+/// ```swift
+/// let (configuration, warnings) = OTLPTelemetryConfiguration.default.applyingEnvironment()
+/// let telemetry = OTLPTelemetry(configuration: configuration, exporterFactory: OTLPHTTPExporterFactory())
+/// ```
+public struct OTLPHTTPExporterFactory: OTLPExporterFactory {
+    /// Waits between attempts of every exporter made.
+    public var retryPolicy: OTLPHTTPRetryPolicy
+
+    /// A factory whose exporters retry as `retryPolicy` says (default ``OTLPHTTPRetryPolicy/default``).
+    public init(retryPolicy: OTLPHTTPRetryPolicy = .default) {
+        self.retryPolicy = retryPolicy
+    }
+
+    public func makeExporter<Item: OTLPExportable>(
+        for itemType: Item.Type, endpoint: OTLPExporterConfiguration.Resolved, resource: OTLPResource,
+        counters: OTLPTelemetryCounters, diagnostics: @escaping @Sendable (String) -> Void
+    ) -> any OTLPExporter<Item> {
+        OTLPHTTPExporter<Item>(endpoint: endpoint, resource: resource, counters: counters, retryPolicy: retryPolicy, diagnostics: diagnostics)
+    }
+}

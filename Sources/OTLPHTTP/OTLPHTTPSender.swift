@@ -1,0 +1,308 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+public import OTLPTelemetry
+public import OTLPWire
+
+/// Posts OTLP/HTTP requests of one signal to one collector endpoint, with the specification's retry rules.
+///
+/// A body is an encoded `Export*ServiceRequest` (protobuf or OTLP JSON, as the endpoint's protocol says),
+/// gzipped here when the endpoint asks for compression. Each ``send(_:)`` tries until the collector answers
+/// 2xx, answers a status that is not retried, or the endpoint's timeout (for all attempts together) runs
+/// out: 429, 502, 503, 504 and connection failures are tried again after the backoff of ``retryPolicy`` or
+/// the wait the server's `Retry-After` asks for; a wait that would end past the timeout is not started.
+///
+/// The sender owns its HTTP client (`https://` uses the system's trust roots); call ``shutdown()`` when done.
+public final class OTLPHTTPSender: Sendable {
+    /// What became of one request.
+    public enum Outcome: Sendable, Equatable {
+        /// The collector answered 2xx. With a partial success, `rejectedItems` of the request's items were
+        /// refused and `message` says why (both are zero and empty on full success).
+        case accepted(rejectedItems: Int64, message: String)
+        /// The collector answered a status that is not retried (400, 401, 413, 500, ...): the request is
+        /// dropped. `message` is the `google.rpc.Status` message of the answer, or its text.
+        case refused(statusCode: Int, message: String)
+        /// Retryable answers or connection failures until the timeout ran out; `reason` describes the last.
+        case failed(reason: String)
+    }
+
+    /// An outcome and how many attempts it took.
+    public struct Result: Sendable, Equatable {
+        /// What became of the request.
+        public var outcome: Outcome
+        /// Requests made: 1, or more after retryable failures.
+        public var attempts: Int
+    }
+
+    /// The signal of the requests sent.
+    public let signal: OTLPSignal
+    /// Where, how and for how long requests are sent.
+    public let endpoint: OTLPExporterConfiguration.Resolved
+    /// Waits between attempts.
+    public let retryPolicy: OTLPHTTPRetryPolicy
+    /// The most bytes of a collector's answer read: longer answers count as unreadable (the request's
+    /// outcome still follows the status).
+    public static let maxResponseBytes = 4 << 20
+    /// `User-Agent` of every request: the library and its version.
+    public static let userAgent = "OTLPWire/\(OTLPResourceDetector.sdkVersion) (Swift; OTLP/HTTP exporter)"
+
+    private let client: HTTPClient
+    private let headers: HTTPHeaders
+    /// Set by ``stopRetrying(after:)``: no wait between attempts ends past it.
+    private let retryDeadline = LockedDeadline()
+
+    /// - Parameters:
+    ///   - signal: traces (`/v1/traces` under a base endpoint) or logs (`/v1/logs`).
+    ///   - endpoint: the resolved `otlp` settings of that signal (``OTLPExporterConfiguration/resolved(for:)``).
+    ///   - retryPolicy: waits between attempts; default ``OTLPHTTPRetryPolicy/default``.
+    public init(signal: OTLPSignal, endpoint: OTLPExporterConfiguration.Resolved, retryPolicy: OTLPHTTPRetryPolicy = .default) {
+        self.signal = signal
+        self.endpoint = endpoint
+        self.retryPolicy = retryPolicy
+        var headers = HTTPHeaders()
+        for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) { headers.add(name: name, value: value) }
+        headers.replaceOrAdd(name: "Content-Type", value: endpoint.protocol == .httpJSON ? "application/json" : "application/x-protobuf")
+        if endpoint.compression == .gzip { headers.replaceOrAdd(name: "Content-Encoding", value: "gzip") }
+        headers.replaceOrAdd(name: "User-Agent", value: Self.userAgent)
+        self.headers = headers
+        var configuration = HTTPClient.Configuration()
+        configuration.decompression = .disabled
+        configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
+        // A failed connection ends the attempt (the pool would otherwise keep reconnecting until the
+        // deadline), so that the retry policy, its counting and `Retry-After` decide what happens next.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    deinit {
+        try? client.syncShutdown()
+    }
+
+    /// Sends `body` (an encoded request, not yet compressed), retrying as the specification says; returns
+    /// when the request was answered for good or the timeout ran out. Blocks the calling thread (an
+    /// exporter's worker, a command-line tool): never call it from an async context.
+    public func send(_ body: [UInt8]) -> Result {
+        let now = NIODeadline.now()
+        var deadline = now + Self.timeAmount(seconds: endpoint.timeoutSeconds)
+        if let stop = retryDeadline.value {
+            // Shutting down: what arrives after the deadline gets one short attempt, no retries.
+            deadline = min(deadline, max(stop, now + .seconds(1)))
+        }
+        let payload: ByteBuffer
+        if endpoint.compression == .gzip {
+            do {
+                payload = ByteBuffer(bytes: try body.withUnsafeBytes { bytes in try OTLPGzip.compress(bytes) })
+            } catch {
+                return Result(outcome: .failed(reason: "gzip compression failed: \(error)"), attempts: 0)
+            }
+        } else {
+            payload = ByteBuffer(bytes: body)
+        }
+        var attempts = 0
+        while true {
+            attempts += 1
+            let reason: String
+            var requestedWait: Double?
+            switch attempt(payload, deadline: deadline) {
+            case .answered(let status, let headers, let answer):
+                let contentType = headers.first(name: "content-type") ?? ""
+                if (200..<300).contains(status) {
+                    return Result(outcome: Self.accepted(answer, contentType: contentType, signal: signal), attempts: attempts)
+                }
+                let message = Self.statusMessage(answer, contentType: contentType)
+                guard OTLPHTTPRetryPolicy.isRetryable(statusCode: status) else {
+                    return Result(outcome: .refused(statusCode: status, message: message), attempts: attempts)
+                }
+                reason = "HTTP \(status)\(message.isEmpty ? "" : ": \(message)")"
+                requestedWait = headers.first(name: "retry-after").flatMap { OTLPHTTPRetryPolicy.retryAfterSeconds($0, now: Date()) }
+            case .invalidEndpoint(let error):
+                return Result(outcome: .failed(reason: "invalid endpoint \(endpoint.url.absoluteString): \(error)"), attempts: attempts)
+            case .failed(let error):
+                reason = Self.describe(error)
+            }
+            let wait = requestedWait ?? retryPolicy.backoffSeconds(afterAttempt: attempts, random: Double.random(in: 0...1))
+            let stop = retryDeadline.value.map { min($0, deadline) } ?? deadline
+            let remaining = Double((stop - NIODeadline.now()).nanoseconds) / 1e9
+            // A wait cut short by shutdown ends the retries too.
+            guard wait < remaining, retryDeadline.wait(seconds: wait) else {
+                let waitNote = requestedWait.map { String(format: " (the server asked to wait %.0f s)", $0) } ?? ""
+                let limit = retryDeadline.value.map { $0 < deadline } == true ? "before shutdown" : "within the \(Self.seconds(endpoint.timeoutSeconds)) s timeout"
+                return Result(
+                    outcome: .failed(reason: "\(reason); gave up after \(attempts) \(attempts == 1 ? "attempt" : "attempts") \(limit)\(waitNote)"),
+                    attempts: attempts)
+            }
+        }
+    }
+
+    /// How one attempt ended.
+    private enum Attempt {
+        case answered(status: Int, headers: HTTPHeaders, body: ByteBuffer?)
+        case invalidEndpoint(HTTPClientError)
+        case failed(any Error)
+    }
+
+    /// One request, made on the HTTP client's event loops while this thread waits (never on Swift
+    /// concurrency's threads, so a caller on one of them cannot starve it).
+    private func attempt(_ payload: ByteBuffer, deadline: NIODeadline) -> Attempt {
+        let request: HTTPClient.Request
+        do {
+            request = try HTTPClient.Request(url: endpoint.url.absoluteString, method: .POST, headers: headers, body: .byteBuffer(payload))
+        } catch let error as HTTPClientError {
+            return .invalidEndpoint(error)
+        } catch {
+            return .failed(error)
+        }
+        do {
+            let answer = try client.execute(request: request, delegate: CappedResponse(maxBodyBytes: Self.maxResponseBytes), deadline: deadline)
+                .futureResult.wait()
+            return .answered(status: answer.status, headers: answer.headers, body: answer.body)
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// Makes every send stop retrying `seconds` from now (shutdown has begun): no wait between attempts ends
+    /// later, and a send started later gets one attempt of at most a second.
+    public func stopRetrying(afterSeconds seconds: Double) {
+        retryDeadline.setEarliest(NIODeadline.now() + Self.timeAmount(seconds: seconds))
+    }
+
+    /// Releases the HTTP client; later sends fail.
+    public func shutdown() {
+        try? client.syncShutdown()
+    }
+
+    /// The outcome of a 2xx answer: a partial success if its `Export*ServiceResponse` says so.
+    private static func accepted(_ answer: ByteBuffer?, contentType: String, signal: OTLPSignal) -> Outcome {
+        guard let answer, answer.readableBytes > 0 else { return .accepted(rejectedItems: 0, message: "") }
+        let bytes = Array(answer.readableBytesView)
+        do {
+            let response =
+                contentType.hasPrefix("application/json")
+                ? try OTLPExportResponse(json: bytes, for: signal) : try OTLPExportResponse(protobuf: bytes, for: signal)
+            return .accepted(rejectedItems: response.rejectedItems, message: response.errorMessage)
+        } catch {
+            // The request was accepted; only its answer is unreadable.
+            return .accepted(rejectedItems: 0, message: "")
+        }
+    }
+
+    /// The message of an error answer: its `google.rpc.Status` message (protobuf or JSON), else its text.
+    static func statusMessage(_ answer: ByteBuffer?, contentType: String) -> String {
+        guard let answer, answer.readableBytes > 0 else { return "" }
+        let bytes = Array(answer.readableBytesView)
+        if contentType.hasPrefix("application/json"), let status = try? OTLPRPCStatus(json: bytes) {
+            return status.message
+        }
+        if contentType.hasPrefix("application/x-protobuf") || contentType.hasPrefix("application/protobuf"),
+            let status = try? OTLPRPCStatus(protobuf: bytes)
+        {
+            return status.message
+        }
+        return text(bytes)
+    }
+
+    /// Up to 512 characters of `bytes` as text, control characters escaped, on one line.
+    static func text(_ bytes: [UInt8]) -> String {
+        var text = ""
+        for scalar in String(decoding: bytes.prefix(2048), as: UTF8.self).unicodeScalars {
+            if text.unicodeScalars.count >= 512 {
+                text += "…"
+                break
+            }
+            text += scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
+        }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError {
+            if error == .deadlineExceeded { return "no answer before the timeout" }
+            if error == .connectTimeout { return "connection timed out" }
+            if error == .remoteConnectionClosed { return "the collector closed the connection" }
+            return "\(error)"
+        }
+        return "cannot connect: \(error)"
+    }
+
+    private static func timeAmount(seconds: Double) -> TimeAmount {
+        .nanoseconds(Int64(min(max(seconds.isNaN ? 0 : seconds, 0), 86_400) * 1e9))
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
+
+/// The shutdown deadline: set from one thread, read by senders, and waking senders that wait between
+/// attempts when it is set.
+private final class LockedDeadline: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var deadline: NIODeadline?
+
+    var value: NIODeadline? {
+        condition.lock()
+        defer { condition.unlock() }
+        return deadline
+    }
+
+    func setEarliest(_ new: NIODeadline) {
+        condition.lock()
+        deadline = deadline.map { min($0, new) } ?? new
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits `seconds`; returns true when the time is up, false as soon as a shutdown deadline is set that
+    /// the wait would outlast.
+    func wait(seconds: Double) -> Bool {
+        let end = NIODeadline.now() + .nanoseconds(Int64(max(0, min(seconds, 86_400)) * 1e9))
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let deadline, deadline < end { return false }
+            let now = NIODeadline.now()
+            if now >= end { return true }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Double((end - now).nanoseconds) / 1e9))
+        }
+    }
+}
+
+/// Keeps a response's status and headers, and its body up to a limit (a longer body is dropped, not read
+/// into memory).
+private final class CappedResponse: HTTPClientResponseDelegate, @unchecked Sendable {
+    typealias Response = (status: Int, headers: HTTPHeaders, body: ByteBuffer?)
+
+    private let maxBodyBytes: Int
+    private var head: HTTPResponseHead?
+    private var body: ByteBuffer?
+    private var isTooLong = false
+
+    init(maxBodyBytes: Int) {
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        self.head = head
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
+        if !isTooLong {
+            if (body?.readableBytes ?? 0) + part.readableBytes > maxBodyBytes {
+                isTooLong = true
+                body = nil
+            } else {
+                var part = part
+                if body == nil { body = part } else { body!.writeBuffer(&part) }
+            }
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
+        guard let head else { throw HTTPClientError.remoteConnectionClosed }
+        return (Int(head.status.code), head.headers, isTooLong ? nil : body)
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import OTLPHTTP
+import OTLPTelemetry
+import OTLPTestSupport
+import OTLPWire
+import Testing
+
+/// The exporter against the scripted server: what it sends, and what it does with each kind of answer.
+@Suite("OTLPHTTPExporter", .serialized)
+struct OTLPHTTPExporterTests {
+    typealias Data_ = OTLPHTTPTestData
+
+    @Test("protobuf, gzip: POST /v1/traces with the specification's headers; every span arrives as sent")
+    func protobufGzip() throws {
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint, headers: ["api-key": "secret=1", "X-Tenant": "a b"]), resource: Data_.resource,
+            counters: counters)
+        let spans = Data_.spans(50)
+        #expect(exporter.export(spans))
+        exporter.shutdown()
+        collector.stop()
+        let requests = collector.requests
+        #expect(requests.count == 1)
+        let request = try #require(requests.first)
+        #expect(request.path == "/v1/traces")
+        #expect(request.headers["content-type"] == "application/x-protobuf")
+        #expect(request.headers["content-encoding"] == "gzip")
+        #expect(request.headers["user-agent"]?.hasPrefix("OTLPWire/") == true)
+        #expect(request.headers["api-key"] == "secret=1" && request.headers["x-tenant"] == "a b")
+        #expect(Array(request.body.prefix(2)) == [0x1F, 0x8B])
+        #expect(collector.items.sorted() == (try Data_.canonical(spans)).sorted())
+        #expect(counters.snapshot.spansExported == 50 && counters.snapshot.totalSpansDropped == 0)
+        #expect(counters.snapshot.bytesWritten > 0)
+    }
+
+    @Test("JSON, no compression: POST /v1/logs as OTLP JSON; every log record arrives as sent")
+    func jsonPlain() throws {
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let exporter = OTLPHTTPExporter<OTLPScopedLogRecord>(
+            endpoint: Data_.endpoint(collector.endpoint + "/", protocol: .httpJSON, compression: OTLPCompression.none, signal: .logs),
+            resource: Data_.resource, counters: counters)
+        let records = Data_.logRecords(30)
+        #expect(exporter.export(records))
+        exporter.shutdown()
+        collector.stop()
+        let request = try #require(collector.requests.first)
+        #expect(request.path == "/v1/logs")
+        #expect(request.headers["content-type"] == "application/json")
+        #expect(request.headers["content-encoding"] == nil)
+        #expect(request.body.first == UInt8(ascii: "{"))
+        #expect(collector.items.sorted() == (try Data_.canonical(records)).sorted())
+        #expect(counters.snapshot.logRecordsExported == 30)
+    }
+
+    @Test("503 with Retry-After: 1, twice, then 200: delivered exactly once, after at least 2 s, 2 retries counted")
+    func retryAfter() throws {
+        let busy = OTLPTestCollector.Answer(status: 503, headers: ["Retry-After": "1"])
+        let collector = try OTLPTestCollector(answers: [busy, busy])
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(endpoint: Data_.endpoint(collector.endpoint), resource: Data_.resource, counters: counters)
+        let started = Date()
+        #expect(exporter.export(Data_.spans(10)))
+        #expect(Date().timeIntervalSince(started) >= 2)
+        exporter.shutdown()
+        collector.stop()
+        #expect(collector.requests.count == 3)
+        #expect(collector.items.count == 10)
+        #expect(counters.snapshot.spansExported == 10 && counters.snapshot.spanExportRetries == 2)
+    }
+
+    @Test("429 and 502/504 are retried with backoff")
+    func otherRetryable() throws {
+        let collector = try OTLPTestCollector(answers: [.init(status: 429), .init(status: 502), .init(status: 504)])
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), resource: Data_.resource, counters: counters, retryPolicy: Data_.quickRetries)
+        #expect(exporter.export(Data_.spans(3)))
+        exporter.shutdown()
+        collector.stop()
+        #expect(collector.requests.count == 4 && collector.items.count == 3)
+        #expect(counters.snapshot.spanExportRetries == 3 && counters.snapshot.spansExported == 3)
+    }
+
+    @Test("400 with a google.rpc.Status body (protobuf and JSON): dropped, counted, the message reported, not retried",
+        arguments: [false, true])
+    func badRequest(json: Bool) throws {
+        let status = OTLPRPCStatus(code: 3, message: "span 4 has an invalid trace id", detailTypeURLs: [])
+        let answer = OTLPTestCollector.Answer(
+            status: 400, headers: ["Content-Type": json ? "application/json" : "application/x-protobuf"],
+            body: json ? status.jsonEncoded() : status.encoded())
+        let collector = try OTLPTestCollector(answers: [answer])
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), resource: Data_.resource, counters: counters, retryPolicy: Data_.quickRetries,
+            diagnostics: messages.add)
+        #expect(!exporter.export(Data_.spans(7)))
+        exporter.shutdown()
+        collector.stop()
+        #expect(collector.requests.count == 1)
+        #expect(counters.snapshot.spansDropped == [.exportFailed: 7] && counters.snapshot.spansExported == 0)
+        #expect(messages.all.count == 1)
+        #expect(messages.all.first?.contains("HTTP 400: span 4 has an invalid trace id") == true)
+    }
+
+    @Test("a 500 with a plain-text body is not retried; its text is reported, escaped")
+    func serverErrorText() throws {
+        let collector = try OTLPTestCollector(answers: [.init(status: 500, headers: ["Content-Type": "text/plain"], body: Array("boom\n\u{1B}[31m".utf8))])
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), resource: Data_.resource, counters: counters, diagnostics: messages.add)
+        #expect(!exporter.export(Data_.spans(2)))
+        exporter.shutdown()
+        collector.stop()
+        #expect(collector.requests.count == 1)
+        #expect(counters.snapshot.spansDropped == [.exportFailed: 2])
+        #expect(messages.all.first?.contains("HTTP 500: boom\\n\\u{1B}[31m") == true)
+    }
+
+    @Test("a partial success: the rejected items are counted as dropped (rejected), the rest as exported, its message reported",
+        arguments: [false, true])
+    func partialSuccess(json: Bool) throws {
+        let response = OTLPExportResponse(rejectedItems: 3, errorMessage: "3 log records too old")
+        let answer = OTLPTestCollector.Answer(
+            status: 200, headers: ["Content-Type": json ? "application/json" : "application/x-protobuf"],
+            body: json ? response.jsonEncoded(for: .logs) : response.encoded(for: .logs))
+        let collector = try OTLPTestCollector(answers: [answer])
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let exporter = OTLPHTTPExporter<OTLPScopedLogRecord>(
+            endpoint: Data_.endpoint(collector.endpoint, signal: .logs), resource: Data_.resource, counters: counters, diagnostics: messages.add)
+        #expect(!exporter.export(Data_.logRecords(10)))
+        exporter.shutdown()
+        collector.stop()
+        #expect(counters.snapshot.logRecordsExported == 7 && counters.snapshot.logRecordsDropped == [.rejected: 3])
+        #expect(messages.all.count == 1 && messages.all[0].contains("3 log records rejected: 3 log records too old"))
+    }
+
+    @Test("a server that accepts the connection and never answers: given up at the timeout, counted, reported")
+    func hangingServer() throws {
+        let collector = try OTLPTestCollector(answers: [.hang, .hang, .hang])
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint, timeoutSeconds: 1), resource: Data_.resource, counters: counters,
+            retryPolicy: Data_.quickRetries, diagnostics: messages.add)
+        #expect(!exporter.export(Data_.spans(4)))
+        exporter.shutdown()
+        collector.stop()
+        #expect(counters.snapshot.spansDropped == [.exportFailed: 4])
+        #expect(messages.all.first?.contains("no answer before the timeout") == true)
+    }
+
+    @Test("nobody listening: retried until the timeout, then dropped and counted")
+    func connectionRefused() throws {
+        let port = try OTLPFreePort.unused()
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint("http://127.0.0.1:\(port)", timeoutSeconds: 1), resource: Data_.resource, counters: counters,
+            retryPolicy: Data_.quickRetries, diagnostics: messages.add)
+        #expect(!exporter.export(Data_.spans(5)))
+        exporter.shutdown()
+        #expect(counters.snapshot.spansDropped == [.exportFailed: 5])
+        #expect(counters.snapshot.spanExportRetries >= 1)
+        #expect(messages.all.first?.contains("gave up after") == true)
+    }
+
+    @Test("after shutdown, exports are refused and counted")
+    func afterShutdown() throws {
+        let counters = OTLPTelemetryCounters()
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint("http://127.0.0.1:9"), resource: Data_.resource, counters: counters)
+        exporter.shutdown()
+        #expect(!exporter.export(Data_.spans(2)))
+        #expect(counters.snapshot.spansDropped == [.shutDown: 2])
+    }
+}
