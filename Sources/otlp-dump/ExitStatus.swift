@@ -6,4 +6,6 @@ enum ExitStatus {
     static let damagedInput = ExitCode(1)
     /// A file could not be opened, read or written.
     static let ioError = ExitCode(2)
+    /// `send`: the collector refused data (wholly or partly) or stayed unreachable past the retries.
+    static let collectorRefused = ExitCode(3)
 }

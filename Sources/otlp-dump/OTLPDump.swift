@@ -11,7 +11,7 @@ import Darwin
 struct OTLPDump: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "otlp-dump",
-        abstract: "Inspect OTLP trace and log files: framed protobuf (u32be, varint), JSON lines, bare messages, gzip or not.",
+        abstract: "Inspect, validate, convert and send OTLP trace and log files: framed protobuf (u32be, varint), JSON lines, bare messages, gzip or not.",
         discussion: """
             FILE arguments may be `-` for standard input (the default). Framing, gzip and signal are detected \
             unless given. Damaged input: every record before the fault is still shown, then one error on stderr \
@@ -21,10 +21,11 @@ struct OTLPDump: ParsableCommand {
               0   all input read
               1   damaged or invalid input
               2   a file (or stdout) could not be opened, read or written
+              3   send: the collector refused data or stayed unreachable
               64  usage error, or an output that is one of the inputs
             """,
         version: "0.1.0",
-        subcommands: [PrintCommand.self, StatsCommand.self, ValidateCommand.self, ConvertCommand.self],
+        subcommands: [PrintCommand.self, StatsCommand.self, ValidateCommand.self, ConvertCommand.self, SendCommand.self],
         defaultSubcommand: PrintCommand.self
     )
 

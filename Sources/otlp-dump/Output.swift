@@ -78,4 +78,10 @@ final class Output {
         let line = Array("otlp-dump: \(message)\n".utf8)
         try? line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try OTLPFileSink.standardError.write(bytes) } }.get()
     }
+
+    /// Writes `text` to standard error as it is (a progress line redrawn in place).
+    static func diagnosticRaw(_ text: String) {
+        let bytes = Array(text.utf8)
+        try? bytes.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try OTLPFileSink.standardError.write(bytes) } }.get()
+    }
 }

@@ -1,0 +1,106 @@
+import Foundation
+import OTLPTestSupport
+import Testing
+
+/// `otlp-dump send` against rotel and the scripted server.
+@Suite("otlp-dump send", .serialized)
+struct SendCommandTests {
+    static let framed = OTLPDumpRunner.vectors.appendingPathComponent("framed")
+
+    static func framing(of name: String) -> String {
+        name.contains(".jsonl") ? "jsonl" : name.contains(".varint.") ? "varint" : "u32be"
+    }
+
+    @Test("every framed vector (plain, gzip, multi-member, varint, JSON lines) arrives at rotel with equal content",
+        arguments: ["http/protobuf", "http/json"])
+    func framedVectorsThroughRotel(wireProtocol: String) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.framed.path).sorted()
+        #expect(names.count >= 10)
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let rotel = try OTLPRotel(forwardingTo: collector)
+        var expected: [String] = []
+        for name in names {
+            let path = Self.framed.appendingPathComponent(name).path
+            let signal = name.hasPrefix("logs") ? "logs" : "traces"
+            let result = try OTLPDumpRunner.run(["send", path, "--endpoint", rotel.endpoint, "--protocol", wireProtocol])
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+            #expect(result.stdout.hasPrefix("accepted "), "\(name): \(result.stdout)")
+            expected += try OTLPTestCollector.canonicalItems(ofFile: path, framing: Self.framing(of: name), signal: signal)
+        }
+        rotel.stop()
+        collector.stop()
+        let arrived = collector.items
+        #expect(arrived.count == expected.count)
+        #expect(arrived.sorted() == expected.sorted())
+    }
+
+    @Test("protobuf records are sent as they are: each request body is the record's bytes")
+    func passThrough() throws {
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let path = Self.framed.appendingPathComponent("traces-mixed.u32be.bin").path
+        let result = try OTLPDumpRunner.run(["send", path, "--endpoint", collector.endpoint, "--compression", "none", "--header", "x-team=obs"])
+        collector.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        var records: [[UInt8]] = []
+        var offset = 0
+        while offset + 4 <= data.count {
+            let length = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            records.append(Array(data[offset + 4..<offset + 4 + length]))
+            offset += 4 + length
+        }
+        let requests = collector.requests
+        #expect(requests.map(\.body) == records)
+        #expect(requests.allSatisfy { $0.path == "/v1/traces" && $0.headers["x-team"] == "obs" && $0.headers["content-type"] == "application/x-protobuf" })
+    }
+
+    @Test("a damaged file: the records before the fault are sent, the fault reported, exit 1")
+    func damaged() throws {
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let path = OTLPDumpRunner.vectors.appendingPathComponent("bad/traces-truncated-in-body.u32be.bin").path
+        let validate = try OTLPDumpRunner.run(["validate", path])
+        let before = try #require(validate.stderr.firstMatch(of: /\[(\d+) valid records before it\]/).flatMap { Int($0.1) })
+        let result = try OTLPDumpRunner.run(["send", path, "--endpoint", collector.endpoint])
+        collector.stop()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("truncated_record"))
+        #expect(collector.requests.count == before)
+        #expect(result.stdout.hasPrefix("accepted \(before) records"))
+    }
+
+    @Test("a collector answering 400: every record is reported, exit 3")
+    func badRequest() throws {
+        let collector = try OTLPTestCollector(answers: Array(repeating: .init(status: 400, headers: ["Content-Type": "text/plain"], body: Array("no thanks".utf8)), count: 100))
+        defer { collector.removeRecords() }
+        let path = Self.framed.appendingPathComponent("traces-edge.varint.bin").path
+        let result = try OTLPDumpRunner.run(["send", path, "--endpoint", collector.endpoint])
+        collector.stop()
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("HTTP 400: no thanks"))
+        #expect(result.stdout.contains("not accepted"))
+    }
+
+    @Test("nobody listening: retried within --timeout, then exit 3, and sending stops")
+    func nobodyListening() throws {
+        let port = try OTLPFreePort.unused()
+        let path = Self.framed.appendingPathComponent("traces-mixed.u32be.bin").path
+        let result = try OTLPDumpRunner.run(["send", path, "--endpoint", "http://127.0.0.1:\(port)", "--timeout", "1"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("not sent") && result.stderr.contains("gave up after"))
+        #expect(result.stdout.contains("unreachable"))
+    }
+
+    @Test("usage errors exit 64", arguments: [
+        ["--endpoint", "ftp://example.com"], ["--endpoint", "not a url"], ["--endpoint", "http://x", "--header", "novalue"],
+        ["--endpoint", "http://x", "--header", "bad name=1"], ["--endpoint", "http://x", "--timeout", "nan"],
+        ["--endpoint", "http://x", "--timeout", "-1"], ["--endpoint", "http://x", "--protocol", "grpc"], [],
+    ])
+    func usage(arguments: [String]) throws {
+        let path = Self.framed.appendingPathComponent("traces-edge.varint.bin").path
+        let result = try OTLPDumpRunner.run(["send", path] + arguments)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+    }
+}
