@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "otlpwire-demo",
             dependencies: [
-                "OTLPWire", "OTLPTelemetry", "OTLPInstrumentation",
+                "OTLPWire", "OTLPTelemetry", "OTLPInstrumentation", "OTLPHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),

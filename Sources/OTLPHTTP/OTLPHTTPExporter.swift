@@ -6,8 +6,8 @@ public import OTLPWire
 /// batch, protobuf (`application/x-protobuf`) or OTLP JSON (`application/json`), gzipped unless the endpoint
 /// says `none`, retried as ``OTLPHTTPRetryPolicy`` says within the endpoint's timeout.
 ///
-/// Plug it into an ``OTLPTelemetry/OTLPBatchProcessor`` (the caller never waits for the network: the
-/// processor's worker thread does), or let ``OTLPTelemetry/OTLPTelemetry`` make it from the configuration's
+/// Plug it into an `OTLPBatchProcessor` (the caller never waits for the network: the
+/// processor's worker thread does), or let `OTLPTelemetry` make it from the configuration's
 /// `otlp` section with ``OTLPHTTPExporterFactory``. What becomes of every item is counted in `counters`:
 /// accepted items as exported, a partial success's rejected items as dropped (`rejected`), a batch that was
 /// refused or never answered as dropped (`export_failed`), and retries per signal; refusals and partial
@@ -28,7 +28,7 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
 
     /// - Parameters:
     ///   - endpoint: the resolved `otlp` settings of the items' signal
-    ///     (``OTLPTelemetry/OTLPExporterConfiguration/resolved(for:)``).
+    ///     (`OTLPExporterConfiguration.resolved(for:)`).
     ///   - resource: the resource every request is sent under.
     ///   - counters: where delivered and dropped items are counted (default: counters of its own).
     ///   - retryPolicy: waits between attempts; default ``OTLPHTTPRetryPolicy/default``.

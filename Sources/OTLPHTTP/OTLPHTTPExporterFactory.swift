@@ -1,7 +1,7 @@
 public import OTLPTelemetry
 public import OTLPWire
 
-/// Makes ``OTLPHTTPExporter``s for ``OTLPTelemetry/OTLPTelemetry``: pass it as `exporterFactory`, and the
+/// Makes ``OTLPHTTPExporter``s for `OTLPTelemetry`: pass it as `exporterFactory`, and the
 /// configuration's `otlp` section (from code, the JSON file or the `OTEL_*` environment variables) delivers
 /// both signals to the collector.
 ///

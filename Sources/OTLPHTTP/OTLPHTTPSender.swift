@@ -54,7 +54,7 @@ public final class OTLPHTTPSender: Sendable {
 
     /// - Parameters:
     ///   - signal: traces (`/v1/traces` under a base endpoint) or logs (`/v1/logs`).
-    ///   - endpoint: the resolved `otlp` settings of that signal (``OTLPExporterConfiguration/resolved(for:)``).
+    ///   - endpoint: the resolved `otlp` settings of that signal (`OTLPExporterConfiguration.resolved(for:)`).
     ///   - retryPolicy: waits between attempts; default ``OTLPHTTPRetryPolicy/default``.
     public init(signal: OTLPSignal, endpoint: OTLPExporterConfiguration.Resolved, retryPolicy: OTLPHTTPRetryPolicy = .default) {
         self.signal = signal

@@ -4,6 +4,7 @@ import Logging
 #if canImport(Glibc)
 import Glibc
 #endif
+import OTLPHTTP
 import OTLPInstrumentation
 import OTLPTelemetry
 import OTLPWire
@@ -39,7 +40,12 @@ struct OTLPWireDemo: ParsableCommand {
             their launch phases and view traces, and writes traces.u32be.bin and logs.u32be.bin.gz \
             (replacing them) under OUTPUT-DIRECTORY, which is created if missing. Show them with otlp-dump.
 
-            Exit status: 0 everything written; 1 telemetry was dropped, or the configuration is invalid; \
+            With OTEL_EXPORTER_OTLP_ENDPOINT (or the other OTEL_EXPORTER_OTLP_* and OTEL_TRACES_EXPORTER / \
+            OTEL_LOGS_EXPORTER variables) set, the same telemetry is also delivered to that collector over \
+            OTLP/HTTP; the files are written all the same.
+
+            Exit status: 0 everything written (and delivered); 1 telemetry was dropped (or not delivered), \
+            or the configuration is invalid; \
             2 a file or folder could not be read, created or written; 64 usage error.
             """
     )
@@ -93,12 +99,18 @@ struct OTLPWireDemo: ParsableCommand {
 
         let start: UInt64 = deterministic ? 1_750_000_000_000_000_000 : OTLPSystemClock().nowUnixNano()
         let replayClock = SimulatedClock(startUnixNano: start)
-        let configuration = OTLPTelemetryConfiguration(
+        var configuration = OTLPTelemetryConfiguration(
             service: .init(name: "otlpwire-demo", version: appVersion),
             traces: .init(path: "\(directory)/traces.u32be.bin"),
             logs: .init(path: "\(directory)/logs.u32be.bin.gz", gzip: true),
             // One batch at shutdown: record boundaries do not depend on timing.
             batch: OTLPBatchConfiguration(maxQueueSize: 100_000, maxExportBatchSize: 100_000, scheduleDelaySeconds: 3600))
+        // Delivery to a collector comes from the OpenTelemetry environment variables; the files stay as they are.
+        let (fromEnvironment, environmentWarnings) = configuration.applyingEnvironment()
+        for warning in environmentWarnings where warning.keyPath.first.map({ $0.hasPrefix("OTEL_EXPORTER_OTLP") || $0.hasSuffix("_EXPORTER") }) == true {
+            FileHandle.standardError.write(Data("otlpwire-demo: \(warning)\n".utf8))
+        }
+        configuration.otlp = fromEnvironment.otlp
         for file in ["traces.u32be.bin", "logs.u32be.bin.gz"] {
             let path = "\(directory)/\(file)"
             guard unlink(path) != 0 else { continue }
@@ -113,9 +125,9 @@ struct OTLPWireDemo: ParsableCommand {
                     OTLPAttribute("service.name", "otlpwire-demo"), OTLPAttribute("service.version", .string(appVersion)),
                     OTLPAttribute("telemetry.sdk.name", "otlpwire"), OTLPAttribute("telemetry.sdk.language", "swift"),
                 ]),
-                clock: replayClock, idGenerator: CountingIDGenerator())
+                clock: replayClock, idGenerator: CountingIDGenerator(), exporterFactory: OTLPHTTPExporterFactory())
         } else if appConfiguration.isStartupEnabled {
-            telemetry = OTLPTelemetry(configuration: configuration)
+            telemetry = OTLPTelemetry(configuration: configuration, exporterFactory: OTLPHTTPExporterFactory())
             // 1. This process's own cold start, for real.
             let launch = AppLaunchInstrumentation(telemetry: telemetry, attributes: ["app.version": appVersion])
             launch.phase("launch.bootstrap_telemetry") {
@@ -125,7 +137,7 @@ struct OTLPWireDemo: ParsableCommand {
             Logger(label: "demo").info("ready", metadata: ["cold_start.measured": "true"])
             NotificationCenter.default.post(name: OTLPAppLifecycle.didBecomeActive, object: nil)
         } else {
-            telemetry = OTLPTelemetry(configuration: configuration)
+            telemetry = OTLPTelemetry(configuration: configuration, exporterFactory: OTLPHTTPExporterFactory())
             telemetry.bootstrap()
         }
 
@@ -147,5 +159,14 @@ struct OTLPWireDemo: ParsableCommand {
             throw DemoFailure("telemetry was dropped (\(snapshot))", status: .dataError)
         }
         print("wrote \(snapshot.spansExported) spans to \(directory)/traces.u32be.bin and \(snapshot.logRecordsExported) log records to \(directory)/logs.u32be.bin.gz")
+        if let otlp = configuration.otlp {
+            let delivery = telemetry.deliveryCounters.snapshot
+            let endpoint = otlp.resolved(for: .traces)?.url.absoluteString ?? otlp.resolved(for: .logs)?.url.absoluteString ?? otlp.endpoint
+            print("delivered \(delivery.spansExported) spans and \(delivery.logRecordsExported) log records to the collector (\(endpoint))")
+            // The exporter has reported each refusal or failure on stderr.
+            if delivery.totalSpansDropped > 0 || delivery.totalLogRecordsDropped > 0 {
+                throw DemoFailure("telemetry was not delivered to the collector (\(delivery))", status: .dataError)
+            }
+        }
     }
 }

@@ -113,6 +113,36 @@ struct DemoCommandLineTests {
         #expect(try Self.contents(directory.appendingPathComponent("a/b/c")) == ["logs.u32be.bin.gz", "traces.u32be.bin"])
     }
 
+    @Test("OTEL_EXPORTER_OTLP_ENDPOINT: the same telemetry is written to the files and delivered to the collector")
+    func deliversToCollector() throws {
+        let directory = try Self.workingDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let result = try OTLPProcess.run(
+            Self.demo, ["--deterministic", "out"], in: directory, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": collector.endpoint])
+        collector.stop()
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("delivered 141 spans and 3 log records to the collector"))
+        let written = try OTLPTestCollector.canonicalItems(ofFile: directory.appendingPathComponent("out/traces.u32be.bin").path, signal: "traces")
+            + OTLPTestCollector.canonicalItems(ofFile: directory.appendingPathComponent("out/logs.u32be.bin.gz").path, signal: "logs")
+        #expect(written.count == 144)
+        #expect(collector.items.sorted() == written.sorted())
+    }
+
+    @Test("a collector nobody answers for: the files are written, the loss is reported, exit 1")
+    func collectorDown() throws {
+        let directory = try Self.workingDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try OTLPFreePort.unused()
+        let result = try OTLPProcess.run(
+            Self.demo, ["--deterministic", "out"], in: directory,
+            environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:\(port)", "OTEL_EXPORTER_OTLP_TIMEOUT": "500"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("wrote 141 spans"))
+        #expect(result.errors.contains("telemetry was not delivered to the collector"))
+    }
+
     @Test("its status line or --help on /dev/full: exit 2 with the errno text")
     func standardOutputFull() throws {
         let directory = try Self.workingDirectory()

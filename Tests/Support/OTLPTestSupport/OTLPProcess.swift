@@ -31,11 +31,16 @@ public enum OTLPProcess {
     }
 
     /// Runs `executable` with `arguments` in `directory` (default: this process's), feeding `stdin` (or
-    /// nothing), and waits for it.
-    public static func run(_ executable: URL, _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil) throws -> Result {
+    /// nothing), with `environment` added to this process's environment, and waits for it.
+    public static func run(
+        _ executable: URL, _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil, environment: [String: String] = [:]
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
