@@ -66,7 +66,12 @@ public final class OTLPTelemetry: Sendable {
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
         for problem in configuration.problems {
-            diagnostics("OTLPWire telemetry: \(problem) (out-of-range values are clamped into range)")
+            let consequence =
+                problem.keyPath.hasPrefix("otlp.") && problem.keyPath.hasSuffix("endpoint")
+                ? "a signal whose endpoint is unusable is not delivered to a collector"
+                : problem.keyPath.hasPrefix("otlp.") && problem.keyPath.contains(".headers.")
+                    ? "the header is not sent" : "out-of-range values are clamped into range"
+            diagnostics("OTLPWire telemetry: \(problem) (\(consequence))")
         }
         let configuration = configuration.clamped
         self.configuration = configuration

@@ -70,6 +70,25 @@ struct OTLPHTTPPipelineTests {
         #expect(messages.all.contains { $0.contains("dropped data meant for the collector") })
     }
 
+    @Test("a header no request can carry is reported at start and left out; the rest is delivered")
+    func unsendableHeader() throws {
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let configuration = OTLPTelemetryConfiguration(
+            batch: .init(scheduleDelaySeconds: 0.05),
+            otlp: OTLPExporterConfiguration(endpoint: collector.endpoint, headers: ["x-good": "1", "x-bad": "a\r\nInjected: yes"]))
+        let messages = Messages()
+        let telemetry = OTLPTelemetry(
+            configuration: configuration, resource: Data_.resource, exporterFactory: OTLPHTTPExporterFactory(), diagnostics: messages.add)
+        for scoped in Data_.spans(5) { telemetry.tracer.export(scoped.span) }
+        telemetry.shutdown()
+        collector.stop()
+        #expect(messages.all.contains { $0.contains("otlp.headers.x-bad") && $0.contains("the header is not sent") }, "\(messages.all)")
+        #expect(telemetry.deliveryCounters.snapshot.spansExported == 5)
+        let request = try #require(collector.requests.first)
+        #expect(request.headers["x-good"] == "1" && request.headers["x-bad"] == nil && request.headers["injected"] == nil)
+    }
+
     @Test("an otlp section without an exporter factory is reported, and the file output still works")
     func withoutFactory() throws {
         let messages = Messages()

@@ -122,7 +122,8 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
 
     /// What `signal`'s exporter uses: the URL (the signal's endpoint as given, else the base endpoint with
     /// `/v1/traces` or `/v1/logs` appended), protocol, compression, headers (the signal's merged over the
-    /// base ones) and timeout (clamped into ``timeoutSecondsRange``; NaN becomes the default).
+    /// base ones; a header no request can carry is left out) and timeout (clamped into
+    /// ``timeoutSecondsRange``; NaN becomes the default).
     ///
     /// - Returns: `nil` when the signal is not delivered (``SignalOverride/enabled`` is `false`), or when the
     ///   URL is not an absolute `http` or `https` URL with a host (``OTLPTelemetryConfiguration/problems``
@@ -139,7 +140,8 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         guard let url else { return nil }
         return Resolved(
             url: url, protocol: override.protocol ?? `protocol`, compression: override.compression ?? compression,
-            headers: Self.merging(override.headers ?? [:], over: headers),
+            // A header no HTTP request can carry (listed by `problems`) is left out rather than failing every request.
+            headers: Self.merging(override.headers ?? [:], over: headers).filter { Self.headerProblem(name: $0.key, value: $0.value) == nil },
             timeoutSeconds: OTLPSettingClamp.clamp(
                 override.timeoutSeconds ?? timeoutSeconds, to: Self.timeoutSecondsRange, default: Self.default.timeoutSeconds))
     }
