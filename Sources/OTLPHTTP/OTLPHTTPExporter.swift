@@ -72,9 +72,11 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
                 let rejected = Int(clamping: min(max(rejectedItems, 0), Int64(count)))
                 counters.exported(count - rejected, kind, bytes: body.count)
                 counters.dropped(rejected, kind, .rejected)
-                if rejected > 0 || !message.isEmpty {
+                if rejected > 0 {
                     diagnostics(
                         "OTLP/HTTP exporter: \(endpoint.url.absoluteString) accepted the request partly: \(rejected) \(kind.noun(rejected)) rejected\(message.isEmpty ? "" : ": \(message)")")
+                } else if !message.isEmpty {
+                    diagnostics("OTLP/HTTP exporter: \(endpoint.url.absoluteString) accepted the request, with a message: \(message)")
                 }
                 return rejected == 0 && tooLarge == 0
             case .refused(let statusCode, let message):

@@ -44,6 +44,11 @@ public final class OTLPHTTPSender: Sendable {
     /// The most bytes of a collector's answer read: longer answers count as unreadable (the request's
     /// outcome still follows the status).
     public static let maxResponseBytes = 4 << 20
+    /// Headers the sender sets itself (or the HTTP client does); the configuration's headers of these names
+    /// are not sent.
+    public static let ownHeaderNames: Set<String> = [
+        "content-type", "content-encoding", "content-length", "transfer-encoding", "user-agent", "host", "connection",
+    ]
     /// `User-Agent` of every request: the library and its version.
     public static let userAgent = "OTLPWire/\(OTLPResourceDetector.sdkVersion) (Swift; OTLP/HTTP exporter)"
 
@@ -61,14 +66,18 @@ public final class OTLPHTTPSender: Sendable {
         self.endpoint = endpoint
         self.retryPolicy = retryPolicy
         var headers = HTTPHeaders()
-        for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) { headers.add(name: name, value: value) }
+        for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) where !Self.ownHeaderNames.contains(name.lowercased()) {
+            headers.replaceOrAdd(name: name, value: value)
+        }
         headers.replaceOrAdd(name: "Content-Type", value: endpoint.protocol == .httpJSON ? "application/json" : "application/x-protobuf")
         if endpoint.compression == .gzip { headers.replaceOrAdd(name: "Content-Encoding", value: "gzip") }
         headers.replaceOrAdd(name: "User-Agent", value: Self.userAgent)
         self.headers = headers
         var configuration = HTTPClient.Configuration()
         configuration.decompression = .disabled
-        configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
+        // A redirect is an answer, not followed: 301/302/303 would turn the POST into a GET without a body,
+        // reported as delivered. A 3xx is not retried (the request is dropped and the status reported).
+        configuration.redirectConfiguration = .disallow
         // A failed connection ends the attempt (the pool would otherwise keep reconnecting until the
         // deadline), so that the retry policy, its counting and `Retry-After` decide what happens next.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -105,10 +114,10 @@ public final class OTLPHTTPSender: Sendable {
             let reason: String
             var requestedWait: Double?
             switch attempt(payload, deadline: deadline) {
-            case .answered(let status, let headers, let answer):
+            case .answered(let status, let headers, let answer, let bodyTooLong):
                 let contentType = headers.first(name: "content-type") ?? ""
                 if (200..<300).contains(status) {
-                    return Result(outcome: Self.accepted(answer, contentType: contentType, signal: signal), attempts: attempts)
+                    return Result(outcome: Self.accepted(answer, contentType: contentType, signal: signal, bodyTooLong: bodyTooLong), attempts: attempts)
                 }
                 let message = Self.statusMessage(answer, contentType: contentType)
                 guard OTLPHTTPRetryPolicy.isRetryable(statusCode: status) else {
@@ -121,7 +130,10 @@ public final class OTLPHTTPSender: Sendable {
             case .failed(let error):
                 reason = Self.describe(error)
             }
-            let wait = requestedWait ?? retryPolicy.backoffSeconds(afterAttempt: attempts, random: Double.random(in: 0...1))
+            // A `Retry-After` asks for at least its wait; the backoff still grows, so `Retry-After: 0` or a
+            // date in the past cannot make a storm of requests.
+            let backoff = retryPolicy.backoffSeconds(afterAttempt: attempts, random: Double.random(in: 0...1))
+            let wait = max(requestedWait ?? 0, backoff)
             let stop = retryDeadline.value.map { min($0, deadline) } ?? deadline
             let remaining = Double((stop - NIODeadline.now()).nanoseconds) / 1e9
             // A wait cut short by shutdown ends the retries too.
@@ -137,7 +149,7 @@ public final class OTLPHTTPSender: Sendable {
 
     /// How one attempt ended.
     private enum Attempt {
-        case answered(status: Int, headers: HTTPHeaders, body: ByteBuffer?)
+        case answered(status: Int, headers: HTTPHeaders, body: ByteBuffer?, bodyTooLong: Bool)
         case invalidEndpoint(HTTPClientError)
         case failed(any Error)
     }
@@ -153,10 +165,15 @@ public final class OTLPHTTPSender: Sendable {
         } catch {
             return .failed(error)
         }
+        let task = client.execute(request: request, delegate: CappedResponse(maxBodyBytes: Self.maxResponseBytes), deadline: deadline)
+        // Shutdown's deadline also ends a request in flight (a collector that never answers).
+        let observer = retryDeadline.observe { stop in
+            task.eventLoop.scheduleTask(deadline: stop) { task.cancel() }
+        }
+        defer { retryDeadline.removeObserver(observer) }
         do {
-            let answer = try client.execute(request: request, delegate: CappedResponse(maxBodyBytes: Self.maxResponseBytes), deadline: deadline)
-                .futureResult.wait()
-            return .answered(status: answer.status, headers: answer.headers, body: answer.body)
+            let answer = try task.futureResult.wait()
+            return .answered(status: answer.status, headers: answer.headers, body: answer.body, bodyTooLong: answer.bodyTooLong)
         } catch {
             return .failed(error)
         }
@@ -174,7 +191,10 @@ public final class OTLPHTTPSender: Sendable {
     }
 
     /// The outcome of a 2xx answer: a partial success if its `Export*ServiceResponse` says so.
-    private static func accepted(_ answer: ByteBuffer?, contentType: String, signal: OTLPSignal) -> Outcome {
+    private static func accepted(_ answer: ByteBuffer?, contentType: String, signal: OTLPSignal, bodyTooLong: Bool) -> Outcome {
+        if bodyTooLong {
+            return .accepted(rejectedItems: 0, message: "the collector's answer is over \(maxResponseBytes) bytes and was not read")
+        }
         guard let answer, answer.readableBytes > 0 else { return .accepted(rejectedItems: 0, message: "") }
         let bytes = Array(answer.readableBytesView)
         do {
@@ -184,7 +204,7 @@ public final class OTLPHTTPSender: Sendable {
             return .accepted(rejectedItems: response.rejectedItems, message: response.errorMessage)
         } catch {
             // The request was accepted; only its answer is unreadable.
-            return .accepted(rejectedItems: 0, message: "")
+            return .accepted(rejectedItems: 0, message: "the collector's answer could not be read: \(error)")
         }
     }
 
@@ -221,9 +241,10 @@ public final class OTLPHTTPSender: Sendable {
             if error == .deadlineExceeded { return "no answer before the timeout" }
             if error == .connectTimeout { return "connection timed out" }
             if error == .remoteConnectionClosed { return "the collector closed the connection" }
+            if error == .cancelled { return "cancelled at shutdown" }
             return "\(error)"
         }
-        return "cannot connect: \(error)"
+        return "request failed: \(error)"
     }
 
     private static func timeAmount(seconds: Double) -> TimeAmount {
@@ -240,6 +261,26 @@ public final class OTLPHTTPSender: Sendable {
 private final class LockedDeadline: @unchecked Sendable {
     private let condition = NSCondition()
     private var deadline: NIODeadline?
+    private var observers: [Int: @Sendable (NIODeadline) -> Void] = [:]
+    private var nextObserver = 0
+
+    /// Calls `action` with the deadline when it is set (at once if it is set already), until removed.
+    func observe(_ action: @escaping @Sendable (NIODeadline) -> Void) -> Int {
+        condition.lock()
+        let id = nextObserver
+        nextObserver += 1
+        observers[id] = action
+        let current = deadline
+        condition.unlock()
+        if let current { action(current) }
+        return id
+    }
+
+    func removeObserver(_ id: Int) {
+        condition.lock()
+        observers[id] = nil
+        condition.unlock()
+    }
 
     var value: NIODeadline? {
         condition.lock()
@@ -249,9 +290,12 @@ private final class LockedDeadline: @unchecked Sendable {
 
     func setEarliest(_ new: NIODeadline) {
         condition.lock()
-        deadline = deadline.map { min($0, new) } ?? new
+        let earliest = deadline.map { min($0, new) } ?? new
+        deadline = earliest
+        let actions = Array(observers.values)
         condition.broadcast()
         condition.unlock()
+        for action in actions { action(earliest) }
     }
 
     /// Waits `seconds`; returns true when the time is up, false as soon as a shutdown deadline is set that
@@ -272,7 +316,7 @@ private final class LockedDeadline: @unchecked Sendable {
 /// Keeps a response's status and headers, and its body up to a limit (a longer body is dropped, not read
 /// into memory).
 private final class CappedResponse: HTTPClientResponseDelegate, @unchecked Sendable {
-    typealias Response = (status: Int, headers: HTTPHeaders, body: ByteBuffer?)
+    typealias Response = (status: Int, headers: HTTPHeaders, body: ByteBuffer?, bodyTooLong: Bool)
 
     private let maxBodyBytes: Int
     private var head: HTTPResponseHead?
@@ -303,6 +347,6 @@ private final class CappedResponse: HTTPClientResponseDelegate, @unchecked Senda
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         guard let head else { throw HTTPClientError.remoteConnectionClosed }
-        return (Int(head.status.code), head.headers, isTooLong ? nil : body)
+        return (Int(head.status.code), head.headers, isTooLong ? nil : body, isTooLong)
     }
 }

@@ -187,8 +187,12 @@ public final class OTLPTelemetry: Sendable {
     /// Exports everything received so far and stops; reports to the diagnostics hook if anything was dropped.
     /// Closes the output files and releases their locks, so another pipeline may write the same paths.
     public func shutdown() {
-        spanProcessor.shutdown()
+        // Both signals at once: each may wait up to the export timeout for a collector.
+        let spans = DispatchGroup()
+        let spanProcessor = spanProcessor
+        DispatchQueue.global().async(group: spans) { spanProcessor.shutdown() }
         logProcessor.shutdown()
+        spans.wait()
         for sink in fileSinks { sink.close() }
         let snapshot = counters.snapshot
         if snapshot.totalSpansDropped > 0 || snapshot.totalLogRecordsDropped > 0 || snapshot.writeErrors > 0 {

@@ -61,4 +61,4 @@ struct InputOptions: ParsableArguments {
     }
 }
 
-func displayName(_ file: String) -> String { file == "-" ? "<stdin>" : file }
+func displayName(_ file: String) -> String { file == "-" ? "<stdin>" : TerminalText.escaped(file) }

@@ -70,7 +70,10 @@ struct SendCommand: ParsableCommand {
         var parsed: [String: String] = [:]
         for header in headers {
             let parts = header.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            parsed[String(parts[0]).trimmingCharacters(in: .whitespaces)] = parts.count > 1 ? String(parts[1]) : ""
+            let name = String(parts[0]).trimmingCharacters(in: .whitespaces)
+            // Header names are case-insensitive: the last of a name wins, whatever its case.
+            if let earlier = parsed.keys.first(where: { $0.lowercased() == name.lowercased() }) { parsed[earlier] = nil }
+            parsed[name] = parts.count > 1 ? String(parts[1]) : ""
         }
         return OTLPExporterConfiguration(
             endpoint: endpoint, protocol: wireProtocol.wireProtocol, compression: compression.compression, headers: parsed, timeoutSeconds: timeout)
@@ -82,6 +85,10 @@ struct SendCommand: ParsableCommand {
         }
         guard timeout.isFinite, OTLPExporterConfiguration.timeoutSecondsRange.contains(timeout) else {
             throw ValidationError("--timeout must be within \(OTLPExporterConfiguration.timeoutSecondsRange), got \(timeout)")
+        }
+        let path = URLComponents(string: endpoint)?.path ?? ""
+        if path.hasSuffix("/v1/traces") || path.hasSuffix("/v1/logs") || path.hasSuffix("/v1/traces/") || path.hasSuffix("/v1/logs/") {
+            throw ValidationError("--endpoint is the collector's base URL (/v1/traces and /v1/logs are appended), got \(TerminalText.escaped(endpoint))")
         }
         // The checks the configuration makes of an `otlp` section, named by the options that set it.
         if let problem = OTLPTelemetryConfiguration(otlp: exporterConfiguration).problems.first {
@@ -136,12 +143,17 @@ struct SendCommand: ParsableCommand {
                     tally.retries += max(0, result.attempts - 1)
                     let place = "\(displayName(file)): record \(index)"
                     switch result.outcome {
-                    case .accepted(let rejected, let message):
+                    case .accepted(let rejectedCount, let message):
                         tally.accepted(items: items, bytes: body.count, signal: signal)
-                        if rejected > 0 || !message.isEmpty {
+                        // A collector's count is hostile input: never below 0 nor above the items sent.
+                        let rejected = Int(clamping: min(max(rejectedCount, 0), Int64(items)))
+                        if rejected > 0 {
                             progress.clear()
                             Output.diagnostic("\(place): the collector rejected \(rejected) of \(items) items\(message.isEmpty ? "" : ": \(TerminalText.escaped(message))")")
-                            tally.rejectedItems += Int(clamping: rejected)
+                            tally.rejectedItems += rejected
+                        } else if !message.isEmpty {
+                            progress.clear()
+                            Output.diagnostic("\(place): accepted, with a message from the collector: \(TerminalText.escaped(message))")
                         }
                     case .refused(let statusCode, let message):
                         progress.clear()

@@ -93,7 +93,23 @@ struct SendCommandTests {
         #expect(result.stdout.contains("unreachable"))
     }
 
+    @Test("hostile partial-success counts (Int64.max, negative) are clamped: no trap, every record sent, exit 3 (regression: overflow)")
+    func hostileRejectedCounts() throws {
+        func answer(_ rejected: Int64) -> OTLPTestCollector.Answer {
+            .init(status: 200, headers: ["Content-Type": "application/json"], body: Array(#"{"partialSuccess":{"rejectedSpans":"\#(rejected)","errorMessage":"no"}}"#.utf8))
+        }
+        let collector = try OTLPTestCollector(answers: [answer(.max), answer(.max), answer(-5)])
+        defer { collector.removeRecords() }
+        let path = Self.framed.appendingPathComponent("traces-mixed.u32be.bin").path
+        let result = try OTLPDumpRunner.run(["send", path, "--endpoint", collector.endpoint])
+        collector.stop()
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(collector.requests.count == 50)
+        #expect(!result.stderr.contains("9223372036854775807") && !result.stderr.contains("-5"))
+    }
+
     @Test("usage errors exit 64", arguments: [
+        ["--endpoint", "http://127.0.0.1:65536"], ["--endpoint", "http://u:p@127.0.0.1:4318"], ["--endpoint", "http://x/v1/traces"],
         ["--endpoint", "ftp://example.com"], ["--endpoint", "not a url"], ["--endpoint", "http://x", "--header", "novalue"],
         ["--endpoint", "http://x", "--header", "bad name=1"], ["--endpoint", "http://x", "--timeout", "nan"],
         ["--endpoint", "http://x", "--timeout", "-1"], ["--endpoint", "http://x", "--protocol", "grpc"], [],

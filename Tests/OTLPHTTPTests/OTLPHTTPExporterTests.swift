@@ -178,6 +178,70 @@ struct OTLPHTTPExporterTests {
         #expect(messages.all.first?.contains("gave up after") == true)
     }
 
+    @Test("Retry-After: 0 cannot make a storm: the backoff still grows (regression: thousands of requests per timeout)")
+    func retryAfterZero() throws {
+        let busy = OTLPTestCollector.Answer(status: 503, headers: ["Retry-After": "0"])
+        let collector = try OTLPTestCollector(answers: Array(repeating: busy, count: 50))
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint, timeoutSeconds: 2), resource: Data_.resource, counters: counters,
+            diagnostics: Messages().add)
+        #expect(!exporter.export(Data_.spans(1)))
+        exporter.shutdown()
+        collector.stop()
+        // 1 s, then 2 s of backoff (jittered down to at least 0.5 s and 1 s): at most 3 attempts in 2 s.
+        #expect(collector.requests.count <= 3)
+        #expect(counters.snapshot.spansDropped == [.exportFailed: 1])
+    }
+
+    @Test("a redirect is an answer, not followed: the POST is not turned into an empty GET counted as delivered")
+    func redirectNotFollowed() throws {
+        let collector = try OTLPTestCollector(answers: [.init(status: 301, headers: ["Location": "http://127.0.0.1:9/v1/traces"])])
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), resource: Data_.resource, counters: counters, diagnostics: messages.add)
+        #expect(!exporter.export(Data_.spans(3)))
+        exporter.shutdown()
+        collector.stop()
+        #expect(collector.requests.count == 1)
+        #expect(counters.snapshot.spansDropped == [.exportFailed: 3] && counters.snapshot.spansExported == 0)
+        #expect(messages.all.first?.contains("HTTP 301") == true)
+    }
+
+    @Test("an unreadable 2xx answer: delivered, and the unreadable answer reported")
+    func unreadableAnswer() throws {
+        let collector = try OTLPTestCollector(answers: [.init(status: 200, headers: ["Content-Type": "application/x-protobuf"], body: [0xFF, 0xFF, 0xFF])])
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), resource: Data_.resource, counters: counters, diagnostics: messages.add)
+        #expect(exporter.export(Data_.spans(2)))
+        exporter.shutdown()
+        collector.stop()
+        #expect(counters.snapshot.spansExported == 2)
+        #expect(messages.all.first?.contains("answer could not be read") == true, "\(messages.all)")
+    }
+
+    @Test("headers the exporter owns are not taken from the configuration")
+    func ownHeaders() throws {
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint, headers: ["Content-Type": "text/plain", "Host": "evil.example", "User-Agent": "x"]),
+            resource: Data_.resource)
+        #expect(exporter.export(Data_.spans(1)))
+        exporter.shutdown()
+        collector.stop()
+        let request = try #require(collector.requests.first)
+        #expect(request.headers["content-type"] == "application/x-protobuf")
+        #expect(request.headers["host"]?.hasPrefix("127.0.0.1") == true)
+        #expect(request.headers["user-agent"]?.hasPrefix("OTLPWire/") == true)
+    }
+
     @Test("after shutdown, exports are refused and counted")
     func afterShutdown() throws {
         let counters = OTLPTelemetryCounters()

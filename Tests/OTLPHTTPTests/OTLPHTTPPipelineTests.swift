@@ -70,6 +70,25 @@ struct OTLPHTTPPipelineTests {
         #expect(messages.all.contains { $0.contains("dropped data meant for the collector") })
     }
 
+    @Test("shutdown with a collector that never answers ends within the export timeout, both signals at once (regression: 20 s)")
+    func shutdownWhileHanging() throws {
+        let collector = try OTLPTestCollector(answers: Array(repeating: .hang, count: 10))
+        defer { collector.removeRecords() }
+        let configuration = OTLPTelemetryConfiguration(
+            batch: .init(scheduleDelaySeconds: 0.05, exportTimeoutSeconds: 1),
+            otlp: OTLPExporterConfiguration(endpoint: collector.endpoint, timeoutSeconds: 30))
+        let telemetry = OTLPTelemetry(
+            configuration: configuration, resource: Data_.resource, exporterFactory: OTLPHTTPExporterFactory(), diagnostics: Messages().add)
+        for scoped in Data_.spans(10) { telemetry.tracer.export(scoped.span) }
+        for scoped in Data_.logRecords(10) { telemetry.logEmitter.emit(scoped.record, context: nil) }
+        let started = Date()
+        telemetry.shutdown()
+        #expect(Date().timeIntervalSince(started) < 8)
+        collector.stop()
+        let delivered = telemetry.deliveryCounters.snapshot
+        #expect(delivered.spansDropped == [.exportFailed: 10] && delivered.logRecordsDropped == [.exportFailed: 10], "\(delivered)")
+    }
+
     @Test("a header no request can carry is reported at start and left out; the rest is delivered")
     func unsendableHeader() throws {
         let collector = try OTLPTestCollector()

@@ -210,6 +210,16 @@ struct OTLPExporterConfigurationTests {
         #expect(OTLPExporterConfiguration(traces: .init(endpoint: "file:///x")).resolved(for: .logs) != nil)
     }
 
+    @Test("ports outside 1...65535 and credentials in the URL are unusable endpoints (regression: port 65536 trapped)",
+        arguments: ["http://127.0.0.1:65536", "https://127.0.0.1:70000", "http://127.0.0.1:99999999999999999999", "http://127.0.0.1:0",
+            "http://user:pw@127.0.0.1:4318", "http://user@collector"])
+    func unusablePortsAndCredentials(endpoint: String) {
+        let configuration = OTLPExporterConfiguration(endpoint: endpoint)
+        #expect(configuration.resolved(for: .traces) == nil)
+        #expect(OTLPTelemetryConfiguration(otlp: configuration).problems.contains { $0.keyPath == "otlp.endpoint" })
+        #expect(OTLPExporterConfiguration(endpoint: "http://127.0.0.1:65535").resolved(for: .traces) != nil)
+    }
+
     @Test("disabled clears both outputs and otlp, keeping the rest")
     func disabled() {
         var configuration = OTLPTelemetryConfiguration(

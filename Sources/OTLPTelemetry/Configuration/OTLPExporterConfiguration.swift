@@ -198,6 +198,15 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         else { return "\(expected) (\"http://collector:4318\")" }
         guard scheme == "http" || scheme == "https" else { return "\(expected), not \(scheme)" }
         guard let host = components.host, !host.isEmpty else { return "\(expected) (\"http://collector:4318\")" }
+        if let range = components.rangeOfPort {
+            let port = string[range]
+            guard !port.isEmpty, port.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let number = Int(port), (1...65_535).contains(number) else {
+                return "\(expected): its port must be 1...65535"
+            }
+        }
+        guard components.user == nil, components.password == nil else {
+            return "\(expected) and no user or password in it (put credentials in headers)"
+        }
         return nil
     }
 
