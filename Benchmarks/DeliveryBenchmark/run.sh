@@ -46,7 +46,9 @@ for _ in $(seq 100); do
   kill -0 "$rotel_pid" 2>/dev/null || { cat "$work/rotel.log" >&2; exit 1; }
   sleep 0.1
 done
-echo "rotel $("$rotel" --version | awk '{print $2}') (--exporter blackhole) on 127.0.0.1:$http_port; $items spans and $items log records per run, $rounds rounds" >&2
+swift_otel=$(python3 -c "import json; print(next(p['state'].get('version', '?') for p in json.load(open('Package.resolved'))['pins'] if p['identity'] == 'swift-otel'))" 2>/dev/null || echo '?')
+echo "swift-otel $swift_otel; rotel $("$rotel" --version | awk '{print $2}') (PyPI rotel $(python3 -c 'import importlib.metadata as m; print(m.version("rotel"))'), --exporter blackhole) on 127.0.0.1:$http_port" >&2
+echo "$items spans and $items log records per run, $rounds rounds, each SDK in its own process under nice -n 19" >&2
 
 for round in $(seq "$rounds"); do
   for mode in otlpwire "otlpwire --no-gzip" swift-otel; do
