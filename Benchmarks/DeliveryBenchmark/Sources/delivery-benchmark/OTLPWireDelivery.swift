@@ -29,7 +29,7 @@ struct OTLPWireDelivery {
         let cost = DeliveryResult.measureSync {
             switch signal {
             case .traces: workload.emitSpans(telemetry.tracer)
-            case .logs: workload.emitLogRecords(Logger(label: "bench") { telemetry.logHandler(label: $0, logLevel: .trace) })
+            case .logs: workload.emitLogRecords(Logger(label: Workload.loggerLabel) { telemetry.logHandler(label: $0, logLevel: .trace) })
             }
             telemetry.shutdown()
         }

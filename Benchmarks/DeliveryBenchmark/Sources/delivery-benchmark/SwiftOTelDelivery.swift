@@ -46,7 +46,7 @@ struct SwiftOTelDelivery {
             cost = try await Self.running(backend.service) { workload.emitSpans(backend.factory) }
         } else {
             let backend = try OTel.makeLoggingBackend(configuration: configuration)
-            let logger = Logger(label: "bench", factory: backend.factory)
+            let logger = Logger(label: Workload.loggerLabel, factory: backend.factory)
             cost = try await Self.running(backend.service) { workload.emitLogRecords(logger) }
         }
         let dropped = min(items, lost.value)

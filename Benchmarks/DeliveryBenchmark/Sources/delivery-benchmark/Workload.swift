@@ -46,6 +46,10 @@ struct Workload {
     static let eventNames = ["tap", "network.response", "frame.drop", "log"]
     static let spanKinds: [SpanKind] = [.internal, .server, .client, .producer, .consumer]
     static let levels: [Logger.Level] = [.debug, .info, .warning, .error]
+    /// The label of the workload's loggers: empty, because OTLPWire's handler exports a logger's label as
+    /// `log.logger`, which the workload's metadata already holds (swift-otel's does not export the label);
+    /// so both SDKs send the same 6 attributes plus the `code.*` ones.
+    static let loggerLabel = ""
 
     /// Marsaglia's xorshift64 with shifts 13, 7, 17, started at 42.
     struct Random {
