@@ -5,7 +5,7 @@ APT_PACKAGES := libprotobuf-c-dev protobuf-c-compiler protobuf-compiler zlib1g-d
 SWIFT_BUILD_FLAGS ?=
 DUMP := .build/debug/otlp-dump
 
-.PHONY: all deps build demo test check-docs check-generated generate bench bench-deps bench-smoke sanitize fuzz fuzz-smoke clean
+.PHONY: all deps build demo test check-docs check-generated generate bench bench-deps bench-smoke bench-delivery sanitize fuzz fuzz-smoke clean
 
 all: build
 
@@ -90,6 +90,11 @@ bench: bench-deps
 bench-smoke: bench-deps
 	Benchmarks/run-yardstick.sh --smoke
 	Benchmarks/TracingBenchmark/run.sh --spans 20000 --reps 1
+
+## bench-delivery: the yardstick workload delivered to rotel (--exporter blackhole) on loopback by OTLPWire's
+## OTLP/HTTP exporter and by swift-otel 1.6's, interleaved (ITEMS, ROUNDS); not in CI: swift-otel takes minutes to build
+bench-delivery: deps
+	Benchmarks/DeliveryBenchmark/run.sh --items $(or $(ITEMS),100000) --rounds $(or $(ROUNDS),3)
 
 clean:
 	rm -rf .build demo-output

@@ -1,0 +1,72 @@
+import Logging
+import OTel
+import ServiceLifecycle
+
+/// The swift-otel side: its tracing and logging backends (`OTel.makeTracingBackend`,
+/// `OTel.makeLoggingBackend`) with the OTLP/HTTP exporter, protobuf, the same batch settings; one backend
+/// per signal, run as a service and shut down gracefully at the end of its run (which exports what its
+/// batch processor holds). swift-otel 1.6's HTTP exporter sends bodies uncompressed whatever its
+/// `compression` setting says, so gzip is asked for and not applied.
+struct SwiftOTelDelivery {
+    var options: DeliveryOptions
+
+    func run(_ workload: Workload) async throws -> [DeliveryResult] {
+        [try await deliver(traces: true, workload), try await deliver(traces: false, workload)]
+    }
+
+    private func deliver(traces: Bool, _ workload: Workload) async throws -> DeliveryResult {
+        let lost = SwiftOTelDiagnostics.LostItems()
+        var configuration = OTel.Configuration.default
+        configuration.serviceName = "delivery-benchmark"
+        configuration.diagnosticLogger = .custom(Logger(label: "swift-otel") { _ in SwiftOTelDiagnostics(lost: lost) })
+        configuration.diagnosticLogLevel = .warning
+        configuration.metrics.enabled = false
+        configuration.traces.enabled = traces
+        configuration.logs.enabled = !traces
+        configuration.logs.level = .trace
+        configuration.traces.sampler = .alwaysOn
+        var exporter = OTel.Configuration.OTLPExporterConfiguration.default
+        exporter.protocol = .httpProtobuf
+        exporter.compression = options.gzip ? .gzip : .none
+        exporter.endpoint = "\(options.endpoint)/v1/\(traces ? "traces" : "logs")"  // an explicit endpoint is used as is
+        configuration.traces.otlpExporter = exporter
+        configuration.logs.otlpExporter = exporter
+        let delay = Duration.milliseconds(Int64(options.scheduleDelaySeconds * 1000))
+        configuration.traces.batchSpanProcessor.maxQueueSize = options.queueSize
+        configuration.traces.batchSpanProcessor.maxExportBatchSize = options.maxExportBatchSize
+        configuration.traces.batchSpanProcessor.scheduleDelay = delay
+        configuration.logs.batchLogRecordProcessor.maxQueueSize = options.queueSize
+        configuration.logs.batchLogRecordProcessor.maxExportBatchSize = options.maxExportBatchSize
+        configuration.logs.batchLogRecordProcessor.scheduleDelay = delay
+
+        let items = traces ? workload.spans.count : workload.logRecords.count
+        let cost: (wallSeconds: Double, cpuSeconds: Double)
+        if traces {
+            let backend = try OTel.makeTracingBackend(configuration: configuration)
+            cost = try await Self.running(backend.service) { workload.emitSpans(backend.factory) }
+        } else {
+            let backend = try OTel.makeLoggingBackend(configuration: configuration)
+            let logger = Logger(label: Workload.loggerLabel, factory: backend.factory)
+            cost = try await Self.running(backend.service) { workload.emitLogRecords(logger) }
+        }
+        let dropped = min(items, lost.value)
+        return DeliveryResult(
+            mode: "swift-otel", signal: traces ? "traces" : "logs", items: items, delivered: items - dropped, dropped: dropped,
+            wallSeconds: cost.wallSeconds, cpuSeconds: cost.cpuSeconds, encodedBytes: 0)
+    }
+
+    /// Starts `service`, runs `body`, then shuts the service down gracefully and waits for it to finish:
+    /// the wall and CPU seconds from the start of `body` to the end of the shutdown.
+    private static func running(_ service: some Service, _ body: () -> Void) async throws -> (wallSeconds: Double, cpuSeconds: Double) {
+        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [], logger: Logger(label: "delivery-benchmark") { _ in SwiftLogNoOpLogHandler() })
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let cost = try await DeliveryResult.measure {
+                body()
+                await group.triggerGracefulShutdown()
+                _ = try await tasks.next()
+            }
+            return cost
+        }
+    }
+}

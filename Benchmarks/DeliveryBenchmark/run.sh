@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The delivery benchmark: the yardstick workload (N spans, N log records) sent to rotel on loopback
+# (`--exporter blackhole`) by OTLPWire's OTLP/HTTP exporter and by swift-otel's, each SDK in its own
+# process, interleaved for R rounds; a table of each round with the ratios OTLPWire / swift-otel, and the
+# median ratios. Installs nothing beyond `make deps` (which installs rotel); the first build resolves
+# and builds swift-otel (several minutes on 2 cores). Builds and runs under `nice -n 19`.
+# usage: Benchmarks/DeliveryBenchmark/run.sh [--items N] [--rounds R] [-- extra delivery-benchmark flags]
+set -euo pipefail
+cd "$(dirname "$0")"
+items=100000
+rounds=3
+extra=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --items) items="$2"; shift 2 ;;
+    --rounds) rounds="$2"; shift 2 ;;
+    --) shift; extra=("$@"); break ;;
+    *) echo "usage: $0 [--items N] [--rounds R] [-- delivery-benchmark flags]" >&2; exit 64 ;;
+  esac
+done
+
+make -C ../.. deps >/dev/null
+build_log=$(mktemp)
+nice -n 19 swift build -c release --product delivery-benchmark >"$build_log" 2>&1 || { cat "$build_log" >&2; exit 1; }
+rm -f "$build_log"
+bin="$(swift build -c release --show-bin-path)/delivery-benchmark"
+rotel="$(python3 -c "import os,rotel;print(os.path.dirname(rotel.__file__))")/rotel-agent"
+
+work=$(mktemp -d)
+read -r http_port grpc_port < <(python3 -c '
+import socket
+socks = [socket.socket() for _ in range(2)]
+for s in socks: s.bind(("127.0.0.1", 0))
+print(*[s.getsockname()[1] for s in socks])')
+"$rotel" start --otlp-http-endpoint "127.0.0.1:$http_port" --otlp-grpc-endpoint "127.0.0.1:$grpc_port" \
+  --exporter blackhole --pid-file "$work/rotel.pid" >"$work/rotel.log" 2>&1 &
+rotel_pid=$!
+stop_rotel() {
+  kill "$rotel_pid" 2>/dev/null || true
+  wait "$rotel_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap stop_rotel EXIT
+for _ in $(seq 100); do
+  python3 -c "import socket,sys; socket.create_connection(('127.0.0.1', $http_port), 0.2)" 2>/dev/null && break
+  kill -0 "$rotel_pid" 2>/dev/null || { cat "$work/rotel.log" >&2; exit 1; }
+  sleep 0.1
+done
+swift_otel=$(python3 -c "import json; print(next(p['state'].get('version', '?') for p in json.load(open('Package.resolved'))['pins'] if p['identity'] == 'swift-otel'))" 2>/dev/null || echo '?')
+echo "swift-otel $swift_otel; rotel $("$rotel" --version | awk '{print $2}') (PyPI rotel $(python3 -c 'import importlib.metadata as m; print(m.version("rotel"))'), --exporter blackhole) on 127.0.0.1:$http_port" >&2
+echo "$items spans and $items log records per run, $rounds rounds, each SDK in its own process under nice -n 19" >&2
+
+for round in $(seq "$rounds"); do
+  for mode in otlpwire "otlpwire --no-gzip" swift-otel; do
+    # shellcheck disable=SC2086 # the mode's flags
+    nice -n 19 "$bin" $mode --endpoint "http://127.0.0.1:$http_port" --items "$items" "${extra[@]}" \
+      | sed "s/^{/{\"round\":$round,/" >>"$work/results.jsonl"
+  done
+done
+kill -0 "$rotel_pid" 2>/dev/null || { echo "rotel exited during the run:" >&2; cat "$work/rotel.log" >&2; exit 1; }
+
+python3 - "$work/results.jsonl" <<'PY'
+import json, statistics, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+def fmt(value, digits): return f"{value:,.{digits}f}"
+print("| round | signal | SDK | items/s delivered | CPU s per 100k items | wall s | delivered | dropped | protobuf MB |")
+print("|---:|---|---|---:|---:|---:|---:|---:|---:|")
+ratios = {}
+for row in rows:
+    row["rate"] = row["delivered"] / row["wall_seconds"]
+    row["cpu100k"] = row["cpu_seconds"] / row["items"] * 100_000
+    print(f"| {row['round']} | {row['signal']} | {row['mode']} | {fmt(row['rate'], 0)} | {fmt(row['cpu100k'], 3)} | "
+          f"{fmt(row['wall_seconds'], 3)} | {row['delivered']} | {row['dropped']} | {fmt(row['encoded_bytes'] / 1e6, 1) if row['encoded_bytes'] else 'n/a'} |")
+print()
+print("OTLPWire / swift-otel within each round (swift-otel 1.6 sends uncompressed whatever it is asked;")
+print("OTLPWire with gzip, the default, and without, like for like):")
+print()
+print("| round | signal | items/s, gzip | CPU per item, gzip | items/s, no gzip | CPU per item, no gzip |")
+print("|---:|---|---:|---:|---:|---:|")
+def pick(round_, signal, mode):
+    return next((r for r in rows if r["round"] == round_ and r["signal"] == signal and r["mode"] == mode), None)
+for (round_, signal) in sorted({(r["round"], r["signal"]) for r in rows}, key=lambda k: (k[0], k[1] != "traces")):
+    theirs = pick(round_, signal, "swift-otel")
+    cells = []
+    for mode in ("otlpwire", "otlpwire-identity"):
+        ours = pick(round_, signal, mode)
+        pair = (ours["rate"] / theirs["rate"], ours["cpu100k"] / theirs["cpu100k"]) if ours and theirs else None
+        ratios.setdefault((signal, mode), []).append(pair)
+        cells += [f"{pair[0]:.2f}", f"{pair[1]:.2f}"] if pair else ["n/a", "n/a"]
+    print(f"| {round_} | {signal} | " + " | ".join(cells) + " |")
+for signal in ("traces", "logs"):
+    cells = []
+    for mode in ("otlpwire", "otlpwire-identity"):
+        pairs = [p for p in ratios.get((signal, mode), []) if p]
+        cells += [f"**{statistics.median(p[0] for p in pairs):.2f}**", f"**{statistics.median(p[1] for p in pairs):.2f}**"] if pairs else ["n/a", "n/a"]
+    print(f"| median | {signal} | " + " | ".join(cells) + " |")
+failed = [r for r in rows if r["dropped"]]
+if failed:
+    print(f"\nwarning: {len(failed)} runs dropped items (see the dropped column)", file=sys.stderr)
+PY
