@@ -74,23 +74,26 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
                 counters.dropped(rejected, kind, .rejected)
                 if rejected > 0 {
                     diagnostics(
-                        "OTLP/HTTP exporter: \(endpoint.url.absoluteString) accepted the request partly: \(rejected) \(kind.noun(rejected)) rejected\(message.isEmpty ? "" : ": \(message)")")
+                        "OTLP/HTTP exporter: \(endpoint.url.absoluteString) accepted the request partly: \(rejected) \(kind.noun(rejected)) rejected\(message.isEmpty ? "" : ": \(Self.printable(message))")")
                 } else if !message.isEmpty {
-                    diagnostics("OTLP/HTTP exporter: \(endpoint.url.absoluteString) accepted the request, with a message: \(message)")
+                    diagnostics("OTLP/HTTP exporter: \(endpoint.url.absoluteString) accepted the request, with a message: \(Self.printable(message))")
                 }
                 return rejected == 0 && tooLarge == 0
             case .refused(let statusCode, let message):
                 counters.dropped(count, kind, .exportFailed)
                 diagnostics(
-                    "OTLP/HTTP exporter: \(count) \(kind.noun(count)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.url.absoluteString) answered HTTP \(statusCode)\(message.isEmpty ? "" : ": \(message)")")
+                    "OTLP/HTTP exporter: \(count) \(kind.noun(count)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.url.absoluteString) answered HTTP \(statusCode)\(message.isEmpty ? "" : ": \(Self.printable(message))")")
                 return false
             case .failed(let reason):
                 counters.dropped(count, kind, .exportFailed)
-                diagnostics("OTLP/HTTP exporter: \(count) \(kind.noun(count)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.url.absoluteString): \(reason)")
+                diagnostics("OTLP/HTTP exporter: \(count) \(kind.noun(count)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.url.absoluteString): \(Self.printable(reason))")
                 return false
             }
         }
     }
+
+    /// A collector's text (a message, an answer's body) as one safe diagnostic line, at most 512 characters.
+    private static func printable(_ text: String) -> String { OTLPDiagnostics.printable(text, maxCharacters: 512) }
 
     /// Stops retrying `seconds` from now, so that shutdown ends in time; the batch being sent and later ones
     /// get no wait past it (what is not delivered is dropped and counted, `export_failed`).

@@ -21,7 +21,8 @@ public final class OTLPHTTPSender: Sendable {
         /// refused and `message` says why (both are zero and empty on full success).
         case accepted(rejectedItems: Int64, message: String)
         /// The collector answered a status that is not retried (400, 401, 413, 500, ...): the request is
-        /// dropped. `message` is the `google.rpc.Status` message of the answer, or its text.
+        /// dropped. `message` is the `google.rpc.Status` message of the answer, or its text (as sent: escape
+        /// it before printing).
         case refused(statusCode: Int, message: String)
         /// Retryable answers or connection failures until the timeout ran out; `reason` describes the last.
         case failed(reason: String)
@@ -220,20 +221,8 @@ public final class OTLPHTTPSender: Sendable {
         {
             return status.message
         }
-        return text(bytes)
-    }
-
-    /// Up to 512 characters of `bytes` as text, control characters escaped, on one line.
-    static func text(_ bytes: [UInt8]) -> String {
-        var text = ""
-        for scalar in String(decoding: bytes.prefix(2048), as: UTF8.self).unicodeScalars {
-            if text.unicodeScalars.count >= 512 {
-                text += "…"
-                break
-            }
-            text += scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
-        }
-        return text.trimmingCharacters(in: .whitespaces)
+        // As sent (its first 4 KiB): whoever prints it escapes it.
+        return String(decoding: bytes.prefix(4096), as: UTF8.self).trimmingCharacters(in: .whitespaces)
     }
 
     private static func describe(_ error: any Error) -> String {

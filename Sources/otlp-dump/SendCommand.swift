@@ -102,6 +102,8 @@ struct SendCommand: ParsableCommand {
         var senders: [OTLPSignal: OTLPHTTPSender] = [:]
         defer { for sender in senders.values { sender.shutdown() } }
         var tally = SendTally()
+        let jsonEncoder = OTLPJSONEncoder()
+        let encoder = OTLPEncoder()
         var inputStatus = ExitCode.success
         var stopped = false
         let progress = SendProgress()
@@ -116,8 +118,6 @@ struct SendCommand: ParsableCommand {
                 continue
             }
             let passThrough = (reader.framing == .jsonl) == (wireProtocol == .httpJSON)
-            let jsonEncoder = OTLPJSONEncoder()
-            let encoder = OTLPEncoder()
             do {
                 while true {
                     let index: Int, signal: OTLPSignal, items: Int, body: [UInt8]

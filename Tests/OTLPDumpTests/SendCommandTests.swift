@@ -83,6 +83,18 @@ struct SendCommandTests {
         #expect(result.stdout.contains("not accepted"))
     }
 
+    @Test("a collector's text is escaped once for the terminal (regression: escaped twice, in the sender and in send)")
+    func collectorTextEscapedOnce() throws {
+        let collector = try OTLPTestCollector(answers: [.init(status: 500, headers: ["Content-Type": "text/plain"], body: Array("boom\n\u{1B}[31m".utf8))])
+        defer { collector.removeRecords() }
+        let path = OTLPDumpRunner.vectors.appendingPathComponent("traces/app-telemetry.pb").path
+        let result = try OTLPDumpRunner.run(["send", path, "--endpoint", collector.endpoint])
+        collector.stop()
+        #expect(result.status == 3)
+        #expect(result.stderr.contains(#"HTTP 500: boom\n\u001b[31m"#), "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}"))
+    }
+
     @Test("nobody listening: retried within --timeout, then exit 3, and sending stops")
     func nobodyListening() throws {
         let port = try OTLPFreePort.unused()

@@ -91,7 +91,7 @@ struct OTLPHTTPExporterTests {
     @Test("400 with a google.rpc.Status body (protobuf and JSON): dropped, counted, the message reported, not retried",
         arguments: [false, true])
     func badRequest(json: Bool) throws {
-        let status = OTLPRPCStatus(code: 3, message: "span 4 has an invalid trace id", detailTypeURLs: [])
+        let status = OTLPRPCStatus(code: 3, message: "span 4 has an invalid trace id\u{1B}]0;owned\u{07}", detailTypeURLs: [])
         let answer = OTLPTestCollector.Answer(
             status: 400, headers: ["Content-Type": json ? "application/json" : "application/x-protobuf"],
             body: json ? status.jsonEncoded() : status.encoded())
@@ -108,7 +108,7 @@ struct OTLPHTTPExporterTests {
         #expect(collector.requests.count == 1)
         #expect(counters.snapshot.spansDropped == [.exportFailed: 7] && counters.snapshot.spansExported == 0)
         #expect(messages.all.count == 1)
-        #expect(messages.all.first?.contains("HTTP 400: span 4 has an invalid trace id") == true)
+        #expect(messages.all.first?.contains("HTTP 400: span 4 has an invalid trace id\\u{1B}]0;owned\\u{07}") == true, "\(messages.all)")
     }
 
     @Test("a 500 with a plain-text body is not retried; its text is reported, escaped")

@@ -154,13 +154,7 @@ struct OTLPEnvironmentReader {
 
     /// `value` in quotes for a warning: at most 64 characters, control and format characters escaped.
     static func quoted(_ value: String) -> String {
-        var shown = ""
-        for scalar in value.unicodeScalars.prefix(64) {
-            // Control and format characters (escape sequences, bidirectional overrides) are shown escaped.
-            let category = scalar.properties.generalCategory
-            shown += category == .control || category == .format ? scalar.escaped(asASCII: true) : String(scalar)
-        }
-        return "\"\(shown)\(value.unicodeScalars.count > 64 ? "…" : "")\""
+        "\"\(OTLPDiagnostics.printable(value, maxCharacters: 64))\""
     }
 
     private mutating func parseInteger(_ name: String, _ value: String, unit: String = "") -> Int? {

@@ -69,8 +69,8 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
         }
     }
 
-    fileprivate let lock = NSLock()
-    fileprivate var state = Snapshot()
+    private let lock = NSLock()
+    private var state = Snapshot()
 
     /// Counters at zero.
     public init() {}
@@ -113,9 +113,7 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
             state.bytesWritten += bytes
         }
     }
-}
 
-extension OTLPTelemetryCounters {
     /// Counts `count` requests of `kind` items sent again after a retryable failure.
     package func retried(_ count: Int, _ kind: OTLPItemKind) {
         guard count > 0 else { return }
