@@ -127,7 +127,8 @@ let package = Package(
         .testTarget(
             name: "OTLPDumpTests",
             dependencies: [
-                "otlp-dump", "OTLPWire", "OTLPTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "otlp-dump", "OTLPWire", "OTLPHTTP", "OTLPTelemetry", "OTLPTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(

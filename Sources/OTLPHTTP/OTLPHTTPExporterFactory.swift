@@ -3,7 +3,8 @@ public import OTLPWire
 
 /// Makes ``OTLPHTTPExporter``s for `OTLPTelemetry`: pass it as `exporterFactory`, and the
 /// configuration's `otlp` section (from code, the JSON file or the `OTEL_*` environment variables) delivers
-/// both signals to the collector.
+/// both signals to the collector: directly (``OTLPHTTPExporter``), or through the spool of `otlp.spool`
+/// (``OTLPSpoolExporter``, store and forward).
 ///
 /// ```swift
 /// let (configuration, warnings) = OTLPTelemetryConfiguration.default.applyingEnvironment()
@@ -22,6 +23,9 @@ public struct OTLPHTTPExporterFactory: OTLPExporterFactory {
         for itemType: Item.Type, endpoint: OTLPExporterConfiguration.Resolved, resource: OTLPResource,
         counters: OTLPTelemetryCounters, diagnostics: @escaping @Sendable (String) -> Void
     ) -> any OTLPExporter<Item> {
-        OTLPHTTPExporter<Item>(endpoint: endpoint, resource: resource, counters: counters, retryPolicy: retryPolicy, diagnostics: diagnostics)
+        if endpoint.spool != nil {
+            return OTLPSpoolExporter<Item>(endpoint: endpoint, resource: resource, counters: counters, retryPolicy: retryPolicy, diagnostics: diagnostics)
+        }
+        return OTLPHTTPExporter<Item>(endpoint: endpoint, resource: resource, counters: counters, retryPolicy: retryPolicy, diagnostics: diagnostics)
     }
 }

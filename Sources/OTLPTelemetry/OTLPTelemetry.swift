@@ -131,7 +131,9 @@ public final class OTLPTelemetry: Sendable {
                         counters: counters, diagnostics: diagnostics),
                     counters: counters, configuration: batch, diagnostics: diagnostics))
             }
-            if let exporterFactory, let deliveryCounters, let endpoint = configuration.otlp?.resolved(for: Item.kind.signal) {
+            if let exporterFactory, let deliveryCounters, var endpoint = configuration.otlp?.resolved(for: Item.kind.signal) {
+                // The spool's durability is the pipeline's unless the spool sets its own.
+                if endpoint.spool != nil, endpoint.spool?.durability == nil { endpoint.spool?.durability = configuration.durability }
                 let exporter = exporterFactory.makeExporter(
                     for: Item.self, endpoint: endpoint, resource: resource, counters: deliveryCounters, diagnostics: diagnostics)
                 processors.append(OTLPBatchProcessor(

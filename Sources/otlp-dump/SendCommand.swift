@@ -39,6 +39,13 @@ struct SendCommand: ParsableCommand {
             the next one is sent; when the collector stays unreachable, sending stops there. A progress line \
             is shown on a terminal; the summary (what was sent, accepted, rejected, not sent) goes to stdout.
 
+            --spool DIR drains a spool directory left by an OTLPWire app (the `otlp.spool` setting) instead of \
+            files: its traces and logs are sent in order, each record acknowledged in the spool's checkpoint \
+            once the collector answered it, and files deleted when all their records are; safe to kill and run \
+            again (at most the record in flight is sent twice). --checkpoint FILE does the same for files: a \
+            run records there how many records of each file were answered, and a later run with the same FILE \
+            resumes after them.
+
             Exit status:
               0   every record sent and accepted
               1   damaged or invalid input (every record before the fault was sent)
@@ -62,6 +69,12 @@ struct SendCommand: ParsableCommand {
     @Option(name: .customLong("protocol"), help: "http/protobuf or http/json.")
     var wireProtocol: ProtocolChoice = .httpProtobuf
 
+    @Option(help: "Send the spool directory DIR (what an app's `otlp.spool` left) instead of files, in order, acknowledging as it goes.")
+    var spool: String?
+
+    @Option(help: "Record in FILE how many records of each input file the collector answered, and skip those on a later run with the same FILE.")
+    var checkpoint: String?
+
     @Option(help: "Seconds each record may take, retries included (\(OTLPExporterConfiguration.timeoutSecondsRange.lowerBound)...\(OTLPExporterConfiguration.timeoutSecondsRange.upperBound)).")
     var timeout: Double = OTLPExporterConfiguration.default.timeoutSeconds
 
@@ -80,6 +93,10 @@ struct SendCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if spool != nil {
+            guard input.files == ["-"] else { throw ValidationError("--spool sends a spool directory: give no files with it") }
+            guard checkpoint == nil else { throw ValidationError("--spool keeps its own checkpoint in the spool: --checkpoint is for files") }
+        }
         for header in headers where !header.contains("=") {
             throw ValidationError("--header must be NAME=VALUE, got \(TerminalText.escaped(header))")
         }
@@ -98,7 +115,13 @@ struct SendCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let spool { return try sendSpool(spool) }
         let configuration = exporterConfiguration
+        var resume = SendCheckpoint(path: checkpoint)
+        if let error = resume.loadError {
+            Output.diagnostic(error)
+            throw ExitStatus.ioError
+        }
         var senders: [OTLPSignal: OTLPHTTPSender] = [:]
         defer { for sender in senders.values { sender.shutdown() } }
         var tally = SendTally()
@@ -118,6 +141,7 @@ struct SendCommand: ParsableCommand {
                 continue
             }
             let passThrough = (reader.framing == .jsonl) == (wireProtocol == .httpJSON)
+            let answered = resume.answeredRecords(of: file)
             do {
                 while true {
                     let index: Int, signal: OTLPSignal, items: Int, body: [UInt8]
@@ -129,9 +153,15 @@ struct SendCommand: ParsableCommand {
                         (index, signal, items) = (record.index, record.payload.signal, record.payload.itemCount)
                         body = wireProtocol == .httpJSON ? jsonEncoder.encode(record.payload) : encoder.withEncoded(record.payload) { Array($0) }
                     }
+                    // Answered in an earlier run with this checkpoint: read (so the stream stays in step), not sent.
+                    if index < answered {
+                        tally.resumedRecords += 1
+                        continue
+                    }
                     // A request without spans or log records delivers nothing (and some collectors refuse `{}`).
                     guard items > 0 else {
                         tally.emptyRecords += 1
+                        try resume.answered(index + 1, of: file)
                         continue
                     }
                     guard let sender = senders[signal] ?? configuration.resolved(for: signal).map({ OTLPHTTPSender(signal: signal, endpoint: $0) }) else {
@@ -167,12 +197,19 @@ struct SendCommand: ParsableCommand {
                         stopped = true
                     }
                     if stopped { break }
+                    try resume.answered(index + 1, of: file)
                     progress.update(tally)
                 }
             } catch let error as OTLPReadError {
                 progress.clear()
                 Output.diagnostic("\(displayName(file)): \(error)")
                 if inputStatus == .success { inputStatus = error.code == .io ? ExitStatus.ioError : ExitStatus.damagedInput }
+            } catch let error as OTLPWriteError {
+                // The checkpoint cannot be written: stop, or a re-run would send what was delivered again.
+                progress.clear()
+                Output.diagnostic("--checkpoint: \(error); stopping")
+                inputStatus = ExitStatus.ioError
+                stopped = true
             }
         }
         progress.clear()
@@ -195,6 +232,7 @@ struct SendTally {
     var refusedItems = 0
     var retries = 0
     var emptyRecords = 0
+    var resumedRecords = 0
     var unreachable = false
     let started = Date()
 
@@ -219,6 +257,7 @@ struct SendTally {
             if unreachable { text += ", the collector unreachable; later records not sent" }
         }
         if emptyRecords > 0 { text += "; \(emptyRecords) records without items not sent" }
+        if resumedRecords > 0 { text += "; \(resumedRecords) records answered in an earlier run skipped (--checkpoint)" }
         if retries > 0 { text += "; \(retries) retries" }
         return text
     }

@@ -40,9 +40,11 @@ struct OTLPWireDemo: ParsableCommand {
             their launch phases and view traces, and writes traces.u32be.bin and logs.u32be.bin.gz \
             (replacing them) under OUTPUT-DIRECTORY, which is created if missing. Show them with otlp-dump.
 
-            With OTEL_EXPORTER_OTLP_ENDPOINT (or the other OTEL_EXPORTER_OTLP_* and OTEL_TRACES_EXPORTER / \
-            OTEL_LOGS_EXPORTER variables) set, the same telemetry is also delivered to that collector over \
-            OTLP/HTTP; the files are written all the same.
+            With an `otlp` section in the --config file, or OTEL_EXPORTER_OTLP_ENDPOINT (or the other \
+            OTEL_EXPORTER_OTLP_* and OTEL_TRACES_EXPORTER / OTEL_LOGS_EXPORTER variables) set, the same \
+            telemetry is also delivered to that collector over OTLP/HTTP; the files are written all the same. \
+            With `otlp.spool` it goes through that spool directory: what the collector does not take before \
+            the demo ends waits there (run the demo again, or otlp-dump send --spool DIR --endpoint URL).
 
             Exit status: 0 everything written (and delivered); 1 telemetry was dropped (or not delivered), \
             or the configuration is invalid; \
@@ -105,7 +107,9 @@ struct OTLPWireDemo: ParsableCommand {
             logs: .init(path: "\(directory)/logs.u32be.bin.gz", gzip: true),
             // One batch at shutdown: record boundaries do not depend on timing.
             batch: OTLPBatchConfiguration(maxQueueSize: 100_000, maxExportBatchSize: 100_000, scheduleDelaySeconds: 3600))
-        // Delivery to a collector comes from the OpenTelemetry environment variables; the files stay as they are.
+        // Delivery to a collector: the configuration file's `otlp` section (its spool included), with the
+        // OpenTelemetry environment variables over it; the files stay as they are.
+        configuration.otlp = appConfiguration.telemetry.otlp
         let (fromEnvironment, environmentWarnings) = configuration.applyingEnvironment()
         for warning in environmentWarnings where warning.keyPath.first.map({ $0.hasPrefix("OTEL_EXPORTER_OTLP") || $0.hasSuffix("_EXPORTER") }) == true {
             FileHandle.standardError.write(Data("otlpwire-demo: \(warning)\n".utf8))
@@ -163,6 +167,13 @@ struct OTLPWireDemo: ParsableCommand {
             let delivery = telemetry.deliveryCounters.snapshot
             let endpoint = otlp.resolved(for: .traces)?.url.absoluteString ?? otlp.resolved(for: .logs)?.url.absoluteString ?? otlp.endpoint
             print("delivered \(delivery.spansExported) spans and \(delivery.logRecordsExported) log records to the collector (\(endpoint))")
+            if let spool = otlp.spool {
+                let spans = delivery.spansReceived - delivery.spansExported - delivery.totalSpansDropped
+                let logRecords = delivery.logRecordsReceived - delivery.logRecordsExported - delivery.totalLogRecordsDropped
+                if spans > 0 || logRecords > 0 {
+                    print("\(spans) spans and \(logRecords) log records wait in the spool \(spool.directory) (sent at the next start, or with otlp-dump send --spool)")
+                }
+            }
             // The exporter has reported each refusal or failure on stderr.
             if delivery.totalSpansDropped > 0 || delivery.totalLogRecordsDropped > 0 {
                 throw DemoFailure("telemetry was not delivered to the collector (\(delivery))", status: .dataError)

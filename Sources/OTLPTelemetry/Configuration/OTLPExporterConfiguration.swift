@@ -60,14 +60,22 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         public var headers: [String: String]
         /// Longest wait for one request, in seconds, within ``OTLPExporterConfiguration/timeoutSecondsRange``.
         public var timeoutSeconds: Double
+        /// The spool batches go through (store and forward), its ``OTLPSpoolConfiguration/directory`` already
+        /// this signal's subdirectory (`DIR/traces`, `DIR/logs`) and ``OTLPSpoolConfiguration/maxBytes`` this
+        /// signal's half; `nil`: batches are sent directly.
+        public var spool: OTLPSpoolConfiguration?
 
         /// The settings of one signal's exporter.
-        public init(url: URL, protocol: OTLPHTTPProtocol, compression: OTLPCompression, headers: [String: String], timeoutSeconds: Double) {
+        public init(
+            url: URL, protocol: OTLPHTTPProtocol, compression: OTLPCompression, headers: [String: String], timeoutSeconds: Double,
+            spool: OTLPSpoolConfiguration? = nil
+        ) {
             self.url = url
             self.protocol = `protocol`
             self.compression = compression
             self.headers = headers
             self.timeoutSeconds = timeoutSeconds
+            self.spool = spool
         }
     }
 
@@ -87,12 +95,15 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
     public var traces: SignalOverride
     /// Overrides for log records; default: none, delivered.
     public var logs: SignalOverride
+    /// Store and forward: batches are written to this spool first and uploaded from there. Default: none
+    /// (batches are sent directly; what cannot be delivered within the timeout is dropped).
+    public var spool: OTLPSpoolConfiguration?
 
     /// The specification's defaults (`http://localhost:4318`, `http/protobuf`, 10 s) with gzip on, both
     /// signals delivered: what an omitted argument or JSON key means.
     public static let `default` = OTLPExporterConfiguration(
         endpoint: "http://localhost:4318", protocol: .httpProtobuf, compression: .gzip, headers: [:], timeoutSeconds: 10,
-        traces: .default, logs: .default)
+        traces: .default, logs: .default, spool: nil)
 
     /// A configuration with ``default``'s values unless given.
     public init(
@@ -100,7 +111,8 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         compression: OTLPCompression = OTLPExporterConfiguration.default.compression,
         headers: [String: String] = OTLPExporterConfiguration.default.headers,
         timeoutSeconds: Double = OTLPExporterConfiguration.default.timeoutSeconds,
-        traces: SignalOverride = OTLPExporterConfiguration.default.traces, logs: SignalOverride = OTLPExporterConfiguration.default.logs
+        traces: SignalOverride = OTLPExporterConfiguration.default.traces, logs: SignalOverride = OTLPExporterConfiguration.default.logs,
+        spool: OTLPSpoolConfiguration? = OTLPExporterConfiguration.default.spool
     ) {
         self.endpoint = endpoint
         self.protocol = `protocol`
@@ -109,6 +121,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         self.timeoutSeconds = timeoutSeconds
         self.traces = traces
         self.logs = logs
+        self.spool = spool
     }
 
     /// Accepted timeouts, in seconds: 1 ms to one day.
@@ -143,13 +156,22 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
             // A header no HTTP request can carry (listed by `problems`) is left out rather than failing every request.
             headers: Self.merging(override.headers ?? [:], over: headers).filter { Self.headerProblem(name: $0.key, value: $0.value) == nil },
             timeoutSeconds: OTLPSettingClamp.clamp(
-                override.timeoutSeconds ?? timeoutSeconds, to: Self.timeoutSecondsRange, default: Self.default.timeoutSeconds))
+                override.timeoutSeconds ?? timeoutSeconds, to: Self.timeoutSecondsRange, default: Self.default.timeoutSeconds),
+            spool: spool.flatMap { spool in
+                // An empty directory is listed by `problems` (`otlp.spool.directory`): never the root's subdirectories.
+                guard !spool.directory.isEmpty else { return nil }
+                var signalSpool = spool.clamped
+                signalSpool.directory = (spool.directory.hasSuffix("/") ? spool.directory : spool.directory + "/") + "\(signal)"
+                signalSpool.maxBytes = signalSpool.maxBytes / 2
+                return signalSpool
+            })
     }
 
     /// This configuration with every timeout brought into ``timeoutSecondsRange``; a NaN becomes the default.
     public var clamped: OTLPExporterConfiguration {
         var copy = self
         copy.timeoutSeconds = OTLPSettingClamp.clamp(timeoutSeconds, to: Self.timeoutSecondsRange, default: Self.default.timeoutSeconds)
+        copy.spool = spool?.clamped
         for signal in OTLPSignal.allCases {
             copy[signal].timeoutSeconds = self[signal].timeoutSeconds.map {
                 OTLPSettingClamp.clamp($0, to: Self.timeoutSecondsRange, default: Self.default.timeoutSeconds)
@@ -175,6 +197,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
             }
         }
         check(endpoint: endpoint, headers: headers, timeoutSeconds: timeoutSeconds, at: prefix)
+        problems += spool?.violations(prefix: "\(prefix)spool.") ?? []
         for signal in OTLPSignal.allCases {
             let override = self[signal]
             check(endpoint: override.endpoint, headers: override.headers, timeoutSeconds: override.timeoutSeconds, at: "\(prefix)\(signal).")
@@ -253,7 +276,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
 
 // Decoding with every key optional: a JSON file names only what differs from the defaults.
 extension OTLPExporterConfiguration {
-    enum CodingKeys: String, CodingKey, CaseIterable { case endpoint, `protocol`, compression, headers, timeoutSeconds, traces, logs }
+    enum CodingKeys: String, CodingKey, CaseIterable { case endpoint, `protocol`, compression, headers, timeoutSeconds, traces, logs, spool }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -266,6 +289,7 @@ extension OTLPExporterConfiguration {
         timeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .timeoutSeconds) ?? defaults.timeoutSeconds
         traces = try container.decodeIfPresent(SignalOverride.self, forKey: .traces) ?? defaults.traces
         logs = try container.decodeIfPresent(SignalOverride.self, forKey: .logs) ?? defaults.logs
+        spool = try container.decodeIfPresent(OTLPSpoolConfiguration.self, forKey: .spool) ?? defaults.spool
     }
 }
 

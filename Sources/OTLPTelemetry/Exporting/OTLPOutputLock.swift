@@ -1,5 +1,5 @@
 import Foundation
-import OTLPWire
+package import OTLPWire
 
 /// An exclusive advisory lock on an output path, held while this object lives, so that two pipelines (in
 /// this process or in others) never write, rotate and count the same files.
@@ -10,15 +10,15 @@ import OTLPWire
 /// into the file so the refused one can name it. Releasing removes the file; after a crash the kernel
 /// drops the lock and the stale file is simply locked again. Like every advisory lock, it binds only
 /// writers that take it (this package's pipelines), and network file systems may not honour it.
-final class OTLPOutputLock {
+package final class OTLPOutputLock {
     /// The lock file.
-    let lockPath: String
+    package let lockPath: String
     private let descriptor: Int32
     private let status: OTLPFileStatus
 
     /// Takes the lock for `outputPath`, or throws `.system(…, errno: EWOULDBLOCK)` naming the path and the
     /// holder when another pipeline has it.
-    init(outputPath: String) throws(OTLPWriteError) {
+    package init(outputPath: String) throws(OTLPWriteError) {
         lockPath = Self.lockPath(for: outputPath)
         (descriptor, status) = try Self.acquire(lockPath, outputPath: outputPath)
     }

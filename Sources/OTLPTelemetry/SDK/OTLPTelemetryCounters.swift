@@ -23,6 +23,8 @@ public enum OTLPDropReason: String, Sendable, CaseIterable, CustomStringConverti
     /// or kept answering with retryable statuses (429, 502, 503, 504) or could not be reached until the
     /// export timeout ran out.
     case exportFailed = "export_failed"
+    /// The spool (store and forward) was over its size limit: the oldest file waiting for upload was deleted.
+    case spoolFull = "spool_full"
 
     public var description: String { rawValue }
 }

@@ -1,0 +1,449 @@
+import Foundation
+package import OTLPTelemetry
+package import OTLPWire
+
+/// The on-disk queue of one signal's spool directory: encoded requests appended as u32be-framed records to
+/// numbered files, read back in order, and acknowledged durably.
+///
+/// Layout of the directory (`DIR/traces` or `DIR/logs`):
+/// - `00000000000000000007.u32be.bin`: the file being appended to (at most one).
+/// - `00000000000000000006-512.u32be.bin`: a sealed file and its item count (512), so that neither dropping
+///   it nor counting what waits needs to read it.
+/// - `checkpoint`: what the collector acknowledged, `FILE OFFSET ITEMS` (the file's number, the end of the
+///   last acknowledged record in it, the items acknowledged in it), replaced atomically.
+/// - `.spool.lock`: the lock that keeps a second process out.
+///
+/// A file is deleted when every record in it is acknowledged, or (the oldest first, never the one being
+/// uploaded nor the one being appended to) when the directory would hold more than its budget.
+package final class OTLPSpoolQueue: @unchecked Sendable {
+    /// One record read for upload.
+    package struct Record: Sendable {
+        /// The file's number.
+        package var file: UInt64
+        /// Offset of the record's length prefix in the file.
+        package var offset: Int
+        /// Offset just past the record.
+        package var end: Int
+        /// The encoded `Export*ServiceRequest`, protobuf.
+        package var bytes: [UInt8]
+    }
+
+    /// Files of the queue, oldest first.
+    private struct SpoolFile {
+        var number: UInt64
+        var bytes: Int
+        var items: Int
+        var isSealed: Bool
+    }
+
+    /// The directory of the queue.
+    package let directory: String
+    /// The signal of its records.
+    package let signal: OTLPSignal
+    /// Most bytes its files hold together (one file over it at most, while it is being uploaded).
+    package let maxBytes: Int
+    /// A file is sealed and a new one started when a record would take it past this size.
+    package let fileBytes: Int
+    /// `fsync` of each appended record and of each checkpoint (`fsync`), or only of checkpoints (otherwise).
+    package let durability: OTLPDurability
+    /// Largest record read back; a longer prefix is damage.
+    package static let maxRecordBytes = OTLPDecodingOptions.default.maxRecordBytes
+
+    private let lock = NSCondition()
+    private var directoryLock: OTLPOutputLock?
+    private var files: [SpoolFile] = []
+    private var appendDescriptor: Int32 = -1
+    private var nextNumber: UInt64 = 1
+    /// Acknowledged: everything before `acknowledgedOffset` in file `acknowledgedFile`, and every earlier file.
+    private var acknowledgedFile: UInt64 = 0
+    private var acknowledgedOffset = 0
+    private var acknowledgedItems = 0
+    /// The file a record was last read from and not yet acknowledged: never dropped for the budget.
+    private var inFlightFile: UInt64?
+    private var isClosed = false
+    /// Records found damaged (torn at the end of a file by a crash, or unreadable) and skipped, since opening.
+    package private(set) var damagedRecords = 0
+    /// Items found in the spool when it was opened: what an earlier process left.
+    package private(set) var recoveredItems = 0
+
+    /// Opens (creating if missing) the queue in `directory` and takes its lock: a second process, or a
+    /// second queue in this one, gets an error naming the holder. Recovers after a crash: files the
+    /// checkpoint says are acknowledged are deleted, and a file left open is read once to count its items
+    /// and cut off a torn record at its end (counted in ``damagedRecords``), then sealed.
+    package init(directory: String, signal: OTLPSignal, maxBytes: Int, durability: OTLPDurability) throws(OTLPWriteError) {
+        self.directory = directory
+        self.signal = signal
+        self.maxBytes = max(maxBytes, 64 << 10)
+        fileBytes = min(max(self.maxBytes / 8, 32 << 10), 16 << 20)
+        self.durability = durability
+        try Self.makeDirectories(directory)
+        directoryLock = try OTLPOutputLock(outputPath: "\(directory)/spool")
+        try readCheckpoint()
+        var found: [SpoolFile] = []
+        for name in try OTLPSystemCall.names(inDirectory: directory) {
+            guard var file = Self.parse(name) else { continue }
+            if file.number < acknowledgedFile {
+                unlink(path(of: file))
+                continue
+            }
+            if !file.isSealed {
+                file = try recover(file)
+            } else {
+                file.bytes = try Self.size(of: path(of: file))
+            }
+            found.append(file)
+        }
+        files = found.sorted { $0.number < $1.number }
+        nextNumber = max((files.last?.number ?? 0) + 1, acknowledgedFile + 1)
+        if let first = files.first, first.number == acknowledgedFile, acknowledgedOffset >= first.bytes {
+            unlink(path(of: first))
+            files.removeFirst()
+        }
+        if files.first?.number != acknowledgedFile { acknowledgedItems = 0 }
+        recoveredItems = files.reduce(0) { $0 + $1.items } - acknowledgedItems
+    }
+
+    deinit {
+        if appendDescriptor >= 0 { close(appendDescriptor) }
+    }
+
+    // MARK: Appending
+
+    /// Appends one encoded request of `items` items as a record, made durable as ``durability`` says.
+    /// Returns the items dropped to stay within ``maxBytes`` (the oldest files'). A failed write leaves no
+    /// part of the record behind.
+    package func append(_ request: [UInt8], items: Int) throws(OTLPWriteError) -> Int {
+        let length = request.count
+        guard length <= Self.maxRecordBytes else { throw .unframeable("a request of \(length) bytes is over the spool's \(Self.maxRecordBytes)-byte record limit") }
+        let record = [UInt8(truncatingIfNeeded: length >> 24), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)] + request
+        return try locked { () throws(OTLPWriteError) -> Int in
+            guard !isClosed else { throw .io("the spool \(directory) is closed") }
+            if let last = files.last, !last.isSealed, last.bytes > 0, last.bytes + record.count > fileBytes {
+                try seal(index: files.count - 1)
+            }
+            if files.last?.isSealed != false {
+                try startFile()
+            }
+            let index = files.count - 1
+            let start = files[index].bytes
+            try Self.write(record, to: appendDescriptor, at: start, path: path(of: files[index]))
+            if durability == .fsync {
+                try OTLPSystemCall.check("cannot fsync \(path(of: files[index]))") { fsync(appendDescriptor) }
+            }
+            files[index].bytes += record.count
+            files[index].items += items
+            let dropped = enforceBudget()
+            lock.broadcast()
+            return dropped
+        }
+    }
+
+    /// Items waiting (appended or recovered, not yet acknowledged).
+    package var pendingItems: Int {
+        lock.withLock { files.reduce(0) { $0 + $1.items } - (files.first?.number == acknowledgedFile ? acknowledgedItems : 0) }
+    }
+
+    /// Bytes of the queue's files.
+    package var bytes: Int { lock.withLock { files.reduce(0) { $0 + $1.bytes } } }
+
+    // MARK: Reading and acknowledging
+
+    /// The oldest record not yet acknowledged, or `nil` when there is none. A damaged record (torn, or a
+    /// length past ``maxRecordBytes``) ends its file: the rest of the file is skipped and counted in
+    /// ``damagedRecords``.
+    package func next() throws(OTLPWriteError) -> Record? {
+        try locked { () throws(OTLPWriteError) -> Record? in
+            while let file = files.first {
+                let offset = file.number == acknowledgedFile ? acknowledgedOffset : 0
+                if offset >= file.bytes {
+                    guard file.isSealed else { return nil }
+                    // Fully acknowledged (a crash between the checkpoint and the delete, or a skipped file).
+                    try removeFirstFile()
+                    continue
+                }
+                let filePath = path(of: file)
+                let descriptor = try OTLPSystemCall.check("cannot open \(filePath)") { open(filePath, O_RDONLY | O_CLOEXEC) }
+                defer { close(descriptor) }
+                var prefix = [UInt8](repeating: 0, count: 4)
+                let length: Int
+                if file.bytes - offset >= 4, try Self.read(&prefix, from: descriptor, at: offset, path: filePath) {
+                    length = Int(prefix[0]) << 24 | Int(prefix[1]) << 16 | Int(prefix[2]) << 8 | Int(prefix[3])
+                } else {
+                    length = Int.max
+                }
+                guard length <= Self.maxRecordBytes, length <= file.bytes - offset - 4 else {
+                    skipRestOfFirstFile()
+                    continue
+                }
+                var body = [UInt8](repeating: 0, count: length)
+                guard try Self.read(&body, from: descriptor, at: offset + 4, path: filePath) else {
+                    skipRestOfFirstFile()
+                    continue
+                }
+                inFlightFile = file.number
+                return Record(file: file.number, offset: offset, end: offset + 4 + length, bytes: body)
+            }
+            return nil
+        }
+    }
+
+    /// Waits until a record may be waiting, ``wake()`` is called or `seconds` pass; returns whether one may be waiting.
+    package func waitForRecords(withinSeconds seconds: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        return lock.withLock {
+            if !isClosed && !hasUnreadRecords { _ = lock.wait(until: deadline) }
+            return hasUnreadRecords
+        }
+    }
+
+    /// Wakes whoever waits in ``waitForRecords(until:)``.
+    package func wake() {
+        lock.withLock { lock.broadcast() }
+    }
+
+    /// Records that `record`, of `items` items, was acknowledged by the collector (or refused for good):
+    /// the checkpoint is replaced atomically and made durable before this returns, and a file whose every
+    /// record is acknowledged is deleted.
+    package func acknowledge(_ record: Record, items: Int) throws(OTLPWriteError) {
+        try locked { () throws(OTLPWriteError) in
+            inFlightFile = nil
+            if record.file != acknowledgedFile { acknowledgedItems = 0 }
+            acknowledgedFile = record.file
+            acknowledgedOffset = record.end
+            acknowledgedItems += items
+            try writeCheckpoint()
+            if let first = files.first, first.number == record.file, first.isSealed, record.end >= first.bytes {
+                try removeFirstFile()
+            }
+        }
+    }
+
+    /// Seals the file being appended to and releases the lock; later appends fail.
+    package func release() {
+        lock.withLock {
+            guard !isClosed else { return }
+            isClosed = true
+            if let last = files.last, !last.isSealed { try? seal(index: files.count - 1) }
+            directoryLock = nil
+            lock.broadcast()
+        }
+    }
+
+    // MARK: Internals (called with the lock held)
+
+    private func locked<Value>(_ body: () throws(OTLPWriteError) -> Value) throws(OTLPWriteError) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    private var hasUnreadRecords: Bool {
+        guard let first = files.first else { return false }
+        let offset = first.number == acknowledgedFile ? acknowledgedOffset : 0
+        return offset < first.bytes || files.count > 1 || first.isSealed
+    }
+
+    private func path(of file: SpoolFile) -> String {
+        "\(directory)/\(Self.name(of: file))"
+    }
+
+    private static func name(of file: SpoolFile) -> String {
+        let number = String(file.number)
+        let padded = String(repeating: "0", count: max(0, 20 - number.count)) + number
+        return file.isSealed ? "\(padded)-\(file.items).u32be.bin" : "\(padded).u32be.bin"
+    }
+
+    /// A spool file's number, item count and state from its name; `nil` for other names.
+    private static func parse(_ name: String) -> SpoolFile? {
+        guard name.hasSuffix(".u32be.bin") else { return nil }
+        let stem = name.dropLast(".u32be.bin".count)
+        let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts[0].count == 20, let number = UInt64(parts[0]) else { return nil }
+        switch parts.count {
+        case 1: return SpoolFile(number: number, bytes: 0, items: 0, isSealed: false)
+        case 2:
+            guard let items = Int(parts[1]), items >= 0 else { return nil }
+            return SpoolFile(number: number, bytes: 0, items: items, isSealed: true)
+        default: return nil
+        }
+    }
+
+    private func startFile() throws(OTLPWriteError) {
+        if appendDescriptor >= 0 {
+            close(appendDescriptor)
+            appendDescriptor = -1
+        }
+        let file = SpoolFile(number: nextNumber, bytes: 0, items: 0, isSealed: false)
+        let filePath = path(of: file)
+        appendDescriptor = try OTLPSystemCall.check("cannot create \(filePath)") {
+            open(filePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        }
+        nextNumber += 1
+        files.append(file)
+        try syncDirectory()
+    }
+
+    private func seal(index: Int) throws(OTLPWriteError) {
+        let open = files[index]
+        var sealed = open
+        sealed.isSealed = true
+        if appendDescriptor >= 0 {
+            if durability != .none { _ = fsync(appendDescriptor) }
+            close(appendDescriptor)
+            appendDescriptor = -1
+        }
+        try OTLPSystemCall.check("cannot rename \(path(of: open)) to \(path(of: sealed))") { rename(path(of: open), path(of: sealed)) }
+        files[index] = sealed
+        try syncDirectory()
+    }
+
+    /// Drops the oldest files while the queue is over its budget; returns their unacknowledged items.
+    private func enforceBudget() -> Int {
+        var dropped = 0
+        var total = files.reduce(0) { $0 + $1.bytes }
+        var index = 0
+        while total > maxBytes, index < files.count - 1 {
+            let file = files[index]
+            guard file.number != inFlightFile else {
+                index += 1
+                continue
+            }
+            dropped += file.items - (file.number == acknowledgedFile ? acknowledgedItems : 0)
+            unlink(path(of: file))
+            total -= file.bytes
+            files.remove(at: index)
+        }
+        return dropped
+    }
+
+    private func removeFirstFile() throws(OTLPWriteError) {
+        let first = files.removeFirst()
+        try OTLPSystemCall.check("cannot delete \(path(of: first))") { unlink(path(of: first)) }
+    }
+
+    /// Treats the rest of the first file as acknowledged: a damaged record ends what can be read of it.
+    private func skipRestOfFirstFile() {
+        damagedRecords += 1
+        let file = files[0]
+        if file.isSealed {
+            files.removeFirst()
+            unlink(path(of: file))
+        } else {
+            // Only a write that failed half-way can leave this in the open file: skip to a new file.
+            acknowledgedFile = file.number
+            acknowledgedOffset = file.bytes
+            acknowledgedItems = file.items
+            try? seal(index: 0)
+        }
+    }
+
+    /// Reads a file left open by a crash: counts its items, cuts a torn or unreadable tail, seals it.
+    private func recover(_ found: SpoolFile) throws(OTLPWriteError) -> SpoolFile {
+        var file = found
+        let filePath = path(of: file)
+        let descriptor = try OTLPSystemCall.check("cannot open \(filePath)") { open(filePath, O_RDWR | O_CLOEXEC | O_NOFOLLOW) }
+        defer { close(descriptor) }
+        let size = try Self.size(of: filePath)
+        let decoder = OTLPDecoder(options: .default)
+        var offset = 0
+        var items = 0
+        var prefix = [UInt8](repeating: 0, count: 4)
+        while offset < size {
+            guard size - offset >= 4, try Self.read(&prefix, from: descriptor, at: offset, path: filePath) else { break }
+            let length = Int(prefix[0]) << 24 | Int(prefix[1]) << 16 | Int(prefix[2]) << 8 | Int(prefix[3])
+            guard length <= Self.maxRecordBytes, length <= size - offset - 4 else { break }
+            var body = [UInt8](repeating: 0, count: length)
+            guard try Self.read(&body, from: descriptor, at: offset + 4, path: filePath) else { break }
+            guard let count = try? body.withUnsafeBytes({ bytes in Result { () throws(OTLPReadError) in try decoder.check(bytes, as: signal) } }).get() else { break }
+            items += count
+            offset += 4 + length
+        }
+        if offset < size {
+            damagedRecords += 1
+            try OTLPSystemCall.check("cannot cut the torn record off \(filePath)") { ftruncate(descriptor, off_t(offset)) }
+            if durability != .none { _ = fsync(descriptor) }
+        }
+        file.bytes = offset
+        file.items = items
+        var sealed = file
+        sealed.isSealed = true
+        try OTLPSystemCall.check("cannot rename \(filePath) to \(path(of: sealed))") { rename(filePath, path(of: sealed)) }
+        try syncDirectory()
+        return sealed
+    }
+
+    // MARK: The checkpoint
+
+    private var checkpointPath: String { "\(directory)/checkpoint" }
+
+    private func readCheckpoint() throws(OTLPWriteError) {
+        guard let text = try? String(contentsOfFile: checkpointPath, encoding: .utf8) else { return }
+        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard fields.count == 3, let file = UInt64(fields[0]), let offset = Int(fields[1]), let items = Int(fields[2]), offset >= 0, items >= 0
+        else {
+            // Unreadable: start from the oldest file (records may be sent again, none lost).
+            return
+        }
+        acknowledgedFile = file
+        acknowledgedOffset = offset
+        acknowledgedItems = items
+    }
+
+    private func writeCheckpoint() throws(OTLPWriteError) {
+        try OTLPAtomicFile.replace(checkpointPath, with: Array("\(acknowledgedFile) \(acknowledgedOffset) \(acknowledgedItems)\n".utf8))
+    }
+
+    // MARK: System calls
+
+    private func syncDirectory() throws(OTLPWriteError) {
+        try OTLPAtomicFile.syncDirectory(directory)
+    }
+
+    private static func makeDirectories(_ directory: String) throws(OTLPWriteError) {
+        var path = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            path += "/\(component)"
+            if mkdir(path, 0o755) != 0 && errno != EEXIST {
+                throw .system("cannot create the spool directory \(path)", errno: errno)
+            }
+        }
+    }
+
+    private static func size(of path: String) throws(OTLPWriteError) -> Int {
+        var info = stat()
+        try OTLPSystemCall.check("cannot stat \(path)") { stat(path, &info) }
+        return Int(info.st_size)
+    }
+
+    /// Fills `buffer` from `offset`; `false` when the file ends first.
+    private static func read(_ buffer: inout [UInt8], from descriptor: Int32, at offset: Int, path: String) throws(OTLPWriteError) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let count = try buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(OTLPWriteError) in
+                    try OTLPSystemCall.check("cannot read \(path)") { pread(descriptor, raw.baseAddress! + done, raw.count - done, off_t(offset + done)) }
+                }
+            }.get()
+            if count == 0 { return false }
+            done += count
+        }
+        return true
+    }
+
+    /// Writes all of `bytes` at `offset`; on failure cuts the file back to `offset`, so no torn record stays.
+    private static func write(_ bytes: [UInt8], to descriptor: Int32, at offset: Int, path: String) throws(OTLPWriteError) {
+        var done = 0
+        while done < bytes.count {
+            do throws(OTLPWriteError) {
+                done += try bytes.withUnsafeBytes { raw in
+                    Result { () throws(OTLPWriteError) in
+                        try OTLPSystemCall.check("cannot write \(path)") { pwrite(descriptor, raw.baseAddress! + done, raw.count - done, off_t(offset + done)) }
+                    }
+                }.get()
+            } catch {
+                _ = ftruncate(descriptor, off_t(offset))
+                throw error
+            }
+        }
+    }
+}

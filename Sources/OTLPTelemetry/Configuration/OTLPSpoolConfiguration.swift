@@ -1,0 +1,66 @@
+/// Store and forward: the `otlp.spool` section. Every batch meant for the collector is written to a directory
+/// first and uploaded from there, so telemetry survives outages, crashes and restarts (the OTLPHTTP library's
+/// `OTLPSpoolExporter` does the work).
+///
+/// ```json
+/// { "otlp": { "endpoint": "https://collector.example.com:4318",
+///             "spool": { "directory": "/var/spool/myapp-otlp", "maxBytes": 268435456 } } }
+/// ```
+public struct OTLPSpoolConfiguration: Sendable, Equatable, Codable {
+    /// The spool directory, created if missing; each signal uses a subdirectory of its own (`traces`, `logs`).
+    /// One process at a time may use it.
+    public var directory: String
+    /// Most bytes the spool keeps, both signals together (each signal's subdirectory gets half). Past it the
+    /// oldest file goes first and its items are counted as dropped (`spool_full`). Default 256 MiB, range
+    /// ``maxBytesRange``.
+    public var maxBytes: Int
+    /// How hard each spooled batch is made to survive a crash; `nil` (the default) takes the configuration's
+    /// ``OTLPTelemetryConfiguration/durability``. `flush` survives the process being killed, `fsync` a power
+    /// loss too.
+    public var durability: OTLPDurability?
+
+    /// 256 MiB, the configuration's durability: what an omitted key means (`directory` has no default).
+    public static let `default` = OTLPSpoolConfiguration(directory: "", maxBytes: 256 << 20, durability: nil)
+
+    /// Accepted sizes: 64 KiB to 1 TiB.
+    public static var maxBytesRange: ClosedRange<Int> { (64 << 10)...(1 << 40) }
+
+    /// A spool in `directory` with ``default``'s values unless given.
+    public init(directory: String, maxBytes: Int = OTLPSpoolConfiguration.default.maxBytes, durability: OTLPDurability? = OTLPSpoolConfiguration.default.durability) {
+        self.directory = directory
+        self.maxBytes = maxBytes
+        self.durability = durability
+    }
+
+    /// This configuration with ``maxBytes`` brought into ``maxBytesRange``.
+    public var clamped: OTLPSpoolConfiguration {
+        var copy = self
+        copy.maxBytes = OTLPSettingClamp.clamp(maxBytes, to: Self.maxBytesRange)
+        return copy
+    }
+
+    /// Every problem, as errors naming `prefix.key` (`otlp.spool.maxBytes`).
+    func violations(prefix: String) -> [OTLPConfigurationError] {
+        var problems: [OTLPConfigurationError] = []
+        if directory.isEmpty {
+            problems.append(OTLPConfigurationError(keyPath: "\(prefix)directory", message: "must name a directory"))
+        }
+        if let problem = OTLPConfigurationError.check(maxBytes, in: Self.maxBytesRange, "\(prefix)maxBytes", unit: " bytes") {
+            problems.append(problem)
+        }
+        return problems
+    }
+}
+
+// Decoding with every key but `directory` optional.
+extension OTLPSpoolConfiguration {
+    enum CodingKeys: String, CodingKey, CaseIterable { case directory, maxBytes, durability }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try decoder.reportUnknownKeys(CodingKeys.self)
+        directory = try container.decode(String.self, forKey: .directory)
+        maxBytes = try container.decodeIfPresent(Int.self, forKey: .maxBytes) ?? Self.default.maxBytes
+        durability = try container.decodeIfPresent(OTLPDurability.self, forKey: .durability) ?? Self.default.durability
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import OTLPHTTP
+import OTLPTelemetry
+import OTLPWire
+
+extension SendCommand {
+    /// `send --spool DIR`: uploads the spool's traces and logs in order, acknowledging each record in the
+    /// spool once answered and deleting files when all their records are; stops at the first record the
+    /// collector cannot be reached for.
+    func sendSpool(_ directory: String) throws {
+        let configuration = exporterConfiguration
+        var tally = SendTally()
+        var status = ExitCode.success
+        let progress = SendProgress()
+        let counters = OTLPTelemetryCounters()
+        let messages = DiagnosticsBuffer()
+        for signal in OTLPSignal.allCases where !tally.unreachable {
+            let signalDirectory = (directory.hasSuffix("/") ? directory : directory + "/") + "\(signal)"
+            guard FileManager.default.fileExists(atPath: signalDirectory) else { continue }
+            guard let endpoint = configuration.resolved(for: signal) else {
+                throw ValidationError("--endpoint: not an absolute http or https URL: \(TerminalText.escaped(endpoint))")
+            }
+            let queue: OTLPSpoolQueue
+            do throws(OTLPWriteError) {
+                queue = try OTLPSpoolQueue(
+                    directory: signalDirectory, signal: signal, maxBytes: OTLPSpoolConfiguration.maxBytesRange.upperBound, durability: .flush)
+            } catch {
+                progress.clear()
+                Output.diagnostic("--spool: \(TerminalText.escaped("\(error)"))")
+                status = ExitStatus.ioError
+                continue
+            }
+            defer { queue.release() }
+            if queue.damagedRecords > 0 {
+                Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): \(queue.damagedRecords) torn record(s) at the end of files skipped")
+            }
+            let sender = OTLPHTTPSender(signal: signal, endpoint: endpoint)
+            defer { sender.shutdown() }
+            let uploader = OTLPSpoolUploader(queue: queue, sender: sender, counters: counters, diagnostics: messages.append)
+            upload: while true {
+                switch uploader.uploadNext() {
+                case .empty:
+                    break upload
+                case .acknowledged(let exported, let dropped):
+                    tally.accepted(items: exported, bytes: 0, signal: signal)
+                    if dropped > 0 { tally.rejectedItems += dropped }
+                case .failed(let reason):
+                    progress.clear()
+                    Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): not sent: \(TerminalText.escaped(reason)); stopping (\(queue.pendingItems) items left in the spool)")
+                    tally.unreachable = true
+                    tally.refused(items: 0)
+                    break upload
+                }
+                for message in messages.take() {
+                    progress.clear()
+                    Output.diagnostic(TerminalText.escaped(message))
+                }
+                progress.update(tally)
+            }
+        }
+        for message in messages.take() { Output.diagnostic(TerminalText.escaped(message)) }
+        progress.clear()
+        let snapshot = counters.snapshot
+        tally.bytes = snapshot.bytesWritten
+        tally.retries = snapshot.spanExportRetries + snapshot.logRecordExportRetries
+        let output = Output.standard
+        output.write(tally.summary(endpoint: endpoint) + "\n")
+        if tally.collectorRefused { status = ExitStatus.collectorRefused }
+        status = output.finish(status: status)
+        if status != .success { throw status }
+    }
+}
+
+/// Diagnostics of the uploader, collected to be printed between records.
+final class DiagnosticsBuffer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [String] = []
+
+    @Sendable func append(_ message: String) {
+        lock.withLock { messages.append(message) }
+    }
+
+    func take() -> [String] {
+        lock.withLock {
+            defer { messages = [] }
+            return messages
+        }
+    }
+}

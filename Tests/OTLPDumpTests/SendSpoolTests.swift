@@ -1,0 +1,156 @@
+import Foundation
+import OTLPHTTP
+import OTLPTelemetry
+import OTLPTestSupport
+import OTLPWire
+import Testing
+
+/// `otlp-dump send --spool` and `--checkpoint`: the operator's commands, killed at random moments and run again.
+@Suite("otlp-dump send --spool and --checkpoint")
+struct SendSpoolTests {
+    static let resource = OTLPResource(attributes: [OTLPAttribute("service.name", "send-spool-tests")])
+    static let scope = OTLPInstrumentationScope(name: "send-spool-tests")
+
+    /// `count` requests of `perRecord` spans (or log records), distinct items, encoded.
+    static func requests(_ signal: OTLPSignal, count: Int, perRecord: Int) -> [[UInt8]] {
+        let encoder = OTLPEncoder()
+        return (0..<count).map { record in
+            let indices = (record * perRecord)..<((record + 1) * perRecord)
+            if signal == .traces {
+                let spans = indices.map { index in
+                    OTLPScopedSpan(scope: scope, span: OTLPSpan(
+                        traceID: OTLPTraceID(high: 1, low: UInt64(index + 1)), spanID: OTLPSpanID(UInt64(index + 1)), name: "span \(index)",
+                        startTimeUnixNano: 1_000, endTimeUnixNano: 2_000))
+                }
+                return encoder.withEncoded(OTLPScopedSpan.request(spans, resource: resource)) { Array($0) }
+            }
+            let records = indices.map { index in
+                OTLPScopedLogRecord(scope: scope, record: OTLPLogRecord(timeUnixNano: 5_000, severity: .info, body: .string("record \(index)")))
+            }
+            return encoder.withEncoded(OTLPScopedLogRecord.request(records, resource: resource)) { Array($0) }
+        }
+    }
+
+    /// `requests` as one u32be file at `path`.
+    static func writeFile(_ requests: [[UInt8]], to path: String) throws {
+        var bytes: [UInt8] = []
+        for request in requests {
+            let length = request.count
+            bytes += [UInt8(length >> 24 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + request
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Requests the collector has recorded so far (each recorded before it is answered).
+    static func requestCount(_ collector: OTLPTestCollector) -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: collector.directory.path)) ?? []).count { $0.hasSuffix(".json") && $0 != "script.json" }
+    }
+
+    /// Runs otlp-dump with `arguments` and SIGKILLs it once the collector has recorded `requests` more
+    /// requests (or it has exited by itself); returns whether it was killed.
+    static func runAndKill(_ arguments: [String], collector: OTLPTestCollector, afterRequests requests: Int) throws -> Bool {
+        let process = Process()
+        process.executableURL = OTLPDumpRunner.binary
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let start = requestCount(collector)
+        try process.run()
+        // Waiting on another process's progress, polled.
+        while process.isRunning && requestCount(collector) < start + requests { usleep(1_000) }
+        let killed = process.isRunning
+        if killed { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return killed
+    }
+
+    /// Whether every `expected` item arrived at least once; returns the number of extra arrivals.
+    static func duplicates(_ arrived: [String], expected: [String]) -> Int? {
+        var counts: [String: Int] = [:]
+        for item in arrived { counts[item, default: 0] += 1 }
+        for item in expected where counts[item, default: 0] == 0 { return nil }
+        return arrived.count - Set(arrived).count
+    }
+
+    @Test("send --spool, SIGKILLed 20 times at random moments and run again: nothing lost, at most one record sent twice per kill, the spool empty at the end")
+    func spoolKilledAndRerun() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-spool-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let perRecord = 10
+        let traces = Self.requests(.traces, count: 240, perRecord: perRecord)
+        let logs = Self.requests(.logs, count: 60, perRecord: perRecord)
+        for (signal, requests) in [(OTLPSignal.traces, traces), (.logs, logs)] {
+            let queue = try OTLPSpoolQueue(directory: "\(root)/\(signal)", signal: signal, maxBytes: 16 << 20, durability: .flush)
+            for request in requests { _ = try queue.append(request, items: perRecord) }
+            // Not released: the last file stays open, as an app killed while spooling leaves it.
+        }
+        let expectedFile = "\(root)/expected.u32be.bin"
+        try Self.writeFile(traces, to: expectedFile)
+        let logsFile = "\(root)/expected-logs.u32be.bin"
+        try Self.writeFile(logs, to: logsFile)
+        let expected = try OTLPTestCollector.canonicalItems(ofFile: expectedFile, signal: "traces")
+            + OTLPTestCollector.canonicalItems(ofFile: logsFile, signal: "logs")
+
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let arguments = ["send", "--spool", root, "--endpoint", collector.endpoint, "--compression", "none"]
+        var generator = SystemRandomNumberGenerator()
+        var kills = 0
+        for _ in 0..<20 {
+            if try Self.runAndKill(arguments, collector: collector, afterRequests: Int.random(in: 1...8, using: &generator)) { kills += 1 }
+        }
+        let final = try OTLPDumpRunner.run(arguments)
+        collector.stop()
+        #expect(final.status == 0, "\(final.stderr)")
+        #expect(kills == 20)
+        let arrived = collector.items
+        let extra = Self.duplicates(arrived, expected: expected)
+        #expect(extra != nil, "every item arrived")
+        #expect((extra ?? .max) <= kills * perRecord, "at most one record again per kill: \(extra ?? -1) extra items")
+        #expect(Set(arrived) == Set(expected))
+        let left = try FileManager.default.subpathsOfDirectory(atPath: root).filter { $0.hasSuffix(".u32be.bin") && !$0.hasPrefix("expected") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    @Test("send FILE --checkpoint CP: killed part-way and run again, it resumes after the last answered record; a third run sends nothing")
+    func checkpointResumes() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-checkpoint-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let requests = Self.requests(.traces, count: 100, perRecord: 5)
+        let file = "\(root)/traces.u32be.bin"
+        try Self.writeFile(requests, to: file)
+        let expected = try OTLPTestCollector.canonicalItems(ofFile: file, signal: "traces")
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let checkpoint = "\(root)/checkpoint"
+        let arguments = ["send", file, "--endpoint", collector.endpoint, "--checkpoint", checkpoint]
+        #expect(try Self.runAndKill(arguments, collector: collector, afterRequests: 30))
+        let second = try OTLPDumpRunner.run(arguments)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("answered in an earlier run skipped"), "\(second.stdout)")
+        let afterTwo = Self.requestCount(collector)
+        #expect(afterTwo <= 101, "at most the record in flight sent again: \(afterTwo) requests")
+        let third = try OTLPDumpRunner.run(arguments)
+        #expect(third.status == 0)
+        #expect(Self.requestCount(collector) == afterTwo, "nothing sent again")
+        #expect(third.stdout.contains("100 records answered in an earlier run skipped"), "\(third.stdout)")
+        collector.stop()
+        #expect(Set(collector.items) == Set(expected))
+        #expect((Self.duplicates(collector.items, expected: expected) ?? .max) <= 5)
+    }
+
+    @Test("a spool another process holds: exit 2 naming the holder; --spool with files or --checkpoint: usage errors")
+    func refusals() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-spool-held-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let queue = try OTLPSpoolQueue(directory: "\(root)/traces", signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        _ = try queue.append(Self.requests(.traces, count: 1, perRecord: 1)[0], items: 1)
+        let held = try OTLPDumpRunner.run(["send", "--spool", root, "--endpoint", "http://127.0.0.1:9"])
+        #expect(held.status == 2)
+        #expect(held.stderr.contains("being written by"), "\(held.stderr)")
+        queue.release()
+        #expect(try OTLPDumpRunner.run(["send", "--spool", root, "some.bin", "--endpoint", "http://127.0.0.1:9"]).status == 64)
+        #expect(try OTLPDumpRunner.run(["send", "--spool", root, "--checkpoint", "cp", "--endpoint", "http://127.0.0.1:9"]).status == 64)
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import OTLPHTTP
+import OTLPTelemetry
+import OTLPTestSupport
+import OTLPWire
+import Testing
+
+private typealias Data_ = OTLPHTTPTestData
+
+/// Store and forward through real HTTP: the scripted collector on loopback, or nobody listening.
+@Suite("OTLPSpoolExporter")
+struct OTLPSpoolExporterTests {
+    static func spool(_ root: String, signal: OTLPSignal, maxBytes: Int = 256 << 20) -> OTLPSpoolConfiguration {
+        OTLPSpoolConfiguration(directory: "\(root)/\(signal)", maxBytes: maxBytes, durability: .flush)
+    }
+
+    static func root() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("otlp-spool-exporter-\(UUID().uuidString)").path
+    }
+
+    @Test("outage: 10,000 spans and 10,000 log records spooled while nobody listens and shut down; the next start delivers all, in order, exactly once")
+    func outageThenRestart() throws {
+        let root = Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let spans = Data_.spans(10_000)
+        let records = Data_.logRecords(10_000)
+        let down = "http://127.0.0.1:\(try OTLPFreePort.unused())"
+        let counters = OTLPTelemetryCounters()
+        do {
+            let spanExporter = OTLPSpoolExporter<OTLPScopedSpan>(
+                endpoint: Data_.endpoint(down, timeoutSeconds: 0.5), spool: Self.spool(root, signal: .traces), resource: Data_.resource,
+                counters: counters, retryPolicy: Data_.quickRetries, diagnostics: { _ in })
+            let logExporter = OTLPSpoolExporter<OTLPScopedLogRecord>(
+                endpoint: Data_.endpoint(down, timeoutSeconds: 0.5, signal: .logs), spool: Self.spool(root, signal: .logs),
+                resource: Data_.resource, counters: counters, retryPolicy: Data_.quickRetries, diagnostics: { _ in })
+            for first in stride(from: 0, to: 10_000, by: 500) {
+                #expect(spanExporter.export(Array(spans[first..<first + 500])))
+                #expect(logExporter.export(Array(records[first..<first + 500])))
+            }
+            spanExporter.shutdown()
+            logExporter.shutdown()
+            #expect(spanExporter.pendingItems == 10_000 && logExporter.pendingItems == 10_000)
+        }
+        let before = counters.snapshot
+        #expect(before.spansExported == 0 && before.totalSpansDropped == 0 && before.logRecordsExported == 0 && before.totalLogRecordsDropped == 0)
+
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let restarted = OTLPTelemetryCounters()
+        let spanExporter = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint, timeoutSeconds: 60), spool: Self.spool(root, signal: .traces),
+            resource: Data_.resource, counters: restarted, diagnostics: { _ in })
+        let logExporter = OTLPSpoolExporter<OTLPScopedLogRecord>(
+            endpoint: Data_.endpoint(collector.endpoint, timeoutSeconds: 60, signal: .logs), spool: Self.spool(root, signal: .logs),
+            resource: Data_.resource, counters: restarted, diagnostics: { _ in })
+        // Shutdown drains within the timeout.
+        spanExporter.shutdown()
+        logExporter.shutdown()
+        collector.stop()
+        let after = restarted.snapshot
+        #expect(after.spansReceived == 10_000 && after.spansExported == 10_000 && after.totalSpansDropped == 0)
+        #expect(after.logRecordsReceived == 10_000 && after.logRecordsExported == 10_000 && after.totalLogRecordsDropped == 0)
+        #expect(spanExporter.pendingItems == 0 && logExporter.pendingItems == 0)
+        let expected = try Data_.canonical(spans) + Data_.canonical(records)
+        let arrived = collector.items
+        #expect(arrived.count == 20_000)
+        // In order per signal, each item once.
+        let spansInOrder = arrived.filter { $0.contains("\"signal\": \"traces\"") } == Array(expected[..<10_000])
+        let logRecordsInOrder = arrived.filter { $0.contains("\"signal\": \"logs\"") } == Array(expected[10_000...])
+        #expect(spansInOrder && logRecordsInOrder)
+        let files = try FileManager.default.subpathsOfDirectory(atPath: root).filter { $0.hasSuffix(".u32be.bin") }
+        #expect(files.isEmpty, "\(files)")
+    }
+
+    @Test("while the collector is up, batches are uploaded as they are spooled; shutdown leaves nothing behind")
+    func liveUpload() throws {
+        let root = Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), spool: Self.spool(root, signal: .traces), resource: Data_.resource, counters: counters)
+        let spans = Data_.spans(300)
+        for first in stride(from: 0, to: 300, by: 100) { #expect(exporter.export(Array(spans[first..<first + 100]))) }
+        exporter.shutdown()
+        collector.stop()
+        let allArrivedInOrder = collector.items == (try Data_.canonical(spans))
+        #expect(allArrivedInOrder)
+        #expect(counters.snapshot.spansExported == 300 && exporter.pendingItems == 0)
+    }
+
+    @Test("a record the collector refuses for good (400) is counted export_failed and acknowledged; the next one goes out")
+    func refusedRecordSkipped() throws {
+        let root = Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let collector = try OTLPTestCollector(answers: [.init(status: 400)])
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), spool: Self.spool(root, signal: .traces), resource: Data_.resource,
+            counters: counters, diagnostics: messages.add)
+        exporter.export(Data_.spans(5))
+        exporter.export(Data_.spans(7, from: 5))
+        exporter.shutdown()
+        collector.stop()
+        #expect(counters.snapshot.spansDropped == [.exportFailed: 5] && counters.snapshot.spansExported == 7)
+        #expect(collector.items.count == 7 && exporter.pendingItems == 0)
+        #expect(messages.all.contains { $0.contains("HTTP 400") })
+    }
+
+    @Test("a second exporter on the same spool directory fails clearly and counts its items write_failed")
+    func secondProcessRefused() throws {
+        let root = Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let down = "http://127.0.0.1:\(try OTLPFreePort.unused())"
+        let first = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(down, timeoutSeconds: 0.2), spool: Self.spool(root, signal: .traces), resource: Data_.resource,
+            diagnostics: { _ in })
+        let messages = Messages()
+        let counters = OTLPTelemetryCounters()
+        let second = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(down, timeoutSeconds: 0.2), spool: Self.spool(root, signal: .traces), resource: Data_.resource,
+            counters: counters, diagnostics: messages.add)
+        #expect(second.openError?.errno == EWOULDBLOCK)
+        #expect(messages.all.first?.contains("being written by") == true, "\(messages.all)")
+        #expect(!second.export(Data_.spans(3)))
+        #expect(counters.snapshot.spansDropped == [.writeFailed: 3])
+        #expect(first.export(Data_.spans(3)))
+        second.shutdown()
+        first.shutdown()
+        #expect(first.pendingItems == 3)
+    }
+
+    @Test("over maxBytes while the collector is down: the oldest items are dropped and counted spool_full; the rest is delivered later")
+    func spoolFull() throws {
+        let root = Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let down = "http://127.0.0.1:\(try OTLPFreePort.unused())"
+        let counters = OTLPTelemetryCounters()
+        let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(down, timeoutSeconds: 0.2), spool: Self.spool(root, signal: .traces, maxBytes: 64 << 10),
+            resource: Data_.resource, counters: counters, diagnostics: { _ in })
+        let spans = Data_.spans(2_000)
+        for first in stride(from: 0, to: 2_000, by: 50) { exporter.export(Array(spans[first..<first + 50])) }
+        exporter.shutdown()
+        let dropped = counters.snapshot.spansDropped[.spoolFull] ?? 0
+        #expect(dropped > 0 && dropped % 50 == 0)
+        #expect(dropped + exporter.pendingItems == 2_000)
+
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let restarted = OTLPTelemetryCounters()
+        let drain = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), spool: Self.spool(root, signal: .traces, maxBytes: 64 << 10),
+            resource: Data_.resource, counters: restarted, diagnostics: { _ in })
+        drain.shutdown()
+        collector.stop()
+        // The file in flight when the spool filled is kept (its record was being sent); the others go oldest first.
+        let arrived = collector.items
+        #expect(arrived.count == 2_000 - dropped)
+        let inOrder = Self.isInOrder(arrived, within: try Data_.canonical(spans))
+        #expect(inOrder)
+        let all = try Data_.canonical(spans)
+        let newestKept = arrived.suffix(50) == all.suffix(50)
+        #expect(newestKept, "the newest are kept")
+    }
+
+    /// Whether `items` appear in `all` in the same order (each once).
+    static func isInOrder(_ items: [String], within all: [String]) -> Bool {
+        var position = all.startIndex
+        for item in items {
+            guard let found = all[position...].firstIndex(of: item) else { return false }
+            position = found + 1
+        }
+        return true
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import OTLPTelemetry
+import OTLPWire
+import Testing
+
+@testable import OTLPHTTP
+
+/// The on-disk queue alone: order, acknowledgement, recovery after a crash, the size bound, the lock.
+@Suite("OTLPSpoolQueue")
+struct OTLPSpoolQueueTests {
+    /// A fresh directory, removed by the caller.
+    static func directory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("otlp-spool-\(UUID().uuidString)/traces").path
+    }
+
+    static func request(_ index: Int, spans count: Int = 1) -> [UInt8] {
+        OTLPEncoder().withEncoded(OTLPScopedSpan.request(OTLPHTTPTestData.spans(count, from: index * 1000), resource: OTLPHTTPTestData.resource)) {
+            Array($0)
+        }
+    }
+
+    /// Reads and acknowledges every waiting record; returns their bytes.
+    static func drain(_ queue: OTLPSpoolQueue, limit: Int = .max, itemsPerRecord: Int = 1) throws -> [[UInt8]] {
+        var records: [[UInt8]] = []
+        while records.count < limit, let record = try queue.next() {
+            try queue.acknowledge(record, items: itemsPerRecord)
+            records.append(record.bytes)
+        }
+        return records
+    }
+
+    static func files(_ directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".u32be.bin") }.sorted()
+    }
+
+    @Test("records come back in order across file rotation; a file is deleted once all its records are acknowledged")
+    func orderAndDeletion() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
+        let queue = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 256 << 10, durability: .flush)
+        let requests = (0..<300).map { Self.request($0, spans: 3) }
+        for request in requests { #expect(try queue.append(request, items: 3) == 0) }
+        #expect(Self.files(directory).count > 1, "rotated by size")
+        #expect(queue.pendingItems == 900)
+        #expect(try Self.drain(queue, limit: 100, itemsPerRecord: 3) == Array(requests[..<100]))
+        #expect(queue.pendingItems == 600)
+        #expect(try Self.drain(queue, itemsPerRecord: 3) == Array(requests[100...]))
+        #expect(queue.pendingItems == 0)
+        #expect(Self.files(directory).count <= 1, "only the file still open for appending may stay")
+        queue.release()
+    }
+
+    @Test("a queue opened again resumes after the last acknowledged record; sealed files carry their item count")
+    func resumeFromCheckpoint() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
+        let requests = (0..<50).map { Self.request($0) }
+        do {
+            let queue = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .fsync)
+            for request in requests { _ = try queue.append(request, items: 1) }
+            #expect(try Self.drain(queue, limit: 20) == Array(requests[..<20]))
+            // One more read, not acknowledged: in flight when the process dies.
+            #expect(try queue.next()?.bytes == requests[20])
+            queue.release()
+        }
+        #expect(Self.files(directory).allSatisfy { $0.contains("-") }, "\(Self.files(directory))")
+        let reopened = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        #expect(reopened.recoveredItems == 30)
+        #expect(reopened.damagedRecords == 0)
+        #expect(try Self.drain(reopened) == Array(requests[20...]))
+        reopened.release()
+    }
+
+    @Test("a torn record at the end of a file left open by a crash is cut off and counted; its predecessors are kept",
+        arguments: [1, 3, 4, 10])
+    func tornRecord(tornBytes: Int) throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
+        let requests = (0..<5).map { Self.request($0) }
+        var queue: OTLPSpoolQueue? = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        for request in requests { _ = try queue?.append(request, items: 1) }
+        // No release: the file stays open (unsealed), as after SIGKILL.
+        let open = try #require(Self.files(directory).first)
+        #expect(!open.contains("-"))
+        let handle = try #require(FileHandle(forWritingAtPath: "\(directory)/\(open)"))
+        handle.seekToEndOfFile()
+        // The first bytes of a record longer than what follows.
+        handle.write(Data(([0, 0, 1, 0] + [UInt8](repeating: 0x0A, count: 16)).prefix(tornBytes)))
+        handle.closeFile()
+        queue = nil
+        let reopened = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        #expect(reopened.damagedRecords == 1)
+        #expect(reopened.recoveredItems == 5)
+        #expect(try Self.drain(reopened) == requests)
+        reopened.release()
+    }
+
+    @Test("a crash before the first release: the open file is counted once and sealed")
+    func openFileRecovered() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
+        let requests = (0..<4).map { Self.request($0, spans: 2) }
+        var first: OTLPSpoolQueue? = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        for request in requests { _ = try first?.append(request, items: 2) }
+        first = nil  // released without sealing, as a killed process
+        let reopened = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        #expect(reopened.recoveredItems == 8 && reopened.damagedRecords == 0)
+        #expect(Self.files(directory) == ["00000000000000000001-8.u32be.bin"])
+        #expect(try Self.drain(reopened) == requests)
+        reopened.release()
+    }
+
+    @Test("over maxBytes the oldest files go first and their items are returned as dropped; the newest records stay in order")
+    func boundedBySize() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
+        let queue = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 64 << 10, durability: .none)
+        let requests = (0..<400).map { Self.request($0, spans: 2) }
+        var dropped = 0
+        for request in requests { dropped += try queue.append(request, items: 2) }
+        #expect(dropped > 0)
+        #expect(queue.bytes <= queue.maxBytes + queue.fileBytes)
+        #expect(queue.pendingItems + dropped == 800)
+        let left = try Self.drain(queue)
+        #expect(left.count * 2 == 800 - dropped)
+        #expect(left == Array(requests.suffix(left.count)), "the newest records, in order")
+        queue.release()
+    }
+
+    @Test("the file being uploaded is never dropped for size: its record is acknowledged, not counted twice")
+    func inFlightFileKept() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
+        let queue = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 64 << 10, durability: .none)
+        let requests = (0..<400).map { Self.request($0, spans: 2) }
+        _ = try queue.append(requests[0], items: 2)
+        let inFlight = try #require(try queue.next())
+        var dropped = 0
+        for request in requests.dropFirst() { dropped += try queue.append(request, items: 2) }
+        try queue.acknowledge(inFlight, items: 2)
+        let left = try Self.drain(queue)
+        #expect(inFlight.bytes == requests[0])
+        #expect(2 + left.count * 2 + dropped == 800)
+        queue.release()
+    }
+
+    @Test("a second queue on the same directory fails clearly (EWOULDBLOCK, naming the holder); after release it opens")
+    func oneProcessPerDirectory() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
+        let first = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        #expect {
+            _ = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        } throws: { error in
+            guard let error = error as? OTLPWriteError else { return false }
+            return error.errno == EWOULDBLOCK && error.description.contains("being written by")
+        }
+        first.release()
+        let second = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        second.release()
+    }
+
+    @Test("an unreadable checkpoint starts from the oldest record (sent again, never lost)")
+    func unreadableCheckpoint() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
+        let requests = (0..<3).map { Self.request($0) }
+        do {
+            let queue = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+            for request in requests { _ = try queue.append(request, items: 1) }
+            queue.release()
+        }
+        try Data("garbage\u{0}".utf8).write(to: URL(fileURLWithPath: "\(directory)/checkpoint"))
+        let reopened = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        #expect(try Self.drain(reopened) == requests)
+        reopened.release()
+    }
+}
