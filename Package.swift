@@ -145,7 +145,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "OTLPInstrumentationTests",
-            dependencies: ["OTLPInstrumentation", "OTLPTelemetry", "OTLPWire", "OTLPTesting", "OTLPTestSupport", "otlpwire-demo"],
+            dependencies: ["OTLPInstrumentation", "OTLPTelemetry", "OTLPWire", "OTLPHTTP", "OTLPTesting", "OTLPTestSupport", "otlpwire-demo"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "OTLPMetricKitTests",

@@ -32,6 +32,9 @@ extension SendCommand {
                 continue
             }
             defer { queue.release() }
+            if queue.isCheckpointDistrusted {
+                Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): its checkpoint does not match its files; every record is sent (some may arrive twice)")
+            }
             if queue.damagedRecords > 0 {
                 Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): \(queue.damagedRecords) torn record(s) at the end of files skipped")
             }

@@ -81,6 +81,9 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
                 diagnostics(
                     "OTLP spool: \(queue.recoveredItems) \(Item.kind.noun(queue.recoveredItems)) left in \(queue.directory) by an earlier run are uploaded first")
             }
+            if queue.isCheckpointDistrusted {
+                diagnostics("OTLP spool: the checkpoint of \(queue.directory) does not match its files; every record in it is sent (some may arrive twice)")
+            }
             if queue.damagedRecords > 0 {
                 diagnostics("OTLP spool: \(queue.damagedRecords) torn record(s) at the end of \(queue.directory)'s files skipped (a crash while writing)")
             }

@@ -63,6 +63,8 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     private var isClosed = false
     /// Records found damaged (torn at the end of a file by a crash, or unreadable) and skipped, since opening.
     package private(set) var damagedRecords = 0
+    /// Whether the checkpoint found at opening did not match the files (then every record is sent).
+    package private(set) var isCheckpointDistrusted = false
     /// Items found in the spool when it was opened: what an earlier process left.
     package private(set) var recoveredItems = 0
 
@@ -80,12 +82,10 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         directoryLock = try OTLPOutputLock(outputPath: "\(directory)/spool")
         try readCheckpoint()
         var found: [SpoolFile] = []
-        for name in try OTLPSystemCall.names(inDirectory: directory) {
-            guard var file = Self.parse(name) else { continue }
-            if file.number < acknowledgedFile {
-                unlink(path(of: file))
-                continue
-            }
+        var numbers = Set<UInt64>()
+        for name in try OTLPSystemCall.names(inDirectory: directory).sorted() {
+            // Names not of this spool (or a second file of one number) are left alone.
+            guard var file = Self.parse(name), numbers.insert(file.number).inserted else { continue }
             if !file.isSealed {
                 file = try recover(file)
             } else {
@@ -94,12 +94,25 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             found.append(file)
         }
         files = found.sorted { $0.number < $1.number }
+        // The checkpoint names the file being uploaded (or the last one, deleted when done): earlier files
+        // are deleted before it moves on. A checkpoint behind which files remain, or past its file's end,
+        // does not describe this directory: it is not trusted, and everything is sent (again, never lost).
+        if let first = files.first,
+            first.number < acknowledgedFile || (first.number == acknowledgedFile && acknowledgedOffset > first.bytes)
+        {
+            isCheckpointDistrusted = true
+            acknowledgedFile = 0
+            acknowledgedOffset = 0
+            acknowledgedItems = 0
+        }
         nextNumber = max((files.last?.number ?? 0) + 1, acknowledgedFile + 1)
         if let first = files.first, first.number == acknowledgedFile, acknowledgedOffset >= first.bytes {
+            // Acknowledged completely; the process ended before deleting it.
             unlink(path(of: first))
             files.removeFirst()
         }
         if files.first?.number != acknowledgedFile { acknowledgedItems = 0 }
+        acknowledgedItems = min(acknowledgedItems, files.first?.items ?? 0)
         recoveredItems = files.reduce(0) { $0 + $1.items } - acknowledgedItems
     }
 
@@ -224,6 +237,8 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             guard !isClosed else { return }
             isClosed = true
             if let last = files.last, !last.isSealed { try? seal(index: files.count - 1) }
+            // The file just sealed may be acknowledged completely: nothing of it is left to send.
+            if let first = files.first, first.number == acknowledgedFile, acknowledgedOffset >= first.bytes { try? removeFirstFile() }
             directoryLock = nil
             lock.broadcast()
         }
@@ -258,11 +273,12 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         guard name.hasSuffix(".u32be.bin") else { return nil }
         let stem = name.dropLast(".u32be.bin".count)
         let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts[0].count == 20, let number = UInt64(parts[0]) else { return nil }
+        // Numbers and counts far past anything a spool reaches are not ours (and must not overflow sums).
+        guard parts[0].count == 20, parts[0].allSatisfy(\.isWholeDigit), let number = UInt64(parts[0]), number < 1 << 62 else { return nil }
         switch parts.count {
         case 1: return SpoolFile(number: number, bytes: 0, items: 0, isSealed: false)
         case 2:
-            guard let items = Int(parts[1]), items >= 0 else { return nil }
+            guard !parts[1].isEmpty, parts[1].allSatisfy(\.isWholeDigit), let items = Int(parts[1]), (0...(1 << 40)).contains(items) else { return nil }
             return SpoolFile(number: number, bytes: 0, items: items, isSealed: true)
         default: return nil
         }
@@ -379,7 +395,8 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     private func readCheckpoint() throws(OTLPWriteError) {
         guard let text = try? String(contentsOfFile: checkpointPath, encoding: .utf8) else { return }
         let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
-        guard fields.count == 3, let file = UInt64(fields[0]), let offset = Int(fields[1]), let items = Int(fields[2]), offset >= 0, items >= 0
+        guard fields.count == 3, let file = UInt64(fields[0]), let offset = Int(fields[1]), let items = Int(fields[2]),
+            file < 1 << 62, (0...(1 << 40)).contains(offset), (0...(1 << 40)).contains(items)
         else {
             // Unreadable: start from the oldest file (records may be sent again, none lost).
             return
@@ -446,4 +463,9 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             }
         }
     }
+}
+
+extension Character {
+    /// `0` to `9` (not `+`, `-` or other scripts' digits): names the spool writes.
+    fileprivate var isWholeDigit: Bool { self >= "0" && self <= "9" }
 }

@@ -175,4 +175,43 @@ struct OTLPSpoolQueueTests {
         #expect(try Self.drain(reopened) == requests)
         reopened.release()
     }
+
+    @Test("a checkpoint that does not match the files (a file number ahead of them, an offset past the end) is not trusted: nothing is deleted, everything is sent",
+        arguments: ["99 0 0\n", "1 999999 3\n"])
+    func checkpointNotMatchingFiles(checkpoint: String) throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
+        let requests = (0..<3).map { Self.request($0) }
+        do {
+            let queue = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+            for request in requests { _ = try queue.append(request, items: 1) }
+            queue.release()
+        }
+        try Data(checkpoint.utf8).write(to: URL(fileURLWithPath: "\(directory)/checkpoint"))
+        let reopened = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        #expect(reopened.isCheckpointDistrusted)
+        #expect(reopened.recoveredItems == 3)
+        #expect(try Self.drain(reopened) == requests)
+        reopened.release()
+    }
+
+    @Test("names that are not the spool's (a number past 2^62, a sign, an absurd item count, a second file of one number) are left alone")
+    func foreignNamesLeftAlone() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let foreign = [
+            "18446744073709551615.u32be.bin", "+0000000000000000001.u32be.bin", "00000000000000000002-99999999999999999.u32be.bin",
+            "00000000000000000002-+5.u32be.bin", "notes.txt",
+        ]
+        for name in foreign { try Data([0, 0, 0, 9]).write(to: URL(fileURLWithPath: "\(directory)/\(name)")) }
+        let queue = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        #expect(queue.recoveredItems == 0 && queue.damagedRecords == 0)
+        #expect(try queue.next() == nil)
+        _ = try queue.append(Self.request(0), items: 1)
+        #expect(try Self.drain(queue) == [Self.request(0)])
+        queue.release()
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: directory))
+        #expect(names.isSuperset(of: foreign))
+    }
 }
