@@ -111,4 +111,37 @@ struct DemoSpoolTests {
         let left = try FileManager.default.subpathsOfDirectory(atPath: spool).filter { $0.hasSuffix(".u32be.bin") }
         #expect(left.isEmpty, "\(left)")
     }
+
+    @Test("a spool write that fails (a file size limit, as a full disk would): dropped and counted write_failed, no torn record; the next run spools and delivers")
+    func writeFailure() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-spool-full-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("config.json")
+        let spool = directory.appendingPathComponent("spool").path
+        try Self.configuration(endpoint: "http://127.0.0.1:\(try OTLPFreePort.unused())", spool: spool).write(to: config)
+        // 8 KiB per file (SIGXFSZ ignored, so writes past it fail with EFBIG): smaller than the demo's span batch.
+        let demo = OTLPProcess.executable("otlpwire-demo").path
+        let limited = try OTLPProcess.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "trap '' XFSZ; ulimit -f 16; exec \"$0\" --config \"$1\" out1", demo, config.path], in: directory)
+        #expect(limited.status != 0)
+        #expect(limited.errors.contains("OTLP spool: 146 spans dropped (write_failed)"), "\(limited.errors)")
+        // What is in the spool is whole records only.
+        for file in try FileManager.default.subpathsOfDirectory(atPath: spool) where file.hasSuffix(".u32be.bin") {
+            let validate = try OTLPProcess.run(OTLPProcess.executable("otlp-dump"), ["validate", "\(spool)/\(file)"])
+            #expect(validate.status == 0, "\(file): \(validate.errors)")
+        }
+
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        try Self.configuration(endpoint: collector.endpoint, spool: spool).write(to: config)
+        let next = try OTLPProcess.run(OTLPProcess.executable("otlpwire-demo"), ["--config", config.path, "out2"], in: directory)
+        collector.stop()
+        #expect(next.status == 0, "\(next.errors)")
+        #expect(!next.errors.contains("torn"), "\(next.errors)")
+        let written = try OTLPTestCollector.canonicalItems(ofFile: directory.appendingPathComponent("out2/traces.u32be.bin").path, signal: "traces")
+        #expect(Set(written).isSubset(of: Set(collector.items)))
+        let left = try FileManager.default.subpathsOfDirectory(atPath: spool).filter { $0.hasSuffix(".u32be.bin") }
+        #expect(left.isEmpty, "\(left)")
+    }
 }

@@ -167,6 +167,49 @@ struct OTLPSpoolExporterTests {
         #expect(newestKept, "the newest are kept")
     }
 
+    @Test("a flapping collector (runs of 502s and 503s, some longer than the timeout, and 200s) under a steady writer: nothing lost or sent twice, in order, the spool bounded")
+    func flappingCollector() throws {
+        let root = Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var answers: [OTLPTestCollector.Answer] = []
+        for round in 0..<8 {
+            // Down for longer than one upload's timeout every other round: the uploader backs off and comes back.
+            answers += Array(repeating: OTLPTestCollector.Answer(status: round % 2 == 0 ? 503 : 502), count: round % 2 == 0 ? 2 : 12)
+            answers += Array(repeating: OTLPTestCollector.Answer(status: 200), count: 2)
+        }
+        let collector = try OTLPTestCollector(answers: answers)
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let spool = Self.spool(root, signal: .traces, maxBytes: 1 << 20)
+        let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint, timeoutSeconds: 0.3), spool: spool, resource: Data_.resource, counters: counters,
+            retryPolicy: Data_.quickRetries, diagnostics: { _ in })
+        let spans = Data_.spans(2_000)
+        var largest = 0
+        for first in stride(from: 0, to: 2_000, by: 20) {
+            #expect(exporter.export(Array(spans[first..<first + 20])))
+            largest = max(largest, Self.spoolBytes(spool.directory))
+        }
+        // The uploader may be backing off: a restart (as after a crash) drains without waiting.
+        exporter.shutdown()
+        let drain = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint, timeoutSeconds: 30), spool: spool, resource: Data_.resource, counters: counters,
+            retryPolicy: Data_.quickRetries, diagnostics: { _ in })
+        drain.shutdown()
+        collector.stop()
+        #expect(counters.snapshot.totalSpansDropped == 0)
+        #expect(largest <= spool.maxBytes)
+        let arrivedInOrderOnce = collector.items == (try Data_.canonical(spans))
+        #expect(arrivedInOrderOnce)
+        #expect(drain.pendingItems == 0)
+    }
+
+    static func spoolBytes(_ directory: String) -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).reduce(0) { total, name in
+            total + ((try? FileManager.default.attributesOfItem(atPath: "\(directory)/\(name)")[.size] as? Int) ?? 0)
+        }
+    }
+
     /// Whether `items` appear in `all` in the same order (each once).
     static func isInOrder(_ items: [String], within all: [String]) -> Bool {
         var position = all.startIndex
