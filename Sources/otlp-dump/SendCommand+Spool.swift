@@ -15,6 +15,14 @@ extension SendCommand {
         let progress = SendProgress()
         let counters = OTLPTelemetryCounters()
         let messages = DiagnosticsBuffer()
+        let signalDirectories = OTLPSignal.allCases.map { (directory.hasSuffix("/") ? directory : directory + "/") + "\($0)" }
+        var isDirectory: ObjCBool = false
+        guard signalDirectories.contains(where: { FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && isDirectory.boolValue }) else {
+            let name = directory.split(separator: "/").last.map(String.init) ?? directory
+            let hint = OTLPSignal.allCases.contains { "\($0)" == name } ? " (give the spool directory: the one that holds traces/ and logs/)" : ""
+            Output.diagnostic("--spool \(TerminalText.escaped(directory)): not a spool directory: neither traces/ nor logs/ inside\(hint)")
+            throw ExitStatus.ioError
+        }
         for signal in OTLPSignal.allCases where !tally.unreachable {
             let signalDirectory = (directory.hasSuffix("/") ? directory : directory + "/") + "\(signal)"
             guard FileManager.default.fileExists(atPath: signalDirectory) else { continue }
@@ -32,6 +40,7 @@ extension SendCommand {
                 continue
             }
             defer { queue.release() }
+            if queue.damagedRecords > 0 { status = ExitStatus.damagedInput }
             if queue.isCheckpointDistrusted {
                 Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): its checkpoint does not match its files; every record is sent (some may arrive twice)")
             }
@@ -48,23 +57,37 @@ extension SendCommand {
                 case .acknowledged(let exported, let dropped):
                     tally.accepted(items: exported, bytes: 0, signal: signal)
                     if dropped > 0 { tally.rejectedItems += dropped }
+                case .refused(let items):
+                    tally.refused(items: items)
+                case .unreadable:
+                    status = ExitStatus.damagedInput
                 case .failed(let reason):
                     progress.clear()
-                    Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): not sent: \(TerminalText.escaped(reason)); stopping (\(queue.pendingItems) items left in the spool)")
+                    Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): not sent: \(reason); stopping (\(queue.pendingItems) items left in the spool)")
                     tally.unreachable = true
                     tally.refused(items: 0)
                     break upload
+                case .spoolError(let reason):
+                    progress.clear()
+                    Output.diagnostic("--spool: cannot read the spool: \(reason); stopping (\(queue.pendingItems) items left in it)")
+                    status = ExitStatus.ioError
+                    break upload
                 }
+                // The uploader's messages are made printable already.
                 for message in messages.take() {
                     progress.clear()
-                    Output.diagnostic(TerminalText.escaped(message))
+                    Output.diagnostic(message)
                 }
                 progress.update(tally)
             }
         }
-        for message in messages.take() { Output.diagnostic(TerminalText.escaped(message)) }
+        for message in messages.take() { Output.diagnostic(message) }
         progress.clear()
         let snapshot = counters.snapshot
+        // Items lost to damage in the spool (reported above) make it damaged input.
+        if snapshot.spansDropped[.spoolDamaged, default: 0] + snapshot.logRecordsDropped[.spoolDamaged, default: 0] > 0, status == .success {
+            status = ExitStatus.damagedInput
+        }
         tally.bytes = snapshot.bytesWritten
         tally.retries = snapshot.spanExportRetries + snapshot.logRecordExportRetries
         let output = Output.standard

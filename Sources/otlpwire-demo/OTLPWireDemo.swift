@@ -171,7 +171,7 @@ struct OTLPWireDemo: ParsableCommand {
                 let spans = delivery.spansReceived - delivery.spansExported - delivery.totalSpansDropped
                 let logRecords = delivery.logRecordsReceived - delivery.logRecordsExported - delivery.totalLogRecordsDropped
                 if spans > 0 || logRecords > 0 {
-                    print("\(spans) spans and \(logRecords) log records wait in the spool \(spool.directory) (sent at the next start, or with otlp-dump send --spool)")
+                    print("\(spans) spans and \(logRecords) log records wait in the spool \(OTLPDiagnostics.printable(spool.directory, maxCharacters: 256)) (sent at the next start, or with otlp-dump send --spool)")
                 }
             }
             // The exporter has reported each refusal or failure on stderr.

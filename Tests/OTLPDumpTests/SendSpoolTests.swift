@@ -153,4 +153,50 @@ struct SendSpoolTests {
         #expect(try OTLPDumpRunner.run(["send", "--spool", root, "some.bin", "--endpoint", "http://127.0.0.1:9"]).status == 64)
         #expect(try OTLPDumpRunner.run(["send", "--spool", root, "--checkpoint", "cp", "--endpoint", "http://127.0.0.1:9"]).status == 64)
     }
+
+    @Test("--spool: a path that is not a spool directory is exit 2 (regression: \"accepted 0 records\", exit 0); a refused record is reported as not accepted, exit 3 (regression: counted as accepted)")
+    func spoolPathAndRefusals() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-spool-refused-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for path in ["/no/such/spool", "/etc/hostname"] {
+            let result = try OTLPDumpRunner.run(["send", "--spool", path, "--endpoint", "http://127.0.0.1:9"])
+            #expect(result.status == 2 && result.stderr.contains("not a spool directory"), "\(result.stderr)")
+        }
+        let queue = try OTLPSpoolQueue(directory: "\(root)/traces", signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        for request in Self.requests(.traces, count: 2, perRecord: 3) { _ = try queue.append(request, items: 3) }
+        queue.release()
+        let inner = try OTLPDumpRunner.run(["send", "--spool", "\(root)/traces", "--endpoint", "http://127.0.0.1:9"])
+        #expect(inner.status == 2 && inner.stderr.contains("give the spool directory"), "\(inner.stderr)")
+        let collector = try OTLPTestCollector(answers: [.init(status: 400, headers: ["Content-Type": "text/plain"], body: Array("bad \u{1B}[31mred".utf8))])
+        defer { collector.removeRecords() }
+        let result = try OTLPDumpRunner.run(["send", "--spool", root, "--endpoint", collector.endpoint])
+        collector.stop()
+        #expect(result.status == 3)
+        #expect(result.stdout.contains("accepted 1 records (3 spans") && result.stdout.contains("not accepted: 1 records (3 items)"), "\(result.stdout)")
+        #expect(result.stderr.contains(#"HTTP 400: bad \u{1B}[31mred"#), "escaped once: \(result.stderr)")
+        #expect(collector.items.count == 3)
+    }
+
+    @Test("--checkpoint held by another run, or not writable: exit 2 before anything is sent (regression: a record sent, then failure)")
+    func checkpointRefusedUpFront() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-checkpoint-held-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let file = "\(root)/traces.u32be.bin"
+        try Self.writeFile(Self.requests(.traces, count: 3, perRecord: 1), to: file)
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let checkpoint = "\(root)/cp"
+        let held = try OTLPOutputLock(outputPath: checkpoint)
+        let busy = try OTLPDumpRunner.run(["send", file, "--endpoint", collector.endpoint, "--checkpoint", checkpoint])
+        #expect(busy.status == 2 && busy.stderr.contains("being written by"), "\(busy.stderr)")
+        _ = held
+        for bad in ["\(root)/missing/cp", "/dev/null", root] {
+            let unwritable = try OTLPDumpRunner.run(["send", file, "--endpoint", collector.endpoint, "--checkpoint", bad])
+            #expect(unwritable.status == 2, "\(bad): \(unwritable.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: "/dev/null") && (try? FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType) == .typeCharacterSpecial)
+        collector.stop()
+        #expect(Self.requestCount(collector) == 0)
+    }
 }

@@ -73,19 +73,19 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
         self.queue = queue
         self.openError = openError
         if let openError {
-            diagnostics("OTLP spool: \(openError); \(Item.kind == .span ? "spans" : "log records") are dropped (\(OTLPDropReason.writeFailed))")
+            diagnostics("OTLP spool: \(Self.printable("\(openError)")); \(Item.kind == .span ? "spans" : "log records") are dropped (\(OTLPDropReason.writeFailed))")
         }
         if let queue {
             if queue.recoveredItems > 0 {
                 counters.received(queue.recoveredItems, Item.kind)
                 diagnostics(
-                    "OTLP spool: \(queue.recoveredItems) \(Item.kind.noun(queue.recoveredItems)) left in \(queue.directory) by an earlier run are uploaded first")
+                    "OTLP spool: \(queue.recoveredItems) \(Item.kind.noun(queue.recoveredItems)) left in \(Self.printable(queue.directory)) by an earlier run are uploaded first")
             }
             if queue.isCheckpointDistrusted {
-                diagnostics("OTLP spool: the checkpoint of \(queue.directory) does not match its files; every record in it is sent (some may arrive twice)")
+                diagnostics("OTLP spool: the checkpoint of \(Self.printable(queue.directory)) does not match its files; every record in it is sent (some may arrive twice)")
             }
             if queue.damagedRecords > 0 {
-                diagnostics("OTLP spool: \(queue.damagedRecords) torn record(s) at the end of \(queue.directory)'s files skipped (a crash while writing)")
+                diagnostics("OTLP spool: \(queue.damagedRecords) torn record(s) at the end of \(Self.printable(queue.directory))'s files skipped (a crash while writing)")
             }
             let uploader = OTLPSpoolUploader(queue: queue, sender: sender, counters: counters, diagnostics: diagnostics)
             self.uploader = uploader
@@ -130,17 +130,20 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
                 if dropped > 0 {
                     counters.dropped(dropped, kind, .spoolFull)
                     diagnostics(
-                        "OTLP spool: \(dropped) \(kind.noun(dropped)) dropped (\(OTLPDropReason.spoolFull)): \(queue.directory) is over its \(queue.maxBytes) bytes")
+                        "OTLP spool: \(dropped) \(kind.noun(dropped)) dropped (\(OTLPDropReason.spoolFull)): \(Self.printable(queue.directory)) is over its \(queue.maxBytes) bytes")
                 }
                 return tooLarge == 0
             } catch {
                 counters.dropped(encodable.count, kind, .writeFailed)
                 counters.writeFailed(bytes: request.count)
-                diagnostics("OTLP spool: \(encodable.count) \(kind.noun(encodable.count)) dropped (\(OTLPDropReason.writeFailed)): \(error)")
+                diagnostics("OTLP spool: \(encodable.count) \(kind.noun(encodable.count)) dropped (\(OTLPDropReason.writeFailed)): \(Self.printable("\(error)"))")
                 return false
             }
         }
     }
+
+    /// Outside text (a path, a system error naming one) as one safe diagnostic line.
+    private static func printable(_ text: String) -> String { OTLPDiagnostics.printable(text, maxCharacters: 512) }
 
     /// Everything exported is in the spool already, as durable as its durability says.
     public func forceFlush() {}
@@ -165,7 +168,7 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
             queue.release()
             let left = queue.pendingItems
             if left > 0 {
-                diagnostics("OTLP spool: \(left) \(Item.kind.noun(left)) left in \(queue.directory) for the next start")
+                diagnostics("OTLP spool: \(left) \(Item.kind.noun(left)) left in \(Self.printable(queue.directory)) for the next start")
             }
         }
         sender.shutdown()

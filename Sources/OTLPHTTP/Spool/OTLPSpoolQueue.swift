@@ -46,8 +46,13 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     package let fileBytes: Int
     /// `fsync` of each appended record and of each checkpoint (`fsync`), or only of checkpoints (otherwise).
     package let durability: OTLPDurability
-    /// Largest record read back; a longer prefix is damage.
-    package static let maxRecordBytes = OTLPDecodingOptions.default.maxRecordBytes
+    /// How records are checked when read back: every limit as wide as its range allows (whatever the
+    /// spool's own exporter wrote passes), the record size and decoded memory still bounded.
+    package static let readOptions = OTLPDecodingOptions(
+        maxRecordBytes: 64 << 20, maxNestingDepth: OTLPDecodingOptions.maxNestingDepthRange.upperBound,
+        maxAttributesPerItem: OTLPDecodingOptions.maxAttributesPerItemRange.upperBound, maxDecodedBytes: 1 << 30)
+    /// Largest record written and read back (64 MiB); a longer prefix is damage.
+    package static let maxRecordBytes = readOptions.maxRecordBytes
 
     private let lock = NSCondition()
     private var directoryLock: OTLPOutputLock?
@@ -61,6 +66,9 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     /// The file a record was last read from and not yet acknowledged: never dropped for the budget.
     private var inFlightFile: UInt64?
     private var isClosed = false
+    private var unreportedDamagedItems = 0
+    /// Set by ``wake()``: the next wait returns at once, even if it had not begun yet.
+    private var isWakeRequested = false
     /// Records found damaged (torn at the end of a file by a crash, or unreadable) and skipped, since opening.
     package private(set) var damagedRecords = 0
     /// Whether the checkpoint found at opening did not match the files (then every record is sent).
@@ -75,7 +83,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     package init(directory: String, signal: OTLPSignal, maxBytes: Int, durability: OTLPDurability) throws(OTLPWriteError) {
         self.directory = directory
         self.signal = signal
-        self.maxBytes = max(maxBytes, 64 << 10)
+        self.maxBytes = max(maxBytes, 32 << 10)
         fileBytes = min(max(self.maxBytes / 8, 32 << 10), 16 << 20)
         self.durability = durability
         try Self.makeDirectories(directory)
@@ -85,7 +93,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         var numbers = Set<UInt64>()
         for name in try OTLPSystemCall.names(inDirectory: directory).sorted() {
             // Names not of this spool (or a second file of one number) are left alone.
-            guard var file = Self.parse(name), numbers.insert(file.number).inserted else { continue }
+            guard var file = Self.parse(name), Self.isRegularFile("\(directory)/\(name)"), numbers.insert(file.number).inserted else { continue }
             if !file.isSealed {
                 file = try recover(file)
             } else {
@@ -97,9 +105,11 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         // The checkpoint names the file being uploaded (or the last one, deleted when done): earlier files
         // are deleted before it moves on. A checkpoint behind which files remain, or past its file's end,
         // does not describe this directory: it is not trusted, and everything is sent (again, never lost).
-        if let first = files.first,
-            first.number < acknowledgedFile || (first.number == acknowledgedFile && acknowledgedOffset > first.bytes)
-        {
+        var onBoundary = true
+        if let first = files.first, first.number == acknowledgedFile {
+            onBoundary = try Self.isRecordBoundary(acknowledgedOffset, in: path(of: first), size: first.bytes)
+        }
+        if let first = files.first, first.number < acknowledgedFile || !onBoundary {
             isCheckpointDistrusted = true
             acknowledgedFile = 0
             acknowledgedOffset = 0
@@ -175,7 +185,16 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
                     continue
                 }
                 let filePath = path(of: file)
-                let descriptor = try OTLPSystemCall.check("cannot open \(filePath)") { open(filePath, O_RDONLY | O_CLOEXEC) }
+                let descriptor: Int32
+                do throws(OTLPWriteError) {
+                    descriptor = try OTLPSystemCall.check("cannot open \(filePath)") { open(filePath, O_RDONLY | O_CLOEXEC) }
+                } catch {
+                    guard error.errno == ENOENT else { throw error }
+                    // Deleted behind the spool's back: its items are lost; go on with the next file.
+                    unreportedDamagedItems += file.items - (file.number == acknowledgedFile ? acknowledgedItems : 0)
+                    files.removeFirst()
+                    continue
+                }
                 defer { close(descriptor) }
                 var prefix = [UInt8](repeating: 0, count: 4)
                 let length: Int
@@ -204,14 +223,38 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     package func waitForRecords(withinSeconds seconds: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: seconds)
         return lock.withLock {
-            if !isClosed && !hasUnreadRecords { _ = lock.wait(until: deadline) }
+            if !isClosed && !hasUnreadRecords && !isWakeRequested { _ = lock.wait(until: deadline) }
+            isWakeRequested = false
             return hasUnreadRecords
         }
     }
 
-    /// Wakes whoever waits in ``waitForRecords(until:)``.
+    /// Counts a record found damaged when it was read back.
+    package func noteDamagedRecord() {
+        lock.withLock { damagedRecords += 1 }
+    }
+
+    /// Items lost since the last call: in files deleted behind the spool's back, or after a damaged record
+    /// in a sealed file (whose item count is known).
+    package func takeLostItems() -> Int {
+        lock.withLock {
+            defer { unreportedDamagedItems = 0 }
+            return unreportedDamagedItems
+        }
+    }
+
+    /// Wakes whoever waits in ``waitForRecords(withinSeconds:)``.
     package func wake() {
-        lock.withLock { lock.broadcast() }
+        lock.withLock {
+            isWakeRequested = true
+            lock.broadcast()
+        }
+    }
+
+    /// The record last read will not be acknowledged now (the collector cannot be reached): its file may be
+    /// dropped for the size bound while the uploader waits; the next ``next()`` reads from the oldest again.
+    package func abandonInFlight() {
+        lock.withLock { inFlightFile = nil }
     }
 
     /// Records that `record`, of `items` items, was acknowledged by the collector (or refused for good):
@@ -341,6 +384,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     private func skipRestOfFirstFile() {
         damagedRecords += 1
         let file = files[0]
+        unreportedDamagedItems += max(0, file.items - (file.number == acknowledgedFile ? acknowledgedItems : 0))
         if file.isSealed {
             files.removeFirst()
             unlink(path(of: file))
@@ -360,7 +404,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         let descriptor = try OTLPSystemCall.check("cannot open \(filePath)") { open(filePath, O_RDWR | O_CLOEXEC | O_NOFOLLOW) }
         defer { close(descriptor) }
         let size = try Self.size(of: filePath)
-        let decoder = OTLPDecoder(options: .default)
+        let decoder = OTLPDecoder(options: Self.readOptions)
         var offset = 0
         var items = 0
         var prefix = [UInt8](repeating: 0, count: 4)
@@ -399,6 +443,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             file < 1 << 62, (0...(1 << 40)).contains(offset), (0...(1 << 40)).contains(items)
         else {
             // Unreadable: start from the oldest file (records may be sent again, none lost).
+            isCheckpointDistrusted = true
             return
         }
         acknowledgedFile = file
@@ -424,6 +469,27 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
                 throw .system("cannot create the spool directory \(path)", errno: errno)
             }
         }
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Whether `offset` is where a record of the file at `path` starts (or its end): its length prefixes
+    /// are followed from the start.
+    private static func isRecordBoundary(_ offset: Int, in path: String, size: Int) throws(OTLPWriteError) -> Bool {
+        guard offset > 0 else { return true }
+        guard offset <= size else { return false }
+        let descriptor = try OTLPSystemCall.check("cannot open \(path)") { open(path, O_RDONLY | O_CLOEXEC) }
+        defer { close(descriptor) }
+        var position = 0
+        var prefix = [UInt8](repeating: 0, count: 4)
+        while position < offset {
+            guard size - position >= 4, try read(&prefix, from: descriptor, at: position, path: path) else { return false }
+            position += 4 + (Int(prefix[0]) << 24 | Int(prefix[1]) << 16 | Int(prefix[2]) << 8 | Int(prefix[3]))
+        }
+        return position == offset
     }
 
     private static func size(of path: String) throws(OTLPWriteError) -> Int {

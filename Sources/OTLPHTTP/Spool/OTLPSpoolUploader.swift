@@ -15,9 +15,16 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
     package enum Step: Equatable {
         /// Nothing waits in the queue.
         case empty
-        /// The first record was answered and acknowledged: `exported` items accepted, `dropped` refused
-        /// (rejected by a partial success, refused by the status, or unreadable).
+        /// The first record was answered and acknowledged: `exported` items accepted, `dropped` rejected by
+        /// a partial success.
         case acknowledged(exported: Int, dropped: Int)
+        /// The first record was refused for good (a status that is not retried): `items` dropped, and
+        /// acknowledged so that the next one goes out.
+        case refused(items: Int)
+        /// The first record could not be read back (damaged on disk): skipped.
+        case unreadable
+        /// The spool could not be read (a file system error); `reason` says why. Nothing was sent.
+        case spoolError(reason: String)
         /// The first record could not be delivered (it stays first); `reason` says why.
         case failed(reason: String)
     }
@@ -30,7 +37,8 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
     private let counters: OTLPTelemetryCounters
     private let kind: OTLPItemKind
     private let diagnostics: @Sendable (String) -> Void
-    private let decoder = OTLPDecoder(options: .default)
+    private let decoder = OTLPDecoder(options: OTLPSpoolQueue.readOptions)
+    private var directoryName: String { OTLPDiagnostics.printable(queue.directory, maxCharacters: 256) }
     private let jsonEncoder = OTLPJSONEncoder()
     private let state = NSCondition()
     private var drainDeadline: Date?
@@ -59,10 +67,17 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
     package func uploadNext() -> Step {
         let record: OTLPSpoolQueue.Record
         do throws(OTLPWriteError) {
-            guard let next = try queue.next() else { return .empty }
+            let next = try queue.next()
+            let lost = queue.takeLostItems()
+            if lost > 0 {
+                counters.dropped(lost, kind, .spoolDamaged)
+                diagnostics(
+                    "OTLP spool \(directoryName): \(lost) \(kind.noun(lost)) dropped (\(OTLPDropReason.spoolDamaged)): a spool file was damaged or deleted by someone else")
+            }
+            guard let next else { return .empty }
             record = next
         } catch {
-            return .failed(reason: "\(error)")
+            return .spoolError(reason: OTLPDiagnostics.printable("\(error)", maxCharacters: 512))
         }
         let items: Int
         do throws(OTLPReadError) {
@@ -70,9 +85,11 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
                 Result { () throws(OTLPReadError) in try decoder.check(bytes, as: queue.signal) }
             }.get()
         } catch {
-            // Not a request we could have written: skip it (its items are unknown, so none are counted).
-            diagnostics("OTLP spool \(queue.directory): record at offset \(record.offset) of file \(record.file) is unreadable and skipped: \(error)")
-            return acknowledge(record, items: 0, exported: 0, dropped: 0)
+            // Not a request we could have written (damaged on disk): skipped; its items are unknown.
+            diagnostics("OTLP spool \(directoryName): the record at offset \(record.offset) of file \(record.file) is unreadable and skipped: \(error)")
+            queue.noteDamagedRecord()
+            _ = acknowledge(record, items: 0, exported: 0, dropped: 0)
+            return .unreadable
         }
         let body: [UInt8]
         if sender.endpoint.protocol == .httpJSON {
@@ -80,9 +97,11 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
                 body = queue.signal == .traces
                     ? jsonEncoder.encode(try decoder.decodeTraces(record.bytes)) : jsonEncoder.encode(try decoder.decodeLogs(record.bytes))
             } catch {
-                diagnostics("OTLP spool \(queue.directory): record at offset \(record.offset) of file \(record.file) cannot be decoded and is skipped: \(error)")
-                counters.dropped(items, kind, .exportFailed)
-                return acknowledge(record, items: items, exported: 0, dropped: items)
+                diagnostics("OTLP spool \(directoryName): the record at offset \(record.offset) of file \(record.file) cannot be decoded and is skipped: \(error)")
+                counters.dropped(items, kind, .spoolDamaged)
+                queue.noteDamagedRecord()
+                _ = acknowledge(record, items: items, exported: 0, dropped: items)
+                return .unreadable
             }
         } else {
             body = record.bytes
@@ -103,8 +122,10 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
             counters.dropped(items, kind, .exportFailed)
             diagnostics(
                 "OTLP spool: \(items) \(kind.noun(items)) dropped (\(OTLPDropReason.exportFailed)): \(sender.endpoint.url.absoluteString) answered HTTP \(statusCode)\(message.isEmpty ? "" : ": \(OTLPDiagnostics.printable(message, maxCharacters: 512))")")
-            return acknowledge(record, items: items, exported: 0, dropped: items)
+            _ = acknowledge(record, items: items, exported: 0, dropped: items)
+            return .refused(items: items)
         case .failed(let reason):
+            queue.abandonInFlight()
             return .failed(reason: OTLPDiagnostics.printable(reason, maxCharacters: 512))
         }
     }
@@ -114,7 +135,7 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
             try queue.acknowledge(record, items: items)
         } catch {
             // Delivered, but the checkpoint is not durable: after a crash this record may be sent again.
-            diagnostics("OTLP spool \(queue.directory): \(error); a record may be sent again after a restart")
+            diagnostics("OTLP spool \(directoryName): \(OTLPDiagnostics.printable("\(error)", maxCharacters: 512)); a record may be sent again after a restart")
         }
         return .acknowledged(exported: exported, dropped: dropped)
     }
@@ -160,13 +181,13 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
             case .empty:
                 if deadline != nil { break loop }
                 _ = queue.waitForRecords(withinSeconds: 60)
-            case .acknowledged:
+            case .acknowledged, .refused, .unreadable:
                 if outageReported {
-                    diagnostics("OTLP spool: \(sender.endpoint.url.absoluteString) answers again; uploading \(queue.directory)")
+                    diagnostics("OTLP spool: \(sender.endpoint.url.absoluteString) answers again; uploading \(directoryName)")
                 }
                 failures = 0
                 outageReported = false
-            case .failed(let reason):
+            case .failed(let reason), .spoolError(let reason):
                 if deadline != nil { break loop }
                 failures += 1
                 let policy = sender.retryPolicy
@@ -174,7 +195,7 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
                 let wait = min(maxRetryWaitSeconds, doubled) * (1 - policy.jitterFraction * Double.random(in: 0...1))
                 if !outageReported {
                     diagnostics(
-                        "OTLP spool: cannot deliver to \(sender.endpoint.url.absoluteString) (\(reason)); \(queue.pendingItems) \(kind.noun(queue.pendingItems)) kept in \(queue.directory), trying again in \(Int(wait.rounded(.up))) s")
+                        "OTLP spool: cannot deliver to \(sender.endpoint.url.absoluteString) (\(reason)); \(queue.pendingItems) \(kind.noun(queue.pendingItems)) kept in \(directoryName), trying again in \(Int(wait.rounded(.up))) s")
                     outageReported = true
                 }
                 state.withLock {

@@ -25,6 +25,9 @@ public enum OTLPDropReason: String, Sendable, CaseIterable, CustomStringConverti
     case exportFailed = "export_failed"
     /// The spool (store and forward) was over its size limit: the oldest file waiting for upload was deleted.
     case spoolFull = "spool_full"
+    /// A spool file could not be read back (damaged on disk, or deleted by someone else): the items after the
+    /// damage were lost.
+    case spoolDamaged = "spool_damaged"
 
     public var description: String { rawValue }
 }

@@ -160,24 +160,8 @@ struct OTLPSpoolQueueTests {
         second.release()
     }
 
-    @Test("an unreadable checkpoint starts from the oldest record (sent again, never lost)")
-    func unreadableCheckpoint() throws {
-        let directory = Self.directory()
-        defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
-        let requests = (0..<3).map { Self.request($0) }
-        do {
-            let queue = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
-            for request in requests { _ = try queue.append(request, items: 1) }
-            queue.release()
-        }
-        try Data("garbage\u{0}".utf8).write(to: URL(fileURLWithPath: "\(directory)/checkpoint"))
-        let reopened = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
-        #expect(try Self.drain(reopened) == requests)
-        reopened.release()
-    }
-
-    @Test("a checkpoint that does not match the files (a file number ahead of them, an offset past the end) is not trusted: nothing is deleted, everything is sent",
-        arguments: ["99 0 0\n", "1 999999 3\n"])
+    @Test("a checkpoint that is unreadable or does not match the files (a file number ahead of them, an offset past the end or inside a record, a number that would overflow) is not trusted: nothing is deleted, everything is sent (regression: real files were deleted, or the process trapped)",
+        arguments: ["99 0 0\n", "1 999999 3\n", "1 3 0\n", "18446744073709551615 0 0\n", "garbage\u{0}"])
     func checkpointNotMatchingFiles(checkpoint: String) throws {
         let directory = Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
@@ -213,5 +197,64 @@ struct OTLPSpoolQueueTests {
         queue.release()
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: directory))
         #expect(names.isSuperset(of: foreign))
+    }
+
+    @Test("a spool file deleted behind the queue's back: its items are reported lost, the next file is read (regression: the uploader retried the missing file forever)")
+    func fileDeletedBehindItsBack() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
+        let queue = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 256 << 10, durability: .none)
+        let requests = (0..<300).map { Self.request($0, spans: 3) }
+        for request in requests { _ = try queue.append(request, items: 3) }
+        let first = try #require(Self.files(directory).first)
+        #expect(first.hasSuffix("-\(first.split(separator: "-")[1])"))
+        let itemsInFirst = try #require(Int(first.split(separator: "-")[1].split(separator: ".")[0]))
+        try FileManager.default.removeItem(atPath: "\(directory)/\(first)")
+        let next = try #require(try queue.next())
+        #expect(queue.takeLostItems() == itemsInFirst)
+        #expect(next.bytes == requests[itemsInFirst / 3])
+        queue.release()
+    }
+
+    @Test("damage inside a sealed file: the records before it are read, the items after it reported lost (regression: lost without a count)")
+    func damageInSealedFile() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
+        let requests = (0..<5).map { Self.request($0) }
+        do {
+            let queue = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+            for request in requests { _ = try queue.append(request, items: 1) }
+            queue.release()
+        }
+        let sealed = try #require(Self.files(directory).first)
+        let handle = try #require(FileHandle(forWritingAtPath: "\(directory)/\(sealed)"))
+        handle.seekToEndOfFile()
+        handle.write(Data([0xFF, 0xFF, 0xFF, 0xF0, 1, 2, 3]))
+        handle.closeFile()
+        // The name now claims 15 items: 5 readable, 10 behind the damage.
+        try FileManager.default.moveItem(atPath: "\(directory)/\(sealed)", toPath: "\(directory)/00000000000000000001-15.u32be.bin")
+        let reopened = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        #expect(try Self.drain(reopened) == requests)
+        #expect(reopened.damagedRecords == 1)
+        #expect(reopened.takeLostItems() == 10)
+        reopened.release()
+    }
+
+    @Test("records are read back with the widest limits: what the exporter accepts (values nested 60 deep, 20,000 attributes) is not refused by its own uploader")
+    func readOptionsAcceptWhatTheExporterWrites() throws {
+        var value = OTLPAttributeValue.string("leaf")
+        for _ in 0..<60 { value = .array([value]) }
+        var span = OTLPSpan(traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(1), name: "deep", startTimeUnixNano: 1, endTimeUnixNano: 2)
+        span.attributes = [OTLPAttribute("deep", value)] + (0..<20_000).map { OTLPAttribute("a\($0)", .int(Int64($0))) }
+        let item = OTLPScopedSpan(scope: OTLPHTTPTestData.scope, span: span)
+        #expect(!item.nestsValues(deeperThan: OTLPScopedSpan.maxEncodableValueNesting))
+        let request = OTLPEncoder().withEncoded(OTLPScopedSpan.request([item], resource: OTLPHTTPTestData.resource)) { Array($0) }
+        let items = try request.withUnsafeBytes { bytes in
+            try Result { () throws(OTLPReadError) in try OTLPDecoder(options: OTLPSpoolQueue.readOptions).check(bytes, as: .traces) }.get()
+        }
+        #expect(items == 1)
+        #expect((try? request.withUnsafeBytes { bytes in
+            try Result { () throws(OTLPReadError) in try OTLPDecoder(options: .default).check(bytes, as: .traces) }.get()
+        }) == nil, "the default limits refuse it: the test would not show the regression otherwise")
     }
 }
