@@ -48,8 +48,8 @@ struct SendCommand: ParsableCommand {
 
             Exit status:
               0   every record sent and accepted
-              1   damaged or invalid input (every record before the fault was sent)
-              2   a file could not be opened or read
+              1   damaged or invalid input, or damage found in the spool (every record before the fault was sent)
+              2   a file (or the spool, or the checkpoint) could not be opened, read or written
               3   the collector refused data (wholly or partly) or stayed unreachable past the retries
               64  usage error
             """
