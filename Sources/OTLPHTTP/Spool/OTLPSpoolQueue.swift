@@ -70,7 +70,8 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     /// Set by ``wake()``: the next wait returns at once, even if it had not begun yet.
     private var isWakeRequested = false
     /// Records found damaged (torn at the end of a file by a crash, or unreadable) and skipped, since opening.
-    package private(set) var damagedRecords = 0
+    package var damagedRecords: Int { lock.withLock { damagedRecordCount } }
+    private var damagedRecordCount = 0
     /// Whether the checkpoint found at opening did not match the files (then every record is sent).
     package private(set) var isCheckpointDistrusted = false
     /// Items found in the spool when it was opened: what an earlier process left.
@@ -231,7 +232,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
 
     /// Counts a record found damaged when it was read back.
     package func noteDamagedRecord() {
-        lock.withLock { damagedRecords += 1 }
+        lock.withLock { damagedRecordCount += 1 }
     }
 
     /// Items lost since the last call: in files deleted behind the spool's back, or after a damaged record
@@ -382,7 +383,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
 
     /// Treats the rest of the first file as acknowledged: a damaged record ends what can be read of it.
     private func skipRestOfFirstFile() {
-        damagedRecords += 1
+        damagedRecordCount += 1
         let file = files[0]
         unreportedDamagedItems += max(0, file.items - (file.number == acknowledgedFile ? acknowledgedItems : 0))
         if file.isSealed {
@@ -419,7 +420,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             offset += 4 + length
         }
         if offset < size {
-            damagedRecords += 1
+            damagedRecordCount += 1
             try OTLPSystemCall.check("cannot cut the torn record off \(filePath)") { ftruncate(descriptor, off_t(offset)) }
             if durability != .none { _ = fsync(descriptor) }
         }
