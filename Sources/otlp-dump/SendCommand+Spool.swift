@@ -55,7 +55,8 @@ extension SendCommand {
                 case .empty:
                     break upload
                 case .acknowledged(let exported, let dropped):
-                    tally.accepted(items: exported, bytes: 0, signal: signal)
+                    // As `send FILE` counts: the items of accepted requests, the rejected among them apart.
+                    tally.accepted(items: exported + dropped, bytes: 0, signal: signal)
                     if dropped > 0 { tally.rejectedItems += dropped }
                 case .refused(let items):
                     tally.refused(items: items)
@@ -65,7 +66,7 @@ extension SendCommand {
                     progress.clear()
                     Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): not sent: \(reason); stopping (\(queue.pendingItems) items left in the spool)")
                     tally.unreachable = true
-                    tally.refused(items: 0)
+                    tally.refused(items: queue.pendingItems)
                     break upload
                 case .spoolError(let reason):
                     progress.clear()

@@ -207,7 +207,7 @@ struct SendCommand: ParsableCommand {
             } catch let error as OTLPWriteError {
                 // The checkpoint cannot be written: stop, or a re-run would send what was delivered again.
                 progress.clear()
-                Output.diagnostic("--checkpoint: \(error); stopping")
+                Output.diagnostic("--checkpoint: \(TerminalText.escaped("\(error)")); stopping")
                 inputStatus = ExitStatus.ioError
                 stopped = true
             }

@@ -199,4 +199,22 @@ struct SendSpoolTests {
         collector.stop()
         #expect(Self.requestCount(collector) == 0)
     }
+
+    @Test("send --spool counts a partial success as send FILE does: the request's items accepted, the rejected among them apart (regression: only the accepted part was counted)")
+    func partialSuccessCounted() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-spool-partial-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let queue = try OTLPSpoolQueue(directory: "\(root)/traces", signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        for request in Self.requests(.traces, count: 2, perRecord: 3) { _ = try queue.append(request, items: 3) }
+        queue.release()
+        let partial = OTLPExportResponse(rejectedItems: 1, errorMessage: "one too old")
+        let collector = try OTLPTestCollector(answers: [
+            .init(status: 200, headers: ["Content-Type": "application/x-protobuf"], body: partial.encoded(for: .traces))
+        ])
+        defer { collector.removeRecords() }
+        let result = try OTLPDumpRunner.run(["send", "--spool", root, "--endpoint", collector.endpoint])
+        collector.stop()
+        #expect(result.status == 3)
+        #expect(result.stdout.contains("accepted 2 records (6 spans") && result.stdout.contains("rejected 1 items"), "\(result.stdout)")
+    }
 }

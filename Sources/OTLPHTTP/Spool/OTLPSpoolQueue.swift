@@ -11,7 +11,7 @@ package import OTLPWire
 ///   it nor counting what waits needs to read it.
 /// - `checkpoint`: what the collector acknowledged, `FILE OFFSET ITEMS` (the file's number, the end of the
 ///   last acknowledged record in it, the items acknowledged in it), replaced atomically.
-/// - `.spool.lock`: the lock that keeps a second process out.
+/// - `../.traces.lock` (or `.logs.lock`), beside the directory: the lock that keeps a second process out.
 ///
 /// A file is deleted when every record in it is acknowledged, or (the oldest first, never the one being
 /// uploaded nor the one being appended to) when the directory would hold more than its budget.
@@ -88,7 +88,8 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         fileBytes = min(max(self.maxBytes / 8, 32 << 10), 16 << 20)
         self.durability = durability
         try Self.makeDirectories(directory)
-        directoryLock = try OTLPOutputLock(outputPath: "\(directory)/spool")
+        // The lock file is `.traces.lock` (or `.logs.lock`) beside the signal's directory.
+        directoryLock = try OTLPOutputLock(outputPath: directory.hasSuffix("/") ? String(directory.dropLast()) : directory)
         try readCheckpoint()
         var found: [SpoolFile] = []
         var numbers = Set<UInt64>()
@@ -352,7 +353,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             close(appendDescriptor)
             appendDescriptor = -1
         }
-        try OTLPSystemCall.check("cannot rename \(path(of: open)) to \(path(of: sealed))") { rename(path(of: open), path(of: sealed)) }
+        try OTLPSystemCall.renameWithoutReplacing(path(of: open), to: path(of: sealed))
         files[index] = sealed
         try syncDirectory()
     }
@@ -428,7 +429,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         file.items = items
         var sealed = file
         sealed.isSealed = true
-        try OTLPSystemCall.check("cannot rename \(filePath) to \(path(of: sealed))") { rename(filePath, path(of: sealed)) }
+        try OTLPSystemCall.renameWithoutReplacing(filePath, to: path(of: sealed))
         try syncDirectory()
         return sealed
     }
@@ -438,10 +439,16 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     private var checkpointPath: String { "\(directory)/checkpoint" }
 
     private func readCheckpoint() throws(OTLPWriteError) {
-        guard let text = try? String(contentsOfFile: checkpointPath, encoding: .utf8) else { return }
+        var info = stat()
+        guard lstat(checkpointPath, &info) == 0 else { return }
+        // Only a regular file of the spool's own (never a link to somewhere else) is believed.
+        guard (info.st_mode & S_IFMT) == S_IFREG, let text = try? String(contentsOfFile: checkpointPath, encoding: .utf8) else {
+            isCheckpointDistrusted = true
+            return
+        }
         let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard fields.count == 3, let file = UInt64(fields[0]), let offset = Int(fields[1]), let items = Int(fields[2]),
-            file < 1 << 62, (0...(1 << 40)).contains(offset), (0...(1 << 40)).contains(items)
+            file < (1 << 62) - (1 << 32), (0...(1 << 40)).contains(offset), (0...(1 << 40)).contains(items)
         else {
             // Unreadable: start from the oldest file (records may be sent again, none lost).
             isCheckpointDistrusted = true

@@ -153,7 +153,7 @@ struct OTLPSpoolQueueTests {
             _ = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
         } throws: { error in
             guard let error = error as? OTLPWriteError else { return false }
-            return error.errno == EWOULDBLOCK && error.description.contains("being written by")
+            return error.errno == EWOULDBLOCK && error.description.contains("\(directory) is being written by")
         }
         first.release()
         let second = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
@@ -161,7 +161,7 @@ struct OTLPSpoolQueueTests {
     }
 
     @Test("a checkpoint that is unreadable or does not match the files (a file number ahead of them, an offset past the end or inside a record, a number that would overflow) is not trusted: nothing is deleted, everything is sent (regression: real files were deleted, or the process trapped)",
-        arguments: ["99 0 0\n", "1 999999 3\n", "1 3 0\n", "18446744073709551615 0 0\n", "garbage\u{0}"])
+        arguments: ["99 0 0\n", "1 999999 3\n", "1 3 0\n", "18446744073709551615 0 0\n", "4611686018427387903 0 0\n", "garbage\u{0}"])
     func checkpointNotMatchingFiles(checkpoint: String) throws {
         let directory = Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
@@ -256,5 +256,25 @@ struct OTLPSpoolQueueTests {
         #expect((try? request.withUnsafeBytes { bytes in
             try Result { () throws(OTLPReadError) in try OTLPDecoder(options: .default).check(bytes, as: .traces) }.get()
         }) == nil, "the default limits refuse it: the test would not show the regression otherwise")
+    }
+
+    @Test("a checkpoint that is a symbolic link is not believed (regression: a link to another file skipped records)")
+    func symlinkedCheckpoint() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
+        let requests = (0..<3).map { Self.request($0) }
+        do {
+            let queue = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+            for request in requests { _ = try queue.append(request, items: 1) }
+            queue.release()
+        }
+        let elsewhere = directory + "/../elsewhere"
+        let firstEnd = 4 + requests[0].count
+        try Data("1 \(firstEnd) 1\n".utf8).write(to: URL(fileURLWithPath: elsewhere))
+        try FileManager.default.createSymbolicLink(atPath: "\(directory)/checkpoint", withDestinationPath: elsewhere)
+        let reopened = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        #expect(reopened.isCheckpointDistrusted)
+        #expect(try Self.drain(reopened) == requests)
+        reopened.release()
     }
 }
