@@ -100,8 +100,12 @@ struct DemoSpoolTests {
             process.waitUntilExit()
         }
         let final = try OTLPProcess.run(OTLPProcess.executable("otlpwire-demo"), ["--config", config.path, "final"], in: directory)
-        collector.stop()
         #expect(final.status == 0, "\(final.errors)")
+        // The demo drains within its shutdown deadline; on a slow machine (sanitizers) the operator's command
+        // ships what is left, as after any run that ended before the spool was empty.
+        let rest = try OTLPProcess.run(OTLPProcess.executable("otlp-dump"), ["send", "--spool", spool, "--endpoint", collector.endpoint])
+        #expect(rest.status == 0, "\(rest.errors)")
+        collector.stop()
         #expect(kills == 20)
         let expectedSet = Set(expected)
         let arrived = collector.items.filter { expectedSet.contains($0) }
