@@ -54,13 +54,8 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
                 counters.dropped(items.count, kind, .shutDown)
                 return false
             }
-            let encodable = items.filter { !$0.nestsValues(deeperThan: Item.maxEncodableValueNesting) }
+            let encodable = Item.droppingTooDeeplyNested(items, counters: counters, reporter: "OTLP/HTTP exporter", diagnostics: diagnostics)
             let tooLarge = items.count - encodable.count
-            if tooLarge > 0 {
-                counters.dropped(tooLarge, kind, .itemTooLarge)
-                diagnostics(
-                    "OTLP/HTTP exporter: \(tooLarge) \(kind.noun(tooLarge)) dropped (\(OTLPDropReason.itemTooLarge)): values nested deeper than \(Item.maxEncodableValueNesting) levels")
-            }
             guard !encodable.isEmpty else { return false }
             let payload = Item.request(encodable, resource: resource)
             let body = endpoint.protocol == .httpJSON ? jsonEncoder.encode(payload) : encoder.withEncoded(payload) { Array($0) }

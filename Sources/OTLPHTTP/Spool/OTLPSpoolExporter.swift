@@ -116,13 +116,8 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
                 counters.writeFailed(bytes: 0)
                 return false
             }
-            let encodable = items.filter { !$0.nestsValues(deeperThan: Item.maxEncodableValueNesting) }
+            let encodable = Item.droppingTooDeeplyNested(items, counters: counters, reporter: "OTLP spool", diagnostics: diagnostics)
             let tooLarge = items.count - encodable.count
-            if tooLarge > 0 {
-                counters.dropped(tooLarge, kind, .itemTooLarge)
-                diagnostics(
-                    "OTLP spool: \(tooLarge) \(kind.noun(tooLarge)) dropped (\(OTLPDropReason.itemTooLarge)): values nested deeper than \(Item.maxEncodableValueNesting) levels")
-            }
             guard !encodable.isEmpty else { return false }
             let request = encoder.withEncoded(Item.request(encodable, resource: resource)) { Array($0) }
             do throws(OTLPWriteError) {

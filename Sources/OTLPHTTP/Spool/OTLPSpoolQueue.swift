@@ -78,9 +78,10 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     package private(set) var recoveredItems = 0
 
     /// Opens (creating if missing) the queue in `directory` and takes its lock: a second process, or a
-    /// second queue in this one, gets an error naming the holder. Recovers after a crash: files the
-    /// checkpoint says are acknowledged are deleted, and a file left open is read once to count its items
-    /// and cut off a torn record at its end (counted in ``damagedRecords``), then sealed.
+    /// second queue in this one, gets an error naming the holder. Recovers after a crash: a file the
+    /// checkpoint says is acknowledged completely is deleted, a checkpoint that does not match the files is
+    /// not trusted (``isCheckpointDistrusted``), and a file left open is read once to count its items and
+    /// cut off a torn record at its end (counted in ``damagedRecords``), then sealed.
     package init(directory: String, signal: OTLPSignal, maxBytes: Int, durability: OTLPDurability) throws(OTLPWriteError) {
         self.directory = directory
         self.signal = signal
@@ -138,9 +139,12 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     /// Returns the items dropped to stay within ``maxBytes`` (the oldest files'). A failed write leaves no
     /// part of the record behind.
     package func append(_ request: [UInt8], items: Int) throws(OTLPWriteError) -> Int {
-        let length = request.count
-        guard length <= Self.maxRecordBytes else { throw .unframeable("a request of \(length) bytes is over the spool's \(Self.maxRecordBytes)-byte record limit") }
-        let record = [UInt8(truncatingIfNeeded: length >> 24), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)] + request
+        var record: [UInt8] = []
+        record.reserveCapacity(OTLPLengthPrefix.u32Bytes + request.count)
+        guard request.count <= Self.maxRecordBytes, OTLPLengthPrefix.encode(request.count, framing: .u32be, into: &record) else {
+            throw .unframeable("a request of \(request.count) bytes is over the spool's \(Self.maxRecordBytes)-byte record limit")
+        }
+        record += request
         return try locked { () throws(OTLPWriteError) -> Int in
             guard !isClosed else { throw .io("the spool \(directory) is closed") }
             if let last = files.last, !last.isSealed, last.bytes > 0, last.bytes + record.count > fileBytes {
@@ -198,24 +202,12 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
                     continue
                 }
                 defer { close(descriptor) }
-                var prefix = [UInt8](repeating: 0, count: 4)
-                let length: Int
-                if file.bytes - offset >= 4, try Self.read(&prefix, from: descriptor, at: offset, path: filePath) {
-                    length = Int(prefix[0]) << 24 | Int(prefix[1]) << 16 | Int(prefix[2]) << 8 | Int(prefix[3])
-                } else {
-                    length = Int.max
-                }
-                guard length <= Self.maxRecordBytes, length <= file.bytes - offset - 4 else {
-                    skipRestOfFirstFile()
-                    continue
-                }
-                var body = [UInt8](repeating: 0, count: length)
-                guard try Self.read(&body, from: descriptor, at: offset + 4, path: filePath) else {
+                guard let body = try Self.readRecord(at: offset, in: descriptor, size: file.bytes, path: filePath) else {
                     skipRestOfFirstFile()
                     continue
                 }
                 inFlightFile = file.number
-                return Record(file: file.number, offset: offset, end: offset + 4 + length, bytes: body)
+                return Record(file: file.number, offset: offset, end: offset + OTLPLengthPrefix.u32Bytes + body.count, bytes: body)
             }
             return nil
         }
@@ -409,16 +401,10 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         let decoder = OTLPDecoder(options: Self.readOptions)
         var offset = 0
         var items = 0
-        var prefix = [UInt8](repeating: 0, count: 4)
-        while offset < size {
-            guard size - offset >= 4, try Self.read(&prefix, from: descriptor, at: offset, path: filePath) else { break }
-            let length = Int(prefix[0]) << 24 | Int(prefix[1]) << 16 | Int(prefix[2]) << 8 | Int(prefix[3])
-            guard length <= Self.maxRecordBytes, length <= size - offset - 4 else { break }
-            var body = [UInt8](repeating: 0, count: length)
-            guard try Self.read(&body, from: descriptor, at: offset + 4, path: filePath) else { break }
+        while offset < size, let body = try Self.readRecord(at: offset, in: descriptor, size: size, path: filePath) {
             guard let count = try? body.withUnsafeBytes({ bytes in Result { () throws(OTLPReadError) in try decoder.check(bytes, as: signal) } }).get() else { break }
             items += count
-            offset += 4 + length
+            offset += OTLPLengthPrefix.u32Bytes + body.count
         }
         if offset < size {
             damagedRecordCount += 1
@@ -492,12 +478,30 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         let descriptor = try OTLPSystemCall.check("cannot open \(path)") { open(path, O_RDONLY | O_CLOEXEC) }
         defer { close(descriptor) }
         var position = 0
-        var prefix = [UInt8](repeating: 0, count: 4)
         while position < offset {
-            guard size - position >= 4, try read(&prefix, from: descriptor, at: position, path: path) else { return false }
-            position += 4 + (Int(prefix[0]) << 24 | Int(prefix[1]) << 16 | Int(prefix[2]) << 8 | Int(prefix[3]))
+            guard let length = try recordLength(at: position, in: descriptor, size: size, path: path) else { return false }
+            position += OTLPLengthPrefix.u32Bytes + length
         }
         return position == offset
+    }
+
+    /// The message length of the record whose prefix is at `offset`, when a whole record of at most
+    /// ``maxRecordBytes`` starts there within the file's `size` bytes; `nil` when the file ends or is damaged there.
+    private static func recordLength(at offset: Int, in descriptor: Int32, size: Int, path: String) throws(OTLPWriteError) -> Int? {
+        var prefix = [UInt8](repeating: 0, count: OTLPLengthPrefix.u32Bytes)
+        guard size - offset >= prefix.count, try read(&prefix, from: descriptor, at: offset, path: path),
+            case .length(let declared, let prefixBytes) = OTLPLengthPrefix.decode(prefix, framing: .u32be),
+            declared <= UInt64(maxRecordBytes), Int(declared) <= size - offset - prefixBytes
+        else { return nil }
+        return Int(declared)
+    }
+
+    /// The message of the record at `offset` (see ``recordLength(at:in:size:path:)``), or `nil`.
+    private static func readRecord(at offset: Int, in descriptor: Int32, size: Int, path: String) throws(OTLPWriteError) -> [UInt8]? {
+        guard let length = try recordLength(at: offset, in: descriptor, size: size, path: path) else { return nil }
+        var body = [UInt8](repeating: 0, count: length)
+        guard try read(&body, from: descriptor, at: offset + OTLPLengthPrefix.u32Bytes, path: path) else { return nil }
+        return body
     }
 
     private static func size(of path: String) throws(OTLPWriteError) -> Int {

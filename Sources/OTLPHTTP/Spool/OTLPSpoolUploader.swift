@@ -79,32 +79,26 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
         } catch {
             return .spoolError(reason: OTLPDiagnostics.printable("\(error)", maxCharacters: 512))
         }
-        let items: Int
+        let items: Int, body: [UInt8]
         do throws(OTLPReadError) {
-            items = try record.bytes.withUnsafeBytes { bytes in
-                Result { () throws(OTLPReadError) in try decoder.check(bytes, as: queue.signal) }
-            }.get()
+            if sender.endpoint.protocol == .httpJSON {
+                // Decoded once: the JSON body and the item count both come from it.
+                let payload: OTLPPayload =
+                    queue.signal == .traces ? .traces(try decoder.decodeTraces(record.bytes)) : .logs(try decoder.decodeLogs(record.bytes))
+                (items, body) = (payload.itemCount, jsonEncoder.encode(payload))
+            } else {
+                // Sent as stored; checked as decoding would check it, for its item count.
+                items = try record.bytes.withUnsafeBytes { bytes in
+                    Result { () throws(OTLPReadError) in try decoder.check(bytes, as: queue.signal) }
+                }.get()
+                body = record.bytes
+            }
         } catch {
             // Not a request we could have written (damaged on disk): skipped; its items are unknown.
             diagnostics("OTLP spool \(directoryName): the record at offset \(record.offset) of file \(record.file) is unreadable and skipped: \(error)")
             queue.noteDamagedRecord()
             _ = acknowledge(record, items: 0, exported: 0, dropped: 0)
             return .unreadable
-        }
-        let body: [UInt8]
-        if sender.endpoint.protocol == .httpJSON {
-            do throws(OTLPReadError) {
-                body = queue.signal == .traces
-                    ? jsonEncoder.encode(try decoder.decodeTraces(record.bytes)) : jsonEncoder.encode(try decoder.decodeLogs(record.bytes))
-            } catch {
-                diagnostics("OTLP spool \(directoryName): the record at offset \(record.offset) of file \(record.file) cannot be decoded and is skipped: \(error)")
-                counters.dropped(items, kind, .spoolDamaged)
-                queue.noteDamagedRecord()
-                _ = acknowledge(record, items: items, exported: 0, dropped: items)
-                return .unreadable
-            }
-        } else {
-            body = record.bytes
         }
         let result = sender.send(body)
         counters.retried(max(0, result.attempts - 1), kind)

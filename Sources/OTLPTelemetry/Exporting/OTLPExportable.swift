@@ -45,6 +45,21 @@ extension OTLPExportable {
     /// past the readers' largest allowed depth. Exporters drop items nested deeper (`item_too_large`)
     /// before encoding, which recurses per level.
     package static var maxEncodableValueNesting: Int { OTLPDecodingOptions.maxNestingDepthRange.upperBound / 2 }
+
+    /// `items` without those whose values nest deeper than ``maxEncodableValueNesting``: those are counted as
+    /// dropped (`item_too_large`) in `counters` and reported to `diagnostics`, the line starting with `reporter`.
+    package static func droppingTooDeeplyNested(
+        _ items: [Self], counters: OTLPTelemetryCounters, reporter: String, diagnostics: (String) -> Void
+    ) -> [Self] {
+        let encodable = items.filter { !$0.nestsValues(deeperThan: maxEncodableValueNesting) }
+        let tooLarge = items.count - encodable.count
+        if tooLarge > 0 {
+            counters.dropped(tooLarge, kind, .itemTooLarge)
+            diagnostics(
+                "\(reporter): \(tooLarge) \(kind.noun(tooLarge)) dropped (\(OTLPDropReason.itemTooLarge)): values nested deeper than \(maxEncodableValueNesting) levels")
+        }
+        return encodable
+    }
 }
 
 extension OTLPScopedSpan: OTLPExportable {

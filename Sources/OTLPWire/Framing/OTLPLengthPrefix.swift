@@ -1,17 +1,17 @@
 /// The length prefixes of the binary framings, coded in one place: the writer encodes with it, and the record
-/// reader and the framing detector decode with it.
+/// reader, the framing detector and the OTLPHTTP spool decode with it.
 ///
 /// Decoding never traps and never trusts the declared value: a varint longer than 10 bytes or past 64 bits
 /// is invalid, and a declared length is returned as `UInt64` for the caller to compare with its limit before
 /// it turns into an `Int` or an offset.
-enum OTLPLengthPrefix {
+package enum OTLPLengthPrefix {
     /// The size of a `u32be` prefix.
-    static let u32Bytes = 4
+    package static let u32Bytes = 4
     /// The longest varint prefix: 10 bytes carry 64 bits.
     static let maxVarintBytes = 10
 
     /// What the first bytes of a record say.
-    enum Decoded: Equatable {
+    package enum Decoded: Equatable {
         /// A complete prefix: the message length it declares and the prefix's own size in bytes.
         case length(UInt64, prefixBytes: Int)
         /// The bytes end inside the prefix.
@@ -22,7 +22,7 @@ enum OTLPLengthPrefix {
 
     /// Decodes the prefix at the start of `bytes` for `framing` (`u32be` or `varint`; other framings have none
     /// and decode as a zero-byte prefix declaring every byte given).
-    static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, framing: OTLPFraming) -> Decoded {
+    package static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, framing: OTLPFraming) -> Decoded {
         switch framing {
         case .u32be:
             guard bytes.count >= u32Bytes else { return .incomplete }
@@ -50,7 +50,7 @@ enum OTLPLengthPrefix {
     /// Appends the prefix announcing a message of `length` bytes for `framing` (nothing for `jsonl` and
     /// `unframed`). Returns `false`, appending nothing, when `length` cannot be expressed (`u32be` over
     /// 4 GiB - 1, or negative).
-    static func encode(_ length: Int, framing: OTLPFraming, into output: inout [UInt8]) -> Bool {
+    package static func encode(_ length: Int, framing: OTLPFraming, into output: inout [UInt8]) -> Bool {
         guard length >= 0 else { return false }
         switch framing {
         case .u32be:

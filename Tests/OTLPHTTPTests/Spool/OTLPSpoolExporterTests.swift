@@ -72,15 +72,17 @@ struct OTLPSpoolExporterTests {
         #expect(files.isEmpty, "\(files)")
     }
 
-    @Test("while the collector is up, batches are uploaded as they are spooled; shutdown leaves nothing behind")
-    func liveUpload() throws {
+    @Test("while the collector is up, batches are uploaded as they are spooled (protobuf, and JSON decoded from the spool); shutdown leaves nothing behind",
+        arguments: [OTLPHTTPProtocol.httpProtobuf, .httpJSON])
+    func liveUpload(protocol wireProtocol: OTLPHTTPProtocol) throws {
         let root = Self.root()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let collector = try OTLPTestCollector()
         defer { collector.removeRecords() }
         let counters = OTLPTelemetryCounters()
         let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
-            endpoint: Data_.endpoint(collector.endpoint), spool: Self.spool(root, signal: .traces), resource: Data_.resource, counters: counters)
+            endpoint: Data_.endpoint(collector.endpoint, protocol: wireProtocol), spool: Self.spool(root, signal: .traces), resource: Data_.resource,
+            counters: counters)
         let spans = Data_.spans(300)
         for first in stride(from: 0, to: 300, by: 100) { #expect(exporter.export(Array(spans[first..<first + 100]))) }
         exporter.shutdown()
