@@ -93,21 +93,28 @@ public final class OTLPHTTPSender: Sendable {
     /// when the request was answered for good or the timeout ran out. Blocks the calling thread (an
     /// exporter's worker, a command-line tool): never call it from an async context.
     public func send(_ body: [UInt8]) -> Result {
+        guard endpoint.compression == .gzip else { return send(payload: ByteBuffer(bytes: body)) }
+        do {
+            return send(payload: ByteBuffer(bytes: try body.withUnsafeBytes { bytes in try OTLPGzip.compress(bytes) }))
+        } catch {
+            return Result(outcome: .failed(reason: "gzip compression failed: \(error)"), attempts: 0)
+        }
+    }
+
+    /// Sends `body`, an encoded request compressed already (a gzip member, as a gzip spool stores it), as
+    /// ``send(_:)`` does. Only for an endpoint whose compression is gzip.
+    package func send(gzipped body: [UInt8]) -> Result {
+        precondition(endpoint.compression == .gzip, "a gzipped body for an endpoint without gzip compression")
+        return send(payload: ByteBuffer(bytes: body))
+    }
+
+    /// Sends the request body as it goes on the wire.
+    private func send(payload: ByteBuffer) -> Result {
         let now = NIODeadline.now()
         var deadline = now + Self.timeAmount(seconds: endpoint.timeoutSeconds)
         if let stop = retryDeadline.value {
             // Shutting down: what arrives after the deadline gets one short attempt, no retries.
             deadline = min(deadline, max(stop, now + .seconds(1)))
-        }
-        let payload: ByteBuffer
-        if endpoint.compression == .gzip {
-            do {
-                payload = ByteBuffer(bytes: try body.withUnsafeBytes { bytes in try OTLPGzip.compress(bytes) })
-            } catch {
-                return Result(outcome: .failed(reason: "gzip compression failed: \(error)"), attempts: 0)
-            }
-        } else {
-            payload = ByteBuffer(bytes: body)
         }
         var attempts = 0
         while true {

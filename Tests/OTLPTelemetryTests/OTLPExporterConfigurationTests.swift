@@ -77,6 +77,26 @@ struct OTLPExporterConfigurationTests {
         #expect(plain.configuration == .default)
     }
 
+    @Test("otlp.spool: every key read, omitted keys take the defaults, problems name their key path, each signal resolves to half in its subdirectory")
+    func spoolSection() throws {
+        let (configuration, warnings) = try Self.load("""
+            {"otlp": {"spool": {"directory": "/var/spool/app", "maxBytes": 1048576, "durability": "fsync", "gzip": true, "size": 1}}}
+            """)
+        #expect(warnings.map(\.dottedKeyPath) == ["otlp.spool.size"])
+        let spool = try #require(configuration.otlp?.spool)
+        #expect(spool == OTLPSpoolConfiguration(directory: "/var/spool/app", maxBytes: 1 << 20, durability: .fsync, gzip: true))
+        let bare = try #require(try Self.load(#"{"otlp": {"spool": {"directory": "d"}}}"#).configuration.otlp?.spool)
+        #expect(bare.maxBytes == OTLPSpoolConfiguration.default.maxBytes && bare.durability == nil && !bare.gzip)
+        #expect(Self.keyPath(ofError: #"{"otlp": {"spool": {"maxBytes": 1048576}}}"#) == "otlp.spool.directory")
+        #expect(Self.keyPath(ofError: #"{"otlp": {"spool": {"directory": "d", "gzip": "yes"}}}"#) == "otlp.spool.gzip")
+        #expect(Self.keyPath(ofError: #"{"otlp": {"spool": {"directory": ""}}}"#) == "otlp.spool.directory")
+        #expect(Self.keyPath(ofError: #"{"otlp": {"spool": {"directory": "d", "maxBytes": 1}}}"#) == "otlp.spool.maxBytes")
+        let resolved = try #require(configuration.otlp?.resolved(for: .logs)?.spool)
+        #expect(resolved == OTLPSpoolConfiguration(directory: "/var/spool/app/logs", maxBytes: 1 << 19, durability: .fsync, gzip: true))
+        let encoded = try JSONEncoder().encode(spool)
+        #expect(try JSONDecoder().decode(OTLPSpoolConfiguration.self, from: encoded) == spool)
+    }
+
     @Test("unknown keys in the section and its signals are warned about with their key path")
     func unknownKeys() throws {
         let warnings = try Self.load("""

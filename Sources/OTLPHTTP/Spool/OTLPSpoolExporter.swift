@@ -3,7 +3,7 @@ public import OTLPTelemetry
 public import OTLPWire
 
 /// Store and forward: writes every batch to a spool directory first (one u32be-framed `Export*ServiceRequest`
-/// per batch) and uploads from there on a thread of its own, so that nothing is lost while the collector is
+/// per batch, gzip-compressed if ``OTLPSpoolConfiguration/gzip`` says so) and uploads from there on a thread of its own, so that nothing is lost while the collector is
 /// unreachable, and nothing written is lost when the process crashes or is killed.
 ///
 /// - The caller (the batch processor's worker) waits only for the disk write.
@@ -32,6 +32,8 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
     /// `nil`. Without a spool, every item is dropped (`write_failed`).
     public let openError: OTLPWriteError?
     private let queue: OTLPSpoolQueue?
+    /// Whether records are stored gzip-compressed.
+    private let gzipRecords: Bool
     private let uploader: OTLPSpoolUploader?
     private let sender: OTLPHTTPSender
     private let diagnostics: @Sendable (String) -> Void
@@ -60,6 +62,7 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
         sender = OTLPHTTPSender(signal: Item.kind.signal, endpoint: endpoint, retryPolicy: retryPolicy)
         var queue: OTLPSpoolQueue?
         var openError: OTLPWriteError?
+        gzipRecords = (spool ?? endpoint.spool)?.gzip ?? false
         if let spool = spool ?? endpoint.spool {
             do throws(OTLPWriteError) {
                 queue = try OTLPSpoolQueue(
@@ -121,7 +124,17 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
             guard !encodable.isEmpty else { return false }
             let request = encoder.withEncoded(Item.request(encodable, resource: resource)) { Array($0) }
             do throws(OTLPWriteError) {
-                let dropped = try queue.append(request, items: encodable.count)
+                var record = request
+                if gzipRecords {
+                    // The same limit as a plain record's: what the uploader decompresses stays within it.
+                    guard request.count <= OTLPSpoolQueue.maxRecordBytes else {
+                        throw .unframeable("a request of \(request.count) bytes is over the spool's \(OTLPSpoolQueue.maxRecordBytes)-byte record limit")
+                    }
+                    record = try request.withUnsafeBytes { bytes in
+                        Result { () throws(OTLPWriteError) in try OTLPGzip.compress(bytes) }
+                    }.get()
+                }
+                let dropped = try queue.append(record, items: encodable.count)
                 if dropped > 0 {
                     counters.dropped(dropped, kind, .spoolFull)
                     diagnostics(

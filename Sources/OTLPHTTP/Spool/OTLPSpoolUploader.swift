@@ -47,7 +47,8 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
 
     /// - Parameters:
     ///   - queue: the records to send.
-    ///   - sender: posts them (its endpoint says protobuf or JSON; records are protobuf and re-encoded for JSON).
+    ///   - sender: posts them (its endpoint says protobuf or JSON; records are protobuf, plain or gzip-compressed,
+    ///     decompressed and re-encoded as needed).
     ///   - counters: where delivered and refused items and retries are counted.
     ///   - maxRetryWaitSeconds: longest wait between tries while the collector cannot be reached (5 minutes).
     ///   - diagnostics: where outages, refusals and damaged records are reported.
@@ -80,18 +81,23 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
             return .spoolError(reason: OTLPDiagnostics.printable("\(error)", maxCharacters: 512))
         }
         let items: Int, body: [UInt8]
+        // A record stored gzip-compressed goes out as stored to an endpoint that compresses with gzip anyway.
+        var bodyIsGzipped = false
         do throws(OTLPReadError) {
+            let isCompressed = OTLPGzip.isCompressed(record.bytes)
+            let request = isCompressed ? try OTLPGzip.decompress(record.bytes, maxBytes: OTLPSpoolQueue.maxRecordBytes) : record.bytes
             if sender.endpoint.protocol == .httpJSON {
                 // Decoded once: the JSON body and the item count both come from it.
                 let payload: OTLPPayload =
-                    queue.signal == .traces ? .traces(try decoder.decodeTraces(record.bytes)) : .logs(try decoder.decodeLogs(record.bytes))
+                    queue.signal == .traces ? .traces(try decoder.decodeTraces(request)) : .logs(try decoder.decodeLogs(request))
                 (items, body) = (payload.itemCount, jsonEncoder.encode(payload))
             } else {
                 // Sent as stored; checked as decoding would check it, for its item count.
-                items = try record.bytes.withUnsafeBytes { bytes in
+                items = try request.withUnsafeBytes { bytes in
                     Result { () throws(OTLPReadError) in try decoder.check(bytes, as: queue.signal) }
                 }.get()
-                body = record.bytes
+                bodyIsGzipped = isCompressed && sender.endpoint.compression == .gzip
+                body = bodyIsGzipped ? record.bytes : request
             }
         } catch {
             // Not a request we could have written (damaged on disk): skipped; its items are unknown.
@@ -100,7 +106,7 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
             _ = acknowledge(record, items: 0, exported: 0, dropped: 0)
             return .unreadable
         }
-        let result = sender.send(body)
+        let result = bodyIsGzipped ? sender.send(gzipped: body) : sender.send(body)
         counters.retried(max(0, result.attempts - 1), kind)
         switch result.outcome {
         case .accepted(let rejectedItems, let message):

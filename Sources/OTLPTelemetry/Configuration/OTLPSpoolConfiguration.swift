@@ -4,7 +4,7 @@
 ///
 /// ```json
 /// { "otlp": { "endpoint": "https://collector.example.com:4318",
-///             "spool": { "directory": "/var/spool/myapp-otlp", "maxBytes": 268435456 } } }
+///             "spool": { "directory": "/var/spool/myapp-otlp", "maxBytes": 268435456, "gzip": true } } }
 /// ```
 public struct OTLPSpoolConfiguration: Sendable, Equatable, Codable {
     /// The spool directory, created if missing; each signal uses a subdirectory of its own (`traces`, `logs`).
@@ -18,18 +18,28 @@ public struct OTLPSpoolConfiguration: Sendable, Equatable, Codable {
     /// ``OTLPTelemetryConfiguration/durability``. `flush` survives the process being killed, `fsync` a power
     /// loss too.
     public var durability: OTLPDurability?
+    /// Whether each record is stored gzip-compressed (default `false`). The spool then holds several times
+    /// more telemetry in ``maxBytes``, and an endpoint whose compression is gzip is sent each record as
+    /// stored (compressed once, when it is spooled, rather than at each upload). The exporter's thread pays
+    /// for the compression. Records of either kind are read back, so the setting may change between runs.
+    public var gzip: Bool
 
-    /// 256 MiB, the configuration's durability: what an omitted key means (`directory` has no default).
-    public static let `default` = OTLPSpoolConfiguration(directory: "", maxBytes: 256 << 20, durability: nil)
+    /// 256 MiB, the configuration's durability, records not compressed: what an omitted key means
+    /// (`directory` has no default).
+    public static let `default` = OTLPSpoolConfiguration(directory: "", maxBytes: 256 << 20, durability: nil, gzip: false)
 
     /// Accepted sizes: 64 KiB to 1 TiB.
     public static var maxBytesRange: ClosedRange<Int> { (64 << 10)...(1 << 40) }
 
     /// A spool in `directory` with ``default``'s values unless given.
-    public init(directory: String, maxBytes: Int = OTLPSpoolConfiguration.default.maxBytes, durability: OTLPDurability? = OTLPSpoolConfiguration.default.durability) {
+    public init(
+        directory: String, maxBytes: Int = OTLPSpoolConfiguration.default.maxBytes,
+        durability: OTLPDurability? = OTLPSpoolConfiguration.default.durability, gzip: Bool = OTLPSpoolConfiguration.default.gzip
+    ) {
         self.directory = directory
         self.maxBytes = maxBytes
         self.durability = durability
+        self.gzip = gzip
     }
 
     /// This configuration with ``maxBytes`` brought into ``maxBytesRange``.
@@ -54,7 +64,7 @@ public struct OTLPSpoolConfiguration: Sendable, Equatable, Codable {
 
 // Decoding with every key but `directory` optional.
 extension OTLPSpoolConfiguration {
-    enum CodingKeys: String, CodingKey, CaseIterable { case directory, maxBytes, durability }
+    enum CodingKeys: String, CodingKey, CaseIterable { case directory, maxBytes, durability, gzip }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -62,5 +72,6 @@ extension OTLPSpoolConfiguration {
         directory = try container.decode(String.self, forKey: .directory)
         maxBytes = try container.decodeIfPresent(Int.self, forKey: .maxBytes) ?? Self.default.maxBytes
         durability = try container.decodeIfPresent(OTLPDurability.self, forKey: .durability) ?? Self.default.durability
+        gzip = try container.decodeIfPresent(Bool.self, forKey: .gzip) ?? Self.default.gzip
     }
 }

@@ -1,5 +1,5 @@
-/// One-shot gzip compression for this package's other libraries (an OTLP/HTTP request body with
-/// `Content-Encoding: gzip`), through the same zlib code as the file writers.
+/// One-shot gzip for this package's other libraries (an OTLP/HTTP request body with `Content-Encoding: gzip`,
+/// a spool record stored compressed), through the same zlib code as the file writers and readers.
 package enum OTLPGzip {
     /// `bytes` as one complete gzip member, compressed at zlib `level` (0...9).
     package static func compress(_ bytes: UnsafeRawBufferPointer, level: Int32 = 6) throws(OTLPWriteError) -> [UInt8] {
@@ -9,5 +9,28 @@ package enum OTLPGzip {
         try deflater.compress(bytes, into: &out)
         try deflater.finishMember(into: &out)
         return out
+    }
+
+    /// Whether `bytes` start as a gzip member does (its two magic bytes). An encoded protobuf message never
+    /// does: its first byte would be field 3 with wire type 7, which does not exist.
+    package static func isCompressed(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
+    }
+
+    /// The decompressed content of `bytes`: one or more complete gzip members. More than `maxBytes` of output
+    /// is a `gzip_too_large` error; a damaged or truncated member is the reader's gzip error for it, with its
+    /// offset in `bytes`.
+    package static func decompress(_ bytes: [UInt8], maxBytes: Int) throws(OTLPReadError) -> [UInt8] {
+        let inflater = GzipInflater(
+            source: OTLPMemorySource(bytes), chunkSize: max(1, min(bytes.count, 64 << 10)), maxDecompressedBytes: maxBytes)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+        defer { chunk.deallocate() }
+        var out: [UInt8] = []
+        out.reserveCapacity(min(maxBytes, bytes.count * 4))
+        while true {
+            let count = try inflater.read(into: chunk)
+            guard count > 0 else { return out }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<count]))
+        }
     }
 }

@@ -206,6 +206,93 @@ struct OTLPSpoolExporterTests {
         #expect(drain.pendingItems == 0)
     }
 
+    @Test("gzip records: stored compressed, sent as stored to a gzip endpoint, decompressed for a plain or JSON one; records a plain run left are read on",
+        arguments: [(OTLPHTTPProtocol.httpProtobuf, OTLPCompression.gzip), (.httpProtobuf, .none), (.httpJSON, .gzip)])
+    func gzipRecords(protocol wireProtocol: OTLPHTTPProtocol, compression: OTLPCompression) throws {
+        let root = Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let down = "http://127.0.0.1:\(try OTLPFreePort.unused())"
+        let spans = Data_.spans(300)
+        // A run with plain records, then one with gzip records, while nobody listens.
+        for (run, gzip) in [(0, false), (1, true), (2, true)] {
+            var spool = Self.spool(root, signal: .traces)
+            spool.gzip = gzip
+            let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
+                endpoint: Data_.endpoint(down, timeoutSeconds: 0.2), spool: spool, resource: Data_.resource, diagnostics: { _ in })
+            #expect(exporter.export(Array(spans[run * 100..<run * 100 + 100])))
+            exporter.shutdown()
+        }
+        let stored = try Self.records(in: "\(root)/traces")
+        #expect(stored.map { $0.starts(with: [0x1F, 0x8B]) } == [false, true, true])
+        #expect(stored[1].count * 3 < stored[0].count, "gzip records are several times smaller: \(stored.map(\.count))")
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        var spool = Self.spool(root, signal: .traces)
+        spool.gzip = true
+        let drain = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint, protocol: wireProtocol, compression: compression), spool: spool,
+            resource: Data_.resource, counters: counters, diagnostics: { _ in })
+        drain.shutdown()
+        collector.stop()
+        let arrivedInOrderOnce = collector.items == (try Data_.canonical(spans))
+        #expect(arrivedInOrderOnce)
+        #expect(counters.snapshot.spansExported == 300 && drain.pendingItems == 0)
+        if wireProtocol == .httpProtobuf && compression == .gzip {
+            // The compressed records went out byte for byte as stored.
+            #expect(collector.requests.map(\.body).suffix(2) == stored.suffix(2))
+        }
+    }
+
+    @Test("a gzip record damaged on disk is skipped and counted; the records after it are delivered")
+    func damagedGzipRecord() throws {
+        let root = Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let down = "http://127.0.0.1:\(try OTLPFreePort.unused())"
+        var spool = Self.spool(root, signal: .traces)
+        spool.gzip = true
+        let writer = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(down, timeoutSeconds: 0.2), spool: spool, resource: Data_.resource, diagnostics: { _ in })
+        #expect(writer.export(Data_.spans(10)))
+        #expect(writer.export(Data_.spans(10, from: 10)))
+        writer.shutdown()
+        // One byte of the first record's compressed data flipped (past the 4-byte prefix and 10-byte gzip header).
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: "\(root)/traces").first { $0.hasSuffix(".u32be.bin") })
+        let handle = try #require(FileHandle(forUpdatingAtPath: "\(root)/traces/\(file)"))
+        try handle.seek(toOffset: 20)
+        let byte = try #require(try handle.read(upToCount: 1)).first!
+        try handle.seek(toOffset: 20)
+        try handle.write(contentsOf: [byte ^ 0x5A])
+        try handle.close()
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let messages = Messages()
+        let drain = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), spool: spool, resource: Data_.resource, diagnostics: messages.add)
+        drain.shutdown()
+        collector.stop()
+        let secondArrived = collector.items == (try Data_.canonical(Data_.spans(10, from: 10)))
+        #expect(secondArrived)
+        #expect(drain.damagedRecords == 1 && drain.pendingItems == 0)
+        #expect(messages.all.contains { $0.contains("unreadable and skipped") }, "\(messages.all)")
+    }
+
+    /// The records of a spool directory's files, oldest first.
+    static func records(in directory: String) throws -> [[UInt8]] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".u32be.bin") }.sorted()
+        var records: [[UInt8]] = []
+        for name in names {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)")))
+            var offset = 0
+            while offset + 4 <= bytes.count {
+                let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+                records.append(Array(bytes[offset + 4..<offset + 4 + length]))
+                offset += 4 + length
+            }
+        }
+        return records
+    }
+
     static func spoolBytes(_ directory: String) -> Int {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).reduce(0) { total, name in
             total + ((try? FileManager.default.attributesOfItem(atPath: "\(directory)/\(name)")[.size] as? Int) ?? 0)
