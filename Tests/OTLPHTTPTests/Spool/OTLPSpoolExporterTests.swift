@@ -206,6 +206,54 @@ struct OTLPSpoolExporterTests {
         #expect(drain.pendingItems == 0)
     }
 
+    @Test("a full disk (a 64 KiB tmpfs) while spooling: the batches that do not fit are counted write_failed, no torn record stays; with space back, spooling goes on and everything written is delivered")
+    func diskFull() throws {
+        let root = Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        guard mount("tmpfs", root, "tmpfs", 0, "size=64k") == 0 else {
+            Issue.record("cannot mount a tmpfs (needs root): \(String(cString: strerror(errno)))")
+            return
+        }
+        defer { umount(root) }
+        let down = "http://127.0.0.1:\(try OTLPFreePort.unused())"
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let spool = Self.spool(root, signal: .traces, maxBytes: 8 << 20)
+        let writer = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(down, timeoutSeconds: 0.2), spool: spool, resource: Data_.resource, counters: counters,
+            diagnostics: messages.add)
+        let spans = Data_.spans(4_000)
+        var written: [OTLPScopedSpan] = []
+        var failed = 0
+        for first in stride(from: 0, to: 2_000, by: 50) {
+            let batch = Array(spans[first..<first + 50])
+            if writer.export(batch) { written += batch } else { failed += 50 }
+        }
+        #expect(failed > 0 && !written.isEmpty, "the 64 KiB file system fills up: \(written.count) written")
+        #expect(counters.snapshot.spansDropped == [.writeFailed: failed])
+        #expect(messages.all.contains { $0.contains("No space left on device") }, "\(messages.all.prefix(3))")
+        // What is on disk is whole records, exactly the batches reported written.
+        #expect(try Self.records(in: spool.directory).count == written.count / 50)
+        // Space returns: spooling goes on by itself.
+        #expect(mount("tmpfs", root, "tmpfs", UInt(MS_REMOUNT), "size=8m") == 0, "\(String(cString: strerror(errno)))")
+        for first in stride(from: 2_000, to: 4_000, by: 50) {
+            let batch = Array(spans[first..<first + 50])
+            #expect(writer.export(batch))
+            written += batch
+        }
+        writer.shutdown()
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let drain = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), spool: spool, resource: Data_.resource, counters: counters, diagnostics: { _ in })
+        drain.shutdown()
+        collector.stop()
+        let writtenArrivedInOrderOnce = collector.items == (try Data_.canonical(written))
+        #expect(writtenArrivedInOrderOnce)
+        #expect(drain.pendingItems == 0 && drain.damagedRecords == 0)
+    }
+
     @Test("gzip records: stored compressed, sent as stored to a gzip endpoint, decompressed for a plain or JSON one; records a plain run left are read on",
         arguments: [(OTLPHTTPProtocol.httpProtobuf, OTLPCompression.gzip), (.httpProtobuf, .none), (.httpJSON, .gzip)])
     func gzipRecords(protocol wireProtocol: OTLPHTTPProtocol, compression: OTLPCompression) throws {
