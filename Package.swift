@@ -141,7 +141,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "OTLPHTTPTests",
-            dependencies: ["OTLPHTTP", "OTLPTelemetry", "OTLPWire", "OTLPTestSupport"],
+            dependencies: ["OTLPHTTP", "OTLPTelemetry", "OTLPWire", "OTLPTestSupport", "otlp-spool-writer"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "OTLPInstrumentationTests",
@@ -154,6 +154,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["FailCases"], swiftSettings: swiftSettings),
+        // A child process for the spool's outage test: an app delivering through otlp.spool.
+        .executableTarget(
+            name: "otlp-spool-writer",
+            dependencies: ["OTLPHTTP", "OTLPTelemetry", "OTLPWire", .product(name: "Tracing", package: "swift-distributed-tracing")], path: "Tests/Support/otlp-spool-writer",
+            swiftSettings: swiftSettings),
         // A child process for the crash test (killed with SIGKILL while it writes).
         .executableTarget(
             name: "otlp-crash-writer",

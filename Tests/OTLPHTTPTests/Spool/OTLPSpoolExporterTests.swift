@@ -72,6 +72,46 @@ struct OTLPSpoolExporterTests {
         #expect(files.isEmpty, "\(files)")
     }
 
+    @Test("outage across processes: an app spools 10,000 spans and 10,000 log records while nobody listens and exits; its next start, with the collector up, delivers them all, in order, exactly once")
+    func outageAcrossProcesses() throws {
+        let root = Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let writer = OTLPProcess.executable("otlp-spool-writer")
+        func configuration(endpoint: String, timeoutSeconds: Double) throws -> String {
+            let path = "\(root)/config-\(UUID().uuidString).json"
+            try Data("""
+                {"service": {"name": "spool-writer"}, "batch": {"maxQueueSize": 20000, "maxExportBatchSize": 512},
+                 "otlp": {"endpoint": "\(endpoint)", "timeoutSeconds": \(timeoutSeconds), "spool": {"directory": "\(root)/spool"}}}
+                """.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let down = "http://127.0.0.1:\(try OTLPFreePort.unused())"
+        let first = try OTLPProcess.run(writer, [try configuration(endpoint: down, timeoutSeconds: 0.5), "10000"])
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(first.errors.contains("left in"), "the spool keeps what was not delivered: \(first.errors)")
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let second = try OTLPProcess.run(writer, [try configuration(endpoint: collector.endpoint, timeoutSeconds: 60), "0"])
+        collector.stop()
+        #expect(second.status == 0, "\(second.errors)")
+        let arrived = collector.items.compactMap { line -> (signal: String, text: String)? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let signal = object["signal"] as? String, let item = object["item"] as? [String: Any]
+            else { return nil }
+            let text = signal == "traces" ? item["name"] as? String : (item["body"] as? [String: Any])?["stringValue"] as? String
+            return text.map { (signal, $0) }
+        }
+        let spans = arrived.filter { $0.signal == "traces" }.map(\.text)
+        let records = arrived.filter { $0.signal == "logs" }.map(\.text)
+        let spansInOrderOnce = spans == (0..<10_000).map { "span \($0)" }
+        let recordsInOrderOnce = records == (0..<10_000).map { "record \($0)" }
+        #expect(spansInOrderOnce, "\(spans.count) spans arrived")
+        #expect(recordsInOrderOnce, "\(records.count) log records arrived")
+        let left = try FileManager.default.subpathsOfDirectory(atPath: "\(root)/spool").filter { $0.hasSuffix(".u32be.bin") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
     @Test("while the collector is up, batches are uploaded as they are spooled (protobuf, and JSON decoded from the spool); shutdown leaves nothing behind",
         arguments: [OTLPHTTPProtocol.httpProtobuf, .httpJSON])
     func liveUpload(protocol wireProtocol: OTLPHTTPProtocol) throws {
