@@ -123,16 +123,13 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 return false
             }
             staging.removeAll()
-            var tooLarge = 0
-            defer { counters.dropped(tooLarge, Item.kind, .itemTooLarge) }
             // Values nested past what any reader accepts (each array or key-value list is at least two message
-            // levels; readers allow at most 128) are refused before the encoder recurses into them.
-            let encodable = items.filter { !$0.nestsValues(deeperThan: Self.maxEncodableValueNesting) }
-            if encodable.count < items.count {
-                tooLarge = items.count - encodable.count
-                diagnostics(
-                    "OTLP exporter: \(tooLarge) \(Self.noun(tooLarge)) dropped (\(OTLPDropReason.itemTooLarge)): values nested deeper than \(Self.maxEncodableValueNesting) levels")
-            }
+            // levels; readers allow at most 128) are refused (and counted) before the encoder recurses into them.
+            let encodable = Item.droppingTooDeeplyNested(items, counters: counters, reporter: "OTLP exporter", diagnostics: diagnostics)
+            // Items left out: too deeply nested, then (counted when the batch is done) too large for readers.
+            var tooLarge = items.count - encodable.count
+            let tooDeeplyNested = tooLarge
+            defer { counters.dropped(tooLarge - tooDeeplyNested, Item.kind, .itemTooLarge) }
             do {
                 stagedRecordBytes = 0
                 var parts: [ArraySlice<Item>] = []
@@ -170,6 +167,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         }
     }
 
+    /// Values nested deeper than this are refused before encoding (``OTLPExportable``'s limit).
     static var maxEncodableValueNesting: Int { Item.maxEncodableValueNesting }
 
     /// Writes `part` to the staging writer as one record if readers would accept it (adding it to `parts`),
@@ -201,39 +199,27 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     /// Writes `payload` as one record when readers with their default limits would read it back; otherwise
     /// writes nothing and returns why they would not.
     private func writeIfReadable(_ payload: OTLPPayload) throws(OTLPWriteError) -> OTLPReadError? {
-        func checkAndWrite(_ message: UnsafeRawBufferPointer, _ signal: OTLPSignal) throws(OTLPWriteError) -> OTLPReadError? {
-            do {
-                try readerCheck.check(message, as: signal)
-            } catch {
-                return error
-            }
-            guard framing == .jsonl else {
-                try writer.writeEncoded(message)
-                stagedRecordBytes += message.count + (framing == .u32be ? 4 : 10)
+        try encoder.withEncoded(payload) { message in
+            Result { () throws(OTLPWriteError) -> OTLPReadError? in
+                do throws(OTLPReadError) {
+                    try readerCheck.check(message, as: payload.signal)
+                } catch {
+                    return error
+                }
+                guard framing == .jsonl else {
+                    try writer.writeEncoded(message)
+                    stagedRecordBytes += message.count + (framing == .u32be ? 4 : 10)
+                    return nil
+                }
+                let line = jsonEncoder.encode(payload)
+                guard line.count <= readerMaxLineBytes else {
+                    return OTLPReadError(.lineTooLong, "JSON line of \(line.count) bytes, over the limit of \(readerMaxLineBytes)")
+                }
+                try line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try writer.writeEncoded(bytes) } }.get()
+                stagedRecordBytes += line.count + 1
                 return nil
             }
-            let line: [UInt8]
-            switch payload {
-            case .traces(let data): line = jsonEncoder.encode(data)
-            case .logs(let data): line = jsonEncoder.encode(data)
-            }
-            guard line.count <= readerMaxLineBytes else {
-                return OTLPReadError(.lineTooLong, "JSON line of \(line.count) bytes, over the limit of \(readerMaxLineBytes)")
-            }
-            try line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try writer.writeEncoded(bytes) } }.get()
-            stagedRecordBytes += line.count + 1
-            return nil
-        }
-        switch payload {
-        case .traces(let data):
-            return try encoder.withEncoded(data) { bytes in
-                Result { () throws(OTLPWriteError) in try checkAndWrite(bytes, .traces) }
-            }.get()
-        case .logs(let data):
-            return try encoder.withEncoded(data) { bytes in
-                Result { () throws(OTLPWriteError) in try checkAndWrite(bytes, .logs) }
-            }.get()
-        }
+        }.get()
     }
 
     private static func noun(_ count: Int) -> String { Item.kind.noun(count) }
