@@ -86,11 +86,12 @@ struct TreeRenderer {
         }
         var out = ""
         for traceID in order {
-            let members = byTrace[traceID]!.map { spans[$0] }
-            let start = members.map(\.startTimeUnixNano).min() ?? 0
-            let end = max(members.map(\.endTimeUnixNano).max() ?? 0, start)
+            // The trace's spans by their index in `spans` (not copied: a record may hold a great many).
+            let members = byTrace.removeValue(forKey: traceID)!
+            let start = members.lazy.map { spans[$0].startTimeUnixNano }.min() ?? 0
+            let end = max(members.lazy.map { spans[$0].endTimeUnixNano }.max() ?? 0, start)
             out += "    trace \(traceID?.hex ?? "(no trace id)") · \(members.count) span\(members.count == 1 ? "" : "s") · \(UnixTime.duration(end - start)) · starts \(UnixTime.iso8601(start))\n"
-            out += spanForest(members, traceStart: start, traceEnd: end)
+            out += spanForest(TraceSpans(all: spans, members: members), traceStart: start, traceEnd: end)
         }
         return out
     }
@@ -103,8 +104,17 @@ struct TreeRenderer {
         case child, root, orphan, ownParent, cycle
     }
 
+    /// The spans of one trace: a view of a scope's spans through their indices.
+    private struct TraceSpans: RandomAccessCollection {
+        let all: [OTLPSpan]
+        let members: [Int]
+        var startIndex: Int { 0 }
+        var endIndex: Int { members.count }
+        subscript(position: Int) -> OTLPSpan { all[members[position]] }
+    }
+
     /// The spans of one trace as a tree (see ``traces(_:)``), walked with an explicit stack.
-    private func spanForest(_ spans: [OTLPSpan], traceStart: UInt64, traceEnd: UInt64) -> String {
+    private func spanForest(_ spans: TraceSpans, traceStart: UInt64, traceEnd: UInt64) -> String {
         let order = sortedIndices(spans, Array(spans.indices))
         var spansByID: [OTLPSpanID: Int] = [:]
         for span in spans { if let id = span.spanID { spansByID[id, default: 0] += 1 } }
@@ -163,7 +173,7 @@ struct TreeRenderer {
         return out
     }
 
-    private func sortedIndices(_ spans: [OTLPSpan], _ indices: [Int]) -> [Int] {
+    private func sortedIndices(_ spans: TraceSpans, _ indices: [Int]) -> [Int] {
         indices.sorted { a, b in
             let (x, y) = (spans[a], spans[b])
             return (x.startTimeUnixNano, x.spanID?.value ?? 0, x.name, a) < (y.startTimeUnixNano, y.spanID?.value ?? 0, y.name, b)
