@@ -18,8 +18,8 @@ public struct OTLPSpoolConfiguration: Sendable, Equatable, Codable {
     /// ``OTLPTelemetryConfiguration/durability``. `flush` survives the process being killed, `fsync` a power
     /// loss too.
     public var durability: OTLPDurability?
-    /// Whether each record is stored gzip-compressed (default `false`). The spool then holds several times
-    /// more telemetry in ``maxBytes``, and an endpoint whose compression is gzip is sent each record as
+    /// Whether each record is stored gzip-compressed (default `false`). The spool then holds more telemetry
+    /// in ``maxBytes`` (twice as much on random strings, more on repetitive ones), and an endpoint whose compression is gzip is sent each record as
     /// stored (compressed once, when it is spooled, rather than at each upload). The exporter's thread pays
     /// for the compression. Records of either kind are read back, so the setting may change between runs.
     public var gzip: Bool
