@@ -134,7 +134,7 @@ public final class OTLPFlappingProxy: @unchecked Sendable {
         guard fd >= 0 else { return -1 }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = Self.loopback(port: port)
+        var address = OTLPFreePort.loopback(port: port)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -149,7 +149,7 @@ public final class OTLPFlappingProxy: @unchecked Sendable {
         let client = accept(listener, nil, nil)
         guard client >= 0 else { return }
         let target = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = Self.loopback(port: targetPort)
+        var address = OTLPFreePort.loopback(port: targetPort)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(target, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -195,13 +195,5 @@ public final class OTLPFlappingProxy: @unchecked Sendable {
                 }
             }
         }
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        return address
     }
 }

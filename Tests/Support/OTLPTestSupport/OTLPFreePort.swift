@@ -41,7 +41,8 @@ public enum OTLPFreePort {
         return false
     }
 
-    private static func loopback(port: Int) -> sockaddr_in {
+    /// The address of 127.0.0.1:`port`.
+    static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
