@@ -15,6 +15,7 @@ extension SendCommand {
         let progress = SendProgress()
         let counters = OTLPTelemetryCounters()
         let messages = DiagnosticsBuffer()
+        var unreadableRecords = 0
         let signalDirectories = OTLPSignal.allCases.map { (directory.hasSuffix("/") ? directory : directory + "/") + "\($0)" }
         var isDirectory: ObjCBool = false
         guard signalDirectories.contains(where: { FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && isDirectory.boolValue }) else {
@@ -62,6 +63,7 @@ extension SendCommand {
                     tally.refused(items: items)
                 case .unreadable:
                     status = ExitStatus.damagedInput
+                    unreadableRecords += 1
                 case .failed(let reason):
                     progress.clear()
                     Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): not sent: \(reason); stopping (\(queue.pendingItems) items left in the spool)")
@@ -85,8 +87,13 @@ extension SendCommand {
         for message in messages.take() { Output.diagnostic(message) }
         progress.clear()
         let snapshot = counters.snapshot
+        let damagedItems = snapshot.spansDropped[.spoolDamaged, default: 0] + snapshot.logRecordsDropped[.spoolDamaged, default: 0]
+        if unreadableRecords > 0 || damagedItems > 0 {
+            Output.diagnostic(
+                "--spool: \(unreadableRecords) unreadable record(s) skipped; \(damagedItems) item(s) lost to damage in the spool (\(OTLPDropReason.spoolDamaged))")
+        }
         // Items lost to damage in the spool (reported above) make it damaged input.
-        if snapshot.spansDropped[.spoolDamaged, default: 0] + snapshot.logRecordsDropped[.spoolDamaged, default: 0] > 0, status == .success {
+        if damagedItems > 0, status == .success {
             status = ExitStatus.damagedInput
         }
         tally.bytes = snapshot.bytesWritten

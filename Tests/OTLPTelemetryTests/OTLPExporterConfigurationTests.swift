@@ -91,6 +91,8 @@ struct OTLPExporterConfigurationTests {
         #expect(Self.keyPath(ofError: #"{"otlp": {"spool": {"directory": "d", "gzip": "yes"}}}"#) == "otlp.spool.gzip")
         #expect(Self.keyPath(ofError: #"{"otlp": {"spool": {"directory": ""}}}"#) == "otlp.spool.directory")
         #expect(Self.keyPath(ofError: #"{"otlp": {"spool": {"directory": "d", "maxBytes": 1}}}"#) == "otlp.spool.maxBytes")
+        #expect(Self.keyPath(ofError: #"{"otlp": {"spool": {"directory": "d", "maxBytes": 1.5}}}"#) == "otlp.spool.maxBytes")
+        #expect(Self.keyPath(ofError: #"{"otlp": {"spool": {"directory": "d", "maxBytes": 1e30}}}"#) == "otlp.spool.maxBytes")
         let resolved = try #require(configuration.otlp?.resolved(for: .logs)?.spool)
         #expect(resolved == OTLPSpoolConfiguration(directory: "/var/spool/app/logs", maxBytes: 1 << 19, durability: .fsync, gzip: true))
         let encoded = try JSONEncoder().encode(spool)

@@ -123,16 +123,15 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
             let tooLarge = items.count - encodable.count
             guard !encodable.isEmpty else { return false }
             let request = encoder.withEncoded(Item.request(encodable, resource: resource)) { Array($0) }
+            var record = request
             do throws(OTLPWriteError) {
-                var record = request
-                if gzipRecords {
-                    // The same limit as a plain record's: what the uploader decompresses stays within it.
-                    guard request.count <= OTLPSpoolQueue.maxRecordBytes else {
-                        throw .unframeable("a request of \(request.count) bytes is over the spool's \(OTLPSpoolQueue.maxRecordBytes)-byte record limit")
-                    }
-                    record = try request.withUnsafeBytes { bytes in
+                // The same limit for a gzip record's content as for a plain record: the uploader reads it back.
+                if gzipRecords, request.count <= OTLPSpoolQueue.maxRecordBytes {
+                    let compressed = try request.withUnsafeBytes { bytes in
                         Result { () throws(OTLPWriteError) in try OTLPGzip.compress(bytes) }
                     }.get()
+                    // Data that does not compress is stored plain rather than grown past the record limit.
+                    if compressed.count <= OTLPSpoolQueue.maxRecordBytes { record = compressed }
                 }
                 let dropped = try queue.append(record, items: encodable.count)
                 if dropped > 0 {
@@ -143,7 +142,7 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
                 return tooLarge == 0
             } catch {
                 counters.dropped(encodable.count, kind, .writeFailed)
-                counters.writeFailed(bytes: request.count)
+                counters.writeFailed(bytes: record.count)
                 diagnostics("OTLP spool: \(encodable.count) \(kind.noun(encodable.count)) dropped (\(OTLPDropReason.writeFailed)): \(Self.printable("\(error)"))")
                 return false
             }
@@ -174,6 +173,9 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
         uploader?.stop(drainingWithinSeconds: deadline.timeIntervalSinceNow)
         if let queue {
             queue.release()
+            // Sealing the last file may have found items lost to unreadable records in it.
+            let lost = queue.takeLostItems()
+            if lost > 0 { counters.dropped(lost, Item.kind, .spoolDamaged) }
             let left = queue.pendingItems
             if left > 0 {
                 diagnostics("OTLP spool: \(left) \(Item.kind.noun(left)) left in \(Self.printable(queue.directory)) for the next start")

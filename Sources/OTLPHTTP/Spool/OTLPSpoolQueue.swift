@@ -24,7 +24,8 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         package var offset: Int
         /// Offset just past the record.
         package var end: Int
-        /// The encoded `Export*ServiceRequest`, protobuf.
+        /// The record as stored: an encoded `Export*ServiceRequest` (protobuf), or one gzip member of it
+        /// (``request(ofRecord:)`` tells them apart).
         package var bytes: [UInt8]
     }
 
@@ -51,8 +52,16 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     package static let readOptions = OTLPDecodingOptions(
         maxRecordBytes: 64 << 20, maxNestingDepth: OTLPDecodingOptions.maxNestingDepthRange.upperBound,
         maxAttributesPerItem: OTLPDecodingOptions.maxAttributesPerItemRange.upperBound, maxDecodedBytes: 1 << 30)
-    /// Largest record written and read back (64 MiB); a longer prefix is damage.
+    /// Largest record written and read back (64 MiB); a longer prefix is damage. A gzip record's content
+    /// is held to the same limit.
     package static let maxRecordBytes = readOptions.maxRecordBytes
+
+    /// The encoded request a record holds: the record itself, or the content of the one gzip member it is
+    /// (a record starting with the gzip magic, which no protobuf request does). Faults of the gzip member are
+    /// thrown with offsets in the record.
+    package static func request(ofRecord stored: [UInt8]) throws(OTLPReadError) -> [UInt8] {
+        OTLPGzip.isCompressed(stored) ? try OTLPGzip.decompress(stored, maxBytes: maxRecordBytes) : stored
+    }
 
     private let lock = NSCondition()
     private var directoryLock: OTLPOutputLock?
@@ -187,7 +196,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
                 if offset >= file.bytes {
                     guard file.isSealed else { return nil }
                     // Fully acknowledged (a crash between the checkpoint and the delete, or a skipped file).
-                    try removeFirstFile()
+                    try removeAcknowledgedFirstFile()
                     continue
                 }
                 let filePath = path(of: file)
@@ -263,7 +272,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             acknowledgedItems += items
             try writeCheckpoint()
             if let first = files.first, first.number == record.file, first.isSealed, record.end >= first.bytes {
-                try removeFirstFile()
+                try removeAcknowledgedFirstFile()
             }
         }
     }
@@ -275,7 +284,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             isClosed = true
             if let last = files.last, !last.isSealed { try? seal(index: files.count - 1) }
             // The file just sealed may be acknowledged completely: nothing of it is left to send.
-            if let first = files.first, first.number == acknowledgedFile, acknowledgedOffset >= first.bytes { try? removeFirstFile() }
+            if let first = files.first, first.number == acknowledgedFile, acknowledgedOffset >= first.bytes { try? removeAcknowledgedFirstFile() }
             directoryLock = nil
             lock.broadcast()
         }
@@ -374,6 +383,15 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         try OTLPSystemCall.check("cannot delete \(path(of: first))") { unlink(path(of: first)) }
     }
 
+    /// Deletes the first file, every record of which is acknowledged. Items of it acknowledged as none (its
+    /// unreadable records) are lost: reported as damaged (regression: they left the pending count uncounted).
+    private func removeAcknowledgedFirstFile() throws(OTLPWriteError) {
+        let first = files[0]
+        let acknowledged = first.number == acknowledgedFile ? acknowledgedItems : 0
+        unreportedDamagedItems += max(0, first.items - acknowledged)
+        try removeFirstFile()
+    }
+
     /// Treats the rest of the first file as acknowledged: a damaged record ends what can be read of it.
     private func skipRestOfFirstFile() {
         damagedRecordCount += 1
@@ -402,7 +420,11 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         var offset = 0
         var items = 0
         while offset < size, let body = try Self.readRecord(at: offset, in: descriptor, size: size, path: filePath) {
-            guard let count = try? body.withUnsafeBytes({ bytes in Result { () throws(OTLPReadError) in try decoder.check(bytes, as: signal) } }).get() else { break }
+            // Checked as the uploader will check it: a gzip record by its content (regression: every gzip record
+            // of a file left open by a crash was cut off as damaged).
+            guard let request = try? Self.request(ofRecord: body),
+                let count = try? request.withUnsafeBytes({ bytes in Result { () throws(OTLPReadError) in try decoder.check(bytes, as: signal) } }).get()
+            else { break }
             items += count
             offset += OTLPLengthPrefix.u32Bytes + body.count
         }

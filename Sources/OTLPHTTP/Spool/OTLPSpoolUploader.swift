@@ -80,12 +80,13 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
         } catch {
             return .spoolError(reason: OTLPDiagnostics.printable("\(error)", maxCharacters: 512))
         }
-        let items: Int, body: [UInt8]
+        let items: Int, body: [UInt8], requestBytes: Int
         // A record stored gzip-compressed goes out as stored to an endpoint that compresses with gzip anyway.
         var bodyIsGzipped = false
         do throws(OTLPReadError) {
             let isCompressed = OTLPGzip.isCompressed(record.bytes)
-            let request = isCompressed ? try OTLPGzip.decompress(record.bytes, maxBytes: OTLPSpoolQueue.maxRecordBytes) : record.bytes
+            let request = try OTLPSpoolQueue.request(ofRecord: record.bytes)
+            requestBytes = request.count
             if sender.endpoint.protocol == .httpJSON {
                 // Decoded once: the JSON body and the item count both come from it.
                 let payload: OTLPPayload =
@@ -101,17 +102,20 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
             }
         } catch {
             // Not a request we could have written (damaged on disk): skipped; its items are unknown.
-            diagnostics("OTLP spool \(directoryName): the record at offset \(record.offset) of file \(record.file) is unreadable and skipped: \(error)")
+            diagnostics("OTLP spool \(directoryName): the record at offset \(record.offset) of file \(record.file) is unreadable and skipped (its items are lost): \(error)")
             queue.noteDamagedRecord()
             _ = acknowledge(record, items: 0, exported: 0, dropped: 0)
             return .unreadable
         }
+        // A request of no items (an empty record) is acknowledged without a round trip.
+        guard items > 0 else { return acknowledge(record, items: 0, exported: 0, dropped: 0) }
         let result = bodyIsGzipped ? sender.send(gzipped: body) : sender.send(body)
         counters.retried(max(0, result.attempts - 1), kind)
         switch result.outcome {
         case .accepted(let rejectedItems, let message):
             let rejected = Int(clamping: min(max(rejectedItems, 0), Int64(items)))
-            counters.exported(items - rejected, kind, bytes: body.count)
+            // Bytes as the other exporters count them: the encoded request before compression.
+            counters.exported(items - rejected, kind, bytes: sender.endpoint.protocol == .httpJSON ? body.count : requestBytes)
             counters.dropped(rejected, kind, .rejected)
             if rejected > 0 || !message.isEmpty {
                 diagnostics(

@@ -70,7 +70,7 @@ extension OTLPSpoolConfiguration {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         directory = try container.decode(String.self, forKey: .directory)
-        maxBytes = try container.decodeIfPresent(Int.self, forKey: .maxBytes) ?? Self.default.maxBytes
+        maxBytes = try container.decodeIntegerIfPresent(forKey: .maxBytes) ?? Self.default.maxBytes
         durability = try container.decodeIfPresent(OTLPDurability.self, forKey: .durability) ?? Self.default.durability
         gzip = try container.decodeIfPresent(Bool.self, forKey: .gzip) ?? Self.default.gzip
     }

@@ -39,6 +39,8 @@ final class GzipInflater: OTLPByteSource {
     private(set) var fileOffset = 0
     /// Decompressed bytes produced so far.
     private(set) var totalOut = 0
+    /// Gzip members begun so far.
+    private(set) var membersStarted = 0
     /// Stops input that inflates to more than this many bytes.
     let maxDecompressedBytes: Int
     /// Stops a "gzip bomb": more than this many decompressed bytes per compressed byte, once past
@@ -180,6 +182,7 @@ final class GzipInflater: OTLPByteSource {
             throw OTLPReadError(.io, "zlib could not start inflating (code \(result))", cause: zlibError(function, result))
         }
         betweenMembers = false
+        membersStarted += 1
         trailerOffset = nil
         trailer.removeAll(keepingCapacity: true)
     }

@@ -17,20 +17,36 @@ package enum OTLPGzip {
         bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
     }
 
-    /// The decompressed content of `bytes`: one or more complete gzip members. More than `maxBytes` of output
-    /// is a `gzip_too_large` error; a damaged or truncated member is the reader's gzip error for it, with its
-    /// offset in `bytes`.
+    /// The decompressed content of `bytes`: one complete gzip member (a second one is a `gzip_corrupt` error).
+    /// More than `maxBytes` of output is a `gzip_too_large` error; a damaged or truncated member is the
+    /// reader's gzip error for it, its offset counted from the start of `bytes` (``OTLPReadError/OffsetBase/record``).
+    /// Memory: the output, reserved as the member's trailer announces and never grown past `maxBytes`.
     package static func decompress(_ bytes: [UInt8], maxBytes: Int) throws(OTLPReadError) -> [UInt8] {
         let inflater = GzipInflater(
             source: OTLPMemorySource(bytes), chunkSize: max(1, min(bytes.count, 64 << 10)), maxDecompressedBytes: maxBytes)
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
         defer { chunk.deallocate() }
         var out: [UInt8] = []
-        out.reserveCapacity(min(maxBytes, bytes.count * 4))
-        while true {
-            let count = try inflater.read(into: chunk)
-            guard count > 0 else { return out }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<count]))
+        // ISIZE, the last 4 bytes (little-endian): the size modulo 2^32, as the member claims it.
+        let announced = bytes.count >= 18 ? bytes.suffix(4).reversed().reduce(0) { $0 << 8 | Int($1) } : 0
+        out.reserveCapacity(min(maxBytes, announced))
+        do throws(OTLPReadError) {
+            while true {
+                let count = try inflater.read(into: chunk)
+                guard count > 0 else { break }
+                if out.count + count > out.capacity {
+                    out.reserveCapacity(min(maxBytes, max(out.count + count, out.capacity * 2)))
+                }
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<count]))
+            }
+        } catch {
+            var located = error
+            if located.offsetIn == .file { located.offsetIn = .record }
+            throw located
         }
+        guard inflater.membersStarted <= 1 else {
+            throw OTLPReadError(.gzipCorrupt, "more than one gzip member in one record")
+        }
+        return out
     }
 }

@@ -355,14 +355,50 @@ struct OTLPSpoolExporterTests {
         let collector = try OTLPTestCollector()
         defer { collector.removeRecords() }
         let messages = Messages()
+        let counters = OTLPTelemetryCounters()
         let drain = OTLPSpoolExporter<OTLPScopedSpan>(
-            endpoint: Data_.endpoint(collector.endpoint), spool: spool, resource: Data_.resource, diagnostics: messages.add)
+            endpoint: Data_.endpoint(collector.endpoint), spool: spool, resource: Data_.resource, counters: counters, diagnostics: messages.add)
         drain.shutdown()
         collector.stop()
         let secondArrived = collector.items == (try Data_.canonical(Data_.spans(10, from: 10)))
         #expect(secondArrived)
         #expect(drain.damagedRecords == 1 && drain.pendingItems == 0)
-        #expect(messages.all.contains { $0.contains("unreadable and skipped") }, "\(messages.all)")
+        #expect(messages.all.contains { $0.contains("unreadable and skipped") && $0.contains("(record)") }, "\(messages.all)")
+        // The damaged record's items are counted lost, so the counts add up (regression: they vanished).
+        let snapshot = counters.snapshot
+        #expect(snapshot.spansReceived == 20 && snapshot.spansExported == 10 && snapshot.spansDropped == [.spoolDamaged: 10])
+    }
+
+    @Test("records no exporter writes: a gzip record of two members is skipped and its items counted lost; an empty one is acknowledged without a request")
+    func foreignRecords() throws {
+        let root = Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let request = { (first: Int) in
+            OTLPEncoder().withEncoded(OTLPScopedSpan.request(Data_.spans(10, from: first), resource: Data_.resource)) { Array($0) }
+        }
+        let twoMembers = try request(0).prefix(40).withUnsafeBytes { try OTLPGzip.compress($0) }
+            + (try request(0).dropFirst(40).withUnsafeBytes { try OTLPGzip.compress($0) })
+        let empty = try [UInt8]().withUnsafeBytes { try OTLPGzip.compress($0) }
+        let good = try request(10).withUnsafeBytes { try OTLPGzip.compress($0) }
+        var file: [UInt8] = []
+        for record in [twoMembers, empty, good] {
+            file += withUnsafeBytes(of: UInt32(record.count).bigEndian, Array.init) + record
+        }
+        try FileManager.default.createDirectory(atPath: "\(root)/traces", withIntermediateDirectories: true)
+        try Data(file).write(to: URL(fileURLWithPath: "\(root)/traces/00000000000000000001-20.u32be.bin"))
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let drain = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), spool: Self.spool(root, signal: .traces), resource: Data_.resource,
+            counters: counters, diagnostics: { _ in })
+        drain.shutdown()
+        collector.stop()
+        #expect(collector.requests.count == 1)
+        let goodArrived = collector.items == (try Data_.canonical(Data_.spans(10, from: 10)))
+        #expect(goodArrived)
+        #expect(counters.snapshot.spansExported == 10 && counters.snapshot.spansDropped == [.spoolDamaged: 10])
+        #expect(drain.pendingItems == 0 && drain.damagedRecords == 1)
     }
 
     /// The records of a spool directory's files, oldest first.

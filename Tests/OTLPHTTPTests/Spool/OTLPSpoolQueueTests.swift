@@ -110,6 +110,38 @@ struct OTLPSpoolQueueTests {
         reopened.release()
     }
 
+    @Test("a crash while gzip records were appended: the open file's records are counted by their content and kept (regression: every one was cut off as a torn record)")
+    func openFileOfGzipRecordsRecovered() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
+        let requests = try (0..<4).map { index in
+            try Self.request(index, spans: 3).withUnsafeBytes { bytes in try OTLPGzip.compress(bytes) }
+        }
+        var first: OTLPSpoolQueue? = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        for request in requests { _ = try first?.append(request, items: 3) }
+        first = nil  // released without sealing, as a killed process
+        let reopened = try OTLPSpoolQueue(directory: directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
+        #expect(reopened.recoveredItems == 12 && reopened.damagedRecords == 0)
+        #expect(Self.files(directory) == ["00000000000000000001-12.u32be.bin"])
+        #expect(try Self.drain(reopened) == requests)
+        reopened.release()
+    }
+
+    @Test("a record's request: plain as stored, gzip decompressed; a second member, a truncated or corrupt member is an error with its offset in the record")
+    func requestOfRecord() throws {
+        let request = Self.request(1, spans: 2)
+        let member = try request.withUnsafeBytes { try OTLPGzip.compress($0) }
+        #expect(try OTLPSpoolQueue.request(ofRecord: request) == request)
+        #expect(try OTLPSpoolQueue.request(ofRecord: member) == request)
+        #expect(throws: OTLPReadError.self) { try OTLPSpoolQueue.request(ofRecord: member + member) }
+        do {
+            _ = try OTLPSpoolQueue.request(ofRecord: Array(member.dropLast(3)))
+            Issue.record("a truncated member was read")
+        } catch {
+            #expect(error.code == .gzipTruncated && error.offsetIn == .record, "\(error)")
+        }
+    }
+
     @Test("over maxBytes the oldest files go first and their items are returned as dropped; the newest records stay in order")
     func boundedBySize() throws {
         let directory = Self.directory()
