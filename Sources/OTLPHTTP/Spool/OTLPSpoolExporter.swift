@@ -3,7 +3,7 @@ public import OTLPTelemetry
 public import OTLPWire
 
 /// Store and forward: writes every batch to a spool directory first (one u32be-framed `Export*ServiceRequest`
-/// per batch, gzip-compressed if ``OTLPSpoolConfiguration/gzip`` says so) and uploads from there on a thread of its own, so that nothing is lost while the collector is
+/// per batch, gzip-compressed if `OTLPSpoolConfiguration.gzip` says so) and uploads from there on a thread of its own, so that nothing is lost while the collector is
 /// unreachable, and nothing written is lost when the process crashes or is killed.
 ///
 /// - The caller (the batch processor's worker) waits only for the disk write.
