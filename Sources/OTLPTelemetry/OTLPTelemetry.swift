@@ -43,6 +43,8 @@ public final class OTLPTelemetry: Sendable {
     private let logProcessor: any OTLPProcessor<OTLPScopedLogRecord>
     private let clock: any OTLPClock
     private let idGenerator: any OTLPIDGenerator
+    private let spanProcessors: [any OTLPSpanProcessor]
+    private let logRecordProcessors: [any OTLPLogRecordProcessor]
     private let diagnostics: @Sendable (String) -> Void
 
     /// - Parameters:
@@ -56,6 +58,10 @@ public final class OTLPTelemetry: Sendable {
     ///   - exporterFactory: makes the exporters that deliver to the collector of the configuration's `otlp`
     ///     section (the OTLPHTTP library's `OTLPHTTPExporterFactory`); without one, that section is ignored
     ///     and reported to `diagnostics`.
+    ///   - spanProcessors: the application's span processors, run in order before the pipeline's (they may
+    ///     set attributes on starting spans); none by default.
+    ///   - logRecordProcessors: the application's log record processors, run in order before the pipeline's
+    ///     (they may change each record); none by default.
     ///   - diagnostics: where configuration problems, output errors and drops are reported (default:
     ///     standard error).
     public init(
@@ -63,8 +69,11 @@ public final class OTLPTelemetry: Sendable {
         resource: OTLPResource? = nil,
         clock: any OTLPClock = OTLPSystemClock(), idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator(),
         exporterFactory: (any OTLPExporterFactory)? = nil,
+        spanProcessors: [any OTLPSpanProcessor] = [], logRecordProcessors: [any OTLPLogRecordProcessor] = [],
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
+        self.spanProcessors = spanProcessors
+        self.logRecordProcessors = logRecordProcessors
         for problem in configuration.problems {
             let consequence =
                 problem.keyPath.hasPrefix("otlp.") && problem.keyPath.hasSuffix("endpoint")
@@ -150,8 +159,9 @@ public final class OTLPTelemetry: Sendable {
         self.deliveryCounters = deliveryCounters ?? OTLPTelemetryCounters()
         tracer = OTLPTracer(
             processor: spanProcessor, scope: scope, idGenerator: idGenerator, clock: clock,
-            sampler: configuration.sampling.sampler, limits: configuration.limits)
-        logEmitter = OTLPLogEmitter(processor: logProcessor, scope: scope, clock: clock, limits: configuration.limits)
+            sampler: configuration.sampling.sampler, limits: configuration.limits, spanProcessors: spanProcessors)
+        logEmitter = OTLPLogEmitter(
+            processor: logProcessor, scope: scope, clock: clock, limits: configuration.limits, logRecordProcessors: logRecordProcessors)
         self.openErrors = openErrors
         self.fileSinks = fileSinks
     }
@@ -160,12 +170,13 @@ public final class OTLPTelemetry: Sendable {
     public func tracer(scope: OTLPInstrumentationScope) -> OTLPTracer {
         OTLPTracer(
             processor: spanProcessor, scope: scope, idGenerator: idGenerator, clock: clock,
-            sampler: configuration.sampling.sampler, limits: configuration.limits)
+            sampler: configuration.sampling.sampler, limits: configuration.limits, spanProcessors: spanProcessors)
     }
 
     /// A log emitter for another instrumentation scope, sharing this pipeline.
     public func logEmitter(scope: OTLPInstrumentationScope) -> OTLPLogEmitter {
-        OTLPLogEmitter(processor: logProcessor, scope: scope, clock: clock, limits: configuration.limits)
+        OTLPLogEmitter(
+            processor: logProcessor, scope: scope, clock: clock, limits: configuration.limits, logRecordProcessors: logRecordProcessors)
     }
 
     /// A swift-log handler that emits through this pipeline.
@@ -195,6 +206,8 @@ public final class OTLPTelemetry: Sendable {
         DispatchQueue.global().async(group: spans) { spanProcessor.shutdown() }
         logProcessor.shutdown()
         spans.wait()
+        for spanProcessor in spanProcessors { spanProcessor.shutdown() }
+        for logRecordProcessor in logRecordProcessors { logRecordProcessor.shutdown() }
         for sink in fileSinks { sink.close() }
         let snapshot = counters.snapshot
         if snapshot.totalSpansDropped > 0 || snapshot.totalLogRecordsDropped > 0 || snapshot.writeErrors > 0 {

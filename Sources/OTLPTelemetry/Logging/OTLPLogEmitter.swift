@@ -12,16 +12,20 @@ public struct OTLPLogEmitter: Sendable {
     let processor: any OTLPProcessor<OTLPScopedLogRecord>
     let clock: any OTLPClock
     let limits: OTLPLimits
+    /// The application's processors, which may change each record before it goes to ``processor``.
+    let logRecordProcessors: [any OTLPLogRecordProcessor]
 
-    /// An emitter that hands records under `scope` to `processor`, timed by `clock`, within `limits`.
+    /// An emitter that hands records under `scope` to `processor`, timed by `clock`, within `limits`, after
+    /// `logRecordProcessors` (the application's, in order; none by default, which costs nothing) changed them.
     public init(
         processor: any OTLPProcessor<OTLPScopedLogRecord>, scope: OTLPInstrumentationScope, clock: any OTLPClock = OTLPSystemClock(),
-        limits: OTLPLimits = .default
+        limits: OTLPLimits = .default, logRecordProcessors: [any OTLPLogRecordProcessor] = []
     ) {
         self.processor = processor
         self.scope = scope
         self.clock = clock
         self.limits = limits
+        self.logRecordProcessors = logRecordProcessors
     }
 
     /// Emits `record`, filling in the observed time and trace context when missing.
@@ -33,8 +37,16 @@ public struct OTLPLogEmitter: Sendable {
             record.spanID = spanContext.spanID
             record.flags = UInt32(spanContext.traceFlags)
         }
-        limits.apply(to: &record)
-        processor.onEnd(OTLPScopedLogRecord(scope: scope, record: record))
+        guard !logRecordProcessors.isEmpty else {
+            limits.apply(to: &record)
+            processor.onEnd(OTLPScopedLogRecord(scope: scope, record: record))
+            return
+        }
+        var scoped = OTLPScopedLogRecord(scope: scope, record: record)
+        for logRecordProcessor in logRecordProcessors { logRecordProcessor.onEmit(&scoped, context: context) }
+        // The limits hold for what the processors added too.
+        limits.apply(to: &scoped.record)
+        processor.onEnd(scoped)
     }
 
     /// Forces the processor to export what it holds.

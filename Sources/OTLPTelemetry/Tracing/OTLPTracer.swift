@@ -23,6 +23,8 @@ public struct OTLPTracer: Tracer {
     let clock: any OTLPClock
     let sampler: any OTLPSampler
     let limits: OTLPLimits
+    /// The application's processors: told of every sampled span's start (and, through ``processor``, its end).
+    let spanProcessors: [any OTLPSpanProcessor]
 
     /// - Parameters:
     ///   - processor: where ended spans go.
@@ -32,12 +34,15 @@ public struct OTLPTracer: Tracer {
     ///     real-time clock).
     ///   - sampler: default `ParentBased(root: AlwaysOn)`, the specification's default.
     ///   - limits: default: the specification's (128 attributes, events and links).
+    ///   - spanProcessors: the application's processors, run in order before `processor` (see
+    ///     ``OTLPSpanProcessor``); none by default, which costs nothing.
     public init(
         processor: any OTLPProcessor<OTLPScopedSpan>, scope: OTLPInstrumentationScope,
         idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator(), clock: any OTLPClock = OTLPSystemClock(),
-        sampler: any OTLPSampler = OTLPParentBasedSampler(), limits: OTLPLimits = .default
+        sampler: any OTLPSampler = OTLPParentBasedSampler(), limits: OTLPLimits = .default, spanProcessors: [any OTLPSpanProcessor] = []
     ) {
-        self.processor = processor
+        self.processor = spanProcessors.isEmpty ? processor : OTLPSpanProcessorChain(spanProcessors: spanProcessors, next: processor)
+        self.spanProcessors = spanProcessors
         self.scope = scope
         self.idGenerator = idGenerator
         self.clock = clock
@@ -61,11 +66,17 @@ public struct OTLPTracer: Tracer {
         let spanContext = OTLPSpanContext(
             traceID: traceID, spanID: idGenerator.newSpanID(),
             traceFlags: sampled ? (parent?.traceFlags ?? 0) | 1 : (parent?.traceFlags ?? 0) & ~1, traceState: parent?.traceState ?? "")
+        // Kept only for the application's processors: without them starting a span costs what it did.
+        let parentContext = spanProcessors.isEmpty ? nil : context
         context.otlpSpanContext = spanContext
-        return OTLPTracingSpan(
+        let span = OTLPTracingSpan(
             operationName: operationName, kind: kind, context: context, spanContext: spanContext, parent: parent,
             startTimeUnixNano: instant().nanosecondsSinceEpoch, scope: scope, processor: sampled ? processor : nil,
             limits: limits, clock: clock)
+        if sampled, let parentContext {
+            for spanProcessor in spanProcessors { spanProcessor.onStart(span, parentContext: parentContext) }
+        }
+        return span
     }
 
     public func forceFlush() {
