@@ -86,7 +86,7 @@ bench: bench-deps
 	Benchmarks/run-yardstick.sh
 	Benchmarks/TracingBenchmark/run.sh
 
-## bench-smoke: a small run of the same (CI): hashes must agree, decoding measured on a small file
+## bench-smoke: a small run of the same (CI): hashes must agree, decoding run on a small file (debug otlp-dump)
 bench-smoke: bench-deps
 	Benchmarks/run-yardstick.sh --smoke
 	Benchmarks/TracingBenchmark/run.sh --spans 20000 --reps 1
