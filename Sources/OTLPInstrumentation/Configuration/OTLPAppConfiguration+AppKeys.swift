@@ -41,15 +41,17 @@ extension OTLPAppConfiguration {
                 }
             }
 
-            enum CodingKeys: String, CodingKey, CaseIterable { case startup, isSwiftUIViewInstrumentationEnabled }
+            enum CodingKeys: String, CodingKey, CaseIterable { case startup, isSwiftUIViewInstrumentationEnabled, sessions }
             var startup: Startup?
             var isSwiftUIViewInstrumentationEnabled: Bool?
+            var sessions: OTLPSessionConfiguration?
 
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 try decoder.reportUnknownKeys(CodingKeys.self)
                 startup = try container.decodeIfPresent(Startup.self, forKey: .startup)
                 isSwiftUIViewInstrumentationEnabled = try container.decodeIfPresent(Bool.self, forKey: .isSwiftUIViewInstrumentationEnabled)
+                sessions = try container.decodeIfPresent(OTLPSessionConfiguration.self, forKey: .sessions)
             }
         }
 

@@ -8,7 +8,8 @@ public import OTLPTelemetry
 /// { "version": "1.0.0",
 ///   "rum": { "region": "us-west-2", "appMonitorId": "…" },
 ///   "application": { "applicationVersion": "3.14.0" },
-///   "telemetry": { "startup": { "enabled": true }, "isSwiftUIViewInstrumentationEnabled": true },
+///   "telemetry": { "startup": { "enabled": true }, "isSwiftUIViewInstrumentationEnabled": true,
+///                  "sessions": { "inactivityTimeoutSeconds": 1800 } },
 ///   "service": { "name": "shop" }, "traces": { "path": "traces.u32be.bin" } }
 /// ```
 /// The pipeline keys are those of `OTLPTelemetryConfiguration`. Unknown keys are ignored with a warning;
@@ -26,14 +27,17 @@ public struct OTLPAppConfiguration: Sendable, Equatable {
     public var isStartupEnabled: Bool
     /// View tracing on. Default `true`.
     public var isViewInstrumentationEnabled: Bool
+    /// Sessions (`telemetry.sessions`): whether they are kept and when they end. Default
+    /// `OTLPSessionConfiguration.default`.
+    public var sessions: OTLPSessionConfiguration
     /// The pipeline.
     public var telemetry: OTLPTelemetryConfiguration
 
-    /// Format version `1.0.0`, no app monitor or app version, both instrumentations on, the pipeline's
+    /// Format version `1.0.0`, no app monitor or app version, both instrumentations and sessions on, the pipeline's
     /// `OTLPTelemetryConfiguration.default`: what an omitted argument or JSON key means.
     public static let `default` = OTLPAppConfiguration(
         version: "1.0.0", rumRegion: nil, rumAppMonitorId: nil, applicationVersion: nil, isStartupEnabled: true,
-        isViewInstrumentationEnabled: true, telemetry: .default)
+        isViewInstrumentationEnabled: true, sessions: .default, telemetry: .default)
 
     /// A configuration with ``default``'s values unless given; `applicationVersion` becomes the pipeline's
     /// `service.version` when that has none.
@@ -43,6 +47,7 @@ public struct OTLPAppConfiguration: Sendable, Equatable {
         applicationVersion: String? = OTLPAppConfiguration.default.applicationVersion,
         isStartupEnabled: Bool = OTLPAppConfiguration.default.isStartupEnabled,
         isViewInstrumentationEnabled: Bool = OTLPAppConfiguration.default.isViewInstrumentationEnabled,
+        sessions: OTLPSessionConfiguration = OTLPAppConfiguration.default.sessions,
         telemetry: OTLPTelemetryConfiguration = OTLPAppConfiguration.default.telemetry
     ) {
         self.version = version
@@ -51,6 +56,7 @@ public struct OTLPAppConfiguration: Sendable, Equatable {
         self.applicationVersion = applicationVersion
         self.isStartupEnabled = isStartupEnabled
         self.isViewInstrumentationEnabled = isViewInstrumentationEnabled
+        self.sessions = sessions
         self.telemetry = telemetry
         if telemetry.service.version == nil, let applicationVersion { self.telemetry.service.version = applicationVersion }
     }
@@ -82,7 +88,7 @@ public struct OTLPAppConfiguration: Sendable, Equatable {
             applicationVersion: app.application?.applicationVersion ?? defaults.applicationVersion,
             isStartupEnabled: app.telemetry?.startup?.enabled ?? defaults.isStartupEnabled,
             isViewInstrumentationEnabled: app.telemetry?.isSwiftUIViewInstrumentationEnabled ?? defaults.isViewInstrumentationEnabled,
-            telemetry: pipeline)
+            sessions: app.telemetry?.sessions ?? defaults.sessions, telemetry: pipeline)
         return (configuration, warnings.sorted { $0.dottedKeyPath < $1.dottedKeyPath })
     }
 }

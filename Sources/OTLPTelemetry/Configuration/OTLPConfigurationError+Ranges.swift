@@ -28,14 +28,14 @@ extension OTLPConfigurationError {
 }
 
 /// Clamping for values set in code.
-enum OTLPSettingClamp {
+package enum OTLPSettingClamp {
     /// `value` brought into `range`.
-    static func clamp(_ value: Int, to range: ClosedRange<Int>) -> Int {
+    package static func clamp(_ value: Int, to range: ClosedRange<Int>) -> Int {
         min(max(value, range.lowerBound), range.upperBound)
     }
 
     /// `value` brought into `range`; NaN becomes `defaultValue` (itself clamped).
-    static func clamp(_ value: Double, to range: ClosedRange<Double>, default defaultValue: Double) -> Double {
+    package static func clamp(_ value: Double, to range: ClosedRange<Double>, default defaultValue: Double) -> Double {
         let value = value.isNaN ? defaultValue : value
         return min(max(value, range.lowerBound), range.upperBound)
     }
