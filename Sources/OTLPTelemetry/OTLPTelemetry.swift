@@ -200,14 +200,23 @@ public final class OTLPTelemetry: Sendable {
     /// Exports everything received so far and stops; reports to the diagnostics hook if anything was dropped.
     /// Closes the output files and releases their locks, so another pipeline may write the same paths.
     public func shutdown() {
+        // The application's processors first, in chain order (what they emit then is still exported), each
+        // once even when installed for both signals.
+        var shutDown = Set<ObjectIdentifier>()
+        for processor in spanProcessors.map({ $0 as Any }) + logRecordProcessors.map({ $0 as Any }) {
+            if type(of: processor) is AnyClass, !shutDown.insert(ObjectIdentifier(processor as AnyObject)).inserted { continue }
+            if let spanProcessor = processor as? any OTLPSpanProcessor {
+                spanProcessor.shutdown()
+            } else if let logRecordProcessor = processor as? any OTLPLogRecordProcessor {
+                logRecordProcessor.shutdown()
+            }
+        }
         // Both signals at once: each may wait up to the export timeout for a collector.
         let spans = DispatchGroup()
         let spanProcessor = spanProcessor
         DispatchQueue.global().async(group: spans) { spanProcessor.shutdown() }
         logProcessor.shutdown()
         spans.wait()
-        for spanProcessor in spanProcessors { spanProcessor.shutdown() }
-        for logRecordProcessor in logRecordProcessors { logRecordProcessor.shutdown() }
         for sink in fileSinks { sink.close() }
         let snapshot = counters.snapshot
         if snapshot.totalSpansDropped > 0 || snapshot.totalLogRecordsDropped > 0 || snapshot.writeErrors > 0 {

@@ -75,6 +75,9 @@ public struct OTLPAppConfiguration: Sendable, Equatable {
         } catch {
             throw OTLPConfigurationError(keyPath: "", message: "\(error)")
         }
+        if let sessions = app.telemetry?.sessions, let problem = sessions.violations(prefix: "telemetry.sessions.").first {
+            throw problem
+        }
         let (pipeline, pipelineWarnings) = try OTLPTelemetryConfiguration.load(json: json)
         // Each part reports the other's top-level keys as unknown: a top-level key is unknown when both do
         // (the pipeline's warning is kept), a nested one when the part that reads its section does.

@@ -42,6 +42,23 @@ public struct OTLPSessionConfiguration: Sendable, Equatable, Codable {
     }
 }
 
+extension OTLPSessionConfiguration {
+    /// Every problem, as errors naming `prefix.key` (`telemetry.sessions.maxLengthSeconds`): a duration out of
+    /// ``secondsRange``, or a maximum length shorter than the inactivity timeout.
+    func violations(prefix: String) -> [OTLPConfigurationError] {
+        var problems: [OTLPConfigurationError] = []
+        for (key, value) in [("inactivityTimeoutSeconds", inactivityTimeoutSeconds), ("maxLengthSeconds", maxLengthSeconds)]
+        where !Self.secondsRange.contains(value) {
+            problems.append(OTLPConfigurationError(
+                keyPath: prefix + key, message: "\(value) is outside \(Int(Self.secondsRange.lowerBound))...\(Int(Self.secondsRange.upperBound)) seconds"))
+        }
+        if problems.isEmpty, maxLengthSeconds < inactivityTimeoutSeconds {
+            problems.append(OTLPConfigurationError(keyPath: prefix + "maxLengthSeconds", message: "is shorter than inactivityTimeoutSeconds"))
+        }
+        return problems
+    }
+}
+
 // Decoding with every key optional; unknown keys are reported with their key path.
 extension OTLPSessionConfiguration {
     enum CodingKeys: String, CodingKey, CaseIterable { case enabled, inactivityTimeoutSeconds, maxLengthSeconds }

@@ -18,12 +18,17 @@ public import Tracing
 ///   a new session. Activity is any span started or record emitted, and ``recordActivity()`` (call it when
 ///   the app comes to the foreground).
 /// - The semantic conventions' `session.start` and `session.end` events are emitted as log records with
-///   their `event_name` and attributes, `session.end` before the next `session.start`. Events from before
-///   ``emitEvents(through:)`` are held (at most 64) and emitted then.
-/// - With a `directory`, the session is kept in the file `session` there (replaced atomically when a session
-///   starts or ends, and as activity goes on, at most every minute or a tenth of the timeout): a relaunch
-///   within the timeout continues the same session; a later one starts a new session (after the old one's
-///   `session.end`, timed when it expired).
+///   their `event_name` and attributes, `session.end` before the next `session.start`, outside the manager's
+///   lock (processors may start spans or emit records while they run). Events from before
+///   ``emitEvents(through:)`` are held (at most 64) and emitted then. An item made on another thread just
+///   before a rollover may be exported after its session's `session.end`.
+/// - With a `directory`, the session is kept in the file `session` there, written off the callers' threads
+///   (replaced atomically when a session starts or ends, and as activity goes on, at most every minute or a
+///   tenth of the timeout): a relaunch within the timeout continues the same session; a later one starts a
+///   new session (after the old one's `session.end`, timed when it expired). A session that starts in the
+///   future (a file written under a clock set ahead, a clock set back) ends at once.
+/// - Activity is what the processors see: sampled spans (the tracer shows processors no others) and
+///   records; at a sampling ratio of 0, call ``recordActivity()`` yourself.
 /// - Thread-safe; the clock and the ID source can be injected for tests. Without sessions
 ///   (``OTLPSessionConfiguration/enabled`` off) make none: nothing is then added anywhere.
 public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor, @unchecked Sendable {
@@ -61,7 +66,13 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
     private var lastActivityUnixNano: UInt64
     private var persistedActivityUnixNano: UInt64 = 0
     private var emitter: OTLPLogEmitter?
-    private var heldEvents: [OTLPLogRecord] = []
+    /// Events not yet emitted, oldest first: emitted outside ``lock`` (the emitter runs the application's
+    /// processors, which may start spans or emit records, coming back here).
+    private var outbox: [OTLPLogRecord] = []
+    /// Keeps events in order when several threads emit them; recursive, for a processor that comes back here.
+    private let emission = NSRecursiveLock()
+    /// Writes the session file off the callers' threads, in order.
+    private let writer = DispatchQueue(label: "OTLPSessionManager.writer")
     private var lastPersistenceError: OTLPWriteError?
 
     /// - Parameters:
@@ -88,13 +99,13 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
             session = stored.session
             lastActivityUnixNano = stored.lastActivityUnixNano
             persistedActivityUnixNano = stored.lastActivityUnixNano
-            // A launch after the session expired: it ended then, and a new one starts now.
+            // A launch after the session expired (or a file from the future): it ended, a new one starts now.
             if let endedAt = expiry(at: now) {
                 roll(endedAt: endedAt, now: now)
             }
         } else {
             session.id = newID()
-            holdOrEmit(event(Self.startEventName, at: now))
+            outbox.append(event(Self.startEventName, at: now))
             persist()
         }
     }
@@ -110,25 +121,27 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
 
     /// Emits the session events through `emitter` from now on, the ones held so far first.
     public func emitEvents(through emitter: OTLPLogEmitter) {
-        lock.withLock {
-            self.emitter = emitter
-            let held = heldEvents
-            heldEvents.removeAll()
-            for record in held { emitter.emit(record, context: nil) }
-        }
+        lock.withLock { self.emitter = emitter }
+        emitOutbox()
     }
 
     /// The current session, as it is (no activity is recorded, nothing expires).
     public var currentSession: Session { lock.withLock { session } }
 
-    /// The last error writing the session file, if any (the session goes on in memory).
-    public var persistenceError: OTLPWriteError? { lock.withLock { lastPersistenceError } }
+    /// The last error writing the session file, if any (the session goes on in memory; the write is tried
+    /// again at the next interval).
+    public var persistenceError: OTLPWriteError? {
+        writer.sync {}
+        return lock.withLock { lastPersistenceError }
+    }
 
     /// Records activity now (the app came to the foreground, say) and returns the session it belongs to:
     /// a new one if the current one had expired.
     @discardableResult
     public func recordActivity() -> Session {
-        lock.withLock { activeSession() }
+        let (session, rolled) = lock.withLock { activeSession() }
+        if rolled { emitOutbox() }
+        return session
     }
 
     /// Ends the current session now; the next activity belongs to a new one.
@@ -137,6 +150,7 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
             let now = clock.nowUnixNano()
             roll(endedAt: now, now: now)
         }
+        emitOutbox()
     }
 
     // MARK: Processors
@@ -148,50 +162,57 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
         if let previousID = session.previousID { span.attributes[Self.previousIDAttribute] = previousID }
     }
 
-    /// Puts the session on the record (activity); a record that carries a `session.id` already (the
-    /// session events among them) is left as it is.
+    /// Puts the session first among the record's attributes, so that the attribute count limit keeps it
+    /// (activity); a record that carries a `session.id` already (the session events among them) is left as
+    /// it is.
     public func onEmit(_ record: inout OTLPScopedLogRecord, context: InstrumentationContext?) {
         guard !record.record.attributes.contains(where: { $0.key == Self.idAttribute }) else { return }
         let session = recordActivity()
-        record.record.attributes.append(OTLPAttribute(Self.idAttribute, .string(session.id)))
-        if let previousID = session.previousID {
-            record.record.attributes.append(OTLPAttribute(Self.previousIDAttribute, .string(previousID)))
-        }
+        var attributes = [OTLPAttribute(Self.idAttribute, .string(session.id))]
+        if let previousID = session.previousID { attributes.append(OTLPAttribute(Self.previousIDAttribute, .string(previousID))) }
+        record.record.attributes.insert(contentsOf: attributes, at: 0)
     }
 
-    /// Writes the session file once more, so a relaunch continues from the last activity.
+    /// Writes the session file once more, and waits for it, so a relaunch continues from the last activity.
     public func shutdown() {
         lock.withLock { persist() }
+        writer.sync {}
     }
 
     // MARK: Internals (called with the lock held, or from init)
 
-    private func activeSession() -> Session {
+    /// The session of activity now, and whether the last one just ended.
+    private func activeSession() -> (Session, Bool) {
         let now = clock.nowUnixNano()
         if let endedAt = expiry(at: now) {
             roll(endedAt: endedAt, now: now)
-        } else if now > lastActivityUnixNano {
-            lastActivityUnixNano = now
-            if now - persistedActivityUnixNano >= persistIntervalNanos { persist() }
+            return (session, true)
         }
-        return session
+        if now > lastActivityUnixNano { lastActivityUnixNano = now }
+        // Written again at the interval, or at once when the clock went back past the last write.
+        if now < persistedActivityUnixNano || now - persistedActivityUnixNano >= persistIntervalNanos { persist() }
+        return (session, false)
     }
 
     /// When the current session ended if it has by `now`: after the inactivity timeout or at its maximum
-    /// length, whichever came first; `nil` while it lasts.
+    /// length, whichever came first; `nil` while it lasts. A session that starts after `now` (a file from
+    /// the future, a clock set back) ends now.
     private func expiry(at now: UInt64) -> UInt64? {
-        let inactiveEnd = lastActivityUnixNano &+ Self.nanos(configuration.inactivityTimeoutSeconds)
-        let lengthEnd = session.startUnixNano &+ Self.nanos(configuration.maxLengthSeconds)
+        guard now >= session.startUnixNano else { return now }
+        let inactiveEnd = Self.adding(lastActivityUnixNano, Self.nanos(configuration.inactivityTimeoutSeconds))
+        let lengthEnd = Self.adding(session.startUnixNano, Self.nanos(configuration.maxLengthSeconds))
         let end = min(inactiveEnd, lengthEnd)
         return now >= end ? end : nil
     }
 
     /// Ends the current session at `endedAt` and starts the next one at `now`.
     private func roll(endedAt: UInt64, now: UInt64) {
-        holdOrEmit(event(Self.endEventName, at: endedAt))
+        outbox.append(event(Self.endEventName, at: endedAt))
         session = Session(id: newID(), previousID: session.id, startUnixNano: now)
         lastActivityUnixNano = now
-        holdOrEmit(event(Self.startEventName, at: now))
+        outbox.append(event(Self.startEventName, at: now))
+        // Held events beyond the bound go, oldest first (only before an emitter is attached).
+        if emitter == nil, outbox.count > Self.maxHeldEvents { outbox.removeFirst(outbox.count - Self.maxHeldEvents) }
         persist()
     }
 
@@ -203,15 +224,23 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
         return OTLPLogRecord(timeUnixNano: time, observedTimeUnixNano: time, severity: .info, attributes: attributes, eventName: name)
     }
 
-    /// Emits now if an emitter is attached (its processors skip records with a session ID, so this never
-    /// comes back into the lock), else holds the event.
-    private func holdOrEmit(_ record: OTLPLogRecord) {
-        if let emitter {
-            emitter.emit(record, context: nil)
-        } else {
-            if heldEvents.count == Self.maxHeldEvents { heldEvents.removeFirst() }
-            heldEvents.append(record)
+    /// Emits the events waiting, in order, outside ``lock``: the emitter's processors may come back here.
+    private func emitOutbox() {
+        emission.lock()
+        defer { emission.unlock() }
+        while let (emitter, events) = takeOutbox() {
+            for record in events { emitter.emit(record, context: nil) }
         }
+    }
+
+    /// The events waiting and the emitter for them, or `nil` when there are none or no emitter yet.
+    private func takeOutbox() -> (OTLPLogEmitter, [OTLPLogRecord])? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let emitter, !outbox.isEmpty else { return nil }
+        let events = outbox
+        outbox.removeAll()
+        return (emitter, events)
     }
 
     private func newID() -> String { idGenerator.newTraceID().hex }
@@ -220,26 +249,45 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
 
     private static func nanos(_ seconds: Double) -> UInt64 { UInt64(seconds * 1e9) }
 
+    private static func adding(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
+    }
+
     private static func path(in directory: String) -> String {
         (directory.hasSuffix("/") ? directory : directory + "/") + "session"
     }
 
-    /// Writes `ID START LAST PREVIOUS` (`-` for none), replacing the file atomically.
+    /// Queues a write of `ID START LAST PREVIOUS` (`-` for none), replacing the file atomically, off the
+    /// caller's thread. A failed write is kept in ``persistenceError`` and tried again at the next interval.
     private func persist() {
+        persistedActivityUnixNano = lastActivityUnixNano
         guard let directory else { return }
         let line = "\(session.id) \(session.startUnixNano) \(lastActivityUnixNano) \(session.previousID ?? "-")\n"
-        do throws(OTLPWriteError) {
-            try OTLPAtomicFile.replace(Self.path(in: directory), with: Array(line.utf8))
-            persistedActivityUnixNano = lastActivityUnixNano
-            lastPersistenceError = nil
-        } catch {
-            lastPersistenceError = error
+        let path = Self.path(in: directory)
+        writer.async { [self] in
+            var failure: OTLPWriteError?
+            do throws(OTLPWriteError) {
+                try OTLPAtomicFile.replace(path, with: Array(line.utf8))
+            } catch {
+                failure = error
+            }
+            lock.withLock { lastPersistenceError = failure }
         }
     }
 
-    /// The session a file holds, or `nil` if it holds none that can be read.
+    /// The session a file holds, or `nil` if it holds none that can be read. Reads a regular file only, and
+    /// at most 256 bytes of it.
     private static func read(_ path: String) -> (session: Session, lastActivityUnixNano: UInt64)? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.utf8.count < 256 else { return nil }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 257)
+        let count = bytes.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0, count <= 256 else { return nil }
+        let text = String(decoding: bytes[..<count], as: UTF8.self)
         let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
         guard fields.count == 4, isID(fields[0]), let start = UInt64(fields[1]), let last = UInt64(fields[2]), last >= start,
             fields[3] == "-" || isID(fields[3])

@@ -184,6 +184,157 @@ struct OTLPSessionManagerTests {
     }
 }
 
+/// Regressions from a hostile review.
+@Suite("OTLPSessionManager, hostile")
+struct OTLPSessionManagerHostileTests {
+    typealias Recorder = OTLPSessionManagerTests.Recorder
+
+    /// A clock that can be set back, as NTP may.
+    final class SettableClock: OTLPClock, @unchecked Sendable {
+        private let lock = NSLock()
+        private var now: UInt64 = 1_700_000_000_000_000_000
+        func nowUnixNano() -> UInt64 { lock.withLock { now } }
+        func set(_ value: UInt64) { lock.withLock { now = value } }
+    }
+
+    /// Keeps only `app.*` attributes (a privacy allow-list), before the manager.
+    struct Allowlist: OTLPLogRecordProcessor {
+        func onEmit(_ record: inout OTLPScopedLogRecord, context: InstrumentationContext?) {
+            record.record.attributes = record.record.attributes.filter { $0.key.hasPrefix("app.") }
+        }
+    }
+
+    /// Starts a span for every record it sees (a processor that times its own work).
+    struct Timed: OTLPLogRecordProcessor {
+        let tracer: OTLPTracer
+        func onEmit(_ record: inout OTLPScopedLogRecord, context: InstrumentationContext?) { tracer.startSpan("timed").end() }
+    }
+
+    /// Runs `body` on a thread of its own; whether it finished within 20 s.
+    static func finishes(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            body()
+            done.signal()
+        }
+        return done.wait(timeout: .now() + 20) == .success
+    }
+
+    static func directory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("otlp-sessions-\(UUID().uuidString)").path
+    }
+
+    @Test("events are emitted outside the manager's lock: processors that remove session.id or start spans do not deadlock it (regression: they hung the thread)")
+    func noDeadlock() {
+        let clock = OTLPManualClock()
+        let records = Recorder<OTLPScopedLogRecord>()
+        let spans = Recorder<OTLPScopedSpan>()
+        let manager = OTLPSessionManager(configuration: .init(inactivityTimeoutSeconds: 10), clock: clock, idGenerator: OTLPSequentialIDGenerator())
+        let tracer = OTLPTracer(processor: spans, scope: .init(name: "t"), clock: clock, spanProcessors: [manager])
+        let emitter = OTLPLogEmitter(processor: records, scope: OTLPSessionManager.scope, clock: clock, logRecordProcessors: [Allowlist(), manager, Timed(tracer: tracer)])
+        let finished = Self.finishes {
+            manager.emitEvents(through: emitter)
+            clock.advance(seconds: 11)
+            tracer.startSpan("after the timeout").end()  // rolls over: events emitted, their processors start spans
+            manager.endSession()
+        }
+        #expect(finished)
+        #expect(records.items.map(\.record.eventName) == ["session.start", "session.end", "session.start", "session.end", "session.start"])
+    }
+
+    @Test("the clock set back while the session file cannot be written: no trap (regression: an unsigned subtraction underflowed)")
+    func clockBackWithFailingWrites() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let clock = SettableClock()
+        let manager = OTLPSessionManager(configuration: .init(inactivityTimeoutSeconds: 10), directory: directory, clock: clock)
+        #expect(manager.persistenceError == nil)
+        try FileManager.default.removeItem(atPath: directory + "/session")
+        try FileManager.default.createDirectory(atPath: directory + "/session", withIntermediateDirectories: false)
+        clock.set(clock.nowUnixNano() - 1_000_000_000)
+        manager.endSession()
+        #expect(manager.persistenceError != nil)
+        clock.set(clock.nowUnixNano() + 1)
+        let session = manager.recordActivity()
+        #expect(session == manager.currentSession)
+    }
+
+    @Test("a session file from the future (a clock set ahead when it was written) is not continued: a new session starts (regression: it never expired)")
+    func fileFromTheFuture() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let clock = OTLPManualClock()
+        let future = clock.nowUnixNano() + 365 * 86_400 * 1_000_000_000
+        let stored = OTLPSessionManagerTests.id(99)
+        try Data("\(stored) \(future) \(future) -\n".utf8).write(to: URL(fileURLWithPath: directory + "/session"))
+        let manager = OTLPSessionManager(directory: directory, clock: clock, idGenerator: OTLPSequentialIDGenerator())
+        #expect(manager.currentSession.previousID == stored && manager.currentSession.id != stored)
+    }
+
+    @Test("a session file that is huge, a FIFO or a directory is not read whole or waited on: a new session starts")
+    func hostileSessionFiles() throws {
+        for kind in ["huge", "fifo", "directory"] {
+            let directory = Self.directory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let path = directory + "/session"
+            switch kind {
+            case "huge": try Data(repeating: 0x61, count: 50 << 20).write(to: URL(fileURLWithPath: path))
+            case "fifo": #expect(mkfifo(path, 0o600) == 0)
+            default: try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            }
+            let finished = Self.finishes {
+                let manager = OTLPSessionManager(directory: directory, clock: OTLPManualClock(), idGenerator: OTLPSequentialIDGenerator())
+                precondition(manager.currentSession.previousID == nil)
+            }
+            #expect(finished, "\(kind)")
+        }
+    }
+
+    @Test("at the attribute count limit a log record keeps its session.id (regression: appended last, it was cut)")
+    func limitKeepsSessionOnRecords() {
+        let clock = OTLPManualClock()
+        let records = Recorder<OTLPScopedLogRecord>()
+        let manager = OTLPSessionManager(clock: clock, idGenerator: OTLPSequentialIDGenerator())
+        let emitter = OTLPLogEmitter(
+            processor: records, scope: .init(name: "t"), clock: clock, limits: OTLPLimits(attributeCountLimit: 2), logRecordProcessors: [manager])
+        emitter.emit(OTLPLogRecord(timeUnixNano: 1, body: "x", attributes: [OTLPAttribute("a", "1"), OTLPAttribute("b", "2")]))
+        let record = records.items.first?.record
+        #expect(record?.attributes.first == OTLPAttribute("session.id", .string(OTLPSessionManagerTests.id(1))))
+        #expect(record?.droppedAttributesCount == 1)
+    }
+
+    @Test("a processor given for both signals is shut down once, before the pipeline (regression: twice, after it)")
+    func shutdownOnce() throws {
+        final class Counter: OTLPSpanProcessor, OTLPLogRecordProcessor, @unchecked Sendable {
+            let lock = NSLock()
+            var count = 0
+            func shutdown() { lock.withLock { count += 1 } }
+        }
+        let counter = Counter()
+        let telemetry = OTLPTelemetry(configuration: .init(), spanProcessors: [counter], logRecordProcessors: [counter], diagnostics: { _ in })
+        telemetry.shutdown()
+        #expect(counter.count == 1)
+    }
+
+    @Test("telemetry.sessions durations out of range, or a maximum length under the timeout, are errors naming the key (regression: accepted)")
+    func jsonRanges() {
+        for (json, key) in [
+            (#"{"inactivityTimeoutSeconds": -5}"#, "telemetry.sessions.inactivityTimeoutSeconds"),
+            (#"{"maxLengthSeconds": 1e300}"#, "telemetry.sessions.maxLengthSeconds"),
+            (#"{"inactivityTimeoutSeconds": 600, "maxLengthSeconds": 60}"#, "telemetry.sessions.maxLengthSeconds"),
+        ] {
+            do {
+                _ = try OTLPAppConfiguration.load(json: Data(#"{"telemetry": {"sessions": \#(json)}}"#.utf8))
+                Issue.record("accepted: \(json)")
+            } catch {
+                #expect(error.keyPath == key, "\(json): \(error)")
+            }
+        }
+    }
+}
+
 extension [OTLPAttribute] {
     /// The string value of the first attribute named `key`.
     fileprivate func string(_ key: String) -> String? {
