@@ -173,9 +173,15 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
         record.record.attributes.insert(contentsOf: attributes, at: 0)
     }
 
-    /// Writes the session file once more, and waits for it, so a relaunch continues from the last activity.
+    /// Emits the events waiting, writes the session file once more and waits for it (so a relaunch continues
+    /// from the last activity), and lets go of the emitter, which holds this manager among its processors.
+    /// Later events are held again.
     public func shutdown() {
-        lock.withLock { persist() }
+        emitOutbox()
+        lock.withLock {
+            persist()
+            emitter = nil
+        }
         writer.sync {}
     }
 

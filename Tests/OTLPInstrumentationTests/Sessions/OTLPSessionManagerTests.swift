@@ -20,8 +20,9 @@ struct OTLPSessionManagerTests {
         func shutdown() {}
     }
 
-    /// A manager, a tracer and an emitter wired as OTLPTelemetry wires them, over recorders.
-    struct Rig {
+    /// A manager, a tracer and an emitter wired as OTLPTelemetry wires them, over recorders; shut down when
+    /// the test lets go of it (the manager and its events' emitter hold each other until then).
+    final class Rig: Sendable {
         let clock = OTLPManualClock()
         let spans = Recorder<OTLPScopedSpan>()
         let records = Recorder<OTLPScopedLogRecord>()
@@ -38,6 +39,8 @@ struct OTLPSessionManagerTests {
             emitter = OTLPLogEmitter(processor: records, scope: .init(name: "test"), clock: clock, logRecordProcessors: [manager])
             manager.emitEvents(through: OTLPLogEmitter(processor: records, scope: OTLPSessionManager.scope, clock: clock, logRecordProcessors: [manager]))
         }
+
+        deinit { manager.shutdown() }
 
         /// The session attributes of the spans, in order.
         var spanSessions: [(id: String?, previous: String?)] {
@@ -237,6 +240,7 @@ struct OTLPSessionManagerHostileTests {
             clock.advance(seconds: 11)
             tracer.startSpan("after the timeout").end()  // rolls over: events emitted, their processors start spans
             manager.endSession()
+            manager.shutdown()
         }
         #expect(finished)
         #expect(records.items.map(\.record.eventName) == ["session.start", "session.end", "session.start", "session.end", "session.start"])
