@@ -4,7 +4,7 @@ import OTLPWire
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Count records, bytes, spans and log records per signal, resource, scope, span name and severity."
+        abstract: "Count records, bytes, spans and log records per signal, resource, scope, span name, severity and session."
     )
 
     @OptionGroup var input: InputOptions
@@ -18,9 +18,11 @@ struct StatsCommand: ParsableCommand {
         var sorted: [(String, Int)] { counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) } }
     }
 
-    /// What `stats` counts, per signal, resource, scope, span name and severity.
+    /// What `stats` counts, per signal, resource, scope, span name, severity and session (`session.id`).
     struct Tallies {
-        var signals = Tally(), resources = Tally(), scopes = Tally(), spanNames = Tally(), severities = Tally()
+        var signals = Tally(), resources = Tally(), scopes = Tally(), spanNames = Tally(), severities = Tally(), sessions = Tally()
+        /// Items without a `session.id` attribute (listed only beside items that have one).
+        var itemsWithoutSession = 0
 
         /// Counts `data`'s items under `signal`, their resources and scopes; `eachItem` counts what is
         /// particular to the signal.
@@ -33,6 +35,17 @@ struct StatsCommand: ParsableCommand {
                     for item in scopeGroup.items { eachItem(item, &self) }
                 }
             }
+        }
+
+        /// Counts an item under its `session.id`, if it has one.
+        mutating func addSession(of attributes: [OTLPAttribute]) {
+            for attribute in attributes where attribute.key == "session.id" {
+                if case .string(let id)? = attribute.value {
+                    sessions.add(id)
+                    return
+                }
+            }
+            itemsWithoutSession += 1
         }
 
         private static func resourceName(_ resource: OTLPResource?) -> String {
@@ -48,6 +61,9 @@ struct StatsCommand: ParsableCommand {
             return scope.version.isEmpty ? scope.name : "\(scope.name) \(scope.version)"
         }
     }
+
+    /// Sessions listed, most items first; the rest are summed on one line (session IDs are many).
+    static let maxSessionRows = 20
 
     func validate() throws {
         try OutputCollision.check(output: "-", inputs: input.files)
@@ -72,10 +88,14 @@ struct StatsCommand: ParsableCommand {
             let payload = recordFilter.apply(record.payload)
             switch payload {
             case .traces(let data):
-                tallies.add(data, as: "traces (spans)") { span, tallies in tallies.spanNames.add(span.name) }
+                tallies.add(data, as: "traces (spans)") { span, tallies in
+                    tallies.spanNames.add(span.name)
+                    tallies.addSession(of: span.attributes)
+                }
             case .logs(let data):
                 tallies.add(data, as: "logs (log records)") { record, tallies in
                     tallies.severities.add(record.severityText.isEmpty || record.severityText == record.severity.description ? record.severity.description : "\(record.severity) (\(record.severityText))")
+                    tallies.addSession(of: record.attributes)
                 }
             }
             return !recordFilter.isExhausted
@@ -88,12 +108,22 @@ struct StatsCommand: ParsableCommand {
         let output = Output.standard
         output.write("records: \(records)\n")
         output.write("bytes read: \(inputBytes) (decompressed stream \(streamBytes), messages \(recordBytes))\n")
-        for (title, tally) in [
-            ("signal", tallies.signals), ("resource", tallies.resources), ("scope", tallies.scopes),
-            ("span name", tallies.spanNames), ("severity", tallies.severities),
+        var sessions = tallies.sessions
+        if !sessions.counts.isEmpty, tallies.itemsWithoutSession > 0 { sessions.add("(no session.id)", tallies.itemsWithoutSession) }
+        for (title, tally, maxRows) in [
+            ("signal", tallies.signals, Int.max), ("resource", tallies.resources, .max), ("scope", tallies.scopes, .max),
+            ("span name", tallies.spanNames, .max), ("severity", tallies.severities, .max),
+            ("session.id", sessions, Self.maxSessionRows),
         ] where !tally.counts.isEmpty {
             output.write("\nby \(title):\n")
-            for (key, count) in tally.sorted { output.write("  \(String(count).leftPadded(8))  \(key.isEmpty ? "(empty)" : TerminalText.escaped(key))\n") }
+            let rows = tally.sorted
+            for (key, count) in rows.prefix(maxRows) {
+                output.write("  \(String(count).leftPadded(8))  \(key.isEmpty ? "(empty)" : TerminalText.escaped(key))\n")
+            }
+            if rows.count > maxRows {
+                let rest = rows.dropFirst(maxRows)
+                output.write("  \(String(rest.reduce(0) { $0 + $1.1 }).leftPadded(8))  (\(rest.count) more)\n")
+            }
         }
         let exitStatus = output.finish(status: status)
         if exitStatus != .success { throw exitStatus }

@@ -41,6 +41,26 @@ struct AppLaunchInstrumentationTests {
         func appStarts() throws -> [OTLPSpan] { try recorder.spans().map(\.span).filter { $0.name == "AppStart" } }
     }
 
+    @Test("each return to the foreground is session activity: it keeps the session alive past the inactivity timeout")
+    func foregroundKeepsTheSession() {
+        let clock = OTLPManualClock()
+        let sessions = OTLPSessionManager(configuration: .init(inactivityTimeoutSeconds: 10), clock: clock, idGenerator: OTLPSequentialIDGenerator())
+        let center = NotificationCenter()
+        let provider = TestProvider(coldLaunchStartTime: Date(timeIntervalSince1970: Double(clock.nowUnixNano()) / 1e9))
+        let instrumentation = AppLaunchInstrumentation(
+            provider: provider, tracer: OTLPSpanRecorder(clock: clock).tracer(scope: AppLaunchInstrumentation<OTLPTracer>.scope),
+            notificationCenter: center, clock: clock, sessions: sessions)
+        let first = sessions.currentSession.id
+        for _ in 0..<5 {
+            clock.advance(seconds: 8)
+            center.post(name: OTLPAppLifecycle.willEnterForeground, object: nil)
+        }
+        #expect(sessions.recordActivity().id == first, "40 s with a foreground every 8 s: one session")
+        clock.advance(seconds: 11)
+        #expect(sessions.recordActivity().id != first)
+        withExtendedLifetime(instrumentation) {}
+    }
+
     static func attribute(_ span: OTLPSpan, _ key: String) -> OTLPAttributeValue? {
         span.attributes.first { $0.key == key }?.value ?? nil
     }

@@ -49,14 +49,18 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
     private var milestonesSeen: Set<String> = []
     private var observers: [any NSObjectProtocol] = []
     private let notificationCenter: NotificationCenter
+    /// Told of each return to the foreground (activity that keeps a session alive), if given.
+    private let sessions: OTLPSessionManager?
 
     /// Starts observing. `environment` is where `ActivePrewarm` is looked up (default: this process's);
-    /// `attributes` are added to every `AppStart` span (an app version, a scenario).
+    /// `attributes` are added to every `AppStart` span (an app version, a scenario); `sessions`, if given, is
+    /// told of each return to the foreground (the provider's warm start notification) as activity.
     public init(
         provider: any AppLaunchProvider, tracer: T, notificationCenter: NotificationCenter = .default,
         environment: [String: String] = ProcessInfo.processInfo.environment, clock: any OTLPClock = OTLPSystemClock(),
-        attributes: [String: String] = [:]
+        attributes: [String: String] = [:], sessions: OTLPSessionManager? = nil
     ) {
+        self.sessions = sessions
         self.provider = provider
         extraAttributes = attributes
         self.tracer = tracer
@@ -208,6 +212,7 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
         lock.withLock {
             if hiddenSeen && coldFinished { warmStartUnixNano = now }
         }
+        sessions?.recordActivity()
     }
 
     func hidden() {
@@ -228,10 +233,10 @@ extension AppLaunchInstrumentation where T == OTLPTracer {
     public convenience init(
         telemetry: OTLPTelemetry, provider: any AppLaunchProvider = LinuxAppLaunchProvider(),
         notificationCenter: NotificationCenter = .default, environment: [String: String] = ProcessInfo.processInfo.environment,
-        clock: any OTLPClock = OTLPSystemClock(), attributes: [String: String] = [:]
+        clock: any OTLPClock = OTLPSystemClock(), attributes: [String: String] = [:], sessions: OTLPSessionManager? = nil
     ) {
         self.init(
             provider: provider, tracer: telemetry.tracer(scope: Self.scope), notificationCenter: notificationCenter,
-            environment: environment, clock: clock, attributes: attributes)
+            environment: environment, clock: clock, attributes: attributes, sessions: sessions)
     }
 }
