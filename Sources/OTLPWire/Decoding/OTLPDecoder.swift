@@ -95,7 +95,14 @@ public struct OTLPDecoder: Sendable {
                 throw OTLPReadError(.wrongKind, "this is a \(signal.other) request, not \(signal)", byteOffset: 0, offsetIn: .record)
             }
         }
-        try verdict(declared, signal, merged: false)
+        do {
+            try verdict(declared, signal, merged: false)
+        } catch where error.code == .malformedProtobuf && bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B {
+            // No request starts so (field 3, wire type 7 does not exist): say what the record more likely is.
+            var named = error
+            named.message += " (it starts as a gzip member: a record stored gzip-compressed, as a spool with gzip records holds them)"
+            throw named
+        }
         guard declared.needs_merge != 0 else { return PreparedMessage(items: Int(declared.items), merged: nil) }
         let merged = try merge(bytes, as: signal)
         let rescan = merged.withUnsafeBytes { scan($0, as: signal) }

@@ -16,6 +16,17 @@ struct OTLPDecoderTests {
         }
     }
 
+    @Test("a gzip member where a request should be is named as one (a gzip spool's record read as a plain file)")
+    func gzipMemberNamed() throws {
+        let member = try OTLPEncoder().encode(SampleTelemetry.traces(2)).withUnsafeBytes { try OTLPGzip.compress($0) }
+        do {
+            _ = try OTLPDecoder().decodeTraces(member)
+            Issue.record("a gzip member decoded")
+        } catch {
+            #expect(error.code == .malformedProtobuf && error.message.contains("starts as a gzip member"), "\(error)")
+        }
+    }
+
     @Test("the size limit is checked before scanning")
     func sizeLimit() {
         let decoder = OTLPDecoder(options: OTLPDecodingOptions(maxRecordBytes: 8))
