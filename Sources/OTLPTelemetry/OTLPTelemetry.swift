@@ -203,14 +203,11 @@ public final class OTLPTelemetry: Sendable {
         // The application's processors first, in chain order (what they emit then is still exported), each
         // once even when installed for both signals.
         var shutDown = Set<ObjectIdentifier>()
-        for processor in spanProcessors.map({ $0 as Any }) + logRecordProcessors.map({ $0 as Any }) {
-            if type(of: processor) is AnyClass, !shutDown.insert(ObjectIdentifier(processor as AnyObject)).inserted { continue }
-            if let spanProcessor = processor as? any OTLPSpanProcessor {
-                spanProcessor.shutdown()
-            } else if let logRecordProcessor = processor as? any OTLPLogRecordProcessor {
-                logRecordProcessor.shutdown()
-            }
+        func isFirstShutdown(_ processor: Any) -> Bool {
+            !(type(of: processor) is AnyClass) || shutDown.insert(ObjectIdentifier(processor as AnyObject)).inserted
         }
+        for processor in spanProcessors where isFirstShutdown(processor) { processor.shutdown() }
+        for processor in logRecordProcessors where isFirstShutdown(processor) { processor.shutdown() }
         // Both signals at once: each may wait up to the export timeout for a collector.
         let spans = DispatchGroup()
         let spanProcessor = spanProcessor

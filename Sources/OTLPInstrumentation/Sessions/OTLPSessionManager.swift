@@ -285,23 +285,23 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
     /// The session a file holds, or `nil` if it holds none that can be read. Reads a regular file only, and
     /// at most 256 bytes of it.
     private static func read(_ path: String) -> (session: Session, lastActivityUnixNano: UInt64)? {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 257)
-        let count = bytes.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0, count <= 256 else { return nil }
-        let text = String(decoding: bytes[..<count], as: UTF8.self)
-        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
-        guard fields.count == 4, isID(fields[0]), let start = UInt64(fields[1]), let last = UInt64(fields[2]), last >= start,
-            fields[3] == "-" || isID(fields[3])
+        // Never waits on a FIFO or reads a device: a regular file, 256 bytes at most.
+        guard let source = try? OTLPFileSource(regularFile: path) else { return nil }
+        let (bytes, error) = source.readUpTo(257)
+        guard error == nil, !bytes.isEmpty, bytes.count <= 256 else { return nil }
+        let fields = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        // IDs as a trace ID's hex parses them, written back in lowercase.
+        guard fields.count == 4, let id = OTLPTraceID(hex: fields[0])?.hex, let start = UInt64(fields[1]), let last = UInt64(fields[2]),
+            last >= start
         else { return nil }
-        return (Session(id: fields[0], previousID: fields[3] == "-" ? nil : fields[3], startUnixNano: start), last)
-    }
-
-    private static func isID(_ text: String) -> Bool {
-        text.utf8.count == 32 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        let previousID: String?
+        if fields[3] == "-" {
+            previousID = nil
+        } else if let parsed = OTLPTraceID(hex: fields[3]) {
+            previousID = parsed.hex
+        } else {
+            return nil
+        }
+        return (Session(id: id, previousID: previousID, startUnixNano: start), last)
     }
 }

@@ -92,8 +92,8 @@ final class GzipInflater: OTLPByteSource {
                     if try !refill() { break }
                 }
                 if available == 0 { return 0 }  // clean end after the last member
-                let bytes = input.baseAddress!.assumingMemoryBound(to: UInt8.self) + inputStart
-                guard available >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B else {
+                let bytes = UnsafeRawBufferPointer(rebasing: input[inputStart..<inputEnd])
+                guard OTLPGzip.isCompressed(bytes) else {
                     throw OTLPReadError(.gzipBadHeader, "bytes that do not start a gzip member", byteOffset: fileOffset, offsetIn: .file)
                 }
                 try startMember()

@@ -11,10 +11,13 @@ package enum OTLPGzip {
         return out
     }
 
+    /// The two bytes every gzip member starts with (RFC 1952).
+    package static let magic: [UInt8] = [0x1F, 0x8B]
+
     /// Whether `bytes` start as a gzip member does (its two magic bytes). An encoded protobuf message never
     /// does: its first byte would be field 3 with wire type 7, which does not exist.
-    package static func isCompressed(_ bytes: [UInt8]) -> Bool {
-        bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
+    package static func isCompressed(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.starts(with: magic)
     }
 
     /// The decompressed content of `bytes`: one complete gzip member (a second one is a `gzip_corrupt` error).

@@ -97,7 +97,7 @@ public struct OTLPDecoder: Sendable {
         }
         do {
             try verdict(declared, signal, merged: false)
-        } catch where error.code == .malformedProtobuf && bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B {
+        } catch where error.code == .malformedProtobuf && OTLPGzip.isCompressed(bytes) {
             // No request starts so (field 3, wire type 7 does not exist): say what the record more likely is.
             var named = error
             named.message += " (it starts as a gzip member: a record stored gzip-compressed, as a spool with gzip records holds them)"

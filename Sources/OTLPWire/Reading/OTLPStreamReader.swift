@@ -70,7 +70,7 @@ public final class OTLPStreamReader {
         let raw = PrefixedSource(prefix: head.bytes, source: source, pendingError: head.error)
         startFault = ForeignCompression.fault(head: head.bytes)
         let stream: any OTLPByteSource
-        if head.bytes.starts(with: [0x1F, 0x8B]) {
+        if OTLPGzip.isCompressed(head.bytes) {
             let inflater = GzipInflater(
                 source: raw, maxDecompressedBytes: options.maxDecompressedBytes, maxInflationRatio: options.maxInflationRatio)
             self.inflater = inflater

@@ -30,7 +30,7 @@ final class PrefixedSource: OTLPByteSource {
 extension OTLPByteSource {
     /// Reads until `count` bytes, the end of the input, or an error, which is returned beside the bytes
     /// read before it.
-    func readUpTo(_ count: Int) -> (bytes: [UInt8], error: OTLPReadError?) {
+    package func readUpTo(_ count: Int) -> (bytes: [UInt8], error: OTLPReadError?) {
         // Grown as bytes arrive (doubling), so a small input does not cost a full-size buffer.
         var out = [UInt8](repeating: 0, count: min(count, 64 * 1024))
         var filled = 0
