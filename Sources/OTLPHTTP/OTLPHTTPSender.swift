@@ -53,6 +53,9 @@ public final class OTLPHTTPSender: Sendable {
     /// `User-Agent` of every request: the library and its version.
     public static let userAgent = "OTLPWire/\(OTLPResourceDetector.sdkVersion) (Swift; OTLP/HTTP exporter)"
 
+    /// The most connections the sender keeps to its collector (one per request sent at the same time).
+    static let maxConnections = 8
+
     private let client: HTTPClient
     private let headers: HTTPHeaders
     /// Set by ``stopRetrying(after:)``: no wait between attempts ends past it.
@@ -82,7 +85,13 @@ public final class OTLPHTTPSender: Sendable {
         // A failed connection ends the attempt (the pool would otherwise keep reconnecting until the
         // deadline), so that the retry policy, its counting and `Retry-After` decide what happens next.
         configuration.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.maxConnections
+        // One event loop for the client's requests and their connections. With several, a request could run on
+        // one loop and reuse a connection of another; the end of its body is then confirmed across loops, and a
+        // collector closing the connection right after its answer (a proxy, a restart) made AsyncHTTPClient
+        // 1.37's pool release a connection it had already removed, and stop the process. One sender sends one
+        // request at a time, so one loop costs nothing; senders spread over the shared loops.
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup.next(), configuration: configuration)
     }
 
     deinit {
@@ -117,6 +126,7 @@ public final class OTLPHTTPSender: Sendable {
             deadline = min(deadline, max(stop, now + .seconds(1)))
         }
         var attempts = 0
+        var closedConnectionRetries = 0
         while true {
             attempts += 1
             let reason: String
@@ -136,6 +146,15 @@ public final class OTLPHTTPSender: Sendable {
             case .invalidEndpoint(let error):
                 return Result(outcome: .failed(reason: "invalid endpoint \(endpoint.url.absoluteString): \(error)"), attempts: attempts)
             case .failed(let error):
+                // A kept-alive connection the collector closed just before this request went out (after an
+                // answer, at its idle timeout, through a proxy): nothing was answered, the pool has let go of
+                // the connection by now, and the request is tried again at once, not after a backoff. At most
+                // once per connection the pool may hold, so that a collector closing every new connection
+                // still meets the backoff.
+                if closedConnectionRetries < Self.maxConnections, Self.isClosedKeptAliveConnection(error), NIODeadline.now() < deadline {
+                    closedConnectionRetries += 1
+                    continue
+                }
                 reason = Self.describe(error)
             }
             // A `Retry-After` asks for at least its wait; the backoff still grows, so `Retry-After: 0` or a
@@ -153,6 +172,16 @@ public final class OTLPHTTPSender: Sendable {
                     attempts: attempts)
             }
         }
+    }
+
+    /// Whether `error` says the attempt found its connection closed by the collector before any answer: the
+    /// pool had not seen the close yet (nothing sent), the close came while the request went out, or the
+    /// request reached a socket the collector had closed (reset by peer, broken pipe).
+    static func isClosedKeptAliveConnection(_ error: any Error) -> Bool {
+        if let error = error as? ChannelError, error == .ioOnClosedChannel { return true }
+        if let error = error as? HTTPClientError, error == .remoteConnectionClosed { return true }
+        if let error = error as? IOError, error.errnoCode == ECONNRESET || error.errnoCode == EPIPE { return true }
+        return false
     }
 
     /// How one attempt ended.
