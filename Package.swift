@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "OTLPMetricKitTests",
             dependencies: [
-                "OTLPMetricKit", "OTLPTelemetry", "OTLPWire", "OTLPTesting", "OTLPTestSupport", "otlp-metrickit",
+                "OTLPMetricKit", "OTLPInstrumentation", "OTLPTelemetry", "OTLPWire", "OTLPTesting", "OTLPTestSupport", "otlp-metrickit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["FailCases"], swiftSettings: swiftSettings),

@@ -6,7 +6,10 @@ import OTLPWire
 
 /// Subscribes to MetricKit and sends every payload through ``MetricKitConverter`` into an
 /// ``OTLPTelemetry`` pipeline: the same conversion as for uploaded JSON, fed by
-/// `jsonRepresentation()`. Conversion errors go to the pipeline's diagnostics (standard error).
+/// `jsonRepresentation()`. The pipeline's application processors see what it exports: with a session
+/// manager installed, each payload carries the session in which it arrived (through
+/// `OTLPTracer.export(_:)` and the log emitter). Conversion errors go to the pipeline's diagnostics
+/// (standard error).
 @available(iOS 14.0, macOS 12.0, *)
 public final class MetricKitSubscriber: NSObject, MXMetricManagerSubscriber, @unchecked Sendable {
     private let converter: MetricKitConverter

@@ -15,8 +15,9 @@ public import Tracing
 ///
 /// - A session ends after ``OTLPSessionConfiguration/inactivityTimeoutSeconds`` without activity, once it is
 ///   ``OTLPSessionConfiguration/maxLengthSeconds`` old, or on ``endSession()``; the next activity is then in
-///   a new session. Activity is any span started or record emitted, and ``recordActivity()`` (call it when
-///   the app comes to the foreground).
+///   a new session. Activity is any span started or adopted (`OTLPTracer.export(_:)`: a MetricKit
+///   payload's spans carry the session in which they arrived) or record emitted, and ``recordActivity()``
+///   (call it when the app comes to the foreground).
 /// - The semantic conventions' `session.start` and `session.end` events are emitted as log records with
 ///   their `event_name` and attributes, `session.end` before the next `session.start`, outside the manager's
 ///   lock (processors may start spans or emit records while they run). Events from before
@@ -166,11 +167,22 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
     /// (activity); a record that carries a `session.id` already (the session events among them) is left as
     /// it is.
     public func onEmit(_ record: inout OTLPScopedLogRecord, context: InstrumentationContext?) {
-        guard !record.record.attributes.contains(where: { $0.key == Self.idAttribute }) else { return }
+        stamp(&record.record.attributes)
+    }
+
+    /// Puts the session of now first among the attributes of a span made elsewhere (a MetricKit payload's:
+    /// payloads describe past periods, so they carry the session in which they arrived), as for records.
+    public func onAdopt(_ span: inout OTLPScopedSpan) {
+        stamp(&span.span.attributes)
+    }
+
+    /// Inserts the session's attributes first (activity), unless a `session.id` is there already.
+    private func stamp(_ attributes: inout [OTLPAttribute]) {
+        guard !attributes.contains(where: { $0.key == Self.idAttribute }) else { return }
         let session = recordActivity()
-        var attributes = [OTLPAttribute(Self.idAttribute, .string(session.id))]
-        if let previousID = session.previousID { attributes.append(OTLPAttribute(Self.previousIDAttribute, .string(previousID))) }
-        record.record.attributes.insert(contentsOf: attributes, at: 0)
+        var stamped = [OTLPAttribute(Self.idAttribute, .string(session.id))]
+        if let previousID = session.previousID { stamped.append(OTLPAttribute(Self.previousIDAttribute, .string(previousID))) }
+        attributes.insert(contentsOf: stamped, at: 0)
     }
 
     /// Emits the events waiting, writes the session file once more and waits for it (so a relaunch continues

@@ -84,11 +84,15 @@ public struct OTLPTracer: Tracer {
     }
 
     /// Exports a span made elsewhere (a converter's output, a replay) as one of this tracer's, under its
-    /// scope and limits; sampling is not applied (the span was decided on when it was made).
+    /// scope and limits; sampling is not applied (the span was decided on when it was made). The
+    /// application's processors see it through ``OTLPSpanProcessor/onAdopt(_:)``, then
+    /// ``OTLPSpanProcessor/onEnd(_:)``.
     public func export(_ span: OTLPSpan) {
-        var span = span
-        limits.apply(to: &span)
-        processor.onEnd(OTLPScopedSpan(scope: scope, span: span))
+        var scoped = OTLPScopedSpan(scope: scope, span: span)
+        for spanProcessor in spanProcessors { spanProcessor.onAdopt(&scoped) }
+        // The limits hold for what the processors added too.
+        limits.apply(to: &scoped.span)
+        processor.onEnd(scoped)
     }
 
     public func extract<Carrier, Extract>(_ carrier: Carrier, into context: inout InstrumentationContext, using extractor: Extract)
