@@ -20,12 +20,30 @@ struct ExampleAppLaunch {
         case deepLinkLaunch = "deep_link_launch"
 
         var isLoggedIn: Bool { self != .freshInstall && self != .expiredSession }
+
+        /// How long after the previous scenario's process this one is launched, when they are replayed in
+        /// order: within the session timeout the session goes on across the relaunch (returning user, state
+        /// restoration, deep link); after it a new session starts that names the previous one (expired
+        /// session: two weeks later, the login has expired; version upgrade; the background launch).
+        var secondsSincePreviousLaunch: Double {
+            switch self {
+            case .freshInstall: 0
+            case .returningUser: 5 * 60
+            case .expiredSession: 14 * 86_400
+            case .versionUpgrade: 2 * 86_400
+            case .stateRestoration: 60
+            case .backgroundLaunch: 3 * 3_600
+            case .deepLinkLaunch: 10 * 60
+            }
+        }
     }
 
     let telemetry: OTLPTelemetry
     let clock: SimulatedClock
     let appVersion: String
     let viewTracingEnabled: Bool
+    /// The replayed app's sessions, or `nil` without sessions.
+    var sessions: ReplayedSessions? = nil
 
     private var viewTracer: OTLPTracer { telemetry.tracer(scope: ViewTraceTracker<OTLPTracer>.scope) }
     private var appScope: OTLPInstrumentationScope { OTLPInstrumentationScope(name: "ExampleForums.Launch", version: appVersion) }
@@ -33,13 +51,18 @@ struct ExampleAppLaunch {
     /// Replays one launch; returns the instrumentation (its cold launch is finished).
     @discardableResult
     func replay(_ scenario: Scenario) -> AppLaunchInstrumentation<OTLPTracer> {
+        guard let sessions else { return replay(scenario, sessions: nil) }
+        return sessions.process(telemetry: telemetry) { manager in replay(scenario, sessions: manager) }
+    }
+
+    private func replay(_ scenario: Scenario, sessions: OTLPSessionManager?) -> AppLaunchInstrumentation<OTLPTracer> {
         let center = NotificationCenter()  // one simulated process, its own notifications
         let processStart = clock.nowUnixNano()
         clock.advance(milliseconds: 180)  // exec, dynamic linking, runtime start, main()
         let launch = AppLaunchInstrumentation(
             telemetry: telemetry, provider: ReplayedLaunchProvider(coldLaunchStartTime: Date(timeIntervalSince1970: Double(processStart) / 1e9)),
             notificationCenter: center, environment: [:], clock: clock,
-            attributes: ["app.launch.scenario": scenario.rawValue, "app.version": appVersion])
+            attributes: ["app.launch.scenario": scenario.rawValue, "app.version": appVersion], sessions: sessions)
 
         launch.phase("launch.configure_logging") { clock.advance(milliseconds: 3) }
         launch.phase("launch.settings_migration") {

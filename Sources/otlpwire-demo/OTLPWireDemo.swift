@@ -17,7 +17,9 @@ import Tracing
 /// 2. It replays the example app's launch flow, one simulated process per test scenario of the launch-flow
 ///    reference (fresh install, returning user with a warm resume, expired session, version upgrade,
 ///    state restoration, background launch classified PRE_WARM, deep link), with launch phases and view
-///    traces of its screens.
+///    traces of its screens. The scenarios are one app's launches, minutes to weeks apart, with sessions
+///    (`telemetry.sessions`): a relaunch within the timeout continues the session, a later one starts a new
+///    session that names the previous, with the `session.start` and `session.end` events.
 /// 3. It writes traces and logs, one signal per file, under the output folder.
 ///
 /// `--deterministic`: fixed clock, IDs and resource, and no real cold start measurement: the output files
@@ -25,7 +27,8 @@ import Tracing
 ///
 /// `--config FILE`: an app configuration (`OTLPAppConfiguration`: the reference keys and the pipeline's);
 /// `telemetry.startup.enabled` and `telemetry.isSwiftUIViewInstrumentationEnabled` switch the launch and
-/// view instrumentations; the demo always writes to the output folder.
+/// view instrumentations, `telemetry.sessions` the replay's sessions; the demo always writes to the output
+/// folder.
 ///
 /// Every failure is one line on stderr naming what failed (path and system error), and a non-zero exit
 /// status: 1 telemetry dropped or an invalid configuration, 2 a file or folder could not be read, created
@@ -37,7 +40,7 @@ struct OTLPWireDemo: ParsableCommand {
         abstract: "Write demo telemetry (the example app's launches and views) with OTLPTelemetry.",
         discussion: """
             Measures this process's own cold start, then replays the example app's launch scenarios with \
-            their launch phases and view traces, and writes traces.u32be.bin and logs.u32be.bin.gz \
+            their launch phases, view traces and sessions (telemetry.sessions), and writes traces.u32be.bin and logs.u32be.bin.gz \
             (replacing them) under OUTPUT-DIRECTORY, which is created if missing. Show them with otlp-dump.
 
             With an `otlp` section in the --config file, or OTEL_EXPORTER_OTLP_ENDPOINT (or the other \
@@ -121,6 +124,13 @@ struct OTLPWireDemo: ParsableCommand {
             let error = errno
             if error != ENOENT { throw DemoFailure("cannot replace \(path): \(String(cString: strerror(error)))", status: .ioError) }
         }
+        // The replayed app's sessions (telemetry.sessions of the configuration file).
+        let idGenerator: any OTLPIDGenerator = deterministic ? CountingIDGenerator() : OTLPRandomIDGenerator()
+        let sessions =
+            appConfiguration.sessions.enabled
+            ? ReplayedSessions(configuration: appConfiguration.sessions, clock: replayClock, idGenerator: idGenerator) : nil
+        defer { sessions?.removeDirectory() }
+        let appProcessors = sessions.map { [$0] } ?? []
         let telemetry: OTLPTelemetry
         if deterministic {
             telemetry = OTLPTelemetry(
@@ -129,9 +139,12 @@ struct OTLPWireDemo: ParsableCommand {
                     OTLPAttribute("service.name", "otlpwire-demo"), OTLPAttribute("service.version", .string(appVersion)),
                     OTLPAttribute("telemetry.sdk.name", "otlpwire"), OTLPAttribute("telemetry.sdk.language", "swift"),
                 ]),
-                clock: replayClock, idGenerator: CountingIDGenerator(), exporterFactory: OTLPHTTPExporterFactory())
+                clock: replayClock, idGenerator: idGenerator, exporterFactory: OTLPHTTPExporterFactory(),
+                spanProcessors: appProcessors, logRecordProcessors: appProcessors)
         } else if appConfiguration.isStartupEnabled {
-            telemetry = OTLPTelemetry(configuration: configuration, exporterFactory: OTLPHTTPExporterFactory())
+            telemetry = OTLPTelemetry(
+                configuration: configuration, exporterFactory: OTLPHTTPExporterFactory(), spanProcessors: appProcessors,
+                logRecordProcessors: appProcessors)
             // 1. This process's own cold start, for real.
             let launch = AppLaunchInstrumentation(telemetry: telemetry, attributes: ["app.version": appVersion])
             launch.phase("launch.bootstrap_telemetry") {
@@ -141,16 +154,22 @@ struct OTLPWireDemo: ParsableCommand {
             Logger(label: "demo").info("ready", metadata: ["cold_start.measured": "true"])
             NotificationCenter.default.post(name: OTLPAppLifecycle.didBecomeActive, object: nil)
         } else {
-            telemetry = OTLPTelemetry(configuration: configuration, exporterFactory: OTLPHTTPExporterFactory())
+            telemetry = OTLPTelemetry(
+                configuration: configuration, exporterFactory: OTLPHTTPExporterFactory(), spanProcessors: appProcessors,
+                logRecordProcessors: appProcessors)
             telemetry.bootstrap()
         }
 
         // 2. The example app's launch scenarios, replayed.
-        let app = ExampleAppLaunch(
+        var app = ExampleAppLaunch(
             telemetry: telemetry, clock: replayClock, appVersion: appVersion,
             viewTracingEnabled: appConfiguration.isViewInstrumentationEnabled)
+        app.sessions = sessions
         if appConfiguration.isStartupEnabled {
-            for scenario in ExampleAppLaunch.Scenario.allCases { app.replay(scenario) }
+            for scenario in ExampleAppLaunch.Scenario.allCases {
+                replayClock.advance(milliseconds: scenario.secondsSincePreviousLaunch * 1_000)
+                app.replay(scenario)
+            }
         }
 
         telemetry.shutdown()

@@ -1,5 +1,6 @@
 import Foundation
 import OTLPTestSupport
+import OTLPWire
 import Testing
 
 /// The demo's deterministic output, decoded by the reference opentelemetry-proto package, equals the
@@ -33,5 +34,79 @@ struct DemoGoldenTests {
             let golden = try String(contentsOf: Self.repository.appendingPathComponent("Tests/OTLPInstrumentationTests/Fixtures/demo-deterministic.\(signal).jsonl"), encoding: .utf8)
             #expect(decoded.output == golden, "\(signal) differ from the golden file (see Fixtures/README.md to regenerate)")
         }
+    }
+
+    /// The spans and log records of a deterministic demo run with `arguments` before the output directory.
+    static func items(_ arguments: [String] = []) throws -> (spans: [OTLPSpan], records: [OTLPLogRecord]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-sessions-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try OTLPProcess.run(demo, ["--deterministic"] + arguments + ["out"], in: directory)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).sorted() == [
+            "logs.u32be.bin.gz", "traces.u32be.bin",
+        ])
+        var spans: [OTLPSpan] = []
+        var records: [OTLPLogRecord] = []
+        for (file, signal) in [("traces.u32be.bin", OTLPSignal.traces), ("logs.u32be.bin.gz", .logs)] {
+            let reader = try OTLPStreamReader(path: directory.appendingPathComponent("out/\(file)").path, options: OTLPReaderOptions(signal: signal))
+            while let record = try reader.next() {
+                switch record.payload {
+                case .traces(let data): spans += data.resourceSpans.flatMap { $0.scopeSpans.flatMap(\.spans) }
+                case .logs(let data): records += data.resourceLogs.flatMap { $0.scopeLogs.flatMap(\.logRecords) }
+                }
+            }
+        }
+        return (spans, records)
+    }
+
+    static func string(_ attributes: [OTLPAttribute], _ key: String) -> String? {
+        guard case .string(let value)? = attributes.first(where: { $0.key == key })?.value else { return nil }
+        return value
+    }
+
+    @Test("the replayed app's sessions: relaunches within the timeout continue the session, later ones start a new one naming the previous, every item carries one")
+    func sessions() throws {
+        let (spans, records) = try Self.items()
+        let string = Self.string
+        #expect(spans.allSatisfy { string($0.attributes, "session.id")?.count == 32 })
+        #expect(records.allSatisfy { string($0.attributes, "session.id")?.count == 32 })
+        // The cold AppStart span of each scenario's process, in replay order.
+        let launches = spans.filter { $0.name == "AppStart" && string($0.attributes, "launch.type") != "WARM" }
+            .sorted { $0.startTimeUnixNano < $1.startTimeUnixNano }
+        let session = Dictionary(
+            launches.map { (string($0.attributes, "app.launch.scenario") ?? "", string($0.attributes, "session.id") ?? "") }, uniquingKeysWith: { a, _ in a })
+        let previous = Dictionary(
+            launches.map { (string($0.attributes, "app.launch.scenario") ?? "", string($0.attributes, "session.previous_id")) }, uniquingKeysWith: { a, _ in a })
+        #expect(session.count == 7)
+        // Five minutes later, and a warm resume after ten minutes in the background: the same session.
+        #expect(session["returning_user"] == session["fresh_install"])
+        let warm = spans.filter { $0.name == "AppStart" && string($0.attributes, "launch.type") == "WARM" }
+        #expect(warm.count == 1 && warm.allSatisfy { string($0.attributes, "session.id") == session["fresh_install"] })
+        // Two weeks later: a new session that names the previous one.
+        #expect(session["expired_session"] != session["fresh_install"])
+        #expect(previous["expired_session"] == session["fresh_install"])
+        #expect(previous["version_upgrade"] == session["expired_session"])
+        #expect(session["state_restoration"] == session["version_upgrade"])
+        #expect(previous["background_launch"] == session["state_restoration"])
+        #expect(session["deep_link_launch"] == session["background_launch"])
+        let events = records.filter { $0.eventName.hasPrefix("session.") }.map { "\($0.eventName) \(string($0.attributes, "session.id") ?? "")" }
+        let ids = [session["fresh_install"]!, session["expired_session"]!, session["version_upgrade"]!, session["background_launch"]!]
+        #expect(events == [
+            "session.start \(ids[0])", "session.end \(ids[0])", "session.start \(ids[1])", "session.end \(ids[1])",
+            "session.start \(ids[2])", "session.end \(ids[2])", "session.start \(ids[3])",
+        ])
+    }
+
+    @Test("telemetry.sessions.enabled false in the --config file: no item carries a session, no session event")
+    func sessionsOff() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-sessions-off-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"telemetry": {"sessions": {"enabled": false}}}"#.utf8).write(to: directory)
+        let (spans, records) = try Self.items(["--config", directory.path])
+        #expect(spans.count == 141)
+        #expect(spans.allSatisfy { !$0.attributes.contains { $0.key.hasPrefix("session.") } })
+        #expect(records.count == 3)
+        #expect(records.allSatisfy { !$0.attributes.contains { $0.key.hasPrefix("session.") } && $0.eventName.isEmpty })
     }
 }
