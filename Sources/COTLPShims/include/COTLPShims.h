@@ -7,6 +7,7 @@
 #ifndef COTLPSHIMS_H
 #define COTLPSHIMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <COTLPProto.h>
@@ -207,5 +208,13 @@ int COTLPShims_utf8_valid(const uint8_t *data, size_t length);
  * silently replaces the target. Returns 0, or -1 with errno set.
  */
 int COTLPShims_rename_noreplace(const char *from, const char *to);
+
+/* ---- random IDs (random.c) ---- */
+
+/* The next value of this thread's xoshiro256** generator into *value; false (and nothing drawn) when the
+   thread must seed it first: its first use, or in a child process after fork. */
+bool COTLPShims_random_next(uint64_t *value);
+/* Seeds this thread's generator (from the system's randomness). */
+void COTLPShims_random_seed(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
 
 #endif
