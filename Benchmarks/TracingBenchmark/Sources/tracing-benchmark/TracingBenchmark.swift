@@ -11,7 +11,8 @@ import Tracing
 /// measured in the same run; and the throughput of the whole path (tracer, batch processor, encoder,
 /// file) into a file.
 ///
-/// usage: tracing-benchmark [--spans N] [--reps R]     (run through run.sh: allocation counts need LD_PRELOAD)
+/// usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only]     (run through run.sh: allocation counts
+/// need LD_PRELOAD; `--hot-path-only` measures OTLPTracer's spans alone, for a profiler)
 @main
 struct TracingBenchmark {
     static func spanWith8Attributes<T: Tracer>(_ tracer: T, _ index: Int) {
@@ -51,12 +52,14 @@ struct TracingBenchmark {
     static func main() throws {
         var spans = 200_000
         var reps = 5
+        var hotPathOnly = false
         var arguments = CommandLine.arguments.dropFirst()
         while let flag = arguments.popFirst() {
             switch flag {
             case "--spans": spans = Int(arguments.popFirst() ?? "") ?? spans
             case "--reps": reps = Int(arguments.popFirst() ?? "") ?? reps
-            default: print("usage: tracing-benchmark [--spans N] [--reps R]"); exit(64)
+            case "--hot-path-only": hotPathOnly = true
+            default: print("usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only]"); exit(64)
             }
         }
         MallocInterposerSwift.initialize()
@@ -66,7 +69,7 @@ struct TracingBenchmark {
         defer { try? FileManager.default.removeItem(at: directory) }
 
         // Baseline: the Tracing API's own no-op tracer, same calls.
-        let noop = measure(spans, reps) { spanWith8Attributes(NoOpTracer(), $0) }
+        let noop = hotPathOnly ? (nanos: 1, allocations: 0) : measure(spans, reps) { spanWith8Attributes(NoOpTracer(), $0) }
 
         // Start + end into the batch processor (its worker encodes and writes to /dev/null meanwhile).
         let counters = OTLPTelemetryCounters()
@@ -76,6 +79,11 @@ struct TracingBenchmark {
         let tracer = OTLPTracer(processor: processor, scope: OTLPInstrumentationScope(name: "bench", version: "1"))
         let ours = measure(spans, reps, { spanWith8Attributes(tracer, $0) }, after: { processor.forceFlush() })
         processor.shutdown()
+        if hotPathOnly {
+            // For a profiler: the tracer's hot path and nothing else.
+            print("OTLPTracer start + 8 attributes + end: \(String(format: "%.0f", ours.nanos)) ns/span, \(String(format: "%.1f", ours.allocations)) allocations/span")
+            return
+        }
 
         // Whole path into a file: from the first startSpan to everything written (shutdown).
         let path = directory.appendingPathComponent("traces.u32be.bin").path
