@@ -126,7 +126,9 @@ public final class OTLPHTTPSender: Sendable {
             deadline = min(deadline, max(stop, now + .seconds(1)))
         }
         var attempts = 0
-        var closedConnectionRetries = 0
+        /// Attempts sent again at once because their connection had been closed (not counted for the backoff).
+        var immediateRetries = 0
+        var retriesAfterPossibleSend = 0
         while true {
             attempts += 1
             let reason: String
@@ -146,20 +148,33 @@ public final class OTLPHTTPSender: Sendable {
             case .invalidEndpoint(let error):
                 return Result(outcome: .failed(reason: "invalid endpoint \(endpoint.url.absoluteString): \(error)"), attempts: attempts)
             case .failed(let error):
+                if let error = error as? HTTPClientError, error == .alreadyShutdown {
+                    return Result(outcome: .failed(reason: "the sender was shut down"), attempts: attempts)
+                }
                 // A kept-alive connection the collector closed just before this request went out (after an
-                // answer, at its idle timeout, through a proxy): nothing was answered, the pool has let go of
-                // the connection by now, and the request is tried again at once, not after a backoff. At most
-                // once per connection the pool may hold, so that a collector closing every new connection
-                // still meets the backoff.
-                if closedConnectionRetries < Self.maxConnections, Self.isClosedKeptAliveConnection(error), NIODeadline.now() < deadline {
-                    closedConnectionRetries += 1
-                    continue
+                // answer, at its idle timeout, through a proxy) is tried again at once on another one, not
+                // after a backoff, and the backoff that follows starts as if it had not happened:
+                // - closed before the request went out (nothing sent; the pool has dropped that connection
+                //   now): once per connection the pool may hold;
+                // - closed or reset while it went out (the collector may have read it): once per send, so
+                //   that a collector that drops every connection meets the backoff after one quick retry,
+                //   and one that reads requests then drops them gets at most one extra copy.
+                if NIODeadline.now() < deadline, let closed = Self.closedConnection(error) {
+                    if closed == .beforeSending && immediateRetries < Self.maxConnections {
+                        immediateRetries += 1
+                        continue
+                    }
+                    if closed == .whileSending && retriesAfterPossibleSend == 0 {
+                        retriesAfterPossibleSend += 1
+                        immediateRetries += 1
+                        continue
+                    }
                 }
                 reason = Self.describe(error)
             }
             // A `Retry-After` asks for at least its wait; the backoff still grows, so `Retry-After: 0` or a
             // date in the past cannot make a storm of requests.
-            let backoff = retryPolicy.backoffSeconds(afterAttempt: attempts, random: Double.random(in: 0...1))
+            let backoff = retryPolicy.backoffSeconds(afterAttempt: attempts - immediateRetries, random: Double.random(in: 0...1))
             let wait = max(requestedWait ?? 0, backoff)
             let stop = retryDeadline.value.map { min($0, deadline) } ?? deadline
             let remaining = Double((stop - NIODeadline.now()).nanoseconds) / 1e9
@@ -174,14 +189,21 @@ public final class OTLPHTTPSender: Sendable {
         }
     }
 
-    /// Whether `error` says the attempt found its connection closed by the collector before any answer: the
-    /// pool had not seen the close yet (nothing sent), the close came while the request went out, or the
-    /// request reached a socket the collector had closed (reset by peer, broken pipe).
-    static func isClosedKeptAliveConnection(_ error: any Error) -> Bool {
-        if let error = error as? ChannelError, error == .ioOnClosedChannel { return true }
-        if let error = error as? HTTPClientError, error == .remoteConnectionClosed { return true }
-        if let error = error as? IOError, error.errnoCode == ECONNRESET || error.errnoCode == EPIPE { return true }
-        return false
+    /// When an attempt found its connection closed by the collector, before any answer.
+    enum ClosedConnection {
+        /// The pool had not seen the close yet: the request was not sent.
+        case beforeSending
+        /// The close came while the request went out, or it reached a socket the collector had closed (reset
+        /// by peer, broken pipe): the collector may have read it.
+        case whileSending
+    }
+
+    /// Whether, and when, `error` says the attempt found its connection closed by the collector.
+    static func closedConnection(_ error: any Error) -> ClosedConnection? {
+        if let error = error as? ChannelError, error == .ioOnClosedChannel { return .beforeSending }
+        if let error = error as? HTTPClientError, error == .remoteConnectionClosed { return .whileSending }
+        if let error = error as? IOError, error.errnoCode == ECONNRESET || error.errnoCode == EPIPE { return .whileSending }
+        return nil
     }
 
     /// How one attempt ended.

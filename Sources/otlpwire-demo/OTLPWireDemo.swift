@@ -173,6 +173,9 @@ struct OTLPWireDemo: ParsableCommand {
         }
 
         telemetry.shutdown()
+        if let error = sessions?.persistenceError {
+            throw DemoFailure("the replayed app's session could not be kept in \(sessions?.directory ?? ""): \(error)", status: .ioError)
+        }
         let snapshot = telemetry.counters.snapshot
         // The pipeline has reported each failed write on stderr (with the path and the system error).
         if snapshot.writeErrors > 0 {

@@ -8,8 +8,9 @@ import Tracing
 /// ``OTLPSessionManager`` of its own, as a relaunched app would, and closes it when the process ends; the
 /// pipeline's processors stay in place and hand each span and record to the manager of the process running
 /// then (to none between processes, nor for the demo's own cold start, whose clock is real). The file lives
-/// in a directory of its own under the system's temporary directory, removed by ``removeDirectory()``: every
-/// run replays the app from a fresh install, and the output directory holds telemetry only.
+/// in a directory of its own under the system's temporary directory, removed by ``removeDirectory()`` when
+/// the demo ends (a killed demo leaves it): every run replays the app from a fresh install, and the output
+/// directory holds telemetry only. A session file that cannot be written fails the demo (``persistenceError``).
 final class ReplayedSessions: OTLPSpanProcessor, OTLPLogRecordProcessor, @unchecked Sendable {
     let configuration: OTLPSessionConfiguration
     /// Where the replayed app keeps its session file.
@@ -18,6 +19,7 @@ final class ReplayedSessions: OTLPSpanProcessor, OTLPLogRecordProcessor, @unchec
     let idGenerator: any OTLPIDGenerator
     private let lock = NSLock()
     private var current: OTLPSessionManager?
+    private var firstPersistenceError: OTLPWriteError?
 
     init(configuration: OTLPSessionConfiguration, clock: any OTLPClock, idGenerator: any OTLPIDGenerator) {
         self.configuration = configuration
@@ -39,10 +41,18 @@ final class ReplayedSessions: OTLPSpanProcessor, OTLPLogRecordProcessor, @unchec
         manager.emitEvents(through: telemetry.logEmitter(scope: OTLPSessionManager.scope))
         defer {
             manager.shutdown()
-            lock.withLock { current = nil }
+            let error = manager.persistenceError
+            lock.withLock {
+                current = nil
+                if firstPersistenceError == nil { firstPersistenceError = error }
+            }
         }
         return body(manager)
     }
+
+    /// The first error writing the session file, if any: the replay's sessions then did not carry over
+    /// from one simulated process to the next.
+    var persistenceError: OTLPWriteError? { lock.withLock { firstPersistenceError } }
 
     private var manager: OTLPSessionManager? { lock.withLock { current } }
 

@@ -113,6 +113,21 @@ struct DemoCommandLineTests {
         #expect(try Self.contents(directory.appendingPathComponent("a/b/c")) == ["logs.u32be.bin.gz", "traces.u32be.bin"])
     }
 
+    /// Regression: the replay's sessions went on in memory, each simulated process starting a session of its
+    /// own, with exit 0 and nothing said.
+    @Test("a temporary directory where the replay's session file cannot be written: exit 2, and the message says where and why")
+    func sessionFileUnwritable() throws {
+        let directory = try Self.workingDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data().write(to: directory.appendingPathComponent("not-a-directory"))
+        let result = try OTLPProcess.run(
+            Self.demo, ["--deterministic", "out"], in: directory,
+            environment: ["TMPDIR": directory.appendingPathComponent("not-a-directory").path])
+        #expect(result.status == 2)
+        #expect(result.errors.hasPrefix("otlpwire-demo: the replayed app's session could not be kept in "), "\(result.errors)")
+        #expect(result.errors.contains(String(cString: strerror(ENOTDIR))), "\(result.errors)")
+    }
+
     @Test("OTEL_EXPORTER_OTLP_ENDPOINT: the same telemetry is written to the files and delivered to the collector")
     func deliversToCollector() throws {
         let directory = try Self.workingDirectory()

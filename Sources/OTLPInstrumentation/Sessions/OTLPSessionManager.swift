@@ -176,12 +176,16 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
         stamp(&span.span.attributes)
     }
 
-    /// Inserts the session's attributes first (activity), unless a `session.id` is there already.
+    /// Inserts the session's attributes first (activity), unless a `session.id` is there already; a
+    /// `session.previous_id` of the item's own gives way to the session's (keys are unique in OTLP).
     private func stamp(_ attributes: inout [OTLPAttribute]) {
         guard !attributes.contains(where: { $0.key == Self.idAttribute }) else { return }
         let session = recordActivity()
         var stamped = [OTLPAttribute(Self.idAttribute, .string(session.id))]
-        if let previousID = session.previousID { stamped.append(OTLPAttribute(Self.previousIDAttribute, .string(previousID))) }
+        if let previousID = session.previousID {
+            attributes.removeAll { $0.key == Self.previousIDAttribute }
+            stamped.append(OTLPAttribute(Self.previousIDAttribute, .string(previousID)))
+        }
         attributes.insert(contentsOf: stamped, at: 0)
     }
 

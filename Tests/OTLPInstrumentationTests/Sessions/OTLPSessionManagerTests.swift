@@ -309,6 +309,21 @@ struct OTLPSessionManagerHostileTests {
         #expect(record?.droppedAttributesCount == 1)
     }
 
+    @Test("a record or adopted span with a session.previous_id of its own gets the session's instead, once (regression: the key twice)")
+    func ownPreviousIDGivesWay() {
+        let rig = OTLPSessionManagerTests.Rig()
+        rig.manager.endSession()
+        rig.emitter.emit(OTLPLogRecord(timeUnixNano: 1, body: "x", attributes: [OTLPAttribute("session.previous_id", "app-set")]))
+        rig.tracer.export(OTLPSpan(
+            traceID: OTLPTraceID(high: 0, low: 9), spanID: OTLPSpanID(9), name: "adopted", startTimeUnixNano: 1, endTimeUnixNano: 2,
+            attributes: [OTLPAttribute("a", "1"), OTLPAttribute("session.previous_id", "app-set")]))
+        let record = rig.records.items.first { $0.record.body == "x" }?.record
+        let span = rig.spans.items.first { $0.span.name == "adopted" }?.span
+        let previous = OTLPAttribute("session.previous_id", .string(OTLPSessionManagerTests.id(1)))
+        #expect(record?.attributes == [OTLPAttribute("session.id", .string(OTLPSessionManagerTests.id(2))), previous])
+        #expect(span?.attributes == [OTLPAttribute("session.id", .string(OTLPSessionManagerTests.id(2))), previous, OTLPAttribute("a", "1")])
+    }
+
     @Test("a processor given for both signals is shut down once, before the pipeline (regression: twice, after it)")
     func shutdownOnce() throws {
         final class Counter: OTLPSpanProcessor, OTLPLogRecordProcessor, @unchecked Sendable {

@@ -6,26 +6,32 @@ import Glibc
 /// A minimal HTTP/1.1 server on 127.0.0.1 that answers every request `200` with an empty body as soon as the
 /// request's body has arrived, keeps the connection alive, and closes it right after every `closeEvery`-th
 /// answer without announcing it (no `Connection: close`), as a collector behind a proxy or at its idle
-/// timeout does. It answers within microseconds (the scripted Python collector needs milliseconds), which is
-/// what races a client's own bookkeeping of the connection. Stopped by ``stop()`` (or when released).
+/// timeout does; or, with `resetsEveryConnection`, resets each connection as soon as it is accepted (a
+/// collector restarting behind a proxy). It answers within microseconds (the scripted Python collector
+/// needs milliseconds), which is what races a client's own bookkeeping of the connection. Stopped by
+/// ``stop()`` (or when released).
 public final class OTLPAbruptCloseServer: @unchecked Sendable {
     /// The port on 127.0.0.1.
     public let port: Int
     /// Every how many answers (over all connections) a connection is closed.
     public let closeEvery: Int
+    /// Whether every connection is reset as soon as it is accepted.
+    public let resetsEveryConnection: Bool
 
     private let listener: Int32
     private let state = NSLock()
     private var answerCount = 0
     private var closedCount = 0
+    private var acceptedCount = 0
     private var isStopping = false
     private var connections: Set<Int32> = []
     private let finished = DispatchGroup()
 
     /// Starts listening on a free port.
-    public init(closeEvery: Int) throws {
+    public init(closeEvery: Int, resetsEveryConnection: Bool = false) throws {
         precondition(closeEvery > 0)
         self.closeEvery = closeEvery
+        self.resetsEveryConnection = resetsEveryConnection
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var address = sockaddr_in()
@@ -60,6 +66,8 @@ public final class OTLPAbruptCloseServer: @unchecked Sendable {
     public var answered: Int { state.withLock { answerCount } }
     /// Connections closed after an answer so far.
     public var closedAfterAnswer: Int { state.withLock { closedCount } }
+    /// Connections accepted so far.
+    public var connectionsAccepted: Int { state.withLock { acceptedCount } }
 
     /// Stops accepting, closes every open connection and waits for the server's threads to end.
     public func stop() {
@@ -85,12 +93,20 @@ public final class OTLPAbruptCloseServer: @unchecked Sendable {
             }
             let accepted: Bool = state.withLock {
                 guard !isStopping else { return false }
-                connections.insert(connection)
+                acceptedCount += 1
+                if !resetsEveryConnection { connections.insert(connection) }
                 return true
             }
             guard accepted else {
                 close(connection)
                 return
+            }
+            if resetsEveryConnection {
+                // A zero linger time makes close() send RST instead of FIN.
+                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+                setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+                close(connection)
+                continue
             }
             var one: Int32 = 1
             setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
