@@ -18,7 +18,7 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     private let startTimeUnixNano: UInt64
     private let lock = NSLock()
     private var _operationName: String
-    private var _attributes = SpanAttributes()
+    private var _attributes = SpanAttributes(OTLPTracingSpan.reservedAttributes)
     private var events: [OTLPSpanEvent] = []
     private var links: [OTLPSpanLink] = []
     /// Events and links refused because the span already held as many as its limits allow: a long-lived
@@ -27,6 +27,14 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     private var droppedLinks = 0
     private var status: OTLPSpanStatus?
     private var ended = false
+
+    /// An empty attribute dictionary with room for 8 attributes: a span's attributes then grow in one
+    /// allocation instead of four (capacities 1, 3, 6, 12), and are not rehashed on the way.
+    private static var reservedAttributes: [String: SpanAttribute] {
+        var attributes: [String: SpanAttribute] = [:]
+        attributes.reserveCapacity(8)
+        return attributes
+    }
 
     init(
         operationName: String, kind: SpanKind, context: InstrumentationContext, spanContext: OTLPSpanContext,
@@ -153,9 +161,12 @@ extension SpanAttributes {
     /// The attributes as OTLP key/values, sorted by key (the storage is unordered; output stays
     /// deterministic). Arrays become array values, string-convertibles their description.
     public var otlpAttributes: [OTLPAttribute] {
+        guard !isEmpty else { return [] }
         var out: [OTLPAttribute] = []
+        out.reserveCapacity(count)
         forEach { key, value in out.append(OTLPAttribute(key, value.otlpValue)) }
-        return out.sorted { $0.key < $1.key }
+        out.sort { $0.key < $1.key }
+        return out
     }
 }
 
