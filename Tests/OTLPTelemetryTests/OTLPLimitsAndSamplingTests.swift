@@ -29,6 +29,22 @@ struct OTLPLimitsAndSamplingTests {
         #expect(exported.links.count == 128 && exported.droppedLinksCount == 1)
     }
 
+    @Test("at the attribute count limit the first attributes set are kept, not the alphabetically first; held keys still take new values")
+    func firstAttributesKept() throws {
+        let (tracer, sink, _) = tracer(limits: OTLPLimits(attributeCountLimit: 3))
+        let span = tracer.startSpan("s")
+        span.attributes["zulu"] = 1
+        span.attributes["yankee"] = 2
+        span.attributes["xray"] = 3
+        span.attributes["alpha"] = 4  // refused
+        span.attributes["yankee"] = 20  // held: updated
+        span.attributes.merge(["bravo": 5, "charlie": 6])  // refused, both
+        span.end()
+        let exported = try #require(spans(try readAll(sink.bytes)).first)
+        #expect(exported.attributes == [OTLPAttribute("xray", .int(3)), OTLPAttribute("yankee", .int(20)), OTLPAttribute("zulu", .int(1))])
+        #expect(exported.droppedAttributesCount == 3)
+    }
+
     @Test("value length limit cuts strings, also inside arrays; per-event attribute limit")
     func valueLength() throws {
         let (tracer, sink, _) = tracer(limits: OTLPLimits(attributeValueLengthLimit: 4, attributePerEventCountLimit: 1))

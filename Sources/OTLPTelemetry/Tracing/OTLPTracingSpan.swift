@@ -25,6 +25,11 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     /// span in a loop cannot grow without bound. Counted in `dropped_events_count` / `dropped_links_count`.
     private var droppedEvents = 0
     private var droppedLinks = 0
+    /// Attributes refused because the span already held as many as its limits allow: the first ones set
+    /// are kept, as the specification asks (at the end of the span, an unordered dictionary could only keep
+    /// the alphabetically first).
+    private var droppedAttributes = 0
+    private let attributeCountLimit: Int
     private var status: OTLPSpanStatus?
     private var ended = false
 
@@ -50,6 +55,7 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
         self.scope = scope
         self.processor = processor
         self.limits = limits
+        attributeCountLimit = limits.clamped.attributeCountLimit
         self.clock = clock
         ended = processor == nil
     }
@@ -70,8 +76,13 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
             if ended {
                 var discarded = _attributes
                 yield &discarded
-            } else {
+            } else if _attributes.count < attributeCountLimit {
                 yield &_attributes
+            } else {
+                // At the limit (rare): new keys are refused and counted; values of keys held may change.
+                let held = _attributes
+                yield &_attributes
+                if _attributes.count > attributeCountLimit { refuseNewAttributes(keeping: held) }
             }
         }
     }
@@ -116,6 +127,17 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
         }
     }
 
+    /// Removes (and counts) keys that are not among `held` until the span is within its limit again.
+    private func refuseNewAttributes(keeping held: SpanAttributes) {
+        var added: [String] = []
+        _attributes.forEach { key, _ in if held.get(key) == nil { added.append(key) } }
+        // Which of several keys added at once came first is not known: the last in key order go first.
+        for key in added.sorted().reversed() where _attributes.count > attributeCountLimit {
+            _attributes[key] = nil
+            droppedAttributes += 1
+        }
+    }
+
     /// Adds an event under the lock, or counts it when the span is full.
     private func append(_ event: OTLPSpanEvent) {
         guard !ended else { return }
@@ -133,7 +155,8 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
                 endTimeUnixNano: max(endTime, startTimeUnixNano), attributes: _attributes.otlpAttributes, events: events,
                 links: links, status: status, traceState: spanContext.traceState,
                 flags: Self.flags(spanContext.traceFlags, remote: parent?.isRemote ?? false),
-                droppedEventsCount: UInt32(clamping: droppedEvents), droppedLinksCount: UInt32(clamping: droppedLinks))
+                droppedAttributesCount: UInt32(clamping: droppedAttributes), droppedEventsCount: UInt32(clamping: droppedEvents),
+                droppedLinksCount: UInt32(clamping: droppedLinks))
         }
         if var span, let processor {
             limits.apply(to: &span)

@@ -309,6 +309,23 @@ struct OTLPSessionManagerHostileTests {
         #expect(record?.droppedAttributesCount == 1)
     }
 
+    @Test("at the attribute count limit a span keeps its session.id, set first when it started (regression: sorted by key, it was cut)")
+    func limitKeepsSessionOnSpans() {
+        let clock = OTLPManualClock()
+        let spans = OTLPSessionManagerTests.Recorder<OTLPScopedSpan>()
+        let manager = OTLPSessionManager(clock: clock, idGenerator: OTLPSequentialIDGenerator())
+        defer { manager.shutdown() }
+        let tracer = OTLPTracer(
+            processor: spans, scope: .init(name: "t"), clock: clock, limits: OTLPLimits(attributeCountLimit: 2), spanProcessors: [manager])
+        let span = tracer.startSpan("s")
+        span.attributes["a"] = "1"
+        span.attributes["b"] = "2"
+        span.end()
+        let exported = spans.items.first?.span
+        #expect(exported?.attributes == [OTLPAttribute("a", "1"), OTLPAttribute("session.id", .string(OTLPSessionManagerTests.id(1)))])
+        #expect(exported?.droppedAttributesCount == 1)
+    }
+
     @Test("a record or adopted span with a session.previous_id of its own gets the session's instead, once (regression: the key twice)")
     func ownPreviousIDGivesWay() {
         let rig = OTLPSessionManagerTests.Rig()
