@@ -133,8 +133,10 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
             removed = attributes.count - count
             attributes.removeLast(removed)
         }
-        for index in attributes.indices where length != nil || attributes[index].value?.isContainer == true {
-            attributes[index].value = attributes[index].value.map { truncate($0, length) }
+        // Only values that may be cut are written back: the others are left in place (no copy, no release).
+        for index in attributes.indices {
+            guard let value = attributes[index].value, mayBeCut(value, length) else { continue }
+            attributes[index].value = truncate(value, length)
         }
         return removed
     }
@@ -145,6 +147,17 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
     /// containers are cut to an empty value, as a long string is cut to the length limit; the encoders
     /// recurse per level, so this also keeps a hostile value from exhausting the exporter's stack.
     public static let maxValueNestingLevels = 30
+
+    /// Whether ``truncate(_:_:depth:)`` may change `value`: a string of more UTF-8 bytes, or bytes longer,
+    /// than `length`, or a container (its contents, or its nesting).
+    static func mayBeCut(_ value: OTLPAttributeValue, _ length: Int?) -> Bool {
+        switch value {
+        case .string(let string): length.map { string.utf8.count > max(0, $0) } ?? false
+        case .bytes(let bytes): length.map { bytes.count > max(0, $0) } ?? false
+        case .array, .keyValueList: true
+        default: false
+        }
+    }
 
     /// `value` with every string longer than `length` Unicode scalars, and every bytes value longer than
     /// `length` bytes, cut to that length (`nil`: no length limit), and arrays and key-value lists nested
