@@ -131,9 +131,9 @@ struct OTLPWireDemo: ParsableCommand {
             ? ReplayedSessions(configuration: appConfiguration.sessions, clock: replayClock, idGenerator: idGenerator) : nil
         defer { sessions?.removeDirectory() }
         let appProcessors = sessions.map { [$0] } ?? []
-        let telemetry: OTLPTelemetry
-        if deterministic {
-            telemetry = OTLPTelemetry(
+        let telemetry =
+            deterministic
+            ? OTLPTelemetry(
                 configuration: configuration,
                 resource: OTLPResource(attributes: [
                     OTLPAttribute("service.name", "otlpwire-demo"), OTLPAttribute("service.version", .string(appVersion)),
@@ -141,10 +141,12 @@ struct OTLPWireDemo: ParsableCommand {
                 ]),
                 clock: replayClock, idGenerator: idGenerator, exporterFactory: OTLPHTTPExporterFactory(),
                 spanProcessors: appProcessors, logRecordProcessors: appProcessors)
-        } else if appConfiguration.isStartupEnabled {
-            telemetry = OTLPTelemetry(
+            : OTLPTelemetry(
                 configuration: configuration, exporterFactory: OTLPHTTPExporterFactory(), spanProcessors: appProcessors,
                 logRecordProcessors: appProcessors)
+        if deterministic {
+            // No real cold start, no global bootstrap: nothing in the files depends on this process.
+        } else if appConfiguration.isStartupEnabled {
             // 1. This process's own cold start, for real.
             let launch = AppLaunchInstrumentation(telemetry: telemetry, attributes: ["app.version": appVersion])
             launch.phase("launch.bootstrap_telemetry") {
@@ -154,9 +156,6 @@ struct OTLPWireDemo: ParsableCommand {
             Logger(label: "demo").info("ready", metadata: ["cold_start.measured": "true"])
             NotificationCenter.default.post(name: OTLPAppLifecycle.didBecomeActive, object: nil)
         } else {
-            telemetry = OTLPTelemetry(
-                configuration: configuration, exporterFactory: OTLPHTTPExporterFactory(), spanProcessors: appProcessors,
-                logRecordProcessors: appProcessors)
             telemetry.bootstrap()
         }
 
