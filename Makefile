@@ -5,7 +5,7 @@ APT_PACKAGES := libprotobuf-c-dev protobuf-c-compiler protobuf-compiler zlib1g-d
 SWIFT_BUILD_FLAGS ?=
 DUMP := .build/debug/otlp-dump
 
-.PHONY: all deps build demo test check-docs check-generated generate bench bench-deps bench-smoke bench-delivery sanitize fuzz fuzz-smoke clean
+.PHONY: all deps build demo test check-docs check-generated generate bench bench-deps bench-smoke bench-delivery bench-pipeline sanitize fuzz fuzz-smoke clean
 
 all: build
 
@@ -94,7 +94,13 @@ bench-smoke: bench-deps
 ## bench-delivery: the yardstick workload delivered to rotel (--exporter blackhole) on loopback by OTLPWire's
 ## OTLP/HTTP exporter and by swift-otel 1.6's, interleaved (ITEMS, ROUNDS); not in CI: swift-otel takes minutes to build
 bench-delivery: deps
-	Benchmarks/DeliveryBenchmark/run.sh --items $(or $(ITEMS),100000) --rounds $(or $(ROUNDS),3)
+	Benchmarks/SwiftOTelComparison/run-delivery.sh --items $(or $(ITEMS),100000) --rounds $(or $(ROUNDS),3)
+
+## bench-pipeline: the span hot path (startSpan, 8 attributes, end; 1 and 8 tasks) through NoOpTracer, OTLPWire
+## (file; OTLP/HTTP to rotel) and swift-otel 1.6 (exporter none; OTLP/HTTP to rotel), each in its own process,
+## interleaved (SPANS, ROUNDS); not in CI: swift-otel takes minutes to build
+bench-pipeline: deps
+	Benchmarks/SwiftOTelComparison/run-pipeline.sh --spans $(or $(SPANS),200000) --rounds $(or $(ROUNDS),3)
 
 clean:
 	rm -rf .build demo-output

@@ -11,8 +11,9 @@ import Tracing
 /// measured in the same run; and the throughput of the whole path (tracer, batch processor, encoder,
 /// file) into a file.
 ///
-/// usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only]     (run through run.sh: allocation counts
-/// need LD_PRELOAD; `--hot-path-only` measures OTLPTracer's spans alone, for a profiler)
+/// usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only | --noop-only]     (run through run.sh:
+/// allocation counts need LD_PRELOAD; `--hot-path-only` measures OTLPTracer's spans alone and `--noop-only`
+/// NoOpTracer's, for a profiler or callgrind)
 @main
 struct TracingBenchmark {
     static func spanWith8Attributes<T: Tracer>(_ tracer: T, _ index: Int) {
@@ -53,13 +54,15 @@ struct TracingBenchmark {
         var spans = 200_000
         var reps = 5
         var hotPathOnly = false
+        var noopOnly = false
         var arguments = CommandLine.arguments.dropFirst()
         while let flag = arguments.popFirst() {
             switch flag {
             case "--spans": spans = Int(arguments.popFirst() ?? "") ?? spans
             case "--reps": reps = Int(arguments.popFirst() ?? "") ?? reps
             case "--hot-path-only": hotPathOnly = true
-            default: print("usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only]"); exit(64)
+            case "--noop-only": noopOnly = true
+            default: print("usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only | --noop-only]"); exit(64)
             }
         }
         MallocInterposerSwift.initialize()
@@ -70,6 +73,10 @@ struct TracingBenchmark {
 
         // Baseline: the Tracing API's own no-op tracer, same calls.
         let noop = hotPathOnly ? (nanos: 1, allocations: 0) : measure(spans, reps) { spanWith8Attributes(NoOpTracer(), $0) }
+        if noopOnly {
+            print("NoOpTracer start + 8 attributes + end: \(String(format: "%.0f", noop.nanos)) ns/span, \(String(format: "%.1f", noop.allocations)) allocations/span")
+            return
+        }
 
         // Start + end into the batch processor (its worker encodes and writes to /dev/null meanwhile).
         let counters = OTLPTelemetryCounters()

@@ -4,7 +4,7 @@
 # process, interleaved for R rounds; a table of each round with the ratios OTLPWire / swift-otel, and the
 # median ratios. Installs nothing beyond `make deps` (which installs rotel); the first build resolves
 # and builds swift-otel (several minutes on 2 cores). Builds and runs under `nice -n 19`.
-# usage: Benchmarks/DeliveryBenchmark/run.sh [--items N] [--rounds R] [-- extra delivery-benchmark flags]
+# usage: Benchmarks/SwiftOTelComparison/run-delivery.sh [--items N] [--rounds R] [-- extra delivery-benchmark flags]
 set -euo pipefail
 cd "$(dirname "$0")"
 items=100000
@@ -24,40 +24,21 @@ build_log=$(mktemp)
 nice -n 19 swift build -c release --product delivery-benchmark >"$build_log" 2>&1 || { cat "$build_log" >&2; exit 1; }
 rm -f "$build_log"
 bin="$(swift build -c release --show-bin-path)/delivery-benchmark"
-rotel="$(python3 -c "import os,rotel;print(os.path.dirname(rotel.__file__))")/rotel-agent"
 
-work=$(mktemp -d)
-read -r http_port grpc_port < <(python3 -c '
-import socket
-socks = [socket.socket() for _ in range(2)]
-for s in socks: s.bind(("127.0.0.1", 0))
-print(*[s.getsockname()[1] for s in socks])')
-"$rotel" start --otlp-http-endpoint "127.0.0.1:$http_port" --otlp-grpc-endpoint "127.0.0.1:$grpc_port" \
-  --exporter blackhole --pid-file "$work/rotel.pid" >"$work/rotel.log" 2>&1 &
-rotel_pid=$!
-stop_rotel() {
-  kill "$rotel_pid" 2>/dev/null || true
-  wait "$rotel_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap stop_rotel EXIT
-for _ in $(seq 100); do
-  python3 -c "import socket,sys; socket.create_connection(('127.0.0.1', $http_port), 0.2)" 2>/dev/null && break
-  kill -0 "$rotel_pid" 2>/dev/null || { cat "$work/rotel.log" >&2; exit 1; }
-  sleep 0.1
-done
-swift_otel=$(python3 -c "import json; print(next(p['state'].get('version', '?') for p in json.load(open('Package.resolved'))['pins'] if p['identity'] == 'swift-otel'))" 2>/dev/null || echo '?')
-echo "swift-otel $swift_otel; rotel $("$rotel" --version | awk '{print $2}') (PyPI rotel $(python3 -c 'import importlib.metadata as m; print(m.version("rotel"))'), --exporter blackhole) on 127.0.0.1:$http_port" >&2
+# shellcheck source=start-rotel.sh
+source ./start-rotel.sh
+work=$rotel_work
+echo "swift-otel $(swift_otel_version); $rotel_version on 127.0.0.1:$rotel_http_port" >&2
 echo "$items spans and $items log records per run, $rounds rounds, each SDK in its own process under nice -n 19" >&2
 
 for round in $(seq "$rounds"); do
   for mode in otlpwire "otlpwire --no-gzip" swift-otel; do
     # shellcheck disable=SC2086 # the mode's flags
-    nice -n 19 "$bin" $mode --endpoint "http://127.0.0.1:$http_port" --items "$items" "${extra[@]}" \
+    nice -n 19 "$bin" $mode --endpoint "http://127.0.0.1:$rotel_http_port" --items "$items" "${extra[@]}" \
       | sed "s/^{/{\"round\":$round,/" >>"$work/results.jsonl"
   done
 done
-kill -0 "$rotel_pid" 2>/dev/null || { echo "rotel exited during the run:" >&2; cat "$work/rotel.log" >&2; exit 1; }
+check_rotel
 
 python3 - "$work/results.jsonl" <<'PY'
 import json, statistics, sys

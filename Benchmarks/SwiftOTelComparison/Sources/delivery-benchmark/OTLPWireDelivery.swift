@@ -2,6 +2,7 @@ import Logging
 import OTLPHTTP
 import OTLPTelemetry
 import OTLPWire
+import PeerSupport
 
 /// The OTLPWire side: `OTLPTelemetry` with only its `otlp` section (no file output), delivering through
 /// `OTLPHTTPExporterFactory`; one pipeline per signal, shut down at the end of its run.
@@ -26,7 +27,7 @@ struct OTLPWireDelivery {
             configuration: configuration, scope: OTLPInstrumentationScope(name: "bench", version: "1.0.0"),
             exporterFactory: OTLPHTTPExporterFactory())
         let items = signal == .traces ? workload.spans.count : workload.logRecords.count
-        let cost = DeliveryResult.measureSync {
+        let cost = ProcessCost.measureSync {
             switch signal {
             case .traces: workload.emitSpans(telemetry.tracer)
             case .logs: workload.emitLogRecords(Logger(label: Workload.loggerLabel) { telemetry.logHandler(label: $0, logLevel: .trace) })

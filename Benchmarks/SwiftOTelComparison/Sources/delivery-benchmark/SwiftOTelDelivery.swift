@@ -1,6 +1,6 @@
 import Logging
 import OTel
-import ServiceLifecycle
+import PeerSupport
 
 /// The swift-otel side: its tracing and logging backends (`OTel.makeTracingBackend`,
 /// `OTel.makeLoggingBackend`) with the OTLP/HTTP exporter, protobuf, the same batch settings; one backend
@@ -43,30 +43,17 @@ struct SwiftOTelDelivery {
         let cost: (wallSeconds: Double, cpuSeconds: Double)
         if traces {
             let backend = try OTel.makeTracingBackend(configuration: configuration)
-            cost = try await Self.running(backend.service) { workload.emitSpans(backend.factory) }
+            let run = try await SwiftOTelService.running(backend.service) { workload.emitSpans(backend.factory) }
+            cost = (run.wallSeconds, run.cpuSeconds)
         } else {
             let backend = try OTel.makeLoggingBackend(configuration: configuration)
             let logger = Logger(label: Workload.loggerLabel, factory: backend.factory)
-            cost = try await Self.running(backend.service) { workload.emitLogRecords(logger) }
+            let run = try await SwiftOTelService.running(backend.service) { workload.emitLogRecords(logger) }
+            cost = (run.wallSeconds, run.cpuSeconds)
         }
         let dropped = min(items, lost.value)
         return DeliveryResult(
             mode: "swift-otel", signal: traces ? "traces" : "logs", items: items, delivered: items - dropped, dropped: dropped,
             wallSeconds: cost.wallSeconds, cpuSeconds: cost.cpuSeconds, encodedBytes: 0)
-    }
-
-    /// Starts `service`, runs `body`, then shuts the service down gracefully and waits for it to finish:
-    /// the wall and CPU seconds from the start of `body` to the end of the shutdown.
-    private static func running(_ service: some Service, _ body: () -> Void) async throws -> (wallSeconds: Double, cpuSeconds: Double) {
-        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [], logger: Logger(label: "delivery-benchmark") { _ in SwiftLogNoOpLogHandler() })
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            let cost = try await DeliveryResult.measure {
-                body()
-                await group.triggerGracefulShutdown()
-                _ = try await tasks.next()
-            }
-            return cost
-        }
     }
 }

@@ -4,28 +4,36 @@ import Logging
 /// swift-otel's diagnostic log handler, counting what it reports lost: spans or log records dropped by a
 /// full queue (`dropped_count`) and batches that failed to export (`batch_size`). swift-otel has no public
 /// counters; these warnings are how it reports loss. Every message is also printed to standard error.
-struct SwiftOTelDiagnostics: LogHandler {
+public struct SwiftOTelDiagnostics: LogHandler {
     /// The count every copy of the handler adds to.
-    final class LostItems: @unchecked Sendable {
+    public final class LostItems: @unchecked Sendable {
         private let lock = NSLock()
         private var count = 0
 
         /// Items reported lost so far.
-        var value: Int { lock.withLock { count } }
+        public var value: Int { lock.withLock { count } }
 
-        func add(_ items: Int) { lock.withLock { count += items } }
+        /// A count starting at 0.
+        public init() {}
+
+        /// Adds `items` to the count.
+        public func add(_ items: Int) { lock.withLock { count += items } }
     }
 
-    let lost: LostItems
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .warning
+    /// The count this handler adds to.
+    public let lost: LostItems
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level = .warning
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    /// A handler adding to `lost`.
+    public init(lost: LostItems) { self.lost = lost }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    public func log(event: LogEvent) {
         var merged = metadata
         if let callMetadata = event.metadata { merged.merge(callMetadata) { $1 } }
         let message = event.message.description
