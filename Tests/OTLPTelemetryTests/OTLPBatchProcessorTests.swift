@@ -33,6 +33,50 @@ struct OTLPBatchProcessorTests {
         #expect(logRecords(try readAll(sink.collected)).count == final.logRecordsExported)
     }
 
+    /// An item that records which thread did its deferred work.
+    struct ThreadProbe: OTLPExportable {
+        var index: Int
+        var preparedBy: pthread_t?
+        static var kind: OTLPItemKind { .span }
+        static func request(_ items: [ThreadProbe], resource: OTLPResource) -> OTLPPayload { .traces(OTLPTracesData(resourceGroups: [])) }
+        func nestsValues(deeperThan levels: Int) -> Bool { false }
+        mutating func prepareForExport() {
+            if preparedBy == nil { preparedBy = pthread_self() }
+        }
+    }
+
+    /// Keeps what it is given.
+    final class ProbeExporter: OTLPExporter, @unchecked Sendable {
+        private let lock = NSLock()
+        private var exported: [ThreadProbe] = []
+        var items: [ThreadProbe] { lock.withLock { exported } }
+        func export(_ items: [ThreadProbe]) -> Bool {
+            lock.withLock { exported += items }
+            return true
+        }
+        func forceFlush() {}
+        func shutdown() {}
+    }
+
+    @Test("callers do their item's deferred work themselves once the queue is half full; the worker does the rest")
+    func callersHelpWhenBehind() {
+        let counters = OTLPTelemetryCounters()
+        let exporter = ProbeExporter()
+        // The worker takes nothing before a full batch (8): the first 4 items wait unprepared, the next 4 find
+        // the queue half full.
+        let processor = OTLPBatchProcessor(
+            exporter: exporter, counters: counters, configuration: .init(maxQueueSize: 8, maxExportBatchSize: 8, scheduleDelaySeconds: 3600))
+        let caller = pthread_self()
+        for index in 0..<8 { processor.onEnd(ThreadProbe(index: index)) }
+        processor.shutdown()
+        let items = exporter.items
+        #expect(items.map(\.index) == Array(0..<8))
+        #expect(items.allSatisfy { $0.preparedBy != nil })
+        #expect(items[..<4].allSatisfy { $0.preparedBy.map { pthread_equal($0, caller) } == 0 }, "prepared by the worker")
+        #expect(items[4...].allSatisfy { $0.preparedBy.map { pthread_equal($0, caller) } != 0 }, "prepared by the caller")
+        #expect(counters.snapshot.spansReceived == 8 && counters.snapshot.totalSpansDropped == 0)
+    }
+
     @Test("forceFlush exports everything queued, in batches of at most maxExportBatchSize")
     func forceFlush() throws {
         let sink = ControllableSink()

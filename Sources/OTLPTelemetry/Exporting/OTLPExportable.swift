@@ -1,16 +1,64 @@
 public import OTLPWire
 
 /// A finished span with the instrumentation scope that produced it.
+///
+/// A span ended by ``OTLPTracingSpan`` carries its attributes as the Tracing API holds them: they are
+/// converted to OTLP attributes, sorted by key and cut to the tracer's limits when the span is first read,
+/// which the pipeline's processors do on their worker thread (``prepareForExport()``), not on the
+/// application's. Reading ``span`` before that gives the same span.
 public struct OTLPScopedSpan: Sendable {
     /// The instrumentation scope of the tracer that made the span.
     public var scope: OTLPInstrumentationScope
-    /// The finished span.
-    public var span: OTLPSpan
+    /// The finished span, with its attributes converted and its limits applied.
+    public var span: OTLPSpan {
+        // A read borrows the stored span (no copy of its fields) once the attributes are converted.
+        _read {
+            if let pendingAttributes {
+                var span = storedSpan
+                pendingAttributes.complete(&span)
+                yield span
+            } else {
+                yield storedSpan
+            }
+        }
+        set {
+            storedSpan = newValue
+            pendingAttributes = nil
+            limitsApplied = false
+        }
+        _modify {
+            prepareForExport()
+            limitsApplied = false
+            yield &storedSpan
+        }
+    }
+    fileprivate var storedSpan: OTLPSpan
+    /// Attributes (and the limits to apply) still in the Tracing API's form; `nil` once converted.
+    fileprivate var pendingAttributes: OTLPPendingSpanAttributes?
+    /// Whether the stored span is as the tracer's limits left it (nothing changed since): its values then nest
+    /// no deeper than ``OTLPLimits/maxValueNestingLevels``.
+    fileprivate var limitsApplied = false
 
     /// A span produced under `scope`.
     public init(scope: OTLPInstrumentationScope, span: OTLPSpan) {
         self.scope = scope
-        self.span = span
+        storedSpan = span
+        pendingAttributes = nil
+    }
+
+    /// A span produced under `scope` whose attributes are converted and whose limits are applied later.
+    init(scope: OTLPInstrumentationScope, span: OTLPSpan, pendingAttributes: OTLPPendingSpanAttributes) {
+        self.scope = scope
+        storedSpan = span
+        self.pendingAttributes = pendingAttributes
+    }
+
+    /// Converts the span's pending attributes and applies its limits, once.
+    public mutating func prepareForExport() {
+        guard let pendingAttributes else { return }
+        self.pendingAttributes = nil
+        pendingAttributes.complete(&storedSpan)
+        limitsApplied = true
     }
 }
 
@@ -38,6 +86,14 @@ public protocol OTLPExportable: Sendable {
     /// nests arrays and key-value lists more than `levels` deep. The exporter asks before encoding, which
     /// recurses per level: such an item is dropped (`item_too_large`) instead of exhausting its stack.
     func nestsValues(deeperThan levels: Int) -> Bool
+    /// Completes work the producer left for later, so that it is done once, on the exporting thread: a span
+    /// ended by ``OTLPTracingSpan`` converts its attributes here. Processors call it before their exporter
+    /// sees the item; reading the item before gives the same values. The default does nothing.
+    mutating func prepareForExport()
+}
+
+extension OTLPExportable {
+    public mutating func prepareForExport() {}
 }
 
 extension OTLPExportable {
@@ -51,6 +107,8 @@ extension OTLPExportable {
     package static func droppingTooDeeplyNested(
         _ items: [Self], counters: OTLPTelemetryCounters, reporter: String, diagnostics: (String) -> Void
     ) -> [Self] {
+        // Nearly always none: the batch is then passed on as it is, not copied item by item.
+        guard items.contains(where: { $0.nestsValues(deeperThan: maxEncodableValueNesting) }) else { return items }
         let encodable = items.filter { !$0.nestsValues(deeperThan: maxEncodableValueNesting) }
         let tooLarge = items.count - encodable.count
         if tooLarge > 0 {
@@ -66,8 +124,18 @@ extension OTLPScopedSpan: OTLPExportable {
     public static var kind: OTLPItemKind { .span }
 
     public func nestsValues(deeperThan levels: Int) -> Bool {
-        scope.attributes.nest(deeperThan: levels) || span.attributes.nest(deeperThan: levels)
-            || span.events.contains { $0.attributes.nest(deeperThan: levels) } || span.links.contains { $0.attributes.nest(deeperThan: levels) }
+        guard pendingAttributes == nil else {
+            var prepared = self
+            prepared.prepareForExport()
+            return prepared.nestsValues(deeperThan: levels)
+        }
+        if scope.attributes.nest(deeperThan: levels) { return true }
+        // The tracer's limits cut containers nested deeper than `maxValueNestingLevels` in the whole span.
+        if limitsApplied && levels >= OTLPLimits.maxValueNestingLevels { return false }
+        // The stored span itself: reading `span` would go through its accessor for every field.
+        return storedSpan.attributes.nest(deeperThan: levels)
+            || storedSpan.events.contains { $0.attributes.nest(deeperThan: levels) }
+            || storedSpan.links.contains { $0.attributes.nest(deeperThan: levels) }
     }
 
     public static func request(_ items: [OTLPScopedSpan], resource: OTLPResource) -> OTLPPayload {

@@ -4,14 +4,17 @@ import Foundation
 /// Queues finished items and exports them in batches on a worker thread, as the OpenTelemetry
 /// specification's batching processor does.
 ///
-/// ``onEnd(_:)`` only appends to a bounded queue under a short lock: it never waits for the exporter. When
-/// the queue is full the item is dropped and counted (`queue_full`). The worker exports when a full batch is
-/// waiting, when the schedule delay has passed since the oldest waiting item arrived, or when asked to
-/// flush; with nothing queued it sleeps until an item arrives (it never wakes up idle). ``forceFlush()`` and
-/// ``shutdown()`` return once everything queued before the call has been exported; they give up only when
-/// the worker has completed no batch for the export timeout (a sink stuck in a write). ``shutdown()`` then
-/// returns without waiting further and reports how many items the worker still holds: the worker exports
-/// them when the write completes, then shuts the exporter down.
+/// ``onEnd(_:)`` only appends to a bounded queue under a short lock: it never waits for the exporter. The
+/// worker does the items' deferred work (``OTLPExportable/prepareForExport()``: a span's attribute conversion)
+/// off the callers' threads; once the queue is half full, callers do it themselves, so a worker that falls
+/// behind gets help before the queue overflows. When the queue is full the item is dropped and counted
+/// (`queue_full`). The worker exports when a full batch is waiting, when the schedule delay has passed since
+/// the oldest waiting item arrived, or when asked to flush; with nothing queued it sleeps until an item
+/// arrives (it never wakes up idle). ``forceFlush()`` and ``shutdown()`` return once everything queued before
+/// the call has been exported; they give up only when the worker has completed no batch for the export
+/// timeout (a sink stuck in a write). ``shutdown()`` then returns without waiting further and reports how many
+/// items the worker still holds: the worker exports them when the write completes, then shuts the exporter
+/// down.
 public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @unchecked Sendable {
     /// The items processed: the exporter's.
     public typealias Item = Exporter.Item
@@ -37,6 +40,9 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
     private var idleWakeups = 0
     /// Items taken from the queue and not yet handed to the exporter.
     private var inFlight = 0
+    /// Queued items from which callers do their item's deferred work themselves
+    /// (``OTLPExportable/prepareForExport()``): half the queue.
+    private let helpThreshold: Int
     private let diagnostics: @Sendable (String) -> Void
 
     /// - Parameters:
@@ -53,6 +59,7 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
         self.exporter = exporter
         self.counters = counters
         self.configuration = configuration.clamped
+        helpThreshold = max(1, self.configuration.maxQueueSize / 2)
         queue.reserveCapacity(min(self.configuration.maxQueueSize, 1 << 16))
         let thread = Thread { [self] in work() }
         thread.name = "OTLPBatchProcessor"
@@ -72,7 +79,24 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
             counters.dropped(1, Item.kind, .queueFull)
             return
         }
-        queue.append(item)
+        if queue.count >= helpThreshold {
+            // The worker is behind: the caller does the item's deferred work itself (a span's attribute
+            // conversion), which takes that share off the worker and slows the producer down before the queue
+            // overflows and items are lost.
+            condition.unlock()
+            var prepared = item
+            prepared.prepareForExport()
+            condition.lock()
+            guard !isShutDown, queue.count < configuration.maxQueueSize else {
+                let reason: OTLPDropReason = isShutDown ? .shutDown : .queueFull
+                condition.unlock()
+                counters.dropped(1, Item.kind, reason)
+                return
+            }
+            queue.append(prepared)
+        } else {
+            queue.append(item)
+        }
         // The first item starts the schedule delay; a full batch is exported at once.
         let wake = queue.count == 1 || queue.count == configuration.maxExportBatchSize
         condition.unlock()
@@ -157,7 +181,7 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
                 if Date() >= deadline { break }
                 _ = condition.wait(until: deadline)
             }
-            let taken = queue
+            var taken = queue
             inFlight = taken.count
             queue = []
             queue.reserveCapacity(min(configuration.maxQueueSize, 1 << 16))
@@ -165,10 +189,12 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
             let stopping = isShutDown
             condition.unlock()
 
+            // Work left by the producers (a span's attribute conversion) is done here, off their threads.
+            for index in taken.indices { taken[index].prepareForExport() }
             var start = 0
             while start < taken.count {
                 let end = min(start + configuration.maxExportBatchSize, taken.count)
-                exporter.export(Array(taken[start..<end]))
+                exporter.export(end - start == taken.count ? taken : Array(taken[start..<end]))
                 condition.lock()
                 inFlight -= end - start
                 batchesCompleted += 1

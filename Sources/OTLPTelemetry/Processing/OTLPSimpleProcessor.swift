@@ -18,6 +18,8 @@ public final class OTLPSimpleProcessor<Exporter: OTLPExporter>: OTLPProcessor, @
     }
 
     public func onEnd(_ item: Item) {
+        var item = item
+        item.prepareForExport()
         counters.received(1, Item.kind)
         lock.withLock {
             guard !isShutDown else {

@@ -5,6 +5,9 @@ struct OTLPSpanProcessorChain: OTLPProcessor {
     let next: any OTLPProcessor<OTLPScopedSpan>
 
     func onEnd(_ item: OTLPScopedSpan) {
+        // The application's processors read the span: its attributes are converted once, here.
+        var item = item
+        item.prepareForExport()
         for spanProcessor in spanProcessors { spanProcessor.onEnd(item) }
         next.onEnd(item)
     }

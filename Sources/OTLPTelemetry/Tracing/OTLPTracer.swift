@@ -47,7 +47,7 @@ public struct OTLPTracer: Tracer {
         self.idGenerator = idGenerator
         self.clock = clock
         self.sampler = sampler
-        self.limits = limits
+        self.limits = limits.clamped
     }
 
     public func startSpan<Instant: TracerInstant>(
@@ -59,22 +59,20 @@ public struct OTLPTracer: Tracer {
         file fileID: String,
         line: UInt
     ) -> OTLPTracingSpan {
-        var context = context()
+        let context = context()
         let parent = context.otlpSpanContext
         let traceID = parent?.traceID ?? idGenerator.newTraceID()
         let sampled = sampler.shouldSample(traceID: traceID, parent: parent, name: operationName)
         let spanContext = OTLPSpanContext(
             traceID: traceID, spanID: idGenerator.newSpanID(),
             traceFlags: sampled ? (parent?.traceFlags ?? 0) | 1 : (parent?.traceFlags ?? 0) & ~1, traceState: parent?.traceState ?? "")
-        // Kept only for the application's processors: without them starting a span costs what it did.
-        let parentContext = spanProcessors.isEmpty ? nil : context
-        context.otlpSpanContext = spanContext
+        // The span's own context (the parent's with this span active) is made when first read.
         let span = OTLPTracingSpan(
-            operationName: operationName, kind: kind, context: context, spanContext: spanContext, parent: parent,
+            operationName: operationName, kind: kind, parentContext: context, spanContext: spanContext, parent: parent,
             startTimeUnixNano: instant().nanosecondsSinceEpoch, scope: scope, processor: sampled ? processor : nil,
             limits: limits, clock: clock)
-        if sampled, let parentContext {
-            for spanProcessor in spanProcessors { spanProcessor.onStart(span, parentContext: parentContext) }
+        if sampled {
+            for spanProcessor in spanProcessors { spanProcessor.onStart(span, parentContext: context) }
         }
         return span
     }

@@ -5,7 +5,9 @@ public import Tracing
 /// A span of ``OTLPTracer``. Thread-safe; ending it a second time does nothing. A span the sampler dropped
 /// records nothing (``isRecording`` is `false`) but still carries its context to children.
 public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
-    public let context: InstrumentationContext
+    /// The context the span was started in and, once ``context`` has been read, the span's own context.
+    private var _context: InstrumentationContext
+    private var contextHoldsSpan = false
     /// The span's identity, also available from ``context``.
     public let spanContext: OTLPSpanContext
     private let parent: OTLPSpanContext?
@@ -13,12 +15,13 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     private let scope: OTLPInstrumentationScope
     /// `nil` for a span the sampler dropped.
     private let processor: (any OTLPProcessor<OTLPScopedSpan>)?
+    /// The tracer's limits, clamped into their ranges.
     private let limits: OTLPLimits
     private let clock: any OTLPClock
     private let startTimeUnixNano: UInt64
     private let lock = NSLock()
     private var _operationName: String
-    private var _attributes = SpanAttributes(OTLPTracingSpan.reservedAttributes)
+    private var _attributes = OTLPTracingSpan.reservedAttributes
     private var events: [OTLPSpanEvent] = []
     private var links: [OTLPSpanLink] = []
     /// Events and links refused because the span already held as many as its limits allow: a long-lived
@@ -33,31 +36,44 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     private var status: OTLPSpanStatus?
     private var ended = false
 
-    /// An empty attribute dictionary with room for 8 attributes: a span's attributes then grow in one
-    /// allocation instead of four (capacities 1, 3, 6, 12), and are not rehashed on the way.
-    private static var reservedAttributes: [String: SpanAttribute] {
+    /// Empty attributes with room for 8, shared: a span's first attribute copies the storage with its
+    /// capacity, so its attributes grow in one allocation instead of four (capacities 1, 3, 6, 12) and are
+    /// not rehashed on the way; a span without attributes allocates none.
+    private static let reservedAttributes: SpanAttributes = {
         var attributes: [String: SpanAttribute] = [:]
         attributes.reserveCapacity(8)
-        return attributes
-    }
+        return SpanAttributes(attributes)
+    }()
 
     init(
-        operationName: String, kind: SpanKind, context: InstrumentationContext, spanContext: OTLPSpanContext,
+        operationName: String, kind: SpanKind, parentContext: InstrumentationContext, spanContext: OTLPSpanContext,
         parent: OTLPSpanContext?, startTimeUnixNano: UInt64, scope: OTLPInstrumentationScope,
         processor: (any OTLPProcessor<OTLPScopedSpan>)?, limits: OTLPLimits, clock: any OTLPClock
     ) {
         _operationName = operationName
         self.kind = kind
-        self.context = context
+        _context = parentContext
         self.spanContext = spanContext
         self.parent = parent
         self.startTimeUnixNano = startTimeUnixNano
         self.scope = scope
         self.processor = processor
         self.limits = limits
-        attributeCountLimit = limits.clamped.attributeCountLimit
+        attributeCountLimit = limits.attributeCountLimit
         self.clock = clock
         ended = processor == nil
+    }
+
+    /// The context the span was started in, with the span as its active span. Made when first read (by
+    /// `withSpan`, or to start a child): a span that is only started and ended never pays for it.
+    public var context: InstrumentationContext {
+        lock.withLock {
+            if !contextHoldsSpan {
+                _context.otlpSpanContext = spanContext
+                contextHoldsSpan = true
+            }
+            return _context
+        }
     }
 
     public var operationName: String {
@@ -123,7 +139,7 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
             attributes: link.attributes.otlpAttributes, flags: Self.flags(linked.traceFlags, remote: linked.isRemote))
         lock.withLock {
             guard !ended else { return }
-            if links.count < limits.clamped.linkCountLimit { links.append(converted) } else { droppedLinks += 1 }
+            if links.count < limits.linkCountLimit { links.append(converted) } else { droppedLinks += 1 }
         }
     }
 
@@ -141,27 +157,27 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     /// Adds an event under the lock, or counts it when the span is full.
     private func append(_ event: OTLPSpanEvent) {
         guard !ended else { return }
-        if events.count < limits.clamped.eventCountLimit { events.append(event) } else { droppedEvents += 1 }
+        if events.count < limits.eventCountLimit { events.append(event) } else { droppedEvents += 1 }
     }
 
     public func end<Instant: TracerInstant>(at instant: @autoclosure () -> Instant) {
         let endTime = instant().nanosecondsSinceEpoch
-        let span: OTLPSpan? = lock.withLock {
+        // The attributes are handed on as they are: converting them and applying the limits is done once,
+        // on the pipeline's worker thread (OTLPScopedSpan.prepareForExport), not on the application's.
+        let finished: OTLPScopedSpan? = lock.withLock {
             guard !ended else { return nil }
             ended = true
-            return OTLPSpan(
+            let span = OTLPSpan(
                 traceID: spanContext.traceID, spanID: spanContext.spanID, parentSpanID: parent?.spanID,
                 name: _operationName, kind: Self.kind(kind), startTimeUnixNano: startTimeUnixNano,
-                endTimeUnixNano: max(endTime, startTimeUnixNano), attributes: _attributes.otlpAttributes, events: events,
+                endTimeUnixNano: max(endTime, startTimeUnixNano), attributes: [], events: events,
                 links: links, status: status, traceState: spanContext.traceState,
                 flags: Self.flags(spanContext.traceFlags, remote: parent?.isRemote ?? false),
                 droppedAttributesCount: UInt32(clamping: droppedAttributes), droppedEventsCount: UInt32(clamping: droppedEvents),
                 droppedLinksCount: UInt32(clamping: droppedLinks))
+            return OTLPScopedSpan(scope: scope, span: span, pendingAttributes: OTLPPendingSpanAttributes(attributes: _attributes, limits: limits))
         }
-        if var span, let processor {
-            limits.apply(to: &span)
-            processor.onEnd(OTLPScopedSpan(scope: scope, span: span))
-        }
+        if let finished, let processor { processor.onEnd(finished) }
     }
 
     /// W3C flags in the low byte; bit 8 says whether the parent's remoteness is known, bit 9 that it is remote.

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import Tracing
+import OTLPWire
+@testable import OTLPTelemetry
+import OTLPTesting
+
+/// A tracer's ended spans leave its attributes to be converted later, off the application's thread: they
+/// must read the same wherever that happens.
+@Suite("OTLPScopedSpan")
+struct OTLPScopedSpanTests {
+    /// Keeps every item as the tracer handed it on (nothing prepared).
+    final class Capture: OTLPProcessor, @unchecked Sendable {
+        private let lock = NSLock()
+        private var captured: [OTLPScopedSpan] = []
+        var items: [OTLPScopedSpan] { lock.withLock { captured } }
+        func onEnd(_ item: OTLPScopedSpan) { lock.withLock { captured.append(item) } }
+        func forceFlush() -> Bool { true }
+        func shutdown() {}
+    }
+
+    private enum TenantKey: ServiceContextKey {
+        typealias Value = String
+    }
+
+    func endedSpan(limits: OTLPLimits) throws -> OTLPScopedSpan {
+        let capture = Capture()
+        let tracer = OTLPTracer(
+            processor: capture, scope: OTLPInstrumentationScope(name: "tests"), idGenerator: OTLPSequentialIDGenerator(),
+            clock: OTLPManualClock(), limits: limits)
+        let span = tracer.startSpan("checkout")
+        span.attributes["zeta"] = "abcdefgh"
+        span.attributes["alpha"] = 1
+        span.attributes["mid"] = SpanAttribute.int64Array([1, 2])
+        span.addEvent(SpanEvent(name: "tap", attributes: ["note": "long note"]))
+        span.end()
+        return try #require(capture.items.first)
+    }
+
+    @Test("Attributes read before and after prepareForExport are the same: sorted by key, cut to the limits")
+    func pendingAttributes() throws {
+        let item = try endedSpan(limits: OTLPLimits(attributeValueLengthLimit: 4))
+        let expected = [
+            OTLPAttribute("alpha", .int(1)), OTLPAttribute("mid", .array([.int(1), .int(2)])), OTLPAttribute("zeta", "abcd"),
+        ]
+        #expect(item.span.attributes == expected)
+        // The limits hold for the events too, as when they were applied at the span's end.
+        #expect(item.span.events.first?.attributes == [OTLPAttribute("note", "long")])
+
+        var prepared = item
+        prepared.prepareForExport()
+        #expect(prepared.span == item.span)
+        prepared.prepareForExport()  // a second time changes nothing
+        #expect(prepared.span == item.span)
+
+        // Changing part of the span keeps the converted attributes; replacing it replaces them.
+        var renamed = item
+        renamed.span.name = "renamed"
+        #expect(renamed.span.attributes == expected && renamed.span.name == "renamed")
+        var replaced = item
+        replaced.span = OTLPSpan(traceID: item.span.traceID, spanID: item.span.spanID, name: "other", startTimeUnixNano: 1, endTimeUnixNano: 2)
+        #expect(replaced.span.attributes.isEmpty && replaced.span.name == "other")
+    }
+
+    @Test("Nesting is checked again on a span changed after the tracer's limits were applied")
+    func nestingAfterChange() throws {
+        var item = try endedSpan(limits: .default)
+        item.prepareForExport()
+        #expect(!item.nestsValues(deeperThan: 40))
+        var deep = OTLPAttributeValue.int(1)
+        for _ in 0..<50 { deep = .array([deep]) }
+        item.span.attributes.append(OTLPAttribute("deep", deep))
+        #expect(item.nestsValues(deeperThan: 40))
+        var replaced = item
+        replaced.span = item.span
+        #expect(replaced.nestsValues(deeperThan: 40))
+    }
+
+    @Test("The attribute count limit still keeps the first attributes set, whoever converts them")
+    func countLimit() throws {
+        let item = try endedSpan(limits: OTLPLimits(attributeCountLimit: 1))
+        #expect(item.span.attributes == [OTLPAttribute("zeta", "abcdefgh")])
+        #expect(item.span.droppedAttributesCount == 2)
+    }
+
+    @Test("A span's context, made when first read, holds the span and the values of the context it started in")
+    func lazyContext() throws {
+        let tracer = OTLPTracer(processor: Capture(), scope: OTLPInstrumentationScope(name: "tests"), idGenerator: OTLPSequentialIDGenerator())
+        var started = ServiceContext.topLevel
+        started[TenantKey.self] = "acme"
+        let parent = tracer.startSpan("parent", context: started)
+        // Read from several threads at once: every reader gets the same context.
+        let contexts = OTLPLockedArray<OTLPSpanContext?>()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in contexts.append(parent.context.otlpSpanContext) }
+        #expect(contexts.values.count == 8 && contexts.values.allSatisfy { $0 == parent.spanContext })
+        #expect(parent.context[TenantKey.self] == "acme")
+        // The context it started in is left as it was.
+        #expect(started.otlpSpanContext == nil)
+
+        let child = tracer.startSpan("child", context: parent.context)
+        #expect(child.spanContext.traceID == parent.spanContext.traceID)
+        #expect(child.context[TenantKey.self] == "acme")
+        #expect(child.context.otlpSpanContext == child.spanContext)
+        child.end()
+        parent.end()
+    }
+}
+
+/// An array several threads append to.
+final class OTLPLockedArray<Element>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var elements: [Element] = []
+    var values: [Element] { lock.withLock { elements } }
+    func append(_ element: Element) { lock.withLock { elements.append(element) } }
+}
