@@ -11,7 +11,7 @@ import Tracing
 /// in a directory of its own under the system's temporary directory, removed by ``removeDirectory()`` when
 /// the demo ends (a killed demo leaves it): every run replays the app from a fresh install, and the output
 /// directory holds telemetry only. A session file that cannot be written fails the demo (``persistenceError``).
-final class ReplayedSessions: OTLPSpanProcessor, OTLPLogRecordProcessor, @unchecked Sendable {
+final class ReplayedSessions: OTLPStartOnlySpanProcessor, OTLPLogRecordProcessor, @unchecked Sendable {
     let configuration: OTLPSessionConfiguration
     /// Where the replayed app keeps its session file.
     let directory: String

@@ -83,6 +83,37 @@ struct OTLPScopedSpanTests {
         #expect(item.span.droppedAttributesCount == 2)
     }
 
+    /// Sets an attribute on starting spans; ignores ended ones.
+    struct Tagger: OTLPStartOnlySpanProcessor {
+        func onStart(_ span: OTLPTracingSpan, parentContext: ServiceContext) { span.attributes["tenant"] = "acme" }
+    }
+
+    /// Reads ended spans.
+    final class Reader: OTLPSpanProcessor, @unchecked Sendable {
+        private let lock = NSLock()
+        private var seen: [[OTLPAttribute]] = []
+        var attributes: [[OTLPAttribute]] { lock.withLock { seen } }
+        func onEnd(_ span: OTLPScopedSpan) { lock.withLock { seen.append(span.span.attributes) } }
+    }
+
+    @Test("Processors that only act on start leave the conversion to the pipeline's worker; one that reads ended spans gets them converted")
+    func processorsAndConversion() throws {
+        for reads in [false, true] {
+            let capture = Capture()
+            let reader = Reader()
+            let processors: [any OTLPSpanProcessor] = reads ? [Tagger(), reader] : [Tagger()]
+            let tracer = OTLPTracer(processor: capture, scope: OTLPInstrumentationScope(name: "tests"), spanProcessors: processors)
+            let span = tracer.startSpan("checkout")
+            span.attributes["zeta"] = "z"
+            span.end()
+            let item = try #require(capture.items.first)
+            #expect(item.hasPendingAttributes == !reads)
+            let expected = [OTLPAttribute("tenant", "acme"), OTLPAttribute("zeta", "z")]
+            #expect(item.span.attributes == expected)
+            #expect(reader.attributes == (reads ? [expected] : []))
+        }
+    }
+
     @Test("A span's context, made when first read, holds the span and the values of the context it started in")
     func lazyContext() throws {
         let tracer = OTLPTracer(processor: Capture(), scope: OTLPInstrumentationScope(name: "tests"), idGenerator: OTLPSequentialIDGenerator())

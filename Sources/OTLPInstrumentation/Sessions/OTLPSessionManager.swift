@@ -321,3 +321,7 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
         return (Session(id: id, previousID: previousID, startUnixNano: start), last)
     }
 }
+
+/// The manager acts when spans start (and are adopted), not when they end: spans still have their
+/// attributes converted off the application's thread.
+extension OTLPSessionManager: OTLPStartOnlySpanProcessor {}

@@ -53,6 +53,9 @@ public struct OTLPScopedSpan: Sendable {
         self.pendingAttributes = pendingAttributes
     }
 
+    /// Whether the span's attributes are still to be converted (for tests).
+    var hasPendingAttributes: Bool { pendingAttributes != nil }
+
     /// Converts the span's pending attributes and applies its limits, once.
     public mutating func prepareForExport() {
         guard let pendingAttributes else { return }

@@ -31,3 +31,8 @@ extension OTLPSpanProcessor {
     /// Does nothing.
     public func shutdown() {}
 }
+
+/// A span processor whose ``OTLPSpanProcessor/onEnd(_:)`` does nothing (it acts when spans start, or are
+/// adopted): with only such processors installed, an ended span's attributes are still converted on the
+/// pipeline's worker, not on the thread that ends the span.
+package protocol OTLPStartOnlySpanProcessor: OTLPSpanProcessor {}

@@ -3,8 +3,21 @@
 struct OTLPSpanProcessorChain: OTLPProcessor {
     let spanProcessors: [any OTLPSpanProcessor]
     let next: any OTLPProcessor<OTLPScopedSpan>
+    /// Whether a processor may read ended spans (one that is not an ``OTLPStartOnlySpanProcessor``).
+    let readsEndedSpans: Bool
+
+    init(spanProcessors: [any OTLPSpanProcessor], next: any OTLPProcessor<OTLPScopedSpan>) {
+        self.spanProcessors = spanProcessors
+        self.next = next
+        readsEndedSpans = spanProcessors.contains { !($0 is any OTLPStartOnlySpanProcessor) }
+    }
 
     func onEnd(_ item: OTLPScopedSpan) {
+        guard readsEndedSpans else {
+            // No processor reads it: the attributes are left for the pipeline's worker to convert.
+            next.onEnd(item)
+            return
+        }
         // The application's processors read the span: its attributes are converted once, here.
         var item = item
         item.prepareForExport()
