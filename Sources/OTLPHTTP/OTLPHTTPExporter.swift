@@ -57,8 +57,8 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
             let encodable = Item.droppingTooDeeplyNested(items, counters: counters, reporter: "OTLP/HTTP exporter", diagnostics: diagnostics)
             let tooLarge = items.count - encodable.count
             guard !encodable.isEmpty else { return false }
-            let payload = Item.request(encodable, resource: resource)
-            let body = endpoint.protocol == .httpJSON ? jsonEncoder.encode(payload) : encoder.withEncoded(payload) { Array($0) }
+            let request = Item.request(encodable, resource: resource)
+            let body = endpoint.protocol == .httpJSON ? jsonEncoder.encode(request) : encoder.withEncoded(request) { Array($0) }
             let result = sender.send(body)
             counters.retried(max(0, result.attempts - 1), kind)
             let count = encodable.count

@@ -38,7 +38,7 @@ struct OTLPBatchProcessorTests {
         var index: Int
         var preparedBy: pthread_t?
         static var kind: OTLPItemKind { .span }
-        static func request(_ items: [ThreadProbe], resource: OTLPResource) -> OTLPPayload { .traces(OTLPTracesData(resourceGroups: [])) }
+        static func request(_ items: [ThreadProbe], resource: OTLPResource) -> OTLPTracesData { OTLPTracesData() }
         func nestsValues(deeperThan levels: Int) -> Bool { false }
         mutating func prepareForExport() {
             if preparedBy == nil { preparedBy = pthread_self() }

@@ -3,9 +3,13 @@ public import OTLPWire
 /// A finished span with the instrumentation scope that produced it.
 ///
 /// A span ended by ``OTLPTracingSpan`` carries its attributes as the Tracing API holds them: they are
-/// converted to OTLP attributes, sorted by key and cut to the tracer's limits when the span is first read,
-/// which the pipeline's processors do on their worker thread (``prepareForExport()``), not on the
-/// application's. Reading ``span`` before that gives the same span.
+/// converted to OTLP attributes, sorted by key and cut to the tracer's limits by ``prepareForExport()``,
+/// which the pipeline's batch processor calls on its worker thread, not on the application's. Reading
+/// ``span`` before that converts them for the read (every read again): a processor of your own that reads
+/// an item several times calls ``prepareForExport()`` on its copy first. A `.stringConvertible` attribute's
+/// description is taken at that conversion, shortly after the span ended (as swift-otel takes it at
+/// export); set a string to fix a value at a point in time. With two outputs (a file and a collector) the
+/// conversion is done once, when the span ends, so that both get the same values.
 public struct OTLPScopedSpan: Sendable {
     /// The instrumentation scope of the tracer that made the span.
     public var scope: OTLPInstrumentationScope
@@ -83,15 +87,18 @@ public struct OTLPScopedLogRecord: Sendable {
 public protocol OTLPExportable: Sendable {
     /// What the item counts as in ``OTLPTelemetryCounters``.
     static var kind: OTLPItemKind { get }
+    /// The items of the requests: `OTLPSpan` or `OTLPLogRecord`.
+    associatedtype RequestItem: OTLPSignalItem
     /// One request holding `items` under `resource`, grouped by scope in order of first appearance.
-    static func request(_ items: [Self], resource: OTLPResource) -> OTLPPayload
+    static func request(_ items: [Self], resource: OTLPResource) -> OTLPSignalData<RequestItem>
     /// Whether a value of this item (an attribute, of the item, its scope, events or links, or a log body)
     /// nests arrays and key-value lists more than `levels` deep. The exporter asks before encoding, which
     /// recurses per level: such an item is dropped (`item_too_large`) instead of exhausting its stack.
     func nestsValues(deeperThan levels: Int) -> Bool
-    /// Completes work the producer left for later, so that it is done once, on the exporting thread: a span
+    /// Completes work the producer left for later, so that it is done off the application's thread: a span
     /// ended by ``OTLPTracingSpan`` converts its attributes here. Processors call it before their exporter
-    /// sees the item; reading the item before gives the same values. The default does nothing.
+    /// sees the item, on any thread, possibly more than once: it must do its work once and nothing after.
+    /// The default does nothing.
     mutating func prepareForExport()
 }
 
@@ -141,8 +148,8 @@ extension OTLPScopedSpan: OTLPExportable {
             || storedSpan.links.contains { $0.attributes.nest(deeperThan: levels) }
     }
 
-    public static func request(_ items: [OTLPScopedSpan], resource: OTLPResource) -> OTLPPayload {
-        .traces(OTLPSignalData(resource: resource, grouping: items, scope: \.scope, item: \.span))
+    public static func request(_ items: [OTLPScopedSpan], resource: OTLPResource) -> OTLPTracesData {
+        OTLPSignalData(resource: resource, grouping: items, scope: \.scope, item: \.span)
     }
 }
 
@@ -154,8 +161,8 @@ extension OTLPScopedLogRecord: OTLPExportable {
             || record.body?.nests(deeperThan: levels) == true
     }
 
-    public static func request(_ items: [OTLPScopedLogRecord], resource: OTLPResource) -> OTLPPayload {
-        .logs(OTLPSignalData(resource: resource, grouping: items, scope: \.scope, item: \.record))
+    public static func request(_ items: [OTLPScopedLogRecord], resource: OTLPResource) -> OTLPLogsData {
+        OTLPSignalData(resource: resource, grouping: items, scope: \.scope, item: \.record)
     }
 }
 

@@ -196,13 +196,13 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         try stored.flush()
     }
 
-    /// Writes `payload` as one record when readers with their default limits would read it back; otherwise
+    /// Writes `request` as one record when readers with their default limits would read it back; otherwise
     /// writes nothing and returns why they would not.
-    private func writeIfReadable(_ payload: OTLPPayload) throws(OTLPWriteError) -> OTLPReadError? {
-        try encoder.withEncoded(payload) { message in
+    private func writeIfReadable(_ request: OTLPSignalData<Item.RequestItem>) throws(OTLPWriteError) -> OTLPReadError? {
+        try encoder.withEncoded(request) { message in
             Result { () throws(OTLPWriteError) -> OTLPReadError? in
                 do throws(OTLPReadError) {
-                    try readerCheck.check(message, as: payload.signal)
+                    try readerCheck.check(message, as: Item.RequestItem.signal)
                 } catch {
                     return error
                 }
@@ -211,7 +211,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                     stagedRecordBytes += message.count + (framing == .u32be ? 4 : 10)
                     return nil
                 }
-                let line = jsonEncoder.encode(payload)
+                let line = jsonEncoder.encode(request)
                 guard line.count <= readerMaxLineBytes else {
                     return OTLPReadError(.lineTooLong, "JSON line of \(line.count) bytes, over the limit of \(readerMaxLineBytes)")
                 }

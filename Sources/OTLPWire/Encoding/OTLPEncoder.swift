@@ -27,24 +27,14 @@ public final class OTLPEncoder {
         output.deallocate()
     }
 
-    /// The `ExportTraceServiceRequest` bytes of `data`.
-    public func encode(_ data: OTLPTracesData) -> [UInt8] {
+    /// The `ExportTraceServiceRequest` or `ExportLogsServiceRequest` bytes of `data`.
+    public func encode<Item: OTLPSignalItem>(_ data: OTLPSignalData<Item>) -> [UInt8] {
         withEncoded(data) { Array($0) }
     }
 
-    /// The `ExportLogsServiceRequest` bytes of `data`.
-    public func encode(_ data: OTLPLogsData) -> [UInt8] {
-        withEncoded(data) { Array($0) }
-    }
-
-    /// Encodes `data` and hands the bytes to `body`; they are valid only inside `body`.
-    public func withEncoded<R>(_ data: OTLPTracesData, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withEncodedRequest(data, body)
-    }
-
-    /// Encodes `data` and hands the bytes to `body`; they are valid only inside `body`.
-    public func withEncoded<R>(_ data: OTLPLogsData, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withEncodedRequest(data, body)
+    /// Encodes `data` (either signal) and hands the bytes to `body`; they are valid only inside `body`.
+    public func withEncoded<Item: OTLPSignalItem, R>(_ data: OTLPSignalData<Item>, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try Item._encode(data, with: self, body)
     }
 
     /// Encodes the request `payload` holds (either signal) and hands the bytes to `body`; they are valid only

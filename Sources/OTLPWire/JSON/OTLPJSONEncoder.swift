@@ -9,14 +9,9 @@ public struct OTLPJSONEncoder: Sendable {
     /// An encoder; it keeps no state between requests.
     public init() {}
 
-    /// One traces request as a single line of JSON (no newline).
-    public func encode(_ data: OTLPTracesData) -> [UInt8] {
-        encodeRequest(data)
-    }
-
-    /// One logs request as a single line of JSON (no newline).
-    public func encode(_ data: OTLPLogsData) -> [UInt8] {
-        encodeRequest(data)
+    /// One request (either signal) as a single line of JSON (no newline).
+    public func encode<Item: OTLPSignalItem>(_ data: OTLPSignalData<Item>) -> [UInt8] {
+        Item._encodeJSON(data, with: self)
     }
 
     /// The request `payload` holds (either signal) as a single line of JSON (no newline).

@@ -59,17 +59,8 @@ public final class OTLPFrameWriter {
     /// Bytes handed to zlib per call: its `avail_in` is 32 bits wide.
     static let deflateChunkBytes = 1 << 30
 
-    /// Writes one traces request as one record.
-    public func write(_ data: OTLPTracesData) throws(OTLPWriteError) {
-        if framing == .jsonl {
-            try emitJSON(jsonEncoder.encode(data))
-        } else {
-            try encoder.withEncoded(data) { bytes in Result { () throws(OTLPWriteError) in try emit(bytes) } }.get()
-        }
-    }
-
-    /// Writes one logs request as one record.
-    public func write(_ data: OTLPLogsData) throws(OTLPWriteError) {
+    /// Writes one request (either signal) as one record.
+    public func write<Item: OTLPSignalItem>(_ data: OTLPSignalData<Item>) throws(OTLPWriteError) {
         if framing == .jsonl {
             try emitJSON(jsonEncoder.encode(data))
         } else {
