@@ -10,14 +10,18 @@ cd "$(dirname "$0")"
 items=100000
 rounds=3
 extra=()
+usage() { echo "usage: $0 [--items N] [--rounds R] [-- delivery-benchmark flags]" >&2; exit 64; }
+positive() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
 while [ $# -gt 0 ]; do
   case "$1" in
+    --items|--rounds) [ $# -ge 2 ] || usage ;;&
     --items) items="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    *) echo "usage: $0 [--items N] [--rounds R] [-- delivery-benchmark flags]" >&2; exit 64 ;;
+    *) usage ;;
   esac
 done
+positive "$items" && positive "$rounds" || usage
 
 make -C ../.. deps >/dev/null
 build_log=$(mktemp)

@@ -12,15 +12,20 @@ spans=200000
 rounds=3
 task_counts="1 8"
 extra=()
+usage() { echo "usage: $0 [--spans N] [--rounds R] [--tasks \"1 8\"] [-- pipeline-benchmark flags]" >&2; exit 64; }
+positive() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
 while [ $# -gt 0 ]; do
   case "$1" in
+    --spans|--rounds|--tasks) [ $# -ge 2 ] || usage ;;&
     --spans) spans="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
     --tasks) task_counts="$2"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    *) echo "usage: $0 [--spans N] [--rounds R] [--tasks \"1 8\"] [-- pipeline-benchmark flags]" >&2; exit 64 ;;
+    *) usage ;;
   esac
 done
+positive "$spans" && positive "$rounds" && [ -n "${task_counts// /}" ] || usage
+for tasks in $task_counts; do positive "$tasks" && [ "$tasks" -le "$spans" ] || usage; done
 
 make -C ../.. deps >/dev/null
 build_log=$(mktemp)
@@ -42,8 +47,12 @@ for round in $(seq "$rounds"); do
   done
 done
 check_rotel
+mkdir -p .build/results
+results=".build/results/pipeline-$(date +%Y%m%d-%H%M%S).jsonl"
+cp "$rotel_work/results.jsonl" "$results"
+echo "raw results: Benchmarks/SwiftOTelComparison/$results" >&2
 
-python3 - "$rotel_work/results.jsonl" <<'PY'
+python3 - "$results" <<'PY'
 import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 names = {

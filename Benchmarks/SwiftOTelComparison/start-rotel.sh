@@ -17,11 +17,13 @@ stop_rotel() {
   rm -rf "$rotel_work"
 }
 trap stop_rotel EXIT
+rotel_listening=false
 for _ in $(seq 100); do
-  python3 -c "import socket,sys; socket.create_connection(('127.0.0.1', $rotel_http_port), 0.2)" 2>/dev/null && break
+  python3 -c "import socket,sys; socket.create_connection(('127.0.0.1', $rotel_http_port), 0.2)" 2>/dev/null && { rotel_listening=true; break; }
   kill -0 "$rotel_pid" 2>/dev/null || { cat "$rotel_work/rotel.log" >&2; exit 1; }
   sleep 0.1
 done
+$rotel_listening || { echo "rotel is not listening on 127.0.0.1:$rotel_http_port after 10 s:" >&2; cat "$rotel_work/rotel.log" >&2; exit 1; }
 rotel_version="rotel $("$rotel" --version | awk '{print $2}') (PyPI rotel $(python3 -c 'import importlib.metadata as m; print(m.version("rotel"))'), --exporter blackhole)"
 
 # check_rotel: fails with rotel's log if it exited during the run.

@@ -114,6 +114,32 @@ struct OTLPScopedSpanTests {
         }
     }
 
+    /// A value whose description counts how often it was asked for.
+    final class Described: CustomStringConvertible, @unchecked Sendable {
+        private let lock = NSLock()
+        private var calls = 0
+        var count: Int { lock.withLock { calls } }
+        var description: String { lock.withLock { calls += 1; return "described" } }
+    }
+
+    @Test("With two outputs, a span's attributes are converted once and both get the same values")
+    func fanOutConvertsOnce() throws {
+        let file = Capture()
+        let collector = Capture()
+        let tracer = OTLPTracer(
+            processor: OTLPFanOutProcessor<OTLPScopedSpan>(processors: [file, collector]), scope: OTLPInstrumentationScope(name: "tests"))
+        let described = Described()
+        let span = tracer.startSpan("checkout")
+        span.attributes["value"] = SpanAttribute.stringConvertible(described)
+        span.end()
+        let first = try #require(file.items.first)
+        let second = try #require(collector.items.first)
+        #expect(!first.hasPendingAttributes && !second.hasPendingAttributes)
+        #expect(first.span == second.span)
+        #expect(first.span.attributes == [OTLPAttribute("value", "described")])
+        #expect(described.count == 1)
+    }
+
     @Test("A span's context, made when first read, holds the span and the values of the context it started in")
     func lazyContext() throws {
         let tracer = OTLPTracer(processor: Capture(), scope: OTLPInstrumentationScope(name: "tests"), idGenerator: OTLPSequentialIDGenerator())

@@ -4,6 +4,10 @@ struct OTLPFanOutProcessor<Item: OTLPExportable>: OTLPProcessor {
     let processors: [any OTLPProcessor<Item>]
 
     func onEnd(_ item: Item) {
+        // The item's deferred work (a span's attribute conversion) is done once, here, so that every output
+        // gets the same values and none converts them again.
+        var item = item
+        item.prepareForExport()
         for processor in processors { processor.onEnd(item) }
     }
 

@@ -81,6 +81,9 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
         set { lock.withLock { if !ended { _operationName = newValue } } }
     }
 
+    /// The span's attributes. A mutation (`span.attributes[key] = value`) holds the span's lock while it
+    /// runs: code that mutates them must not read the span itself (its `context`, name or attributes)
+    /// meanwhile.
     public var attributes: SpanAttributes {
         get { lock.withLock { _attributes } }
         set { lock.withLock { if !ended { _attributes = newValue } } }
