@@ -1,10 +1,10 @@
 internal import COTLPProto
 internal import CProtobufC
 
-private typealias PBTraceResponse = Opentelemetry__Proto__Collector__Trace__V1__ExportTraceServiceResponse
-private typealias PBTracePartialSuccess = Opentelemetry__Proto__Collector__Trace__V1__ExportTracePartialSuccess
-private typealias PBLogsResponse = Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceResponse
-private typealias PBLogsPartialSuccess = Opentelemetry__Proto__Collector__Logs__V1__ExportLogsPartialSuccess
+fileprivate typealias PBTraceResponse = Opentelemetry__Proto__Collector__Trace__V1__ExportTraceServiceResponse
+fileprivate typealias PBTracePartialSuccess = Opentelemetry__Proto__Collector__Trace__V1__ExportTracePartialSuccess
+fileprivate typealias PBLogsResponse = Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceResponse
+fileprivate typealias PBLogsPartialSuccess = Opentelemetry__Proto__Collector__Logs__V1__ExportLogsPartialSuccess
 
 extension OTLPExportResponse {
     /// Decodes a protobuf body (`Content-Type: application/x-protobuf`): the `ExportTraceServiceResponse`
@@ -38,22 +38,20 @@ extension OTLPExportResponse {
 
     private static func unpack(_ body: UnsafeRawBufferPointer, _ signal: OTLPSignal, _ message: String) throws(OTLPReadError) -> Self {
         switch signal {
-        case .traces:
-            return try ResponseBody.unpack(body, message, opentelemetry__proto__collector__trace__v1__export_trace_service_response__unpack) {
-                (response) throws(OTLPReadError) in
-                guard let partial = response.pointee.partial_success?.pointee else { return OTLPExportResponse() }
-                return OTLPExportResponse(
-                    rejectedItems: partial.rejected_spans,
-                    errorMessage: try ResponseBody.string(partial.error_message, field: "partial_success.error_message", of: message))
-            }
-        case .logs:
-            return try ResponseBody.unpack(body, message, opentelemetry__proto__collector__logs__v1__export_logs_service_response__unpack) {
-                (response) throws(OTLPReadError) in
-                guard let partial = response.pointee.partial_success?.pointee else { return OTLPExportResponse() }
-                return OTLPExportResponse(
-                    rejectedItems: partial.rejected_log_records,
-                    errorMessage: try ResponseBody.string(partial.error_message, field: "partial_success.error_message", of: message))
-            }
+        case .traces: try unpack(body, as: PBTraceResponse.self, message)
+        case .logs: try unpack(body, as: PBLogsResponse.self, message)
+        }
+    }
+
+    /// Either signal's response, read once: only the protoc-c types differ (``ProtobufCResponse``).
+    private static func unpack<Response: ProtobufCResponse>(
+        _ body: UnsafeRawBufferPointer, as type: Response.Type, _ message: String
+    ) throws(OTLPReadError) -> Self {
+        try ResponseBody.unpack(body, message, Response.unpack) { (response) throws(OTLPReadError) in
+            guard let partial = response.pointee[keyPath: Response.partialSuccess]?.pointee else { return OTLPExportResponse() }
+            return OTLPExportResponse(
+                rejectedItems: partial[keyPath: Response.rejectedItems],
+                errorMessage: try ResponseBody.string(partial[keyPath: Response.errorMessage], field: "partial_success.error_message", of: message))
         }
     }
 
@@ -66,29 +64,59 @@ extension OTLPExportResponse {
         var builder = ProtobufCBuilder(arena: arena)
         return withExtendedLifetime(arena) {
             switch signal {
-            case .traces:
-                let response = arena.allocate(PBTraceResponse.self)
-                opentelemetry__proto__collector__trace__v1__export_trace_service_response__init(response)
-                if !isFullSuccess {
-                    let partial = arena.allocate(PBTracePartialSuccess.self)
-                    opentelemetry__proto__collector__trace__v1__export_trace_partial_success__init(partial)
-                    partial.pointee.rejected_spans = rejectedItems
-                    partial.pointee.error_message = builder.bytes(errorMessage)
-                    response.pointee.partial_success = partial
-                }
-                return ResponseBody.pack(UnsafeRawPointer(response).assumingMemoryBound(to: ProtobufCMessage.self))
-            case .logs:
-                let response = arena.allocate(PBLogsResponse.self)
-                opentelemetry__proto__collector__logs__v1__export_logs_service_response__init(response)
-                if !isFullSuccess {
-                    let partial = arena.allocate(PBLogsPartialSuccess.self)
-                    opentelemetry__proto__collector__logs__v1__export_logs_partial_success__init(partial)
-                    partial.pointee.rejected_log_records = rejectedItems
-                    partial.pointee.error_message = builder.bytes(errorMessage)
-                    response.pointee.partial_success = partial
-                }
-                return ResponseBody.pack(UnsafeRawPointer(response).assumingMemoryBound(to: ProtobufCMessage.self))
+            case .traces: packed(as: PBTraceResponse.self, arena: arena, builder: &builder)
+            case .logs: packed(as: PBLogsResponse.self, arena: arena, builder: &builder)
             }
         }
     }
+
+    /// Either signal's response, packed once: only the protoc-c types differ (``ProtobufCResponse``).
+    private func packed<Response: ProtobufCResponse>(as type: Response.Type, arena: ProtobufCArena, builder: inout ProtobufCBuilder) -> [UInt8] {
+        let response = arena.allocate(Response.self)
+        Response.initialize(response)
+        if !isFullSuccess {
+            let partial = arena.allocate(Response.Partial.self)
+            Response.initialize(partial)
+            partial.pointee[keyPath: Response.rejectedItems] = rejectedItems
+            partial.pointee[keyPath: Response.errorMessage] = builder.bytes(errorMessage)
+            response.pointee[keyPath: Response.partialSuccess] = partial
+        }
+        return ResponseBody.pack(UnsafeRawPointer(response).assumingMemoryBound(to: ProtobufCMessage.self))
+    }
+}
+
+/// What differs between the two signals' export responses: only their protoc-c types and functions
+/// (`ExportTraceServiceResponse` with `rejected_spans`, `ExportLogsServiceResponse` with
+/// `rejected_log_records`); reading and packing are written once.
+fileprivate protocol ProtobufCResponse {
+    /// The `…PartialSuccess` message.
+    associatedtype Partial
+    static func unpack(_ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ length: Int, _ data: UnsafePointer<UInt8>?) -> UnsafeMutablePointer<Self>?
+    static func initialize(_ response: UnsafeMutablePointer<Self>)
+    static func initialize(_ partial: UnsafeMutablePointer<Partial>)
+    static var partialSuccess: WritableKeyPath<Self, UnsafeMutablePointer<Partial>?> { get }
+    static var rejectedItems: WritableKeyPath<Partial, Int64> { get }
+    static var errorMessage: WritableKeyPath<Partial, ProtobufCBinaryData> { get }
+}
+
+extension PBTraceResponse: ProtobufCResponse {
+    fileprivate static func unpack(_ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ length: Int, _ data: UnsafePointer<UInt8>?) -> UnsafeMutablePointer<Self>? {
+        opentelemetry__proto__collector__trace__v1__export_trace_service_response__unpack(allocator, length, data)
+    }
+    fileprivate static func initialize(_ response: UnsafeMutablePointer<Self>) { opentelemetry__proto__collector__trace__v1__export_trace_service_response__init(response) }
+    fileprivate static func initialize(_ partial: UnsafeMutablePointer<PBTracePartialSuccess>) { opentelemetry__proto__collector__trace__v1__export_trace_partial_success__init(partial) }
+    fileprivate static var partialSuccess: WritableKeyPath<Self, UnsafeMutablePointer<PBTracePartialSuccess>?> { \.partial_success }
+    fileprivate static var rejectedItems: WritableKeyPath<PBTracePartialSuccess, Int64> { \.rejected_spans }
+    fileprivate static var errorMessage: WritableKeyPath<PBTracePartialSuccess, ProtobufCBinaryData> { \.error_message }
+}
+
+extension PBLogsResponse: ProtobufCResponse {
+    fileprivate static func unpack(_ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ length: Int, _ data: UnsafePointer<UInt8>?) -> UnsafeMutablePointer<Self>? {
+        opentelemetry__proto__collector__logs__v1__export_logs_service_response__unpack(allocator, length, data)
+    }
+    fileprivate static func initialize(_ response: UnsafeMutablePointer<Self>) { opentelemetry__proto__collector__logs__v1__export_logs_service_response__init(response) }
+    fileprivate static func initialize(_ partial: UnsafeMutablePointer<PBLogsPartialSuccess>) { opentelemetry__proto__collector__logs__v1__export_logs_partial_success__init(partial) }
+    fileprivate static var partialSuccess: WritableKeyPath<Self, UnsafeMutablePointer<PBLogsPartialSuccess>?> { \.partial_success }
+    fileprivate static var rejectedItems: WritableKeyPath<PBLogsPartialSuccess, Int64> { \.rejected_log_records }
+    fileprivate static var errorMessage: WritableKeyPath<PBLogsPartialSuccess, ProtobufCBinaryData> { \.error_message }
 }
