@@ -19,6 +19,7 @@ let package = Package(
         .target(
             name: "PeerSupport",
             dependencies: [
+                .product(name: "OTel", package: "swift-otel"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

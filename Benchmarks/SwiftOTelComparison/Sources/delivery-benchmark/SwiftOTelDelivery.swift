@@ -16,15 +16,10 @@ struct SwiftOTelDelivery {
 
     private func deliver(traces: Bool, _ workload: Workload) async throws -> DeliveryResult {
         let lost = SwiftOTelDiagnostics.LostItems()
-        var configuration = OTel.Configuration.default
-        configuration.serviceName = "delivery-benchmark"
-        configuration.diagnosticLogger = .custom(Logger(label: "swift-otel") { _ in SwiftOTelDiagnostics(lost: lost) })
-        configuration.diagnosticLogLevel = .warning
-        configuration.metrics.enabled = false
+        var configuration = OTel.Configuration.benchmark(serviceName: "delivery-benchmark", lost: lost)
         configuration.traces.enabled = traces
         configuration.logs.enabled = !traces
         configuration.logs.level = .trace
-        configuration.traces.sampler = .alwaysOn
         var exporter = OTel.Configuration.OTLPExporterConfiguration.default
         exporter.protocol = .httpProtobuf
         exporter.compression = options.gzip ? .gzip : .none

@@ -11,13 +11,7 @@ struct SwiftOTelPipeline {
 
     func run() async throws -> PipelineResult {
         let lost = SwiftOTelDiagnostics.LostItems()
-        var configuration = OTel.Configuration.default
-        configuration.serviceName = "pipeline-benchmark"
-        configuration.diagnosticLogger = .custom(Logger(label: "swift-otel") { _ in SwiftOTelDiagnostics(lost: lost) })
-        configuration.diagnosticLogLevel = .warning
-        configuration.metrics.enabled = false
-        configuration.logs.enabled = false
-        configuration.traces.sampler = .alwaysOn
+        var configuration = OTel.Configuration.benchmark(serviceName: "pipeline-benchmark", lost: lost)
         if let queue = options.maxQueueSize { configuration.traces.batchSpanProcessor.maxQueueSize = queue }
         if options.mode == .swiftOTelOTLP {
             var exporter = OTel.Configuration.OTLPExporterConfiguration.default
