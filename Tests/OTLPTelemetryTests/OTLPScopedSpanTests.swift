@@ -163,10 +163,3 @@ struct OTLPScopedSpanTests {
     }
 }
 
-/// An array several threads append to.
-final class OTLPLockedArray<Element>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var elements: [Element] = []
-    var values: [Element] { lock.withLock { elements } }
-    func append(_ element: Element) { lock.withLock { elements.append(element) } }
-}

@@ -60,3 +60,11 @@ final class Messages: @unchecked Sendable {
     func add(_ message: String) { lock.withLock { messages.append(message) } }
     var all: [String] { lock.withLock { messages } }
 }
+
+/// An array several threads append to.
+final class OTLPLockedArray<Element>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var elements: [Element] = []
+    var values: [Element] { lock.withLock { elements } }
+    func append(_ element: Element) { lock.withLock { elements.append(element) } }
+}

@@ -32,7 +32,6 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     /// are kept, as the specification asks (at the end of the span, an unordered dictionary could only keep
     /// the alphabetically first).
     private var droppedAttributes = 0
-    private let attributeCountLimit: Int
     private var status: OTLPSpanStatus?
     private var ended = false
 
@@ -59,7 +58,6 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
         self.scope = scope
         self.processor = processor
         self.limits = limits
-        attributeCountLimit = limits.attributeCountLimit
         self.clock = clock
         ended = processor == nil
     }
@@ -95,13 +93,13 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
             if ended {
                 var discarded = _attributes
                 yield &discarded
-            } else if _attributes.count < attributeCountLimit {
+            } else if _attributes.count < limits.attributeCountLimit {
                 yield &_attributes
             } else {
                 // At the limit (rare): new keys are refused and counted; values of keys held may change.
                 let held = _attributes
                 yield &_attributes
-                if _attributes.count > attributeCountLimit { refuseNewAttributes(keeping: held) }
+                if _attributes.count > limits.attributeCountLimit { refuseNewAttributes(keeping: held) }
             }
         }
     }
@@ -151,7 +149,7 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
         var added: [String] = []
         _attributes.forEach { key, _ in if held.get(key) == nil { added.append(key) } }
         // Which of several keys added at once came first is not known: the last in key order go first.
-        for key in added.sorted().reversed() where _attributes.count > attributeCountLimit {
+        for key in added.sorted().reversed() where _attributes.count > limits.attributeCountLimit {
             _attributes[key] = nil
             droppedAttributes += 1
         }
