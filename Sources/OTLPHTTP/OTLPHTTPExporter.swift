@@ -9,9 +9,11 @@ public import OTLPWire
 /// Plug it into an `OTLPBatchProcessor` (the caller never waits for the network: the
 /// processor's worker thread does), or let `OTLPTelemetry` make it from the configuration's
 /// `otlp` section with ``OTLPHTTPExporterFactory``. What becomes of every item is counted in `counters`:
-/// accepted items as exported, a partial success's rejected items as dropped (`rejected`), a batch that was
-/// refused or never answered as dropped (`export_failed`), and retries per signal; refusals and partial
-/// successes are reported to `diagnostics` with the collector's message.
+/// accepted items as exported; a partial success's rejected items, and those of a request refused for its
+/// content (400 with an OTLP `Status`) or as too large alone, as dropped (`rejected`); a batch not delivered
+/// (unreachable, or an answer such as 401, 404 or 500: there is no spool to keep it in) as dropped
+/// (`export_failed`); and retries per signal. A 413 splits the batch into halves sent in turn. Refusals and
+/// partial successes are reported to `diagnostics` with the collector's message.
 public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchecked Sendable {
     /// Where, how and for how long batches are sent.
     public var endpoint: OTLPExporterConfiguration.Resolved { sender.endpoint }
@@ -24,7 +26,6 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
     private let lock = NSLock()
     private var isShutDown = false
     private let encoder = OTLPEncoder()
-    private let jsonEncoder = OTLPJSONEncoder()
 
     /// - Parameters:
     ///   - endpoint: the resolved `otlp` settings of the items' signal
@@ -57,33 +58,19 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
             let encodable = Item.droppingTooDeeplyNested(items, counters: counters, reporter: "OTLP/HTTP exporter", diagnostics: diagnostics)
             let tooLarge = items.count - encodable.count
             guard !encodable.isEmpty else { return false }
-            let request = Item.request(encodable, resource: resource)
-            let body = endpoint.protocol == .httpJSON ? jsonEncoder.encode(request) : encoder.withEncoded(request) { Array($0) }
-            let result = sender.send(body)
-            counters.retried(max(0, result.attempts - 1), kind)
-            let count = encodable.count
-            switch result.outcome {
-            case .accepted(let rejectedItems, let message):
-                let rejected = Int(clamping: min(max(rejectedItems, 0), Int64(count)))
-                counters.exported(count - rejected, kind, bytes: body.count)
-                counters.dropped(rejected, kind, .rejected)
-                if rejected > 0 {
-                    diagnostics(
-                        "OTLP/HTTP exporter: \(endpoint.url.absoluteString) accepted the request partly: \(rejected) \(kind.noun(rejected)) rejected\(message.isEmpty ? "" : ": \(Self.printable(message))")")
-                } else if !message.isEmpty {
-                    diagnostics("OTLP/HTTP exporter: \(endpoint.url.absoluteString) accepted the request, with a message: \(Self.printable(message))")
-                }
-                return rejected == 0 && tooLarge == 0
-            case .refused(let statusCode, let message):
-                counters.dropped(count, kind, .exportFailed)
-                diagnostics(
-                    "OTLP/HTTP exporter: \(count) \(kind.noun(count)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.url.absoluteString) answered HTTP \(statusCode)\(message.isEmpty ? "" : ": \(Self.printable(message))")")
-                return false
-            case .failed(let reason):
-                counters.dropped(count, kind, .exportFailed)
-                diagnostics("OTLP/HTTP exporter: \(count) \(kind.noun(count)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.url.absoluteString): \(Self.printable(reason))")
-                return false
+            let delivery = sender.deliver(Item.request(encodable, resource: resource), encoder: encoder)
+            counters.retried(delivery.retries, kind)
+            counters.exported(delivery.acceptedItems, kind, bytes: delivery.acceptedBytes)
+            counters.dropped(delivery.rejectedItems, kind, .rejected)
+            counters.dropped(delivery.undeliveredItems, kind, .exportFailed)
+            for message in delivery.messages {
+                diagnostics("OTLP/HTTP exporter: \(endpoint.redactedURL) \(Self.printable(message))")
             }
+            if let failure = delivery.failure {
+                diagnostics(
+                    "OTLP/HTTP exporter: \(delivery.undeliveredItems) \(kind.noun(delivery.undeliveredItems)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.redactedURL): \(Self.printable(failure))")
+            }
+            return delivery.acceptedItems == encodable.count && tooLarge == 0
         }
     }
 

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 public import OTLPTelemetry
 public import OTLPWire
 
@@ -15,16 +16,26 @@ public import OTLPWire
 ///
 /// The sender owns its HTTP client (`https://` uses the system's trust roots); call ``shutdown()`` when done.
 public final class OTLPHTTPSender: Sendable {
-    /// What became of one request.
+    /// What became of one request. Three classes, each with one meaning for what the caller holds:
+    /// - ``accepted(rejectedItems:message:)``: the collector has it (a partial success names the items it
+    ///   refused);
+    /// - ``rejected(statusCode:message:)`` and ``tooLarge(message:)``: the collector refused this request for
+    ///   its content or size; sending it again unchanged gets the same answer;
+    /// - ``failed(reason:)``: not delivered, and nothing says the request is at fault (the collector is
+    ///   unreachable, overloaded past the timeout, or answers as no OTLP endpoint would: 401, 403, 404, a
+    ///   redirect, a 5xx, a page that is not OTLP). Keep the request and try later.
     public enum Outcome: Sendable, Equatable {
         /// The collector answered 2xx. With a partial success, `rejectedItems` of the request's items were
         /// refused and `message` says why (both are zero and empty on full success).
         case accepted(rejectedItems: Int64, message: String)
-        /// The collector answered a status that is not retried (400, 401, 413, 500, ...): the request is
-        /// dropped. `message` is the `google.rpc.Status` message of the answer, or its text (as sent: escape
-        /// it before printing).
-        case refused(statusCode: Int, message: String)
-        /// Retryable answers or connection failures until the timeout ran out; `reason` describes the last.
+        /// The collector refused the request's content: HTTP 400 with an OTLP `google.rpc.Status`, whose
+        /// message `message` is (as sent: escape it before printing).
+        case rejected(statusCode: Int, message: String)
+        /// HTTP 413: the request is too large for the collector; its halves may pass. `message` is the
+        /// answer's status message or text.
+        case tooLarge(message: String)
+        /// Not delivered, and not for the request's content: `reason` says what the collector answered or why
+        /// it could not be reached (retryable answers are retried within the timeout first).
         case failed(reason: String)
     }
 
@@ -139,14 +150,20 @@ public final class OTLPHTTPSender: Sendable {
                 if (200..<300).contains(status) {
                     return Result(outcome: Self.accepted(answer, contentType: contentType, signal: signal, bodyTooLong: bodyTooLong), attempts: attempts)
                 }
-                let message = Self.statusMessage(answer, contentType: contentType)
+                let (message, isOTLPStatus) = Self.statusMessage(answer, contentType: contentType)
+                if status == 400 && isOTLPStatus {
+                    return Result(outcome: .rejected(statusCode: status, message: message), attempts: attempts)
+                }
+                if status == 413 {
+                    return Result(outcome: .tooLarge(message: message), attempts: attempts)
+                }
                 guard OTLPHTTPRetryPolicy.isRetryable(statusCode: status) else {
-                    return Result(outcome: .refused(statusCode: status, message: message), attempts: attempts)
+                    return Result(outcome: .failed(reason: Self.describeAnswer(status: status, headers: headers, message: message, isOTLPStatus: isOTLPStatus)), attempts: attempts)
                 }
                 reason = "HTTP \(status)\(message.isEmpty ? "" : ": \(message)")"
                 requestedWait = headers.first(name: "retry-after").flatMap { OTLPHTTPRetryPolicy.retryAfterSeconds($0, now: Date()) }
             case .invalidEndpoint(let error):
-                return Result(outcome: .failed(reason: "invalid endpoint \(endpoint.url.absoluteString): \(error)"), attempts: attempts)
+                return Result(outcome: .failed(reason: "invalid endpoint \(endpoint.redactedURL): \(error)"), attempts: attempts)
             case .failed(let error):
                 if let error = error as? HTTPClientError, error == .alreadyShutdown {
                     return Result(outcome: .failed(reason: "the sender was shut down"), attempts: attempts)
@@ -170,7 +187,7 @@ public final class OTLPHTTPSender: Sendable {
                         continue
                     }
                 }
-                reason = Self.describe(error)
+                reason = Self.describe(error, shutdownDeadline: retryDeadline.value.map { $0 <= deadline } == true)
             }
             // A `Retry-After` asks for at least its wait; the backoff still grows, so `Retry-After: 0` or a
             // date in the past cannot make a storm of requests.
@@ -218,7 +235,7 @@ public final class OTLPHTTPSender: Sendable {
     private func attempt(_ payload: ByteBuffer, deadline: NIODeadline) -> Attempt {
         let request: HTTPClient.Request
         do {
-            request = try HTTPClient.Request(url: endpoint.url.absoluteString, method: .POST, headers: headers, body: .byteBuffer(payload))
+            request = try HTTPClient.Request(url: endpoint.redactedURL, method: .POST, headers: headers, body: .byteBuffer(payload))
         } catch let error as HTTPClientError {
             return .invalidEndpoint(error)
         } catch {
@@ -267,31 +284,72 @@ public final class OTLPHTTPSender: Sendable {
         }
     }
 
-    /// The message of an error answer: its `google.rpc.Status` message (protobuf or JSON), else its text.
-    static func statusMessage(_ answer: ByteBuffer?, contentType: String) -> String {
-        guard let answer, answer.readableBytes > 0 else { return "" }
+    /// The message of an error answer, and whether the answer is an OTLP `google.rpc.Status` (protobuf or
+    /// JSON, as its content type says); otherwise its text (as sent, its first 4 KiB: whoever prints it
+    /// escapes it).
+    static func statusMessage(_ answer: ByteBuffer?, contentType: String) -> (message: String, isOTLPStatus: Bool) {
+        guard let answer, answer.readableBytes > 0 else { return ("", false) }
         let bytes = Array(answer.readableBytesView)
         if contentType.hasPrefix("application/json"), let status = try? OTLPRPCStatus(json: bytes) {
-            return status.message
+            return (status.message, true)
         }
         if contentType.hasPrefix("application/x-protobuf") || contentType.hasPrefix("application/protobuf"),
             let status = try? OTLPRPCStatus(protobuf: bytes)
         {
-            return status.message
+            return (status.message, true)
         }
-        // As sent (its first 4 KiB): whoever prints it escapes it.
-        return String(decoding: bytes.prefix(4096), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return (String(decoding: bytes.prefix(4096), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), false)
     }
 
-    private static func describe(_ error: any Error) -> String {
+    /// What a collector's answer that is neither a success nor a refusal of the request says, for a person.
+    static func describeAnswer(status: Int, headers: HTTPHeaders, message: String, isOTLPStatus: Bool) -> String {
+        var text = "HTTP \(status)"
+        switch status {
+        case 300..<400:
+            let location = headers.first(name: "location").map { " to \(OTLPExporterConfiguration.Resolved.redacted(url: $0))" } ?? ""
+            text += " (a redirect\(location); redirects are not followed: give the endpoint's final URL)"
+        case 400: text += " (not an OTLP answer: is this an OTLP/HTTP endpoint?)"
+        case 401, 403, 407: text += " (the collector refused the credentials: check the headers)"
+        case 404, 405: text += " (no OTLP endpoint at this URL: check its path)"
+        case 415: text += " (the collector does not take this content type or encoding)"
+        case 431: text += " (the request headers are too large)"
+        default: break
+        }
+        return message.isEmpty ? text : "\(text): \(message)"
+    }
+
+    /// A failed attempt's cause in words: the connection's errno, a deadline (the request's timeout, or
+    /// shutdown's when `shutdownDeadline`), an answer that is not HTTP.
+    static func describe(_ error: any Error, shutdownDeadline: Bool = false) -> String {
         if let error = error as? HTTPClientError {
-            if error == .deadlineExceeded { return "no answer before the timeout" }
+            if error == .deadlineExceeded { return shutdownDeadline ? "no answer before the shutdown deadline" : "no answer before the timeout" }
             if error == .connectTimeout { return "connection timed out" }
             if error == .remoteConnectionClosed { return "the collector closed the connection" }
             if error == .cancelled { return "cancelled at shutdown" }
             return "\(error)"
         }
+        if error is HTTPParserError { return "the answer is not HTTP (\(error)): is this an OTLP/HTTP endpoint?" }
+        if let code = errnoCode(of: error) {
+            switch code {
+            case ECONNREFUSED: return "connection refused (nothing listens there)"
+            case ECONNRESET: return "connection reset by the collector"
+            case EPIPE: return "the collector closed the connection while the request was sent"
+            case ETIMEDOUT: return "connection timed out"
+            case EHOSTUNREACH, ENETUNREACH: return "no route to the collector's host (\(String(cString: strerror(code))))"
+            default: return "connection failed: \(String(cString: strerror(code))) (errno \(code))"
+            }
+        }
+        if let error = error as? NIOConnectionError {
+            if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty { return "the collector's host name could not be resolved" }
+            if let first = error.connectionErrors.first { return describe(first.error) }
+        }
         return "request failed: \(error)"
+    }
+
+    /// The errno of a system call error, if `error` is one.
+    private static func errnoCode(of error: any Error) -> Int32? {
+        if let error = error as? IOError { return error.errnoCode }
+        return nil
     }
 
     private static func timeAmount(seconds: Double) -> TimeAmount {

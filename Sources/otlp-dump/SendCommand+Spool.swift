@@ -28,7 +28,7 @@ extension SendCommand {
             let signalDirectory = (directory.hasSuffix("/") ? directory : directory + "/") + "\(signal)"
             guard FileManager.default.fileExists(atPath: signalDirectory) else { continue }
             guard let endpoint = configuration.resolved(for: signal) else {
-                throw ValidationError("--endpoint: not an absolute http or https URL: \(TerminalText.escaped(endpoint))")
+                throw ValidationError("--endpoint: not an absolute http or https URL: \(TerminalText.escaped(redactedEndpoint))")
             }
             let queue: OTLPSpoolQueue
             do throws(OTLPWriteError) {
@@ -55,12 +55,17 @@ extension SendCommand {
                 switch uploader.uploadNext() {
                 case .empty:
                     break upload
-                case .acknowledged(let exported, let dropped):
-                    // As `send FILE` counts: the items of accepted requests, the rejected among them apart.
-                    tally.accepted(items: exported + dropped, bytes: 0, signal: signal)
-                    if dropped > 0 { tally.rejectedItems += dropped }
-                case .refused(let items):
-                    tally.refused(items: items)
+                case .acknowledged(let exported, let rejected, let quarantined):
+                    // As `send FILE` counts: the items of accepted requests, the rejected among them apart; the
+                    // items of requests refused for their content (kept in the quarantine) as not accepted.
+                    if exported + rejected - quarantined > 0 {
+                        tally.accepted(items: exported + rejected - quarantined, bytes: 0, signal: signal)
+                        tally.rejectedItems += rejected - quarantined
+                    }
+                    if quarantined > 0 {
+                        tally.refused(items: quarantined)
+                        tally.quarantinedItems += quarantined
+                    }
                 case .unreadable:
                     status = ExitStatus.damagedInput
                     unreadableRecords += 1
@@ -99,7 +104,7 @@ extension SendCommand {
         tally.bytes = snapshot.bytesWritten
         tally.retries = snapshot.spanExportRetries + snapshot.logRecordExportRetries
         let output = Output.standard
-        output.write(tally.summary(endpoint: endpoint) + "\n")
+        output.write(tally.summary(endpoint: redactedEndpoint) + "\n")
         if tally.collectorRefused { status = ExitStatus.collectorRefused }
         status = output.finish(status: status)
         if status != .success { throw status }

@@ -35,16 +35,19 @@ struct SendCommand: ParsableCommand {
             and so are JSON lines with --protocol http/json; otherwise a record is decoded and encoded again. \
             429, 502, 503, 504 and connection failures are retried with backoff (and as Retry-After asks) \
             within --timeout per record. Records without spans or log records are not sent (counted in the \
-            summary). A record the collector refuses with another status is reported and \
-            the next one is sent; when the collector stays unreachable, sending stops there. A progress line \
-            is shown on a terminal; the summary (what was sent, accepted, rejected, not sent) goes to stdout.
+            summary). A record the collector refuses for its content (400 with an OTLP Status) is reported and \
+            the next one is sent; a 413 sends the record's halves in turn. Any other failure (unreachable past \
+            the retries, 401, 403, 404, a redirect, a 5xx, an answer that is not OTLP) says the endpoint is \
+            wrong right now: sending stops there. A progress line is shown on a terminal; the summary (what was \
+            sent, accepted, rejected, not sent) goes to stdout.
 
             --spool DIR drains a spool directory left by an OTLPWire app (the `otlp.spool` setting) instead of \
             files: its traces and logs are sent in order, each record acknowledged in the spool's checkpoint \
             once the collector answered it, and files deleted when all their records are; safe to kill and run \
-            again (at most the record in flight is sent twice). --checkpoint FILE does the same for files: a \
-            run records there how many records of each file were answered, and a later run with the same FILE \
-            resumes after them.
+            again (at most the record in flight is sent twice). A record refused for its content moves to \
+            the spool's quarantine (traces/rejected/, logs/rejected/); on any other failure the run stops and \
+            every record stays in the spool. --checkpoint FILE does the same for files: a run records there \
+            how many records of each file were answered, and a later run with the same FILE resumes after them.
 
             Exit status:
               0   every record sent and accepted
@@ -92,20 +95,24 @@ struct SendCommand: ParsableCommand {
             endpoint: endpoint, protocol: wireProtocol.wireProtocol, compression: compression.compression, headers: parsed, timeoutSeconds: timeout)
     }
 
+    /// ``endpoint`` as messages print it: its user-info and query never leave the process.
+    var redactedEndpoint: String { OTLPExporterConfiguration.Resolved.redacted(url: endpoint) }
+
     func validate() throws {
         if spool != nil {
             guard input.files == ["-"] else { throw ValidationError("--spool sends a spool directory: give no files with it") }
             guard checkpoint == nil else { throw ValidationError("--spool keeps its own checkpoint in the spool: --checkpoint is for files") }
         }
         for header in headers where !header.contains("=") {
-            throw ValidationError("--header must be NAME=VALUE, got \(TerminalText.escaped(header))")
+            // The value may be a secret (a bare token): the message never repeats it.
+            throw ValidationError("--header must be NAME=VALUE; got a value without \"=\" (not shown: it may be a secret)")
         }
         guard timeout.isFinite, OTLPExporterConfiguration.timeoutSecondsRange.contains(timeout) else {
             throw ValidationError("--timeout must be within \(OTLPExporterConfiguration.timeoutSecondsRange), got \(timeout)")
         }
         let path = URLComponents(string: endpoint)?.path ?? ""
         if path.hasSuffix("/v1/traces") || path.hasSuffix("/v1/logs") || path.hasSuffix("/v1/traces/") || path.hasSuffix("/v1/logs/") {
-            throw ValidationError("--endpoint is the collector's base URL (/v1/traces and /v1/logs are appended), got \(TerminalText.escaped(endpoint))")
+            throw ValidationError("--endpoint is the collector's base URL (/v1/traces and /v1/logs are appended), got \(TerminalText.escaped(redactedEndpoint))")
         }
         // The checks the configuration makes of an `otlp` section, named by the options that set it.
         if let problem = OTLPTelemetryConfiguration(otlp: exporterConfiguration).problems.first {
@@ -144,13 +151,13 @@ struct SendCommand: ParsableCommand {
             let answered = resume.answeredRecords(of: file)
             do {
                 while true {
-                    let index: Int, signal: OTLPSignal, items: Int, body: [UInt8]
+                    let index: Int, signal: OTLPSignal, items: Int, body: [UInt8], decoded: OTLPPayload?
                     if passThrough {
                         guard let record = try reader.nextChecked() else { break }
-                        (index, signal, items, body) = (record.index, record.signal, record.itemCount, record.bytes)
+                        (index, signal, items, body, decoded) = (record.index, record.signal, record.itemCount, record.bytes, nil)
                     } else {
                         guard let record = try reader.next() else { break }
-                        (index, signal, items) = (record.index, record.payload.signal, record.payload.itemCount)
+                        (index, signal, items, decoded) = (record.index, record.payload.signal, record.payload.itemCount, record.payload)
                         body = wireProtocol == .httpJSON ? jsonEncoder.encode(record.payload) : encoder.withEncoded(record.payload) { Array($0) }
                     }
                     // Answered in an earlier run with this checkpoint: read (so the stream stays in step), not sent.
@@ -166,33 +173,40 @@ struct SendCommand: ParsableCommand {
                     }
                     guard let sender = senders[signal] ?? configuration.resolved(for: signal).map({ OTLPHTTPSender(signal: signal, endpoint: $0) }) else {
                         // validate() refused every endpoint resolved(for:) would not take.
-                        throw ValidationError("--endpoint: not an absolute http or https URL: \(endpoint)")
+                        throw ValidationError("--endpoint: not an absolute http or https URL: \(TerminalText.escaped(redactedEndpoint))")
                     }
                     senders[signal] = sender
                     let result = sender.send(body)
-                    tally.retries += max(0, result.attempts - 1)
-                    let place = "\(displayName(file)): record \(index)"
-                    switch result.outcome {
-                    case .accepted(let rejectedCount, let message):
-                        tally.accepted(items: items, bytes: body.count, signal: signal)
-                        // A collector's count is hostile input: never below 0 nor above the items sent.
-                        let rejected = Int(clamping: min(max(rejectedCount, 0), Int64(items)))
-                        if rejected > 0 {
-                            progress.clear()
-                            Output.diagnostic("\(place): the collector rejected \(rejected) of \(items) items\(message.isEmpty ? "" : ": \(TerminalText.escaped(message))")")
-                            tally.rejectedItems += rejected
-                        } else if !message.isEmpty {
-                            progress.clear()
-                            Output.diagnostic("\(place): accepted, with a message from the collector: \(TerminalText.escaped(message))")
+                    // Only a 413 needs the record decoded (its halves are sent in turn).
+                    let payload: () -> OTLPPayload? = {
+                        if let decoded { return decoded }
+                        return body.withUnsafeBytes { bytes -> OTLPPayload? in
+                            if reader.framing == .jsonl {
+                                let json = OTLPJSONDecoder()
+                                return try? (signal == .traces ? .traces(json.decodeTraces(bytes)) : .logs(json.decodeLogs(bytes)))
+                            }
+                            let decoder = OTLPDecoder()
+                            return try? (signal == .traces ? .traces(decoder.decodeTraces(bytes)) : .logs(decoder.decodeLogs(bytes)))
                         }
-                    case .refused(let statusCode, let message):
+                    }
+                    let delivery = Self.delivery(after: result, of: body.count, items: items, signal: signal, payload: payload, sender: sender, encoder: encoder)
+                    tally.retries += delivery.retries
+                    let place = "\(displayName(file)): record \(index)"
+                    let refusedItems = delivery.refusedRequests.reduce(0) { $0 + $1.items }
+                    let partlyRejected = delivery.rejectedItems - refusedItems
+                    if delivery.acceptedItems + partlyRejected > 0 {
+                        tally.accepted(items: delivery.acceptedItems + partlyRejected, bytes: delivery.acceptedBytes, signal: signal)
+                        tally.rejectedItems += partlyRejected
+                    }
+                    if refusedItems > 0 { tally.refused(items: refusedItems) }
+                    for message in delivery.messages {
                         progress.clear()
-                        Output.diagnostic("\(place): not accepted: HTTP \(statusCode)\(message.isEmpty ? "" : ": \(TerminalText.escaped(message))")")
-                        tally.refused(items: items)
-                    case .failed(let reason):
+                        Output.diagnostic("\(place): the collector \(TerminalText.escaped(message))")
+                    }
+                    if let failure = delivery.failure {
                         progress.clear()
-                        Output.diagnostic("\(place): not sent: \(TerminalText.escaped(reason)); stopping")
-                        tally.refused(items: items)
+                        Output.diagnostic("\(place): not sent: \(TerminalText.escaped(failure)); stopping")
+                        tally.refused(items: delivery.undeliveredItems)
                         tally.unreachable = true
                         stopped = true
                     }
@@ -214,10 +228,29 @@ struct SendCommand: ParsableCommand {
         }
         progress.clear()
         let output = Output.standard
-        output.write(tally.summary(endpoint: endpoint) + "\n")
+        output.write(tally.summary(endpoint: redactedEndpoint) + "\n")
         var status = tally.collectorRefused ? ExitStatus.collectorRefused : inputStatus
         status = output.finish(status: status)
         if status != .success { throw status }
+    }
+}
+
+extension SendCommand {
+    /// What became of a record whose first attempt gave `first`: a 413 sends its halves (decoded by `payload`).
+    static func delivery(
+        after first: OTLPHTTPSender.Result, of bodyBytes: Int, items: Int, signal: OTLPSignal, payload: () -> OTLPPayload?,
+        sender: OTLPHTTPSender, encoder: OTLPEncoder
+    ) -> OTLPHTTPSender.Delivery {
+        switch signal {
+        case .traces:
+            sender.deliver(
+                afterFirstAttempt: first, bodyBytes: bodyBytes, itemCount: items,
+                request: { if case .traces(let data)? = payload() { data } else { nil } }, protobuf: { [] }, encoder: encoder)
+        case .logs:
+            sender.deliver(
+                afterFirstAttempt: first, bodyBytes: bodyBytes, itemCount: items,
+                request: { if case .logs(let data)? = payload() { data } else { nil } }, protobuf: { [] }, encoder: encoder)
+        }
     }
 }
 
@@ -233,6 +266,8 @@ struct SendTally {
     var retries = 0
     var emptyRecords = 0
     var resumedRecords = 0
+    /// Items of requests the collector refused for their content, kept in a spool's quarantine.
+    var quarantinedItems = 0
     var unreachable = false
     let started = Date()
 
@@ -254,7 +289,8 @@ struct SendTally {
         if rejectedItems > 0 { text += ", of which the collector rejected \(rejectedItems) items" }
         if refusedRecords > 0 {
             text += "; not accepted: \(refusedRecords) records (\(refusedItems) items)"
-            if unreachable { text += ", the collector unreachable; later records not sent" }
+            if quarantinedItems > 0 { text += ", \(quarantinedItems) items of them kept in the spool's rejected/" }
+            if unreachable { text += ", the collector unreachable or refusing; later records not sent" }
         }
         if emptyRecords > 0 { text += "; \(emptyRecords) records without items not sent" }
         if resumedRecords > 0 { text += "; \(resumedRecords) records answered in an earlier run skipped (--checkpoint)" }

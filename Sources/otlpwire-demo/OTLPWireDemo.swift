@@ -186,7 +186,7 @@ struct OTLPWireDemo: ParsableCommand {
         print("wrote \(snapshot.spansExported) spans to \(directory)/traces.u32be.bin and \(snapshot.logRecordsExported) log records to \(directory)/logs.u32be.bin.gz")
         if let otlp = configuration.otlp {
             let delivery = telemetry.deliveryCounters.snapshot
-            let endpoint = otlp.resolved(for: .traces)?.url.absoluteString ?? otlp.resolved(for: .logs)?.url.absoluteString ?? otlp.endpoint
+            let endpoint = otlp.resolved(for: .traces)?.redactedURL ?? otlp.resolved(for: .logs)?.redactedURL ?? otlp.redactedEndpoint
             print("delivered \(delivery.spansExported) spans and \(delivery.logRecordsExported) log records to the collector (\(endpoint))")
             if let spool = otlp.spool {
                 let spans = delivery.spansReceived - delivery.spansExported - delivery.totalSpansDropped

@@ -1,5 +1,6 @@
 import Foundation
 import OTLPTestSupport
+import OTLPWire
 import Testing
 
 /// `otlp-dump send` against rotel and the scripted server.
@@ -71,16 +72,56 @@ struct SendCommandTests {
         #expect(result.stdout.hasPrefix("accepted \(before) records"))
     }
 
-    @Test("a collector answering 400: every record is reported, exit 3")
+    @Test("a collector refusing records for their content (400 with an OTLP Status): every record is sent and reported, exit 3")
     func badRequest() throws {
-        let collector = try OTLPTestCollector(answers: Array(repeating: .init(status: 400, headers: ["Content-Type": "text/plain"], body: Array("no thanks".utf8)), count: 100))
+        let status = OTLPRPCStatus(code: 3, message: "no thanks", detailTypeURLs: [])
+        let collector = try OTLPTestCollector(answers: Array(repeating: .init(status: 400, headers: ["Content-Type": "application/x-protobuf"], body: status.encoded()), count: 100))
         defer { collector.removeRecords() }
         let path = Self.framed.appendingPathComponent("traces-edge.varint.bin").path
+        let reader = try OTLPStreamReader(path: path)
+        var records = 0
+        while let record = try reader.nextChecked() { if record.itemCount > 0 { records += 1 } }
         let result = try OTLPDumpRunner.run(["send", path, "--endpoint", collector.endpoint])
         collector.stop()
         #expect(result.status == 3)
         #expect(result.stderr.contains("HTTP 400: no thanks"))
         #expect(result.stdout.contains("not accepted"))
+        #expect(collector.requests.count == records, "every record is sent")
+    }
+
+    @Test("an endpoint that answers as no OTLP endpoint would (401, 404, 500, a redirect, a 400 that is not OTLP): sending stops at the first record, the answer reported, exit 3",
+        arguments: [401, 404, 500, 302, 400])
+    func endpointRefusing(statusCode: Int) throws {
+        let collector = try OTLPTestCollector(answers: Array(repeating: .init(status: statusCode, headers: ["Content-Type": "text/plain", "Location": "http://u:SECRET-PASSWORD@x/"], body: Array("no thanks".utf8)), count: 100))
+        defer { collector.removeRecords() }
+        let path = Self.framed.appendingPathComponent("traces-mixed.u32be.bin").path
+        let result = try OTLPDumpRunner.run(["send", path, "--endpoint", collector.endpoint])
+        collector.stop()
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("HTTP \(statusCode)") && result.stderr.contains("stopping"), "\(result.stderr)")
+        #expect(!result.stderr.contains("SECRET-PASSWORD"), "\(result.stderr)")
+        #expect(collector.requests.count == 1)
+    }
+
+    @Test("secrets never leave the process: the endpoint's query, --header values (a bare token, too) and user-info appear in no output, whatever the outcome")
+    func secretsRedacted() throws {
+        let collector = try OTLPTestCollector(answers: [.init(status: 401, headers: ["Content-Type": "text/plain"], body: Array("who are you".utf8))])
+        defer { collector.removeRecords() }
+        let path = Self.framed.appendingPathComponent("traces-mixed.u32be.bin").path
+        let runs = [
+            ["send", path, "--endpoint", "\(collector.endpoint)/?api_key=SECRET-QUERY", "--header", "authorization=Bearer SECRET-HEADER"],
+            ["send", path, "--endpoint", "http://127.0.0.1:9", "--header", "Bearer SECRET-TOKEN"],
+            ["send", path, "--endpoint", "http://user:SECRET-PASSWORD@127.0.0.1:9"],
+            ["send", path, "--endpoint", "http://user:SECRET-PASSWORD@127.0.0.1:9/v1/traces"],
+        ]
+        for arguments in runs {
+            let result = try OTLPDumpRunner.run(arguments)
+            let everything = result.stdout + result.stderr
+            #expect(result.status != 0)
+            #expect(!everything.contains("SECRET"), "\(arguments): \(everything)")
+        }
+        collector.stop()
+        #expect(collector.requests.first?.headers["authorization"] == "Bearer SECRET-HEADER", "the secret is sent where it belongs")
     }
 
     @Test("a collector's text is escaped once for the terminal (regression: escaped twice, in the sender and in send)")

@@ -154,7 +154,7 @@ struct SendSpoolTests {
         #expect(try OTLPDumpRunner.run(["send", "--spool", root, "--checkpoint", "cp", "--endpoint", "http://127.0.0.1:9"]).status == 64)
     }
 
-    @Test("--spool: a path that is not a spool directory is exit 2 (regression: \"accepted 0 records\", exit 0); a refused record is reported as not accepted, exit 3 (regression: counted as accepted)")
+    @Test("--spool: a path that is not a spool directory is exit 2 (regression: \"accepted 0 records\", exit 0); a record refused for its content (400 with an OTLP Status) is reported as not accepted and kept in the quarantine, exit 3 (regression: counted as accepted)")
     func spoolPathAndRefusals() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-spool-refused-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -167,14 +167,48 @@ struct SendSpoolTests {
         queue.release()
         let inner = try OTLPDumpRunner.run(["send", "--spool", "\(root)/traces", "--endpoint", "http://127.0.0.1:9"])
         #expect(inner.status == 2 && inner.stderr.contains("give the spool directory"), "\(inner.stderr)")
-        let collector = try OTLPTestCollector(answers: [.init(status: 400, headers: ["Content-Type": "text/plain"], body: Array("bad \u{1B}[31mred".utf8))])
+        let status = OTLPRPCStatus(code: 3, message: "bad \u{1B}[31mred", detailTypeURLs: [])
+        let collector = try OTLPTestCollector(answers: [.init(status: 400, headers: ["Content-Type": "application/json"], body: status.jsonEncoded())])
         defer { collector.removeRecords() }
         let result = try OTLPDumpRunner.run(["send", "--spool", root, "--endpoint", collector.endpoint])
         collector.stop()
         #expect(result.status == 3)
-        #expect(result.stdout.contains("accepted 1 records (3 spans") && result.stdout.contains("not accepted: 1 records (3 items)"), "\(result.stdout)")
+        #expect(result.stdout.contains("accepted 1 records (3 spans") && result.stdout.contains("not accepted: 1 records (3 items), 3 items of them kept in the spool's rejected/"), "\(result.stdout)")
         #expect(result.stderr.contains(#"HTTP 400: bad \u{1B}[31mred"#), "escaped once: \(result.stderr)")
         #expect(collector.items.count == 3)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: "\(root)/traces/rejected").filter { $0.hasSuffix(".u32be.bin") }
+        #expect(kept.count == 1)
+        let shown = try OTLPDumpRunner.run(["stats", "\(root)/traces/rejected/\(kept[0])"])
+        #expect(shown.status == 0 && shown.stdout.contains("3"), "the quarantine is readable: \(shown.stdout) \(shown.stderr)")
+    }
+
+    @Test("--spool against an endpoint that refuses to talk (401, 404, 500, a redirect, a 400 that is not OTLP): exit 3, every record kept and nothing quarantined; run again when it accepts: everything delivered once (regression: one run emptied the spool)",
+        arguments: [401, 404, 500, 301, 400])
+    func spoolKeptOnRefusal(statusCode: Int) throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-spool-kept-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for signal in OTLPSignal.allCases {
+            let queue = try OTLPSpoolQueue(directory: "\(root)/\(signal)", signal: signal, maxBytes: 16 << 20, durability: .flush)
+            for request in Self.requests(signal, count: 4, perRecord: 5) { _ = try queue.append(request, items: 5) }
+            queue.release()
+        }
+        let before = try FileManager.default.subpathsOfDirectory(atPath: root).sorted()
+        let refusing = try OTLPTestCollector(answers: Array(repeating: .init(status: statusCode, headers: ["Content-Type": "text/html"], body: Array("<h1>no</h1>".utf8)), count: 50))
+        defer { refusing.removeRecords() }
+        let refused = try OTLPDumpRunner.run(["send", "--spool", root, "--endpoint", refusing.endpoint, "--header", "authorization=Bearer SECRET-TOKEN"])
+        refusing.stop()
+        #expect(refused.status == 3, "\(refused.stderr)")
+        #expect(refused.stderr.contains("HTTP \(statusCode)") && refused.stderr.contains("stopping"), "\(refused.stderr)")
+        #expect(!(refused.stderr + refused.stdout).contains("SECRET-TOKEN"))
+        #expect(refusing.requests.count == 1, "stops at the first refusal")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: root).sorted() == before, "nothing deleted or moved")
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let accepted = try OTLPDumpRunner.run(["send", "--spool", root, "--endpoint", collector.endpoint])
+        collector.stop()
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(accepted.stdout.contains("accepted 8 records (20 spans, 20 log records"), "\(accepted.stdout)")
+        #expect(collector.items.count == 40 && Set(collector.items).count == 40)
     }
 
     @Test("--checkpoint held by another run, or not writable: exit 2 before anything is sent (regression: a record sent, then failure)")

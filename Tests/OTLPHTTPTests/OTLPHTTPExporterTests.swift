@@ -88,7 +88,7 @@ struct OTLPHTTPExporterTests {
         #expect(counters.snapshot.spanExportRetries == 3 && counters.snapshot.spansExported == 3)
     }
 
-    @Test("400 with a google.rpc.Status body (protobuf and JSON): dropped, counted, the message reported, not retried",
+    @Test("400 with a google.rpc.Status body (protobuf and JSON): refused for its content, counted rejected, the message reported, not retried",
         arguments: [false, true])
     func badRequest(json: Bool) throws {
         let status = OTLPRPCStatus(code: 3, message: "span 4 has an invalid trace id\u{1B}]0;owned\u{07}", detailTypeURLs: [])
@@ -106,7 +106,7 @@ struct OTLPHTTPExporterTests {
         exporter.shutdown()
         collector.stop()
         #expect(collector.requests.count == 1)
-        #expect(counters.snapshot.spansDropped == [.exportFailed: 7] && counters.snapshot.spansExported == 0)
+        #expect(counters.snapshot.spansDropped == [.rejected: 7] && counters.snapshot.spansExported == 0)
         #expect(messages.all.count == 1)
         #expect(messages.all.first?.contains("HTTP 400: span 4 has an invalid trace id\\u{1B}]0;owned\\u{07}") == true, "\(messages.all)")
     }
@@ -176,6 +176,9 @@ struct OTLPHTTPExporterTests {
         #expect(counters.snapshot.spansDropped == [.exportFailed: 5])
         #expect(counters.snapshot.spanExportRetries >= 1)
         #expect(messages.all.first?.contains("gave up after") == true)
+        // The cause in words (regression: "connection reset (error set): Connection refused").
+        #expect(messages.all.first?.contains("connection refused") == true, "\(messages.all)")
+        #expect(messages.all.first?.contains("connection reset") == false, "\(messages.all)")
     }
 
     @Test("Retry-After: 0 cannot make a storm: the backoff still grows (regression: thousands of requests per timeout)")

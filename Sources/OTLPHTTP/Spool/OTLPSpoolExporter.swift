@@ -2,18 +2,26 @@ import Foundation
 public import OTLPTelemetry
 public import OTLPWire
 
-/// Store and forward: writes every batch to a spool directory first (one u32be-framed `Export*ServiceRequest`
-/// per batch, gzip-compressed if `OTLPSpoolConfiguration.gzip` says so) and uploads from there on a thread of its own, so that nothing is lost while the collector is
-/// unreachable, and nothing written is lost when the process crashes or is killed.
+/// Store and forward: writes every batch to a spool directory first (u32be-framed `Export*ServiceRequest`s,
+/// gzip-compressed if `OTLPSpoolConfiguration.gzip` says so) and uploads from there on a thread of its own, so
+/// that nothing is lost while the collector is unreachable or refuses to talk, and nothing written is lost
+/// when the process crashes or is killed.
 ///
 /// - The caller (the batch processor's worker) waits only for the disk write.
+/// - A batch is one record, or several when it is over the spool's record limit (an eighth of `maxBytes`,
+///   from 32 KiB to 16 MiB); a single item over the limit is dropped (`item_too_large`).
 /// - Records are sent in order, each acknowledged in a durable checkpoint after the collector answered it;
 ///   a file is deleted when all its records are acknowledged. After a crash the next exporter on the same
 ///   directory resumes from the checkpoint: at most the record in flight is sent again.
-/// - While the collector cannot be reached the data waits, and the upload is tried again after waits that
-///   double up to 5 minutes.
+/// - Only two things remove a record: the collector accepted it, or it is damaged beyond reading. A record
+///   the collector refuses for its content (400 with an OTLP `Status`; 413 for a single item after splitting)
+///   moves to the quarantine `rejected/` inside the signal's directory (counted `rejected`). Any other
+///   failure (no answer, 401, 403, 404, a redirect, a 5xx, an answer that is not OTLP) keeps the record
+///   first in line, and the upload is tried again after waits that double up to 5 minutes. The table of
+///   answers is in the uploader's documentation and the README.
 /// - The directory is bounded by `OTLPSpoolConfiguration.maxBytes`: past it the oldest file is deleted and
-///   its items counted as dropped (`spool_full`).
+///   its items counted as dropped (`spool_full`). Its files stay within `maxBytes`, or two files of an
+///   eighth of it (at least 32 KiB each) when `maxBytes` is smaller than that.
 /// - ``shutdown()`` uploads what it can within the endpoint's timeout and leaves the rest for the next start.
 /// - One process per directory: a second exporter gets ``openError`` (naming the holder) and counts its
 ///   items as dropped (`write_failed`).
@@ -120,33 +128,63 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
                 return false
             }
             let encodable = Item.droppingTooDeeplyNested(items, counters: counters, reporter: "OTLP spool", diagnostics: diagnostics)
-            let tooLarge = items.count - encodable.count
+            var complete = items.count == encodable.count
             guard !encodable.isEmpty else { return false }
-            let request = encoder.withEncoded(Item.request(encodable, resource: resource)) { Array($0) }
-            var record = request
-            do throws(OTLPWriteError) {
-                // The same limit for a gzip record's content as for a plain record: the uploader reads it back.
-                if gzipRecords, request.count <= OTLPSpoolQueue.maxRecordBytes {
-                    let compressed = try request.withUnsafeBytes { bytes in
-                        Result { () throws(OTLPWriteError) in try OTLPGzip.compress(bytes) }
-                    }.get()
-                    // Data that does not compress is stored plain rather than grown past the record limit.
-                    if compressed.count <= OTLPSpoolQueue.maxRecordBytes { record = compressed }
-                }
-                let dropped = try queue.append(record, items: encodable.count)
-                if dropped > 0 {
-                    counters.dropped(dropped, kind, .spoolFull)
-                    diagnostics(
-                        "OTLP spool: \(dropped) \(kind.noun(dropped)) dropped (\(OTLPDropReason.spoolFull)): \(Self.printable(queue.directory)) is over its \(queue.maxBytes) bytes")
-                }
-                return tooLarge == 0
-            } catch {
-                counters.dropped(encodable.count, kind, .writeFailed)
-                counters.writeFailed(bytes: record.count)
-                diagnostics("OTLP spool: \(encodable.count) \(kind.noun(encodable.count)) dropped (\(OTLPDropReason.writeFailed)): \(Self.printable("\(error)"))")
-                return false
+            // A batch over the spool's record limit is split into records that fit; a single item over it is
+            // dropped and counted (regression: the whole batch was dropped as write_failed).
+            var requests: [(bytes: [UInt8], items: Int)] = []
+            var oversized = 0
+            split(encodable[...], limit: queue.maxAppendBytes, into: &requests, oversized: &oversized)
+            if oversized > 0 {
+                complete = false
+                counters.dropped(oversized, kind, .itemTooLarge)
+                diagnostics(
+                    "OTLP spool: \(oversized) \(kind.noun(oversized)) dropped (\(OTLPDropReason.itemTooLarge)): each alone is over the spool's \(queue.maxAppendBytes)-byte record limit (an eighth of maxBytes, from 32 KiB to 16 MiB)")
             }
+            for (index, request) in requests.enumerated() {
+                var record = request.bytes
+                do throws(OTLPWriteError) {
+                    if gzipRecords {
+                        let compressed = try request.bytes.withUnsafeBytes { bytes in
+                            Result { () throws(OTLPWriteError) in try OTLPGzip.compress(bytes) }
+                        }.get()
+                        // Data that does not compress is stored plain rather than grown past the record limit.
+                        if compressed.count <= request.bytes.count { record = compressed }
+                    }
+                    let dropped = try queue.append(record, items: request.items)
+                    if dropped > 0 {
+                        counters.dropped(dropped, kind, .spoolFull)
+                        diagnostics(
+                            "OTLP spool: \(dropped) \(kind.noun(dropped)) dropped (\(OTLPDropReason.spoolFull)): \(Self.printable(queue.directory)) is over its \(queue.maxBytes) bytes")
+                    }
+                } catch {
+                    // Nothing of the failed record reached the disk (the queue cuts a failed write back).
+                    let failed = requests[index...].reduce(0) { $0 + $1.items }
+                    counters.dropped(failed, kind, .writeFailed)
+                    counters.writeFailed(bytes: 0)
+                    diagnostics("OTLP spool: \(failed) \(kind.noun(failed)) dropped (\(OTLPDropReason.writeFailed)): \(Self.printable("\(error)"))")
+                    return false
+                }
+            }
+            return complete
         }
+    }
+
+    /// Encodes `part` as one request if it fits in `limit` bytes, else its halves (recursively); a single
+    /// item that does not fit is counted in `oversized`.
+    private func split(_ part: ArraySlice<Item>, limit: Int, into requests: inout [(bytes: [UInt8], items: Int)], oversized: inout Int) {
+        let bytes = encoder.withEncoded(Item.request(Array(part), resource: resource)) { Array($0) }
+        if bytes.count <= limit {
+            requests.append((bytes, part.count))
+            return
+        }
+        guard part.count > 1 else {
+            oversized += 1
+            return
+        }
+        let middle = part.startIndex + part.count / 2
+        split(part[..<middle], limit: limit, into: &requests, oversized: &oversized)
+        split(part[middle...], limit: limit, into: &requests, oversized: &oversized)
     }
 
     /// Outside text (a path, a system error naming one) as one safe diagnostic line.
@@ -178,7 +216,8 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
             if lost > 0 { counters.dropped(lost, Item.kind, .spoolDamaged) }
             let left = queue.pendingItems
             if left > 0 {
-                diagnostics("OTLP spool: \(left) \(Item.kind.noun(left)) left in \(Self.printable(queue.directory)) for the next start")
+                let why = uploader?.lastFailure.map { " (the last upload to \(endpoint.redactedURL): \($0))" } ?? ""
+                diagnostics("OTLP spool: \(left) \(Item.kind.noun(left)) left in \(Self.printable(queue.directory)) for the next start\(why)")
             }
         }
         sender.shutdown()

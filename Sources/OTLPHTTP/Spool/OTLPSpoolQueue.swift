@@ -12,9 +12,15 @@ package import OTLPWire
 /// - `checkpoint`: what the collector acknowledged, `FILE OFFSET ITEMS` (the file's number, the end of the
 ///   last acknowledged record in it, the items acknowledged in it), replaced atomically.
 /// - `../.traces.lock` (or `.logs.lock`), beside the directory: the lock that keeps a second process out.
+/// - `rejected/`: the quarantine, requests the collector refused for their content, one u32be record per
+///   file `NUMBER-ITEMS.u32be.bin` (readable with `otlp-dump`), at most ``quarantineMaxBytes`` (the oldest
+///   go first).
 ///
 /// A file is deleted when every record in it is acknowledged, or (the oldest first, never the one being
-/// uploaded nor the one being appended to) when the directory would hold more than its budget.
+/// uploaded nor the one being appended to) when the directory would hold more than its budget. A record
+/// holds at most ``maxAppendBytes``, a file at most ``fileBytes``, so the files together stay within
+/// ``maxBytes``, or two files when ``maxBytes`` is smaller than that (the one being uploaded and the one
+/// being appended to).
 package final class OTLPSpoolQueue: @unchecked Sendable {
     /// One record read for upload.
     package struct Record: Sendable {
@@ -43,8 +49,16 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     package let signal: OTLPSignal
     /// Most bytes its files hold together (one file over it at most, while it is being uploaded).
     package let maxBytes: Int
-    /// A file is sealed and a new one started when a record would take it past this size.
+    /// A file is sealed and a new one started when a record would take it past this size: an eighth of
+    /// ``maxBytes``, from 32 KiB to 16 MiB.
     package let fileBytes: Int
+    /// The largest record appended: ``fileBytes`` (a larger batch is split by its exporter).
+    package var maxAppendBytes: Int { min(fileBytes, Self.maxRecordBytes) }
+    /// Most bytes the quarantine holds: a quarter of ``maxBytes``, at least 1 MiB (the newest file is kept
+    /// whatever its size).
+    package var quarantineMaxBytes: Int { max(maxBytes / 4, 1 << 20) }
+    /// Where requests the collector refused for their content are kept: `rejected/` inside ``directory``.
+    package var quarantineDirectory: String { "\(directory)/rejected" }
     /// `fsync` of each appended record and of each checkpoint (`fsync`), or only of checkpoints (otherwise).
     package let durability: OTLPDurability
     /// How records are checked when read back: every limit as wide as its range allows (whatever the
@@ -150,8 +164,8 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     package func append(_ request: [UInt8], items: Int) throws(OTLPWriteError) -> Int {
         var record: [UInt8] = []
         record.reserveCapacity(OTLPLengthPrefix.u32Bytes + request.count)
-        guard request.count <= Self.maxRecordBytes, OTLPLengthPrefix.encode(request.count, framing: .u32be, into: &record) else {
-            throw .unframeable("a request of \(request.count) bytes is over the spool's \(Self.maxRecordBytes)-byte record limit")
+        guard request.count <= maxAppendBytes, OTLPLengthPrefix.encode(request.count, framing: .u32be, into: &record) else {
+            throw .unframeable("a request of \(request.count) bytes is over the spool's \(maxAppendBytes)-byte record limit")
         }
         record += request
         return try locked { () throws(OTLPWriteError) -> Int in
@@ -274,6 +288,45 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             if let first = files.first, first.number == record.file, first.isSealed, record.end >= first.bytes {
                 try removeAcknowledgedFirstFile()
             }
+        }
+    }
+
+    /// Keeps `request` (a protobuf request of `items` items the collector refused for its content) in the
+    /// quarantine, durably, as one u32be record in a file of its own. Returns the items of the oldest
+    /// quarantined files deleted to stay within ``quarantineMaxBytes`` (counted `rejected` when they were
+    /// refused).
+    package func quarantine(_ request: [UInt8], items: Int) throws(OTLPWriteError) -> Int {
+        var record: [UInt8] = []
+        guard OTLPLengthPrefix.encode(request.count, framing: .u32be, into: &record) else {
+            throw .unframeable("a refused request of \(request.count) bytes cannot be framed")
+        }
+        record += request
+        return try locked { () throws(OTLPWriteError) -> Int in
+            try Self.makeDirectories(quarantineDirectory)
+            var kept = try OTLPSystemCall.names(inDirectory: quarantineDirectory).compactMap { name -> (number: UInt64, items: Int, name: String)? in
+                guard let file = Self.parse(name), file.isSealed, Self.isRegularFile("\(quarantineDirectory)/\(name)") else { return nil }
+                return (file.number, file.items, name)
+            }.sorted { $0.number < $1.number }
+            let file = SpoolFile(number: (kept.last?.number ?? 0) + 1, bytes: record.count, items: items, isSealed: true)
+            let name = Self.name(of: file)
+            try OTLPAtomicFile.replace("\(quarantineDirectory)/\(name)", with: record)
+            kept.append((file.number, items, name))
+            // The oldest go first while the quarantine is over its bound; the newest always stays.
+            var total = 0
+            var sizes: [Int] = []
+            for entry in kept {
+                let size = (try? Self.size(of: "\(quarantineDirectory)/\(entry.name)")) ?? 0
+                sizes.append(size)
+                total += size
+            }
+            var dropped = 0
+            var index = 0
+            while total > quarantineMaxBytes, index < kept.count - 1 {
+                if unlink("\(quarantineDirectory)/\(kept[index].name)") == 0 { dropped += kept[index].items }
+                total -= sizes[index]
+                index += 1
+            }
+            return dropped
         }
     }
 
@@ -409,37 +462,132 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         }
     }
 
-    /// Reads a file left open by a crash: counts its items, cuts a torn or unreadable tail, seals it.
+    /// Reads a file left open by a crash record by record, keeping every intact record: a record whose
+    /// content is damaged is skipped, and so is a damaged length prefix when intact records follow it up to
+    /// the end of the file (found by ``resynchronize(after:in:size:path:decoder:)``); only a torn tail (a last
+    /// record cut short by the crash) is cut off. Each damage is counted in ``damagedRecords``. A file with
+    /// damage inside is rewritten with its intact records only (through a temporary file renamed over it),
+    /// then sealed.
     private func recover(_ found: SpoolFile) throws(OTLPWriteError) -> SpoolFile {
         var file = found
         let filePath = path(of: file)
-        let descriptor = try OTLPSystemCall.check("cannot open \(filePath)") { open(filePath, O_RDWR | O_CLOEXEC | O_NOFOLLOW) }
+        let descriptor = try OTLPSystemCall.check("cannot open \(filePath)") { open(filePath, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
         defer { close(descriptor) }
         let size = try Self.size(of: filePath)
         let decoder = OTLPDecoder(options: Self.readOptions)
         var offset = 0
         var items = 0
-        while offset < size, let body = try Self.readRecord(at: offset, in: descriptor, size: size, path: filePath) {
-            // Checked as the uploader will check it: a gzip record by its content (regression: every gzip record
-            // of a file left open by a crash was cut off as damaged).
-            guard let request = try? Self.request(ofRecord: body),
-                let count = try? request.withUnsafeBytes({ bytes in Result { () throws(OTLPReadError) in try decoder.check(bytes, as: signal) } }).get()
-            else { break }
-            items += count
-            offset += OTLPLengthPrefix.u32Bytes + body.count
+        /// The intact records, as byte ranges of the file (length prefixes included).
+        var intact: [Range<Int>] = []
+        /// Damaged stretches inside the file: a damaged record and the damage right after it count once.
+        var damagedInside = 0
+        var inDamage = false
+        while offset < size {
+            if let body = try Self.readRecord(at: offset, in: descriptor, size: size, path: filePath) {
+                let end = offset + OTLPLengthPrefix.u32Bytes + body.count
+                // Checked as the uploader will check it: a gzip record by its content (regression: every gzip
+                // record of a file left open by a crash was cut off as damaged).
+                if let count = itemCount(ofRecord: body, decoder: decoder) {
+                    items += count
+                    intact.append(offset..<end)
+                    inDamage = false
+                } else {
+                    // Damaged content inside a record whose length is intact: only this record is lost
+                    // (regression: the file was cut here, and every intact record after it with it).
+                    if !inDamage { damagedInside += 1 }
+                    inDamage = true
+                }
+                offset = end
+                continue
+            }
+            // The length prefix here does not fit the file: a torn tail, unless intact records follow.
+            guard let next = try resynchronize(after: offset, in: descriptor, size: size, path: filePath, decoder: decoder) else { break }
+            if !inDamage { damagedInside += 1 }
+            inDamage = true
+            offset = next
         }
-        if offset < size {
-            damagedRecordCount += 1
-            try OTLPSystemCall.check("cannot cut the torn record off \(filePath)") { ftruncate(descriptor, off_t(offset)) }
-            if durability != .none { _ = fsync(descriptor) }
+        let tornTail = offset < size
+        damagedRecordCount += damagedInside + (tornTail && !inDamage ? 1 : 0)
+        if damagedInside == 0 {
+            if tornTail {
+                try OTLPSystemCall.check("cannot cut the torn record off \(filePath)") { ftruncate(descriptor, off_t(offset)) }
+                if durability != .none { _ = fsync(descriptor) }
+            }
+            file.bytes = offset
+        } else {
+            file.bytes = try rewrite(filePath, from: descriptor, keeping: intact)
         }
-        file.bytes = offset
         file.items = items
         var sealed = file
         sealed.isSealed = true
         try OTLPSystemCall.renameWithoutReplacing(filePath, to: path(of: sealed))
         try syncDirectory()
         return sealed
+    }
+
+    /// The items of a stored record, checked as the uploader checks it; `nil` when it is not readable.
+    private func itemCount(ofRecord body: [UInt8], decoder: OTLPDecoder) -> Int? {
+        guard let request = try? Self.request(ofRecord: body) else { return nil }
+        return try? request.withUnsafeBytes { bytes in Result { () throws(OTLPReadError) in try decoder.check(bytes, as: signal) } }.get()
+    }
+
+    /// Where intact records start again after a damaged length prefix at `offset`: the first later offset
+    /// from which readable records follow one another exactly up to the end of the file, or `nil` (the rest
+    /// is a torn tail). Bounded: it reads at most four times the file's size before giving up.
+    private func resynchronize(after offset: Int, in descriptor: Int32, size: Int, path: String, decoder: OTLPDecoder) throws(OTLPWriteError) -> Int? {
+        var budget = 4 * size + (1 << 20)
+        var candidate = offset + 1
+        while candidate + OTLPLengthPrefix.u32Bytes <= size, budget > 0 {
+            defer { candidate += 1 }
+            var position = candidate
+            var reachesEnd = true
+            while position < size {
+                guard let length = try Self.recordLength(at: position, in: descriptor, size: size, path: path) else {
+                    reachesEnd = false
+                    break
+                }
+                budget -= OTLPLengthPrefix.u32Bytes + length
+                guard budget > 0, let body = try Self.readRecord(at: position, in: descriptor, size: size, path: path),
+                    itemCount(ofRecord: body, decoder: decoder) != nil
+                else {
+                    reachesEnd = false
+                    break
+                }
+                position += OTLPLengthPrefix.u32Bytes + length
+            }
+            if reachesEnd && position == size { return candidate }
+            budget -= OTLPLengthPrefix.u32Bytes
+        }
+        return nil
+    }
+
+    /// Replaces the file at `path` (open as `descriptor`) by its `ranges`, durably: written to a temporary
+    /// file beside it, renamed over it. Returns the new size.
+    private func rewrite(_ path: String, from descriptor: Int32, keeping ranges: [Range<Int>]) throws(OTLPWriteError) -> Int {
+        let temporary = path + ".recovering"
+        unlink(temporary)
+        let output = try OTLPSystemCall.check("cannot create \(temporary)") {
+            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        }
+        var written = 0
+        do throws(OTLPWriteError) {
+            for range in ranges {
+                var bytes = [UInt8](repeating: 0, count: range.count)
+                guard try Self.read(&bytes, from: descriptor, at: range.lowerBound, path: path) else {
+                    throw .io("\(path) changed while it was recovered")
+                }
+                try Self.write(bytes, to: output, at: written, path: temporary)
+                written += bytes.count
+            }
+            try OTLPSystemCall.check("cannot fsync \(temporary)") { fsync(output) }
+            close(output)
+        } catch {
+            close(output)
+            unlink(temporary)
+            throw error
+        }
+        try OTLPSystemCall.check("cannot rename \(temporary) to \(path)") { rename(temporary, path) }
+        return written
     }
 
     // MARK: The checkpoint

@@ -1,12 +1,21 @@
 import Foundation
 package import OTLPTelemetry
-import OTLPWire
+package import OTLPWire
 
 /// Sends a spool queue's records to the collector in order, acknowledging each in the queue only after the
-/// collector answered it: a record accepted (wholly or partly) or refused for good (a 400, say) is
-/// acknowledged and counted; a record that could not be delivered (no answer, 429, 502, 503, 504 until the
-/// sender's timeout) stays first in line and is tried again after a wait that doubles up to
-/// ``maxRetryWaitSeconds``.
+/// collector answered it. Only two things remove a record: the collector accepted it, or it is damaged
+/// beyond reading. What the collector's answer means for the record:
+///
+/// | answer | the record | counted |
+/// | --- | --- | --- |
+/// | 2xx | acknowledged | exported; a partial success's items `rejected` |
+/// | 400 with an OTLP `Status` | moved to the quarantine (``OTLPSpoolQueue/quarantineDirectory``), acknowledged | `rejected` |
+/// | 413 | split in halves, each sent; a single item refused moves to the quarantine | as its parts |
+/// | 429, 502, 503, 504, no answer, until the sender's timeout | kept first in line | retries |
+/// | anything else: 3xx, 401, 403, 404, 405, 407, 415, 431, other 4xx and 5xx, an answer that is not OTLP or not HTTP, TLS and connection failures | kept first in line | nothing |
+///
+/// While a record is kept, the upload is tried again after a wait that doubles up to
+/// ``maxRetryWaitSeconds`` (the app's uploader), or `otlp-dump send --spool` stops with exit 3.
 ///
 /// ``start()`` runs it on a thread of its own until ``stop(drainingWithinSeconds:)``; ``uploadNext()`` sends
 /// one record from the calling thread (`otlp-dump send --spool`).
@@ -15,12 +24,10 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
     package enum Step: Equatable {
         /// Nothing waits in the queue.
         case empty
-        /// The first record was answered and acknowledged: `exported` items accepted, `dropped` rejected by
-        /// a partial success.
-        case acknowledged(exported: Int, dropped: Int)
-        /// The first record was refused for good (a status that is not retried): `items` dropped, and
-        /// acknowledged so that the next one goes out.
-        case refused(items: Int)
+        /// The first record was answered and acknowledged: `exported` items accepted, `rejected` refused (by a
+        /// partial success, or in a request refused for its content), `quarantined` of them in requests kept
+        /// in the quarantine.
+        case acknowledged(exported: Int, rejected: Int, quarantined: Int)
         /// The first record could not be read back (damaged on disk): skipped.
         case unreadable
         /// The spool could not be read (a file system error); `reason` says why. Nothing was sent.
@@ -40,10 +47,17 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
     private let decoder = OTLPDecoder(options: OTLPSpoolQueue.readOptions)
     private var directoryName: String { OTLPDiagnostics.printable(queue.directory, maxCharacters: 256) }
     private let jsonEncoder = OTLPJSONEncoder()
+    private let encoder = OTLPEncoder()
     private let state = NSCondition()
-    private var drainDeadline: Date?
+    /// When ``stop(drainingWithinSeconds:)`` must return, on the monotonic clock (a wall clock set back or
+    /// ahead changes no wait).
+    private var drainDeadline: ContinuousClock.Instant?
     private var isRunning = false
     private var isFinished = false
+    private var lastFailureReason: String?
+
+    /// Why the last upload failed, when the record it tried is still waiting (made printable already).
+    package var lastFailure: String? { state.withLock { lastFailureReason } }
 
     /// - Parameters:
     ///   - queue: the records to send.
@@ -80,13 +94,12 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
         } catch {
             return .spoolError(reason: OTLPDiagnostics.printable("\(error)", maxCharacters: 512))
         }
-        let items: Int, body: [UInt8], requestBytes: Int
+        let items: Int, body: [UInt8], request: [UInt8]
         // A record stored gzip-compressed goes out as stored to an endpoint that compresses with gzip anyway.
         var bodyIsGzipped = false
         do throws(OTLPReadError) {
             let isCompressed = OTLPGzip.isCompressed(record.bytes)
-            let request = try OTLPSpoolQueue.request(ofRecord: record.bytes)
-            requestBytes = request.count
+            request = try OTLPSpoolQueue.request(ofRecord: record.bytes)
             if sender.endpoint.protocol == .httpJSON {
                 // Decoded once: the JSON body and the item count both come from it.
                 let payload: OTLPPayload =
@@ -104,44 +117,68 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
             // Not a request we could have written (damaged on disk): skipped; its items are unknown.
             diagnostics("OTLP spool \(directoryName): the record at offset \(record.offset) of file \(record.file) is unreadable and skipped (its items are lost): \(error)")
             queue.noteDamagedRecord()
-            _ = acknowledge(record, items: 0, exported: 0, dropped: 0)
+            _ = acknowledge(record, items: 0, exported: 0, rejected: 0, quarantined: 0)
             return .unreadable
         }
         // A request of no items (an empty record) is acknowledged without a round trip.
-        guard items > 0 else { return acknowledge(record, items: 0, exported: 0, dropped: 0) }
-        let result = bodyIsGzipped ? sender.send(gzipped: body) : sender.send(body)
-        counters.retried(max(0, result.attempts - 1), kind)
-        switch result.outcome {
-        case .accepted(let rejectedItems, let message):
-            let rejected = Int(clamping: min(max(rejectedItems, 0), Int64(items)))
-            // Bytes as the other exporters count them: the encoded request before compression.
-            counters.exported(items - rejected, kind, bytes: sender.endpoint.protocol == .httpJSON ? body.count : requestBytes)
-            counters.dropped(rejected, kind, .rejected)
-            if rejected > 0 || !message.isEmpty {
-                diagnostics(
-                    "OTLP spool: \(sender.endpoint.url.absoluteString) accepted a request\(rejected > 0 ? " partly: \(rejected) \(kind.noun(rejected)) rejected" : "")\(message.isEmpty ? "" : ": \(OTLPDiagnostics.printable(message, maxCharacters: 512))")")
-            }
-            return acknowledge(record, items: items, exported: items - rejected, dropped: rejected)
-        case .refused(let statusCode, let message):
-            counters.dropped(items, kind, .exportFailed)
-            diagnostics(
-                "OTLP spool: \(items) \(kind.noun(items)) dropped (\(OTLPDropReason.exportFailed)): \(sender.endpoint.url.absoluteString) answered HTTP \(statusCode)\(message.isEmpty ? "" : ": \(OTLPDiagnostics.printable(message, maxCharacters: 512))")")
-            _ = acknowledge(record, items: items, exported: 0, dropped: items)
-            return .refused(items: items)
-        case .failed(let reason):
+        guard items > 0 else { return acknowledge(record, items: 0, exported: 0, rejected: 0, quarantined: 0) }
+        let first = bodyIsGzipped ? sender.send(gzipped: body) : sender.send(body)
+        // Bytes as the other exporters count them: the encoded request before compression.
+        let bodyBytes = sender.endpoint.protocol == .httpJSON ? body.count : request.count
+        // Only a 413 needs the request decoded (to send its halves).
+        let delivery =
+            queue.signal == .traces
+            ? sender.deliver(
+                afterFirstAttempt: first, bodyBytes: bodyBytes, itemCount: items, request: { try? decoder.decodeTraces(request) },
+                protobuf: { request }, encoder: encoder)
+            : sender.deliver(
+                afterFirstAttempt: first, bodyBytes: bodyBytes, itemCount: items, request: { try? decoder.decodeLogs(request) },
+                protobuf: { request }, encoder: encoder)
+        counters.retried(delivery.retries, kind)
+        if let failure = delivery.failure {
+            // Not delivered, and not for its content: the record stays first, whole (parts of it the collector
+            // took before a split part failed are sent again with it), and nothing of it is counted yet.
             queue.abandonInFlight()
-            return .failed(reason: OTLPDiagnostics.printable(reason, maxCharacters: 512))
+            let reason = OTLPDiagnostics.printable(failure, maxCharacters: 512)
+            state.withLock { lastFailureReason = reason }
+            return .failed(reason: reason)
         }
+        state.withLock { lastFailureReason = nil }
+        // What the collector refused for its content is set aside before the record is acknowledged.
+        var quarantined = 0
+        do throws(OTLPWriteError) {
+            for refused in delivery.refusedRequests {
+                let dropped = try queue.quarantine(refused.request, items: refused.items)
+                quarantined += refused.items
+                if dropped > 0 {
+                    diagnostics(
+                        "OTLP spool \(directoryName): the quarantine is over its \(queue.quarantineMaxBytes) bytes: its oldest files, \(dropped) \(kind.noun(dropped)) refused earlier, were deleted")
+                }
+            }
+        } catch {
+            queue.abandonInFlight()
+            return .spoolError(reason: "cannot set aside a refused record: \(OTLPDiagnostics.printable("\(error)", maxCharacters: 512))")
+        }
+        counters.exported(delivery.acceptedItems, kind, bytes: delivery.acceptedBytes)
+        counters.dropped(delivery.rejectedItems, kind, .rejected)
+        for message in delivery.messages {
+            diagnostics("OTLP spool: \(sender.endpoint.redactedURL) \(OTLPDiagnostics.printable(message, maxCharacters: 512))")
+        }
+        if quarantined > 0 {
+            diagnostics(
+                "OTLP spool: \(quarantined) \(kind.noun(quarantined)) refused by the collector (\(OTLPDropReason.rejected)) kept in \(OTLPDiagnostics.printable(queue.quarantineDirectory, maxCharacters: 256))")
+        }
+        return acknowledge(record, items: items, exported: delivery.acceptedItems, rejected: delivery.rejectedItems, quarantined: quarantined)
     }
 
-    private func acknowledge(_ record: OTLPSpoolQueue.Record, items: Int, exported: Int, dropped: Int) -> Step {
+    private func acknowledge(_ record: OTLPSpoolQueue.Record, items: Int, exported: Int, rejected: Int, quarantined: Int) -> Step {
         do throws(OTLPWriteError) {
             try queue.acknowledge(record, items: items)
         } catch {
             // Delivered, but the checkpoint is not durable: after a crash this record may be sent again.
             diagnostics("OTLP spool \(directoryName): \(OTLPDiagnostics.printable("\(error)", maxCharacters: 512)); a record may be sent again after a restart")
         }
-        return .acknowledged(exported: exported, dropped: dropped)
+        return .acknowledged(exported: exported, rejected: rejected, quarantined: quarantined)
     }
 
     // MARK: Running in the background
@@ -163,7 +200,7 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
     /// then stops the thread and returns; what is left stays in the spool for the next start.
     package func stop(drainingWithinSeconds seconds: Double) {
         let started = state.withLock { () -> Bool in
-            drainDeadline = Date(timeIntervalSinceNow: max(0, seconds))
+            drainDeadline = .now + .seconds(max(0, min(seconds, 86_400)))
             state.broadcast()
             return isRunning
         }
@@ -180,14 +217,14 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
         var outageReported = false
         loop: while true {
             let deadline = state.withLock { drainDeadline }
-            if let deadline, Date() >= deadline { break }
+            if let deadline, ContinuousClock.now >= deadline { break }
             switch uploadNext() {
             case .empty:
                 if deadline != nil { break loop }
                 _ = queue.waitForRecords(withinSeconds: 60)
-            case .acknowledged, .refused, .unreadable:
+            case .acknowledged, .unreadable:
                 if outageReported {
-                    diagnostics("OTLP spool: \(sender.endpoint.url.absoluteString) answers again; uploading \(directoryName)")
+                    diagnostics("OTLP spool: \(sender.endpoint.redactedURL) answers again; uploading \(directoryName)")
                 }
                 failures = 0
                 outageReported = false
@@ -199,12 +236,18 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
                 let wait = min(maxRetryWaitSeconds, doubled) * (1 - policy.jitterFraction * Double.random(in: 0...1))
                 if !outageReported {
                     diagnostics(
-                        "OTLP spool: cannot deliver to \(sender.endpoint.url.absoluteString) (\(reason)); \(queue.pendingItems) \(kind.noun(queue.pendingItems)) kept in \(directoryName), trying again in \(Int(wait.rounded(.up))) s")
+                        "OTLP spool: cannot deliver to \(sender.endpoint.redactedURL) (\(reason)); \(queue.pendingItems) \(kind.noun(queue.pendingItems)) kept in \(directoryName), trying again in \(Int(wait.rounded(.up))) s")
                     outageReported = true
                 }
                 state.withLock {
-                    let until = Date(timeIntervalSinceNow: wait)
-                    while drainDeadline == nil, state.wait(until: until) {}
+                    // Measured on the monotonic clock: the condition's own timeout follows the wall clock, so it
+                    // waits in slices of at most a second.
+                    let end = ContinuousClock.now + .seconds(max(0, min(wait, 86_400)))
+                    while drainDeadline == nil {
+                        let left = ContinuousClock.now.duration(to: end)
+                        guard left > .zero else { break }
+                        _ = state.wait(until: Date(timeIntervalSinceNow: min(1, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)))
+                    }
                 }
             }
         }

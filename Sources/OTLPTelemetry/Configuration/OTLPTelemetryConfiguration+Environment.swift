@@ -94,7 +94,7 @@ extension OTLPTelemetryConfiguration {
             let endpointName = "\(prefix)\(infix)ENDPOINT"
             if let endpoint = reader.value(endpointName) {
                 if let problem = OTLPExporterConfiguration.endpointProblem(endpoint) {
-                    reader.warn(endpointName, "\(problem), got \(OTLPEnvironmentReader.quoted(endpoint)); ignored")
+                    reader.warn(endpointName, "\(problem), got \(OTLPEnvironmentReader.quoted(OTLPExporterConfiguration.Resolved.redacted(url: endpoint))); ignored")
                 } else {
                     if let scope { exporter[scope].endpoint = endpoint } else { exporter.endpoint = endpoint }
                     configuredBy.insert(tag)

@@ -17,11 +17,13 @@ public enum OTLPDropReason: String, Sendable, CaseIterable, CustomStringConverti
     /// size or decoded memory limit, nesting too deep, too many attributes), so it was left out of its batch;
     /// the rest of the batch was exported.
     case itemTooLarge = "item_too_large"
-    /// The collector accepted the request but refused these items (an OTLP partial success).
+    /// The collector refused these items: an OTLP partial success named them, or it refused their request
+    /// for its content (400 with an OTLP `Status`) or as too large alone (413). A spool keeps such requests
+    /// in its quarantine.
     case rejected
-    /// The request was not delivered: the collector answered with a status that is not retried (a 400, say),
-    /// or kept answering with retryable statuses (429, 502, 503, 504) or could not be reached until the
-    /// export timeout ran out.
+    /// The request was not delivered, and there was no spool to keep it: the collector could not be reached
+    /// or kept answering with retryable statuses (429, 502, 503, 504) until the export timeout ran out, or
+    /// answered as no OTLP endpoint would (401, 403, 404, a redirect, a 5xx, an answer that is not OTLP).
     case exportFailed = "export_failed"
     /// The spool (store and forward) was over its size limit: the oldest file waiting for upload was deleted.
     case spoolFull = "spool_full"

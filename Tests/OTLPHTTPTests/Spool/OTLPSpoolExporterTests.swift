@@ -132,24 +132,148 @@ struct OTLPSpoolExporterTests {
         #expect(counters.snapshot.spansExported == 300 && exporter.pendingItems == 0)
     }
 
-    @Test("a record the collector refuses for good (400) is counted export_failed and acknowledged; the next one goes out")
-    func refusedRecordSkipped() throws {
+    @Test("a record the collector refuses for its content (400 with an OTLP Status) moves to the quarantine, counted rejected and readable there; the next one goes out")
+    func refusedRecordQuarantined() throws {
         let root = Self.root()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let collector = try OTLPTestCollector(answers: [.init(status: 400)])
+        let status = OTLPRPCStatus(code: 3, message: "bad span", detailTypeURLs: [])
+        let collector = try OTLPTestCollector(answers: [.init(status: 400, headers: ["Content-Type": "application/x-protobuf"], body: status.encoded())])
         defer { collector.removeRecords() }
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
+        let spans = Data_.spans(12)
         let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
             endpoint: Data_.endpoint(collector.endpoint), spool: Self.spool(root, signal: .traces), resource: Data_.resource,
             counters: counters, diagnostics: messages.add)
-        exporter.export(Data_.spans(5))
-        exporter.export(Data_.spans(7, from: 5))
+        exporter.export(Array(spans[..<5]))
+        exporter.export(Array(spans[5...]))
         exporter.shutdown()
         collector.stop()
-        #expect(counters.snapshot.spansDropped == [.exportFailed: 5] && counters.snapshot.spansExported == 7)
+        #expect(counters.snapshot.spansDropped == [.rejected: 5] && counters.snapshot.spansExported == 7)
         #expect(collector.items.count == 7 && exporter.pendingItems == 0)
-        #expect(messages.all.contains { $0.contains("HTTP 400") })
+        #expect(messages.all.contains { $0.contains("HTTP 400: bad span") })
+        let quarantine = "\(root)/traces/rejected"
+        let kept = try FileManager.default.contentsOfDirectory(atPath: quarantine).filter { $0.hasSuffix(".u32be.bin") }
+        #expect(kept == ["00000000000000000001-5.u32be.bin"])
+        let inQuarantine = try OTLPTestCollector.canonicalItems(ofFile: "\(quarantine)/\(kept[0])", signal: "traces")
+        #expect(inQuarantine == (try Data_.canonical(Array(spans[..<5]))))
+    }
+
+    /// A run against a collector that gives `answer` to everything, then a run against one that accepts:
+    /// the first keeps every record (nothing deleted, nothing counted dropped, the answer reported), the
+    /// second delivers them all once, in order.
+    static func keptUntilAccepted(_ answer: OTLPTestCollector.Answer) throws {
+        let root = Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let spans = Data_.spans(30)
+        do {
+            let refusing = try OTLPTestCollector(answers: Array(repeating: answer, count: 500))
+            defer { refusing.removeRecords() }
+            let counters = OTLPTelemetryCounters()
+            let messages = Messages()
+            let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
+                endpoint: Data_.endpoint(refusing.endpoint), spool: Self.spool(root, signal: .traces), resource: Data_.resource,
+                counters: counters, retryPolicy: Data_.quickRetries, diagnostics: messages.add)
+            for first in stride(from: 0, to: 30, by: 10) { exporter.export(Array(spans[first..<first + 10])) }
+            exporter.shutdown()
+            refusing.stop()
+            #expect(!refusing.requests.isEmpty)
+            #expect(counters.snapshot.spansExported == 0 && counters.snapshot.totalSpansDropped == 0, "HTTP \(answer.status): \(counters.snapshot)")
+            #expect(exporter.pendingItems == 30, "HTTP \(answer.status)")
+            #expect(messages.all.contains { $0.contains("left in") && $0.contains("HTTP \(answer.status)") }, "\(messages.all)")
+            #expect(!messages.all.contains { $0.contains("secret") }, "\(messages.all)")
+        }
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), spool: Self.spool(root, signal: .traces), resource: Data_.resource,
+            counters: counters, diagnostics: { _ in })
+        exporter.shutdown()
+        collector.stop()
+        #expect(counters.snapshot.spansExported == 30 && counters.snapshot.totalSpansDropped == 0, "HTTP \(answer.status): \(counters.snapshot)")
+        #expect(collector.items == (try Data_.canonical(spans)), "HTTP \(answer.status): each span once, in order")
+        #expect(exporter.pendingItems == 0)
+        #expect(!FileManager.default.fileExists(atPath: "\(root)/traces/rejected"))
+    }
+
+    @Test("an endpoint that refuses to talk (401, 403, 404, 405, 407, 301, 415, 431, 500, a 400 that is not OTLP) keeps every record: nothing deleted or counted dropped until the collector answers 200, then everything delivered once, in order",
+        arguments: [401, 403, 404, 405, 407, 301, 415, 431, 500, 400])
+    func refusalKeepsRecords(status: Int) throws {
+        let headers = status == 301 ? ["Location": "https://user:secret@elsewhere.example/v1/traces"] : ["Content-Type": "text/html"]
+        try Self.keptUntilAccepted(.init(status: status, headers: headers, body: Array("<html>nope</html>".utf8)))
+    }
+
+    @Test("a 413 splits the record into halves sent in turn: every span delivered once, nothing quarantined")
+    func tooLargeSplits() throws {
+        let root = Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // The first record (10 spans) is refused as too large, then its first half (5) too: 2 + 3 + 5 spans arrive.
+        let collector = try OTLPTestCollector(answers: [.init(status: 413), .init(status: 413)])
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let spans = Data_.spans(20)
+        let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), spool: Self.spool(root, signal: .traces), resource: Data_.resource,
+            counters: counters, retryPolicy: Data_.quickRetries, diagnostics: { _ in })
+        exporter.export(Array(spans[..<10]))
+        exporter.export(Array(spans[10...]))
+        exporter.shutdown()
+        collector.stop()
+        #expect(counters.snapshot.spansExported == 20 && counters.snapshot.totalSpansDropped == 0, "\(counters.snapshot)")
+        #expect(collector.items == (try Data_.canonical(spans)))
+        #expect(collector.requests.count == 2 + 3 + 1)
+    }
+
+    @Test("a single span refused as too large (413) moves to the quarantine, counted rejected; the others are delivered")
+    func tooLargeSingleItemQuarantined() throws {
+        let root = Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let collector = try OTLPTestCollector(answers: [.init(status: 413), .init(status: 413), .init(status: 413)])
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let spans = Data_.spans(2)
+        let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), spool: Self.spool(root, signal: .traces), resource: Data_.resource,
+            counters: counters, diagnostics: { _ in })
+        exporter.export(spans)
+        exporter.shutdown()
+        collector.stop()
+        // 2 spans: 413; span 0: 413 (quarantined); span 1: 413 (quarantined). Then nothing is left.
+        #expect(counters.snapshot.spansDropped == [.rejected: 2] && counters.snapshot.spansExported == 0)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: "\(root)/traces/rejected").filter { $0.hasSuffix(".u32be.bin") }.sorted()
+        #expect(kept == ["00000000000000000001-1.u32be.bin", "00000000000000000002-1.u32be.bin"])
+    }
+
+    @Test("a batch over the spool's record limit is split into records that fit, all delivered; a single item over it is dropped as item_too_large (regression: the whole batch was dropped as write_failed)")
+    func batchOverRecordLimitSplit() throws {
+        let root = Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let down = "http://127.0.0.1:\(try OTLPFreePort.unused())"
+        let counters = OTLPTelemetryCounters()
+        // maxBytes 1 MiB: records of at most 128 KiB. 400 spans of about 1 KiB each, and one of 200 KiB.
+        var spans = Data_.spans(400)
+        for index in spans.indices { spans[index].span.attributes.append(OTLPAttribute("padding", .string(String(repeating: "p", count: 1000)))) }
+        var huge = Data_.spans(1, from: 400)[0]
+        huge.span.attributes.append(OTLPAttribute("padding", .string(String(repeating: "h", count: 200 << 10))))
+        let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(down, timeoutSeconds: 0.2), spool: Self.spool(root, signal: .traces, maxBytes: 1 << 20), resource: Data_.resource,
+            counters: counters, retryPolicy: Data_.quickRetries, diagnostics: { _ in })
+        let complete = exporter.export(spans + [huge])
+        #expect(!complete)
+        #expect(counters.snapshot.spansDropped == [.itemTooLarge: 1], "\(counters.snapshot)")
+        #expect(exporter.pendingItems == 400)
+        exporter.shutdown()
+        let tiny = OTLPSpoolExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(down, timeoutSeconds: 0.2), spool: Self.spool(root + "-tiny", signal: .traces, maxBytes: 64 << 10),
+            resource: Data_.resource, counters: counters, retryPolicy: Data_.quickRetries, diagnostics: { _ in })
+        defer { try? FileManager.default.removeItem(atPath: root + "-tiny") }
+        // Far more than maxBytes: the spool holds at most maxBytes, or two files of 32 KiB.
+        for _ in 0..<10 { tiny.export(spans) }
+        tiny.shutdown()
+        let files = try FileManager.default.contentsOfDirectory(atPath: root + "-tiny/traces").filter { $0.hasSuffix(".u32be.bin") }
+        let total = try files.reduce(0) { $0 + (try FileManager.default.attributesOfItem(atPath: root + "-tiny/traces/" + $1)[.size] as? Int ?? 0) }
+        #expect(total <= 64 << 10, "\(files): \(total) bytes")
     }
 
     @Test("a second exporter on the same spool directory fails clearly and counts its items write_failed")

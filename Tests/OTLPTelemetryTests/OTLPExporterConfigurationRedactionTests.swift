@@ -1,0 +1,42 @@
+import Foundation
+import OTLPWire
+import Testing
+
+@testable import OTLPTelemetry
+
+/// Secrets never leave the process: URLs in diagnostics lose their user-info and query; the environment's
+/// warnings name headers, never their values (issue 21, rule 4).
+@Suite("Exporter configuration redaction")
+struct OTLPExporterConfigurationRedactionTests {
+    @Test("a URL's user-info and query are redacted; the rest is kept", arguments: [
+        ("http://user:secret@collector:4318/v1/traces", "http://<redacted>@collector:4318/v1/traces"),
+        ("https://collector/v1/logs?api_key=secret", "https://collector/v1/logs?<redacted>"),
+        ("https://secret@collector", "https://<redacted>@collector"),
+        ("http://127.0.0.1:4318/v1/traces", "http://127.0.0.1:4318/v1/traces"),
+        ("not a URL with a secret", "<redacted URL>"),
+    ])
+    func redactedURL(url: String, expected: String) {
+        #expect(OTLPExporterConfiguration.Resolved.redacted(url: url) == expected)
+    }
+
+    @Test("the resolved endpoint's URL prints without its query")
+    func resolvedURL() throws {
+        let resolved = try #require(OTLPExporterConfiguration(endpoint: "https://collector:4318/?token=secret").resolved(for: .traces))
+        #expect(!resolved.redactedURL.contains("secret"))
+        #expect(resolved.redactedURL.hasPrefix("https://collector:4318/v1/traces"))
+    }
+
+    @Test("OTEL_EXPORTER_OTLP_ENDPOINT with user:password and malformed headers: the warnings hold no secret", arguments: [
+        ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://user:secret@collector:4318"],
+        ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "https://user:secret@collector/v1/traces"],
+        ["OTEL_EXPORTER_OTLP_HEADERS": "authorization=Bearer secret\u{01},bare-secret-token"],
+        ["OTEL_EXPORTER_OTLP_LOGS_HEADERS": "x-api-key=secret%zz"],
+    ])
+    func environmentWarnings(environment: [String: String]) {
+        let (_, warnings) = OTLPTelemetryConfiguration.default.applyingEnvironment(environment)
+        #expect(!warnings.isEmpty)
+        for warning in warnings {
+            #expect(!"\(warning)".contains("secret"), "\(warning)")
+        }
+    }
+}
