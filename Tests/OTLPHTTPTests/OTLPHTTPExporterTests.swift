@@ -181,6 +181,21 @@ struct OTLPHTTPExporterTests {
         #expect(messages.all.first?.contains("connection reset") == false, "\(messages.all)")
     }
 
+    @Test("a server that does not speak HTTP: reported as such, not as parser jargon; the spans counted export_failed")
+    func notHTTP() throws {
+        let server = try OTLPAbruptCloseServer(closeEvery: 1, answer: Array("SSH-2.0-OpenSSH_9.2\r\n".utf8))
+        defer { server.stop() }
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(server.endpoint, timeoutSeconds: 1), resource: Data_.resource, counters: counters,
+            retryPolicy: Data_.quickRetries, diagnostics: messages.add)
+        #expect(!exporter.export(Data_.spans(2)))
+        exporter.shutdown()
+        #expect(counters.snapshot.spansDropped == [.exportFailed: 2])
+        #expect(messages.all.first?.contains("the answer is not HTTP") == true, "\(messages.all)")
+    }
+
     @Test("Retry-After: 0 cannot make a storm: the backoff still grows (regression: thousands of requests per timeout)")
     func retryAfterZero() throws {
         let busy = OTLPTestCollector.Answer(status: 503, headers: ["Retry-After": "0"])

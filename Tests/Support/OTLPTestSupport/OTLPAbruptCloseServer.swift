@@ -7,7 +7,8 @@ import Glibc
 /// request's body has arrived, keeps the connection alive, and closes it right after every `closeEvery`-th
 /// answer without announcing it (no `Connection: close`), as a collector behind a proxy or at its idle
 /// timeout does; or, with `resetsEveryConnection`, resets each connection as soon as it is accepted (a
-/// collector restarting behind a proxy). It answers within microseconds (the scripted Python collector
+/// collector restarting behind a proxy). `answer` replaces the whole answer with other bytes (a server that
+/// does not speak HTTP). It answers within microseconds (the scripted Python collector
 /// needs milliseconds), which is what races a client's own bookkeeping of the connection. Stopped by
 /// ``stop()`` (or when released).
 public final class OTLPAbruptCloseServer: @unchecked Sendable {
@@ -17,6 +18,8 @@ public final class OTLPAbruptCloseServer: @unchecked Sendable {
     public let closeEvery: Int
     /// Whether every connection is reset as soon as it is accepted.
     public let resetsEveryConnection: Bool
+    /// The bytes of every answer.
+    public let answer: [UInt8]
 
     private let listener: Int32
     private let state = NSLock()
@@ -28,10 +31,14 @@ public final class OTLPAbruptCloseServer: @unchecked Sendable {
     private let finished = DispatchGroup()
 
     /// Starts listening on a free port.
-    public init(closeEvery: Int, resetsEveryConnection: Bool = false) throws {
+    public init(
+        closeEvery: Int, resetsEveryConnection: Bool = false,
+        answer: [UInt8] = Array("HTTP/1.1 200 OK\r\nContent-Type: application/x-protobuf\r\nContent-Length: 0\r\n\r\n".utf8)
+    ) throws {
         precondition(closeEvery > 0)
         self.closeEvery = closeEvery
         self.resetsEveryConnection = resetsEveryConnection
+        self.answer = answer
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var address = sockaddr_in()
@@ -123,7 +130,6 @@ public final class OTLPAbruptCloseServer: @unchecked Sendable {
 
     /// Answers the requests of one connection until the client or the server closes it.
     private func serve(_ connection: Int32) {
-        let answer = Array("HTTP/1.1 200 OK\r\nContent-Type: application/x-protobuf\r\nContent-Length: 0\r\n\r\n".utf8)
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
