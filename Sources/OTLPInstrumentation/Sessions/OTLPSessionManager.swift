@@ -27,8 +27,9 @@ public import Tracing
 ///   neither ends a session nor keeps one going, nor causes any write. Events carry wall-clock times.
 /// - With a `directory`, the session is kept in the file `session` there, written off the callers' threads
 ///   (replaced atomically when a session starts or ends, and as activity goes on, at most every minute or a
-///   tenth of the timeout on the monotonic clock): a relaunch within the timeout continues the same session;
-///   a later one starts a new session (after the old one's `session.end`, timed when it expired). The file holds wall-clock times, as the wall clock read when
+///   tenth of the timeout on the monotonic clock; at most one write waits, a later one taking its place): a
+///   relaunch within the timeout continues the same session; a later one starts a new session (after the old
+///   one's `session.end`, timed when it expired). The file holds wall-clock times, as the wall clock read when
 ///   it was written (a relaunch has no other clock to compare with). Read at launch, a session that starts in
 ///   the future (a file written under a clock set ahead, a clock set back) ends at once; one whose last
 ///   activity lies in the future counts as active at the launch, and the file is rewritten once.
@@ -87,6 +88,9 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
     private let emission = NSRecursiveLock()
     /// Writes the session file off the callers' threads, in order.
     private let writer = DispatchQueue(label: "OTLPSessionManager.writer")
+    /// The line the writer is to write next, while a write is queued: a later line replaces it, so at most one
+    /// write waits however often the session is persisted.
+    private var pendingLine: String?
     private var lastPersistenceError: OTLPWriteError?
     /// Writes of the session file asked for, and done by ``writer`` (see ``sessionFileWrites``).
     private var writesRequested = 0
@@ -159,7 +163,8 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
     }
 
     /// How many writes of the session file were asked for so far, and how many the writer did (after
-    /// waiting for the queued ones). For tests that count the work a fault causes.
+    /// waiting for the queued one): fewer when a write waiting was replaced by a later one. For tests that
+    /// count the work a fault causes.
     package var sessionFileWrites: (requested: Int, performed: Int) {
         writer.sync {}
         return lock.withLock { (writesRequested, writesPerformed) }
@@ -344,16 +349,24 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
     /// caller's thread. START and LAST are the session's start and last activity on the wall clock as it reads
     /// `now`: `now` less the session's age and idle time on the monotonic clock, so that a relaunch, which
     /// measures them on the wall clock, finds what this process measured (whatever was done to the wall clock
-    /// meanwhile). A failed write is kept in ``persistenceError`` and tried again at the next interval.
+    /// meanwhile). At most one write waits: while one does, the new line takes the place of its line. A
+    /// failed write is kept in ``persistenceError`` and tried again at the next interval.
     private func persist(at now: Instant) {
         persistedMonotonicNano = now.monotonicNano
         guard let directory else { return }
         let startUnixNano = Self.subtracting(now.unixNano, now.monotonicNano &- startMonotonicNano)
         let lastActivityUnixNano = Self.subtracting(now.unixNano, now.monotonicNano &- lastActivityMonotonicNano)
-        let line = "\(session.id) \(startUnixNano) \(lastActivityUnixNano) \(session.previousID ?? "-")\n"
         writesRequested += 1
+        let waiting = pendingLine != nil
+        pendingLine = "\(session.id) \(startUnixNano) \(lastActivityUnixNano) \(session.previousID ?? "-")\n"
+        if waiting { return }
         let path = Self.path(in: directory)
         writer.async { [self] in
+            let line: String? = lock.withLock {
+                defer { pendingLine = nil }
+                return pendingLine
+            }
+            guard let line else { return }
             var failure: OTLPWriteError?
             do throws(OTLPWriteError) {
                 try OTLPAtomicFile.replace(path, with: Array(line.utf8))

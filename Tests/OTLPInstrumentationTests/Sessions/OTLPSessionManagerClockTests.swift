@@ -158,4 +158,20 @@ struct OTLPSessionManagerClockTests {
         #expect(writes.performed >= 1 && writes.performed <= 2)
         #expect(try Self.sessionFile(in: directory).lastActivityUnixNano == wall.nowUnixNano())
     }
+
+    @Test("1,000 sessions ended in a row: no more writes are done than asked for, and the file holds the last session after shutdown (a waiting write takes the latest line)")
+    func burstOfRollovers() throws {
+        let directory = OTLPSessionManagerHostileTests.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let wall = SettableClock(), monotonic = OTLPManualClock()
+        let manager = Self.manager(directory: directory, wall: wall, monotonic: monotonic)
+        for _ in 0..<1_000 { manager.endSession() }
+        manager.shutdown()
+        let writes = manager.sessionFileWrites
+        #expect(writes.requested == 1 + 1_000 + 1)
+        #expect(writes.performed >= 1 && writes.performed <= writes.requested)
+        let file = try Self.sessionFile(in: directory)
+        #expect(file.id == manager.currentSession.id && file.previous == manager.currentSession.previousID)
+        #expect(manager.currentSession.id == OTLPSessionManagerTests.id(1_001))
+    }
 }
