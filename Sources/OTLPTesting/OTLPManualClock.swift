@@ -1,8 +1,10 @@
 import Foundation
 public import OTLPWire
 
-/// A clock that stands still until the test moves it. Thread-safe.
-public final class OTLPManualClock: OTLPClock, @unchecked Sendable {
+/// A clock that stands still until the test moves it. Thread-safe. It is a monotonic clock too
+/// (`OTLPMonotonicClock`): moving it moves the wall-clock time and the intervals measured
+/// together, as real time passing does.
+public final class OTLPManualClock: OTLPClock, OTLPMonotonicClock, @unchecked Sendable {
     private let lock = NSLock()
     private var now: UInt64
 
@@ -12,6 +14,10 @@ public final class OTLPManualClock: OTLPClock, @unchecked Sendable {
     }
 
     public func nowUnixNano() -> UInt64 { lock.withLock { now } }
+
+    /// The same reading as ``nowUnixNano()``: as a monotonic clock it never goes back, since the clock only
+    /// moves forward.
+    public func nowMonotonicNano() -> UInt64 { nowUnixNano() }
 
     /// Moves the clock forward by `nanos`.
     public func advance(_ nanos: UInt64) { lock.withLock { now += nanos } }

@@ -4,8 +4,9 @@ import OTLPTelemetry
 import OTLPWire
 
 /// The demo's clock for replayed launches: it moves only when the replay says time passes, so a replay
-/// takes no real time and, started at a fixed instant, gives byte-stable output.
-final class SimulatedClock: OTLPClock, @unchecked Sendable {
+/// takes no real time and, started at a fixed instant, gives byte-stable output. It is the replay's monotonic
+/// clock too: the replayed sessions' timeouts pass in replayed time.
+final class SimulatedClock: OTLPClock, OTLPMonotonicClock, @unchecked Sendable {
     private let lock = NSLock()
     private var now: UInt64
 
@@ -14,6 +15,8 @@ final class SimulatedClock: OTLPClock, @unchecked Sendable {
     }
 
     func nowUnixNano() -> UInt64 { lock.withLock { now } }
+
+    func nowMonotonicNano() -> UInt64 { nowUnixNano() }
 
     func advance(milliseconds: Double) {
         lock.withLock { now += UInt64(milliseconds * 1_000_000) }

@@ -23,14 +23,19 @@ public import Tracing
 ///   lock (processors may start spans or emit records while they run). Events from before
 ///   ``emitEvents(through:)`` are held (at most 64) and emitted then. An item made on another thread just
 ///   before a rollover may be exported after its session's `session.end`.
+/// - The timeout and the maximum length are measured on a monotonic clock: a wall clock set back or ahead
+///   neither ends a session nor keeps one going, nor causes any write. Events carry wall-clock times.
 /// - With a `directory`, the session is kept in the file `session` there, written off the callers' threads
 ///   (replaced atomically when a session starts or ends, and as activity goes on, at most every minute or a
-///   tenth of the timeout): a relaunch within the timeout continues the same session; a later one starts a
-///   new session (after the old one's `session.end`, timed when it expired). A session that starts in the
-///   future (a file written under a clock set ahead, a clock set back) ends at once.
+///   tenth of the timeout on the monotonic clock; at most one write waits, a later one taking its place): a
+///   relaunch within the timeout continues the same session; a later one starts a new session (after the old
+///   one's `session.end`, timed when it expired). The file holds wall-clock times, as the wall clock read when
+///   it was written (a relaunch has no other clock to compare with). Read at launch, a session that starts in
+///   the future (a file written under a clock set ahead, a clock set back) ends at once; one whose last
+///   activity lies in the future counts as active at the launch, and the file is rewritten once.
 /// - Activity is what the processors see: sampled spans (the tracer shows processors no others) and
 ///   records; at a sampling ratio of 0, call ``recordActivity()`` yourself.
-/// - Thread-safe; the clock and the ID source can be injected for tests. Without sessions
+/// - Thread-safe; the clocks and the ID source can be injected for tests. Without sessions
 ///   (``OTLPSessionConfiguration/enabled`` off) make none: nothing is then added anywhere.
 public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor, @unchecked Sendable {
     /// One session.
@@ -39,7 +44,8 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
         public var id: String
         /// The session before this one, if it ended in this process or a recent one.
         public var previousID: String?
-        /// When the session started.
+        /// When the session started, on the wall clock (for a session continued from the session file, as
+        /// the file has it: the process that wrote it measured the session's age on its monotonic clock).
         public var startUnixNano: UInt64
     }
 
@@ -61,11 +67,19 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
     /// Where the session is kept across launches, or `nil`.
     public let directory: String?
     private let clock: any OTLPClock
+    /// Where the timeout, the maximum length and the interval between writes are measured.
+    private let monotonicClock: any OTLPMonotonicClock
     private let idGenerator: any OTLPIDGenerator
     private let lock = NSLock()
     private var session: Session
-    private var lastActivityUnixNano: UInt64
-    private var persistedActivityUnixNano: UInt64 = 0
+    /// When the current session started, on ``monotonicClock``: only its distance to a later reading counts
+    /// (taken wrapping: a session continued from the file may be older than the clock's zero, a reboot).
+    private var startMonotonicNano: UInt64
+    /// When the last activity was, on ``monotonicClock`` (as ``startMonotonicNano``).
+    private var lastActivityMonotonicNano: UInt64
+    /// When the session file was last queued for writing, on ``monotonicClock``; for a session continued
+    /// from the file, when its last activity was (as ``startMonotonicNano``).
+    private var persistedMonotonicNano: UInt64
     private var emitter: OTLPLogEmitter?
     /// Events not yet emitted, oldest first: emitted outside ``lock`` (the emitter runs the application's
     /// processors, which may start spans or emit records, coming back here).
@@ -74,50 +88,62 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
     private let emission = NSRecursiveLock()
     /// Writes the session file off the callers' threads, in order.
     private let writer = DispatchQueue(label: "OTLPSessionManager.writer")
+    /// The line the writer is to write next, while a write is queued: a later line replaces it, so at most one
+    /// write waits however often the session is persisted.
+    private var pendingLine: String?
     private var lastPersistenceError: OTLPWriteError?
+    /// Writes of the session file asked for, and done by ``writer`` (see ``sessionFileWrites``).
+    private var writesRequested = 0
+    private var writesPerformed = 0
 
     /// - Parameters:
     ///   - configuration: when sessions end; default ``OTLPSessionConfiguration/default``.
     ///   - directory: where the session is kept across launches (created if missing); `nil` keeps it in
     ///     memory only.
-    ///   - clock: the time of activity and events (default: the system's real-time clock).
+    ///   - clock: the wall-clock time of activity, events and the session file (default: the system's real-time
+    ///     clock).
+    ///   - monotonicClock: where the timeout, the maximum length and the interval between writes of the file
+    ///     are measured; `nil` (the default) takes `clock` when it is a monotonic clock too (as a test's
+    ///     `OTLPManualClock` is: moving it moves both), and otherwise the system's monotonic clock, which counts
+    ///     the time the device sleeps.
     ///   - idGenerator: the source of session IDs (a trace ID's 16 random bytes; default: random).
     public init(
         configuration: OTLPSessionConfiguration = .default, directory: String? = nil, clock: any OTLPClock = OTLPSystemClock(),
-        idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator()
+        monotonicClock: (any OTLPMonotonicClock)? = nil, idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator()
     ) {
         self.configuration = configuration.clamped
         self.directory = directory
         self.clock = clock
+        let monotonicClock = monotonicClock ?? (clock as? any OTLPMonotonicClock) ?? OTLPSystemMonotonicClock()
+        self.monotonicClock = monotonicClock
         self.idGenerator = idGenerator
-        let now = clock.nowUnixNano()
-        session = Session(id: "", previousID: nil, startUnixNano: now)
-        lastActivityUnixNano = now
+        let now = Instant(unixNano: clock.nowUnixNano(), monotonicNano: monotonicClock.nowMonotonicNano())
+        session = Session(id: "", previousID: nil, startUnixNano: now.unixNano)
+        startMonotonicNano = now.monotonicNano
+        lastActivityMonotonicNano = now.monotonicNano
+        persistedMonotonicNano = now.monotonicNano
         if let directory {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         if let stored = directory.flatMap({ Self.read(Self.path(in: $0)) }) {
             session = stored.session
-            lastActivityUnixNano = stored.lastActivityUnixNano
-            persistedActivityUnixNano = stored.lastActivityUnixNano
-            // A launch after the session expired (or a file from the future): it ended, a new one starts now.
-            if let endedAt = expiry(at: now) {
-                roll(endedAt: endedAt, now: now)
-            }
+            continueStored(lastActivityUnixNano: stored.lastActivityUnixNano, now: now)
         } else {
             session.id = newID()
-            outbox.append(event(Self.startEventName, at: now))
-            persist()
+            outbox.append(event(Self.startEventName, at: now.unixNano))
+            persist(at: now)
         }
     }
 
-    /// A manager as ``init(configuration:directory:clock:idGenerator:)`` makes it, or `nil` when the
-    /// configuration turns sessions off (then install nothing: no attribute, no event, no cost).
+    /// A manager as ``init(configuration:directory:clock:monotonicClock:idGenerator:)`` makes it, or `nil` when
+    /// the configuration turns sessions off (then install nothing: no attribute, no event, no cost).
     public static func make(
         configuration: OTLPSessionConfiguration, directory: String? = nil, clock: any OTLPClock = OTLPSystemClock(),
-        idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator()
+        monotonicClock: (any OTLPMonotonicClock)? = nil, idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator()
     ) -> OTLPSessionManager? {
-        configuration.enabled ? OTLPSessionManager(configuration: configuration, directory: directory, clock: clock, idGenerator: idGenerator) : nil
+        guard configuration.enabled else { return nil }
+        return OTLPSessionManager(
+            configuration: configuration, directory: directory, clock: clock, monotonicClock: monotonicClock, idGenerator: idGenerator)
     }
 
     /// Emits the session events through `emitter` from now on, the ones held so far first.
@@ -136,6 +162,14 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
         return lock.withLock { lastPersistenceError }
     }
 
+    /// How many writes of the session file were asked for so far, and how many the writer did (after
+    /// waiting for the queued one): fewer when a write waiting was replaced by a later one. For tests that
+    /// count the work a fault causes.
+    package var sessionFileWrites: (requested: Int, performed: Int) {
+        writer.sync {}
+        return lock.withLock { (writesRequested, writesPerformed) }
+    }
+
     /// Records activity now (the app came to the foreground, say) and returns the session it belongs to:
     /// a new one if the current one had expired.
     @discardableResult
@@ -148,8 +182,8 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
     /// Ends the current session now; the next activity belongs to a new one.
     public func endSession() {
         lock.withLock {
-            let now = clock.nowUnixNano()
-            roll(endedAt: now, now: now)
+            let now = readClocks()
+            roll(endedAt: now.unixNano, now: now)
         }
         emitOutbox()
     }
@@ -195,7 +229,7 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
     public func shutdown() {
         emitOutbox()
         lock.withLock {
-            persist()
+            persist(at: readClocks())
             emitter = nil
         }
         writer.sync {}
@@ -203,39 +237,72 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
 
     // MARK: Internals (called with the lock held, or from init)
 
+    /// A moment on both clocks: the wall-clock time goes into events and the file, the monotonic one measures.
+    private struct Instant {
+        var unixNano: UInt64
+        var monotonicNano: UInt64
+    }
+
+    private func readClocks() -> Instant {
+        Instant(unixNano: clock.nowUnixNano(), monotonicNano: monotonicClock.nowMonotonicNano())
+    }
+
+    /// Takes up the session read from the file (already in ``session``), whose wall-clock times are all there
+    /// is to go by, once: a session that starts after `now` ends now; otherwise its age and idle time on the
+    /// wall clock become distances on the monotonic clock (a last activity after `now` counting as now, and
+    /// the file rewritten without it), and a session that expired meanwhile ends when it expired.
+    private func continueStored(lastActivityUnixNano: UInt64, now: Instant) {
+        guard session.startUnixNano <= now.unixNano else {
+            roll(endedAt: now.unixNano, now: now)
+            return
+        }
+        startMonotonicNano = now.monotonicNano &- (now.unixNano - session.startUnixNano)
+        lastActivityMonotonicNano = now.monotonicNano &- (now.unixNano - min(lastActivityUnixNano, now.unixNano))
+        persistedMonotonicNano = lastActivityMonotonicNano
+        if let endedAt = expiry(at: now) {
+            roll(endedAt: endedAt, now: now)
+        } else if lastActivityUnixNano > now.unixNano {
+            persist(at: now)
+        }
+    }
+
     /// The session of activity now, and whether the last one just ended.
     private func activeSession() -> (Session, Bool) {
-        let now = clock.nowUnixNano()
+        let now = readClocks()
         if let endedAt = expiry(at: now) {
             roll(endedAt: endedAt, now: now)
             return (session, true)
         }
-        if now > lastActivityUnixNano { lastActivityUnixNano = now }
-        // Written again at the interval, or at once when the clock went back past the last write.
-        if now < persistedActivityUnixNano || now - persistedActivityUnixNano >= persistIntervalNanos { persist() }
+        lastActivityMonotonicNano = now.monotonicNano
+        // Written again once an interval has passed on the monotonic clock; the wall clock plays no part.
+        if now.monotonicNano &- persistedMonotonicNano >= persistIntervalNanos { persist(at: now) }
         return (session, false)
     }
 
-    /// When the current session ended if it has by `now`: after the inactivity timeout or at its maximum
-    /// length, whichever came first; `nil` while it lasts. A session that starts after `now` (a file from
-    /// the future, a clock set back) ends now.
-    private func expiry(at now: UInt64) -> UInt64? {
-        guard now >= session.startUnixNano else { return now }
-        let inactiveEnd = Self.adding(lastActivityUnixNano, Self.nanos(configuration.inactivityTimeoutSeconds))
-        let lengthEnd = Self.adding(session.startUnixNano, Self.nanos(configuration.maxLengthSeconds))
-        let end = min(inactiveEnd, lengthEnd)
-        return now >= end ? end : nil
+    /// When the current session ended, on the wall clock, if it has by `now`: after the inactivity timeout or
+    /// at its maximum length, whichever came first, both measured on the monotonic clock; `nil` while it
+    /// lasts. The time is `now`'s wall-clock time less how long ago (on the monotonic clock) the session ended.
+    private func expiry(at now: Instant) -> UInt64? {
+        let idleNanos = now.monotonicNano &- lastActivityMonotonicNano
+        let ageNanos = now.monotonicNano &- startMonotonicNano
+        let timeoutNanos = Self.nanos(configuration.inactivityTimeoutSeconds)
+        let maxLengthNanos = Self.nanos(configuration.maxLengthSeconds)
+        guard idleNanos >= timeoutNanos || ageNanos >= maxLengthNanos else { return nil }
+        // The earlier of the two ends that passed is the longer ago.
+        let agoNanos = max(idleNanos >= timeoutNanos ? idleNanos - timeoutNanos : 0, ageNanos >= maxLengthNanos ? ageNanos - maxLengthNanos : 0)
+        return Self.subtracting(now.unixNano, agoNanos)
     }
 
-    /// Ends the current session at `endedAt` and starts the next one at `now`.
-    private func roll(endedAt: UInt64, now: UInt64) {
+    /// Ends the current session at `endedAt` (wall clock) and starts the next one at `now`.
+    private func roll(endedAt: UInt64, now: Instant) {
         outbox.append(event(Self.endEventName, at: endedAt))
-        session = Session(id: newID(), previousID: session.id, startUnixNano: now)
-        lastActivityUnixNano = now
-        outbox.append(event(Self.startEventName, at: now))
+        session = Session(id: newID(), previousID: session.id, startUnixNano: now.unixNano)
+        startMonotonicNano = now.monotonicNano
+        lastActivityMonotonicNano = now.monotonicNano
+        outbox.append(event(Self.startEventName, at: now.unixNano))
         // Held events beyond the bound go, oldest first (only before an emitter is attached).
         if emitter == nil, outbox.count > Self.maxHeldEvents { outbox.removeFirst(outbox.count - Self.maxHeldEvents) }
-        persist()
+        persist(at: now)
     }
 
     private func event(_ name: String, at time: UInt64) -> OTLPLogRecord {
@@ -271,30 +338,45 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
 
     private static func nanos(_ seconds: Double) -> UInt64 { UInt64(seconds * 1e9) }
 
-    private static func adding(_ a: UInt64, _ b: UInt64) -> UInt64 {
-        let (sum, overflow) = a.addingReportingOverflow(b)
-        return overflow ? .max : sum
-    }
+    /// `a - b`, or 0 below it.
+    private static func subtracting(_ a: UInt64, _ b: UInt64) -> UInt64 { a >= b ? a - b : 0 }
 
     private static func path(in directory: String) -> String {
         (directory.hasSuffix("/") ? directory : directory + "/") + "session"
     }
 
     /// Queues a write of `ID START LAST PREVIOUS` (`-` for none), replacing the file atomically, off the
-    /// caller's thread. A failed write is kept in ``persistenceError`` and tried again at the next interval.
-    private func persist() {
-        persistedActivityUnixNano = lastActivityUnixNano
+    /// caller's thread. START and LAST are the session's start and last activity on the wall clock as it reads
+    /// `now`: `now` less the session's age and idle time on the monotonic clock, so that a relaunch, which
+    /// measures them on the wall clock, finds what this process measured (whatever was done to the wall clock
+    /// meanwhile). At most one write waits: while one does, the new line takes the place of its line. A
+    /// failed write is kept in ``persistenceError`` and tried again at the next interval.
+    private func persist(at now: Instant) {
+        persistedMonotonicNano = now.monotonicNano
         guard let directory else { return }
-        let line = "\(session.id) \(session.startUnixNano) \(lastActivityUnixNano) \(session.previousID ?? "-")\n"
+        let startUnixNano = Self.subtracting(now.unixNano, now.monotonicNano &- startMonotonicNano)
+        let lastActivityUnixNano = Self.subtracting(now.unixNano, now.monotonicNano &- lastActivityMonotonicNano)
+        writesRequested += 1
+        let waiting = pendingLine != nil
+        pendingLine = "\(session.id) \(startUnixNano) \(lastActivityUnixNano) \(session.previousID ?? "-")\n"
+        if waiting { return }
         let path = Self.path(in: directory)
         writer.async { [self] in
+            let line: String? = lock.withLock {
+                defer { pendingLine = nil }
+                return pendingLine
+            }
+            guard let line else { return }
             var failure: OTLPWriteError?
             do throws(OTLPWriteError) {
                 try OTLPAtomicFile.replace(path, with: Array(line.utf8))
             } catch {
                 failure = error
             }
-            lock.withLock { lastPersistenceError = failure }
+            lock.withLock {
+                lastPersistenceError = failure
+                writesPerformed += 1
+            }
         }
     }
 
