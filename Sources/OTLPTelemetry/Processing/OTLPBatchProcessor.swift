@@ -142,7 +142,7 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
         var progress = batchesCompleted
         var deadline = Self.deadline(after: configuration.exportTimeoutSeconds)
         while !done() {
-            if condition.wait(until: deadline) || Date() < deadline { continue }
+            if Self.wait(on: condition, until: deadline) || ContinuousClock.now < deadline { continue }
             guard batchesCompleted != progress else { return false }
             progress = batchesCompleted
             deadline = Self.deadline(after: configuration.exportTimeoutSeconds)
@@ -157,9 +157,20 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
         return idleWakeups
     }
 
-    /// Now plus `seconds`, kept within one day (NaN: now), so no wait can overflow a `timespec`.
-    static func deadline(after seconds: Double) -> Date {
-        Date(timeIntervalSinceNow: OTLPSettingClamp.clamp(seconds, to: 0...86_400, default: 0))
+    /// Now plus `seconds` on the monotonic clock (a wall clock set back or ahead moves no deadline), kept
+    /// within one day (NaN: now).
+    static func deadline(after seconds: Double) -> ContinuousClock.Instant {
+        .now + .seconds(OTLPSettingClamp.clamp(seconds, to: 0...86_400, default: 0))
+    }
+
+    /// Waits on `condition` (its lock held) until signalled or `deadline`; returns whether it was signalled.
+    /// The condition's own timeout follows the wall clock, so it is given at most a second at a time.
+    static func wait(on condition: NSCondition, until deadline: ContinuousClock.Instant) -> Bool {
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else { return false }
+        let total = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+        // A slice that ended before the deadline is reported as a wake-up: the callers look again.
+        return condition.wait(until: Date(timeIntervalSinceNow: min(1, total))) || total > 1
     }
 
     /// The worker: sleeps while the queue is empty, then waits for a reason to export (a full batch, the
@@ -168,7 +179,7 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
     private func work() {
         condition.lock()
         while true {
-            var due: Date?
+            var due: ContinuousClock.Instant?
             while queue.count < configuration.maxExportBatchSize && flushCompleted == flushRequested && !isShutDown {
                 if queue.isEmpty {
                     due = nil
@@ -178,8 +189,8 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
                 }
                 let deadline = due ?? Self.deadline(after: configuration.scheduleDelaySeconds)
                 due = deadline
-                if Date() >= deadline { break }
-                _ = condition.wait(until: deadline)
+                if ContinuousClock.now >= deadline { break }
+                _ = Self.wait(on: condition, until: deadline)
             }
             var taken = queue
             inFlight = taken.count
