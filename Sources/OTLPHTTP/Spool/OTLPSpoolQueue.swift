@@ -11,7 +11,7 @@ package import OTLPWire
 ///   it nor counting what waits needs to read it.
 /// - `checkpoint`: what the collector acknowledged, `FILE OFFSET ITEMS` (the file's number, the end of the
 ///   last acknowledged record in it, the items acknowledged in it), replaced atomically.
-/// - `../.traces.lock` (or `.logs.lock`), beside the directory: the lock that keeps a second process out.
+/// - `.lock`: the lock that keeps a second process out, inside the directory so every path to it meets it.
 ///
 /// A file is deleted when every record in it is acknowledged, or (the oldest first, never the one being
 /// uploaded nor the one being appended to) when the directory would hold more than its budget.
@@ -98,8 +98,8 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         fileBytes = min(max(self.maxBytes / 8, 32 << 10), 16 << 20)
         self.durability = durability
         try Self.makeDirectories(directory)
-        // The lock file is `.traces.lock` (or `.logs.lock`) beside the signal's directory.
-        directoryLock = try OTLPOutputLock(outputPath: directory.hasSuffix("/") ? String(directory.dropLast()) : directory)
+        // The lock file is `.lock` inside the signal's directory: a symbolic link to it meets the same lock.
+        directoryLock = try OTLPOutputLock(directory: directory)
         try readCheckpoint()
         var found: [SpoolFile] = []
         var numbers = Set<UInt64>()
