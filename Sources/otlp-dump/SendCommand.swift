@@ -140,7 +140,7 @@ struct SendCommand: ParsableCommand {
         for file in input.files where !stopped {
             let reader: OTLPStreamReader
             do {
-                reader = try OTLPStreamReader(path: file, options: input.readerOptions)
+                reader = try resume.open(file, options: input.readerOptions)
             } catch {
                 progress.clear()
                 Output.diagnostic("\(displayName(file)): \(error)")
@@ -148,7 +148,8 @@ struct SendCommand: ParsableCommand {
                 continue
             }
             let passThrough = (reader.framing == .jsonl) == (wireProtocol == .httpJSON)
-            let answered = resume.answeredRecords(of: file)
+            let (answered, warning) = resume.answeredRecords(of: file)
+            if let warning { progress.clear(); Output.diagnostic(warning) }
             do {
                 while true {
                     let index: Int, signal: OTLPSignal, items: Int, body: [UInt8], decoded: OTLPPayload?
@@ -214,6 +215,8 @@ struct SendCommand: ParsableCommand {
                     try resume.answered(index + 1, of: file)
                     progress.update(tally)
                 }
+                // Ended before the records the checkpoint counts: never a silent skip.
+                if reader.recordsRead < answered { throw resume.pastEnd(of: file, recordsFound: reader.recordsRead) }
             } catch let error as OTLPReadError {
                 progress.clear()
                 Output.diagnostic("\(displayName(file)): \(error)")

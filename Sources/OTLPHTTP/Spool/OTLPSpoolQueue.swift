@@ -11,7 +11,7 @@ package import OTLPWire
 ///   it nor counting what waits needs to read it.
 /// - `checkpoint`: what the collector acknowledged, `FILE OFFSET ITEMS` (the file's number, the end of the
 ///   last acknowledged record in it, the items acknowledged in it), replaced atomically.
-/// - `../.traces.lock` (or `.logs.lock`), beside the directory: the lock that keeps a second process out.
+/// - `.lock`: the lock that keeps a second process out, inside the directory so every path to it meets it.
 /// - `rejected/`: the quarantine, requests the collector refused for their content, one u32be record per
 ///   file `NUMBER-ITEMS.u32be.bin` (readable with `otlp-dump`), at most ``quarantineMaxBytes`` (the oldest
 ///   go first).
@@ -112,8 +112,8 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         fileBytes = min(max(self.maxBytes / 8, 32 << 10), 16 << 20)
         self.durability = durability
         try Self.makeDirectories(directory)
-        // The lock file is `.traces.lock` (or `.logs.lock`) beside the signal's directory.
-        directoryLock = try OTLPOutputLock(outputPath: directory.hasSuffix("/") ? String(directory.dropLast()) : directory)
+        // The lock file is `.lock` inside the signal's directory: a symbolic link to it meets the same lock.
+        directoryLock = try OTLPOutputLock(directory: directory)
         try readCheckpoint()
         var found: [SpoolFile] = []
         var numbers = Set<UInt64>()
@@ -216,7 +216,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
                 let filePath = path(of: file)
                 let descriptor: Int32
                 do throws(OTLPWriteError) {
-                    descriptor = try OTLPSystemCall.check("cannot open \(filePath)") { open(filePath, O_RDONLY | O_CLOEXEC) }
+                    descriptor = try OTLPSystemCall.check("cannot open \(filePath)") { open(filePath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
                 } catch {
                     guard error.errno == ENOENT else { throw error }
                     // Deleted behind the spool's back: its items are lost; go on with the next file.
@@ -645,7 +645,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     private static func isRecordBoundary(_ offset: Int, in path: String, size: Int) throws(OTLPWriteError) -> Bool {
         guard offset > 0 else { return true }
         guard offset <= size else { return false }
-        let descriptor = try OTLPSystemCall.check("cannot open \(path)") { open(path, O_RDONLY | O_CLOEXEC) }
+        let descriptor = try OTLPSystemCall.check("cannot open \(path)") { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
         defer { close(descriptor) }
         var position = 0
         while position < offset {

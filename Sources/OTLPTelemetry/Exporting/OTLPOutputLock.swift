@@ -10,6 +10,11 @@ package import OTLPWire
 /// into the file so the refused one can name it. Releasing removes the file; after a crash the kernel
 /// drops the lock and the stale file is simply locked again. Like every advisory lock, it binds only
 /// writers that take it (this package's pipelines), and network file systems may not honour it.
+///
+/// A directory is locked by the file `.lock` inside it (``init(directory:)``): every path that reaches the
+/// directory (through a symbolic link, `..`, a bind mount) opens that one file, so they all meet one lock,
+/// where locks beside it would be one per path. The lock file is opened without following a link at its own
+/// name and only if it is a regular file, never waiting on a FIFO.
 package final class OTLPOutputLock {
     /// The lock file.
     package let lockPath: String
@@ -20,8 +25,19 @@ package final class OTLPOutputLock {
     /// holder when another pipeline has it.
     package init(outputPath: String) throws(OTLPWriteError) {
         lockPath = Self.lockPath(for: outputPath)
-        (descriptor, status) = try Self.acquire(lockPath, outputPath: outputPath)
+        (descriptor, status) = try Self.acquire(lockPath, outputPath: outputPath, shared: "an output path")
     }
+
+    /// Takes the lock of the existing directory `directory`, held in `DIR/.lock`, or throws
+    /// `.system(…, errno: EWOULDBLOCK)` naming the directory and the holder when another has it.
+    package init(directory: String) throws(OTLPWriteError) {
+        let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        lockPath = (trimmed == "/" ? "" : trimmed) + "/" + Self.directoryLockName
+        (descriptor, status) = try Self.acquire(lockPath, outputPath: trimmed, shared: "a directory")
+    }
+
+    /// The name of a directory's lock file, inside it.
+    private static let directoryLockName = ".lock"
 
     deinit {
         // Remove the file only if it is still ours, then unlock by closing.
@@ -34,15 +50,14 @@ package final class OTLPOutputLock {
         return "\(outputPath[...slash]).\(outputPath[outputPath.index(after: slash)...]).lock"
     }
 
-    private static func acquire(_ lockPath: String, outputPath: String) throws(OTLPWriteError) -> (Int32, OTLPFileStatus) {
+    /// Locks the file at `lockPath` for `outputPath`; `shared` names what two pipelines cannot share.
+    private static func acquire(_ lockPath: String, outputPath: String, shared: String) throws(OTLPWriteError) -> (Int32, OTLPFileStatus) {
         // A holder releasing at this moment removes the file we opened: lock again what is at the path.
         for _ in 0..<16 {
-            let fd = try OTLPSystemCall.check("cannot create \(lockPath), the lock file of \(outputPath)") {
-                open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            }
+            let (fd, mine) = try OTLPSystemCall.openRegularFile(
+                lockPath, flags: O_RDWR | O_CREAT, "cannot create \(lockPath), the lock file of \(outputPath)")
             do throws(OTLPWriteError) {
                 try OTLPSystemCall.check("cannot lock \(lockPath)") { flock(fd, LOCK_EX | LOCK_NB) }
-                let mine = try OTLPFileStatus.of(descriptor: fd, path: lockPath)
                 guard let found = try OTLPFileStatus.of(path: lockPath), found.isSameFile(as: mine) else {
                     close(fd)
                     continue
@@ -58,7 +73,7 @@ package final class OTLPOutputLock {
                 close(fd)
                 if let code = error.errno, code == EWOULDBLOCK {
                     throw .system(
-                        "\(outputPath) is being written by \(holder) (lock file \(lockPath)); two pipelines cannot share an output path",
+                        "\(outputPath) is being written by \(holder) (lock file \(lockPath)); two pipelines cannot share \(shared)",
                         errno: code)
                 }
                 throw error

@@ -12,7 +12,9 @@ public protocol OTLPByteSource: AnyObject {
 
 /// Reads a file descriptor (a file, a pipe, standard input) with `read(2)`, in the caller's chunk sizes.
 public final class OTLPFileSource: OTLPByteSource {
-    private let descriptor: Int32
+    /// The descriptor read: for `fstat` and `pread` beside the reads (which they do not move), never for
+    /// reading or closing.
+    package let descriptor: Int32
     private let ownsDescriptor: Bool
 
     /// Opens `path` for reading; `-` means standard input.

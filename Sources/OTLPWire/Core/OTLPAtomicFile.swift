@@ -7,13 +7,16 @@ import Darwin
 /// Small files replaced as a whole, so that a crash at any moment leaves either the old content or the new
 /// one, never a mix: the content goes to `PATH.tmp`, is `fsync`ed, renamed over `PATH`, and the directory is
 /// `fsync`ed so that the rename itself survives a power loss. Checkpoints are written this way.
+///
+/// The temporary file is always created afresh (``createTemporary(_:)``): whatever is found at `PATH.tmp`
+/// is never opened as it is, so a FIFO there cannot hold the writer and a link there cannot redirect it.
+/// One path has one writer at a time (its owner holds a lock): a second one would remove the first's
+/// temporary file.
 package enum OTLPAtomicFile {
     /// Replaces the file at `path` with `bytes`, durably.
     package static func replace(_ path: String, with bytes: [UInt8]) throws(OTLPWriteError) {
         let temporary = path + ".tmp"
-        let descriptor = try OTLPSystemCall.check("cannot create \(temporary)") {
-            open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        }
+        let descriptor = try createTemporary(temporary)
         do throws(OTLPWriteError) {
             var done = 0
             while done < bytes.count {
@@ -32,6 +35,30 @@ package enum OTLPAtomicFile {
         close(descriptor)
         try OTLPSystemCall.check("cannot rename \(temporary) to \(path)") { rename(temporary, path) }
         try syncDirectory(containing: path)
+    }
+
+    /// Creates `temporary` as a new, empty regular file, open for writing: `O_CREAT | O_EXCL`, never
+    /// through a symbolic link, never waiting (``OTLPSystemCall/openRegularFile(_:flags:_:)``). Something
+    /// already there (left by a crash before its rename, or put there) is removed and the create tried once
+    /// more: a file, a FIFO, a socket, a device node or a symbolic link (the link, not what it points to).
+    /// A directory is not removed: it is refused with `EISDIR`.
+    static func createTemporary(_ temporary: String) throws(OTLPWriteError) -> Int32 {
+        let what = "cannot create \(temporary)"
+        do throws(OTLPWriteError) {
+            return try OTLPSystemCall.openRegularFile(temporary, flags: O_WRONLY | O_CREAT | O_EXCL, what).descriptor
+        } catch {
+            guard error.errno == EEXIST else { throw error }
+        }
+        if let stale = try OTLPFileStatus.of(path: temporary), stale.isDirectory {
+            throw .system("\(what): a directory is in the way (remove it)", errno: EISDIR)
+        }
+        do throws(OTLPWriteError) {
+            try OTLPSystemCall.check("cannot remove the stale \(temporary)") { unlink(temporary) }
+        } catch {
+            // Gone meanwhile: the create below finds the name free.
+            if error.errno != ENOENT { throw error }
+        }
+        return try OTLPSystemCall.openRegularFile(temporary, flags: O_WRONLY | O_CREAT | O_EXCL, what).descriptor
     }
 
     /// `fsync`s the directory that holds `path`, so that names created, renamed or removed in it are durable.

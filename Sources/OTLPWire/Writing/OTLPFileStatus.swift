@@ -10,6 +10,8 @@ package struct OTLPFileStatus: Equatable, Sendable {
     package var inode: UInt64
     package var isRegularFile: Bool
     package var isSymbolicLink: Bool
+    /// Whether it is a directory.
+    package var isDirectory: Bool
     package var sizeBytes: Int64
     /// What kind of file it is, in words: "a regular file", "a directory", "a FIFO", "a socket", ….
     package var typeDescription: String
@@ -19,6 +21,7 @@ package struct OTLPFileStatus: Equatable, Sendable {
         inode = UInt64(info.st_ino)
         isRegularFile = (info.st_mode & S_IFMT) == S_IFREG
         isSymbolicLink = (info.st_mode & S_IFMT) == S_IFLNK
+        isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
         sizeBytes = Int64(info.st_size)
         typeDescription = Self.describe(mode: info.st_mode)
     }
