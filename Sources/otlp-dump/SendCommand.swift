@@ -47,13 +47,17 @@ struct SendCommand: ParsableCommand {
             again (at most the record in flight is sent twice). A record refused for its content moves to \
             the spool's quarantine (traces/rejected/, logs/rejected/); on any other failure the run stops and \
             every record stays in the spool. --checkpoint FILE does the same for files: a run records there \
-            how many records of each file were answered, and a later run with the same FILE resumes after them.
+            how many records of each file were answered, with the file's identity (device, inode, a hash of its \
+            first 4 KiB), and a later run with the same FILE resumes after them; another file at the same path \
+            (a rotated log) is sent from its start with a warning, and a file shorter than its count is exit 2.
 
             Exit status:
               0   every record sent and accepted
               1   damaged or invalid input, or damage found in the spool (every record before the fault was sent)
-              2   a file (or the spool, or the checkpoint) could not be opened, read or written
-              3   the collector refused data (wholly or partly) or stayed unreachable past the retries
+              2   a file (or the spool, or the checkpoint) could not be opened, read or written, or a file ends
+                  before the records its checkpoint counts
+              3   the collector refused data (wholly or partly), stayed unreachable past the retries, or answered
+                  as no OTLP endpoint would (the rest is not sent)
               64  usage error
             """
     )
@@ -75,7 +79,7 @@ struct SendCommand: ParsableCommand {
     @Option(help: "Send the spool directory DIR (what an app's `otlp.spool` left) instead of files, in order, acknowledging as it goes.")
     var spool: String?
 
-    @Option(help: "Record in FILE how many records of each input file the collector answered, and skip those on a later run with the same FILE.")
+    @Option(help: "Record in FILE how many records of each input file the collector answered (with the file's identity), and skip those on a later run with the same FILE and the same file.")
     var checkpoint: String?
 
     @Option(help: "Seconds each record may take, retries included (\(OTLPExporterConfiguration.timeoutSecondsRange.lowerBound)...\(OTLPExporterConfiguration.timeoutSecondsRange.upperBound)).")
