@@ -49,6 +49,10 @@ extension OTLPHTTPSender {
         return delivery
     }
 
+    /// A single item refused as too large is set aside only from this size on (64 KiB); a smaller one is
+    /// kept, the endpoint's refusal taken as a fault of the endpoint.
+    package static let smallestRefusableBytes = 64 << 10
+
     /// What the requests' items are called in messages.
     private var kind: OTLPItemKind { signal == .traces ? .span : .logRecord }
 
@@ -82,6 +86,14 @@ extension OTLPHTTPSender {
             delivery.messages.append("refused \(itemCount) \(kind.noun(itemCount)) for their content: HTTP \(statusCode)\(message.isEmpty ? "" : ": \(message)")")
         case .tooLarge(let message):
             guard let whole = request(), let (first, second) = whole.halves() else {
+                if bodyBytes < Self.smallestRefusableBytes {
+                    // No collector refuses a request this small for its size: a proxy's limit is wrong, and
+                    // the data is kept rather than set aside item by item (the review's "413 to everything").
+                    delivery.failure =
+                        "HTTP 413 for a single item of \(bodyBytes) bytes: the endpoint (or a proxy before it) refuses requests this small\(message.isEmpty ? "" : ": \(message)")"
+                    delivery.undeliveredItems += itemCount
+                    return
+                }
                 delivery.rejectedItems += itemCount
                 delivery.refusedRequests.append((protobuf(), itemCount))
                 delivery.messages.append("refused \(itemCount) \(kind.noun(itemCount)) as too large: HTTP 413\(message.isEmpty ? "" : ": \(message)")")

@@ -69,6 +69,8 @@ public final class OTLPHTTPSender: Sendable {
 
     private let client: HTTPClient
     private let headers: HTTPHeaders
+    /// The configured header values, and their words of 4 characters or more, longest first.
+    private let secrets: [String]
     /// Set by ``stopRetrying(after:)``: no wait between attempts ends past it.
     private let retryDeadline = LockedDeadline()
 
@@ -88,6 +90,15 @@ public final class OTLPHTTPSender: Sendable {
         if endpoint.compression == .gzip { headers.replaceOrAdd(name: "Content-Encoding", value: "gzip") }
         headers.replaceOrAdd(name: "User-Agent", value: Self.userAgent)
         self.headers = headers
+        var secrets = Set<String>()
+        for value in endpoint.headers.values {
+            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            if trimmed.count >= 4 { secrets.insert(trimmed) }
+            for word in trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }) where word.count >= 4 {
+                secrets.insert(String(word))
+            }
+        }
+        self.secrets = secrets.sorted { $0.count > $1.count }
         var configuration = HTTPClient.Configuration()
         configuration.decompression = .disabled
         // A redirect is an answer, not followed: 301/302/303 would turn the POST into a GET without a body,
@@ -128,8 +139,26 @@ public final class OTLPHTTPSender: Sendable {
         return send(payload: ByteBuffer(bytes: body))
     }
 
-    /// Sends the request body as it goes on the wire.
+    /// Sends the request body as it goes on the wire; what the collector said comes back without the
+    /// configured header values (a collector may echo a token in its error text).
     private func send(payload: ByteBuffer) -> Result {
+        var result = sendAttempts(payload)
+        result.outcome = result.outcome.mapText(redactingSecrets)
+        return result
+    }
+
+    /// `text` with every configured header value, and every word of one that could be a credential on its
+    /// own (the token of `Bearer TOKEN`), replaced by `<redacted>`.
+    func redactingSecrets(_ text: String) -> String {
+        var text = text
+        for secret in secrets where text.contains(secret) {
+            text = text.replacingOccurrences(of: secret, with: "<redacted>")
+        }
+        return text
+    }
+
+    /// Sends the request body, retrying as the policy says.
+    private func sendAttempts(_ payload: ByteBuffer) -> Result {
         let now = NIODeadline.now()
         var deadline = now + Self.timeAmount(seconds: endpoint.timeoutSeconds)
         if let stop = retryDeadline.value {
@@ -187,7 +216,7 @@ public final class OTLPHTTPSender: Sendable {
                         continue
                     }
                 }
-                reason = Self.describe(error, shutdownDeadline: retryDeadline.value.map { $0 <= deadline } == true)
+                reason = Self.describe(error, shutdownDeadline: endsAtShutdown(deadline))
             }
             // A `Retry-After` asks for at least its wait; the backoff still grows, so `Retry-After: 0` or a
             // date in the past cannot make a storm of requests.
@@ -198,12 +227,17 @@ public final class OTLPHTTPSender: Sendable {
             // A wait cut short by shutdown ends the retries too.
             guard wait < remaining, retryDeadline.wait(seconds: wait) else {
                 let waitNote = requestedWait.map { String(format: " (the server asked to wait %.0f s)", $0) } ?? ""
-                let limit = retryDeadline.value.map { $0 < deadline } == true ? "before shutdown" : "within the \(Self.seconds(endpoint.timeoutSeconds)) s timeout"
+                let limit = endsAtShutdown(deadline) ? "before the shutdown deadline" : "within the \(Self.seconds(endpoint.timeoutSeconds)) s timeout"
                 return Result(
                     outcome: .failed(reason: "\(reason); gave up after \(attempts) \(attempts == 1 ? "attempt" : "attempts") \(limit)\(waitNote)"),
                     attempts: attempts)
             }
         }
+    }
+
+    /// Whether a send whose own deadline is `deadline` ends at shutdown's deadline rather than at its timeout.
+    private func endsAtShutdown(_ deadline: NIODeadline) -> Bool {
+        retryDeadline.value.map { $0 <= deadline } == true
     }
 
     /// When an attempt found its connection closed by the collector, before any answer.
@@ -235,7 +269,7 @@ public final class OTLPHTTPSender: Sendable {
     private func attempt(_ payload: ByteBuffer, deadline: NIODeadline) -> Attempt {
         let request: HTTPClient.Request
         do {
-            request = try HTTPClient.Request(url: endpoint.redactedURL, method: .POST, headers: headers, body: .byteBuffer(payload))
+            request = try HTTPClient.Request(url: endpoint.url.absoluteString, method: .POST, headers: headers, body: .byteBuffer(payload))
         } catch let error as HTTPClientError {
             return .invalidEndpoint(error)
         } catch {
@@ -290,12 +324,13 @@ public final class OTLPHTTPSender: Sendable {
     static func statusMessage(_ answer: ByteBuffer?, contentType: String) -> (message: String, isOTLPStatus: Bool) {
         guard let answer, answer.readableBytes > 0 else { return ("", false) }
         let bytes = Array(answer.readableBytesView)
-        if contentType.hasPrefix("application/json"), let status = try? OTLPRPCStatus(json: bytes) {
+        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        // Only a Status with an error code is one: any JSON object parses as an empty Status (a gateway's
+        // `{"error": "..."}` is not the collector refusing the data).
+        if mediaType == "application/json", let status = try? OTLPRPCStatus(json: bytes), status.code != 0 {
             return (status.message, true)
         }
-        if contentType.hasPrefix("application/x-protobuf") || contentType.hasPrefix("application/protobuf"),
-            let status = try? OTLPRPCStatus(protobuf: bytes)
-        {
+        if mediaType == "application/x-protobuf" || mediaType == "application/protobuf", let status = try? OTLPRPCStatus(protobuf: bytes), status.code != 0 {
             return (status.message, true)
         }
         return (String(decoding: bytes.prefix(4096), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), false)
@@ -329,6 +364,11 @@ public final class OTLPHTTPSender: Sendable {
             return "\(error)"
         }
         if error is HTTPParserError { return "the answer is not HTTP (\(error)): is this an OTLP/HTTP endpoint?" }
+        if String(reflecting: type(of: error)).contains("NIOSSL") {
+            // Its description holds the TLS library's internals (file paths among them): the case name says enough.
+            let name = String(describing: error).prefix { $0 != "(" }
+            return "TLS failed (\(name)): is the collector's certificate trusted, and does it speak TLS there?"
+        }
         if let code = errnoCode(of: error) {
             switch code {
             case ECONNREFUSED: return "connection refused (nothing listens there)"
@@ -453,5 +493,17 @@ private final class CappedResponse: HTTPClientResponseDelegate, @unchecked Senda
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         guard let head else { throw HTTPClientError.remoteConnectionClosed }
         return (Int(head.status.code), head.headers, isTooLong ? nil : body, isTooLong)
+    }
+}
+
+extension OTLPHTTPSender.Outcome {
+    /// The outcome with `transform` applied to the text it carries.
+    fileprivate func mapText(_ transform: (String) -> String) -> Self {
+        switch self {
+        case .accepted(let rejectedItems, let message): .accepted(rejectedItems: rejectedItems, message: transform(message))
+        case .rejected(let statusCode, let message): .rejected(statusCode: statusCode, message: transform(message))
+        case .tooLarge(let message): .tooLarge(message: transform(message))
+        case .failed(let reason): .failed(reason: transform(reason))
+        }
     }
 }

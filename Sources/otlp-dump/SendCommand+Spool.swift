@@ -24,9 +24,14 @@ extension SendCommand {
             Output.diagnostic("--spool \(TerminalText.escaped(directory)): not a spool directory: neither traces/ nor logs/ inside\(hint)")
             throw ExitStatus.ioError
         }
-        for signal in OTLPSignal.allCases where !tally.unreachable {
+        for signal in OTLPSignal.allCases {
             let signalDirectory = (directory.hasSuffix("/") ? directory : directory + "/") + "\(signal)"
             guard FileManager.default.fileExists(atPath: signalDirectory) else { continue }
+            guard !tally.unreachable else {
+                // Stopped at the other signal: this one is left as it is, and said so.
+                tally.untried.append("\(signal)/")
+                continue
+            }
             guard let endpoint = configuration.resolved(for: signal) else {
                 throw ValidationError("--endpoint: not an absolute http or https URL: \(TerminalText.escaped(redactedEndpoint))")
             }
@@ -46,7 +51,7 @@ extension SendCommand {
                 Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): its checkpoint does not match its files; every record is sent (some may arrive twice)")
             }
             if queue.damagedRecords > 0 {
-                Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): \(queue.damagedRecords) torn record(s) at the end of files skipped")
+                Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): \(queue.damagedRecords) torn record(s) cut off the end of a file left open by a crash")
             }
             let sender = OTLPHTTPSender(signal: signal, endpoint: endpoint)
             defer { sender.shutdown() }
@@ -73,11 +78,11 @@ extension SendCommand {
                     progress.clear()
                     Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): not sent: \(reason); stopping (\(queue.pendingItems) items left in the spool)")
                     tally.unreachable = true
-                    tally.refused(items: queue.pendingItems)
+                    tally.leftInSpool += queue.pendingItems
                     break upload
                 case .spoolError(let reason):
                     progress.clear()
-                    Output.diagnostic("--spool: cannot read the spool: \(reason); stopping (\(queue.pendingItems) items left in it)")
+                    Output.diagnostic("--spool: a spool error: \(reason); stopping (\(queue.pendingItems) items left in it)")
                     status = ExitStatus.ioError
                     break upload
                 }

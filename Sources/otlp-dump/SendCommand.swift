@@ -206,11 +206,12 @@ struct SendCommand: ParsableCommand {
                     if refusedItems > 0 { tally.refused(items: refusedItems) }
                     for message in delivery.messages {
                         progress.clear()
-                        Output.diagnostic("\(place): the collector \(TerminalText.escaped(message))")
+                        // A collector's text is hostile input: at most 512 characters of it, escaped.
+                        Output.diagnostic("\(place): the collector \(TerminalText.escaped(Self.capped(message)))")
                     }
                     if let failure = delivery.failure {
                         progress.clear()
-                        Output.diagnostic("\(place): not sent: \(TerminalText.escaped(failure)); stopping")
+                        Output.diagnostic("\(place): not sent: \(TerminalText.escaped(Self.capped(failure))); stopping")
                         tally.refused(items: delivery.undeliveredItems)
                         tally.unreachable = true
                         stopped = true
@@ -243,6 +244,11 @@ struct SendCommand: ParsableCommand {
 }
 
 extension SendCommand {
+    /// `text` cut to 512 characters (a collector's message may be megabytes long).
+    static func capped(_ text: String) -> String {
+        text.count > 512 ? text.prefix(512) + "…" : text
+    }
+
     /// What became of a record whose first attempt gave `first`: a 413 sends its halves (decoded by `payload`).
     static func delivery(
         after first: OTLPHTTPSender.Result, of bodyBytes: Int, items: Int, signal: OTLPSignal, payload: () -> OTLPPayload?,
@@ -275,10 +281,14 @@ struct SendTally {
     var resumedRecords = 0
     /// Items of requests the collector refused for their content, kept in a spool's quarantine.
     var quarantinedItems = 0
+    /// Items left in a spool because sending stopped (`--spool`).
+    var leftInSpool = 0
+    /// Signal directories of a spool not tried because sending stopped at the other (`--spool`).
+    var untried: [String] = []
     var unreachable = false
     let started = Date()
 
-    var collectorRefused: Bool { rejectedItems > 0 || refusedRecords > 0 }
+    var collectorRefused: Bool { rejectedItems > 0 || refusedRecords > 0 || unreachable }
 
     mutating func accepted(items: Int, bytes: Int, signal: OTLPSignal) {
         records += 1
@@ -299,6 +309,9 @@ struct SendTally {
             if quarantinedItems > 0 { text += ", \(quarantinedItems) items of them kept in the spool's rejected/" }
             if unreachable { text += ", the collector unreachable or refusing; later records not sent" }
         }
+        if unreachable && refusedRecords == 0 { text += "; stopped: the collector unreachable or refusing" }
+        if leftInSpool > 0 { text += "; \(leftInSpool) items left in the spool, not sent" }
+        if !untried.isEmpty { text += "; \(untried.joined(separator: " and ")) not tried, left in the spool" }
         if emptyRecords > 0 { text += "; \(emptyRecords) records without items not sent" }
         if resumedRecords > 0 { text += "; \(resumedRecords) records answered in an earlier run skipped (--checkpoint)" }
         if retries > 0 { text += "; \(retries) retries" }

@@ -105,7 +105,8 @@ struct SendCommandTests {
 
     @Test("secrets never leave the process: the endpoint's query, --header values (a bare token, too) and user-info appear in no output, whatever the outcome")
     func secretsRedacted() throws {
-        let collector = try OTLPTestCollector(answers: [.init(status: 401, headers: ["Content-Type": "text/plain"], body: Array("who are you".utf8))])
+        // The collector echoes the credential in its error text.
+        let collector = try OTLPTestCollector(answers: [.init(status: 401, headers: ["Content-Type": "text/plain"], body: Array("who is Bearer SECRET-HEADER?".utf8))])
         defer { collector.removeRecords() }
         let path = Self.framed.appendingPathComponent("traces-mixed.u32be.bin").path
         let runs = [
@@ -122,6 +123,8 @@ struct SendCommandTests {
         }
         collector.stop()
         #expect(collector.requests.first?.headers["authorization"] == "Bearer SECRET-HEADER", "the secret is sent where it belongs")
+        // Redaction is for what is printed: the request goes to the URL as given (regression: its query was sent redacted).
+        #expect(collector.requests.first?.path == "/v1/traces?api_key=SECRET-QUERY", "\(collector.requests.first?.path ?? "none")")
     }
 
     @Test("a collector's text is escaped once for the terminal (regression: escaped twice, in the sender and in send)")

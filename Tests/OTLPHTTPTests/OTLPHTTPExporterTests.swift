@@ -111,6 +111,37 @@ struct OTLPHTTPExporterTests {
         #expect(messages.all.first?.contains("HTTP 400: span 4 has an invalid trace id\\u{1B}]0;owned\\u{07}") == true, "\(messages.all)")
     }
 
+    @Test("a 400 whose JSON body is not a Status with an error code (a gateway's {\"error\": ...}, or {}) is not a refusal of the content: counted export_failed, its text reported",
+        arguments: [#"{"error":"invalid api key"}"#, "{}"])
+    func badRequestNotOTLP(body: String) throws {
+        let collector = try OTLPTestCollector(answers: [.init(status: 400, headers: ["Content-Type": "Application/JSON; charset=utf-8"], body: Array(body.utf8))])
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), resource: Data_.resource, counters: counters, diagnostics: messages.add)
+        #expect(!exporter.export(Data_.spans(2)))
+        exporter.shutdown()
+        collector.stop()
+        #expect(counters.snapshot.spansDropped == [.exportFailed: 2])
+        #expect(messages.all.first?.contains("not an OTLP answer") == true, "\(messages.all)")
+    }
+
+    @Test("a collector echoing the configured credential in its error text: the credential is not printed")
+    func echoedCredentialRedacted() throws {
+        let collector = try OTLPTestCollector(answers: [.init(status: 403, headers: ["Content-Type": "text/plain"], body: Array("token Bearer SECRET-TOKEN-1 unknown; also SECRET-TOKEN-1".utf8))])
+        defer { collector.removeRecords() }
+        let messages = Messages()
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint, headers: ["Authorization": "Bearer SECRET-TOKEN-1"]), resource: Data_.resource,
+            diagnostics: messages.add)
+        #expect(!exporter.export(Data_.spans(1)))
+        exporter.shutdown()
+        collector.stop()
+        #expect(messages.all.contains { $0.contains("HTTP 403") }, "\(messages.all)")
+        #expect(!messages.all.contains { $0.contains("SECRET") }, "\(messages.all)")
+    }
+
     @Test("a 500 with a plain-text body is not retried; its text is reported, escaped")
     func serverErrorText() throws {
         let collector = try OTLPTestCollector(answers: [.init(status: 500, headers: ["Content-Type": "text/plain"], body: Array("boom\n\u{1B}[31m".utf8))])

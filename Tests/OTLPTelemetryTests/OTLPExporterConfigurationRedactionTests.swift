@@ -19,6 +19,16 @@ struct OTLPExporterConfigurationRedactionTests {
         #expect(OTLPExporterConfiguration.Resolved.redacted(url: url) == expected)
     }
 
+    @Test("a credential typed as a header name in the configuration file is not shown in its problem")
+    func headerNameWithCredential() throws {
+        do {
+            _ = try OTLPTelemetryConfiguration.load(json: Data(#"{"otlp": {"headers": {"Authorization: Bearer secret": "x"}}}"#.utf8))
+            Issue.record("a header name that is not an HTTP token is an error")
+        } catch {
+            #expect(!"\(error)".contains("secret"), "\(error)")
+        }
+    }
+
     @Test("the resolved endpoint's URL prints without its query")
     func resolvedURL() throws {
         let resolved = try #require(OTLPExporterConfiguration(endpoint: "https://collector:4318/?token=secret").resolved(for: .traces))
@@ -31,6 +41,9 @@ struct OTLPExporterConfigurationRedactionTests {
         ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "https://user:secret@collector/v1/traces"],
         ["OTEL_EXPORTER_OTLP_HEADERS": "authorization=Bearer secret\u{01},bare-secret-token"],
         ["OTEL_EXPORTER_OTLP_LOGS_HEADERS": "x-api-key=secret%zz"],
+        // A credential typed as a name: split at its base64 padding.
+        ["OTEL_EXPORTER_OTLP_HEADERS": "Authorization: Basic c2VjcmV0OnBhc3N3b3Jk=="],
+        ["OTEL_EXPORTER_OTLP_ENDPOINT": "admin:secret@collector:4318"],
     ])
     func environmentWarnings(environment: [String: String]) {
         let (_, warnings) = OTLPTelemetryConfiguration.default.applyingEnvironment(environment)

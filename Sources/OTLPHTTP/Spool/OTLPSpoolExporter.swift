@@ -96,7 +96,7 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
                 diagnostics("OTLP spool: the checkpoint of \(Self.printable(queue.directory)) does not match its files; every record in it is sent (some may arrive twice)")
             }
             if queue.damagedRecords > 0 {
-                diagnostics("OTLP spool: \(queue.damagedRecords) torn record(s) at the end of \(Self.printable(queue.directory))'s files skipped (a crash while writing)")
+                diagnostics("OTLP spool: \(queue.damagedRecords) torn record(s) cut off the end of a file in \(Self.printable(queue.directory)) left open by a crash")
             }
             let uploader = OTLPSpoolUploader(queue: queue, sender: sender, counters: counters, diagnostics: diagnostics)
             self.uploader = uploader

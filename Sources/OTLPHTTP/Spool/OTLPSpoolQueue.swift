@@ -78,6 +78,10 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     }
 
     private let lock = NSCondition()
+    /// The quarantine's files, once listed (``quarantineIndex()``).
+    private var quarantined: [SpoolFile]?
+    /// Checks records when damage is stepped over (with the lock held).
+    private let checkDecoder = OTLPDecoder(options: OTLPSpoolQueue.readOptions)
     private var directoryLock: OTLPOutputLock?
     private var files: [SpoolFile] = []
     private var appendDescriptor: Int32 = -1
@@ -133,7 +137,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         // does not describe this directory: it is not trusted, and everything is sent (again, never lost).
         var onBoundary = true
         if let first = files.first, first.number == acknowledgedFile {
-            onBoundary = try Self.isRecordBoundary(acknowledgedOffset, in: path(of: first), size: first.bytes)
+            onBoundary = try isRecordBoundary(acknowledgedOffset, in: path(of: first), size: first.bytes)
         }
         if let first = files.first, first.number < acknowledgedFile || !onBoundary {
             isCheckpointDistrusted = true
@@ -200,9 +204,10 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
 
     // MARK: Reading and acknowledging
 
-    /// The oldest record not yet acknowledged, or `nil` when there is none. A damaged record (torn, or a
-    /// length past ``maxRecordBytes``) ends its file: the rest of the file is skipped and counted in
-    /// ``damagedRecords``.
+    /// The oldest record not yet acknowledged, or `nil` when there is none. A length prefix that does not
+    /// fit its file (damage) is stepped over to the next intact record (``resynchronize(after:in:size:path:)``),
+    /// or ends the file when none follows; either is counted in ``damagedRecords``, and the items lost are
+    /// reported when the file is done.
     package func next() throws(OTLPWriteError) -> Record? {
         try locked { () throws(OTLPWriteError) -> Record? in
             while let file = files.first {
@@ -226,7 +231,14 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
                 }
                 defer { close(descriptor) }
                 guard let body = try Self.readRecord(at: offset, in: descriptor, size: file.bytes, path: filePath) else {
-                    skipRestOfFirstFile()
+                    // A length prefix that does not fit: the records after the damage are found again
+                    // (regression: the rest of the file was deleted).
+                    guard let resume = try resynchronize(after: offset, in: descriptor, size: file.bytes, path: filePath) else {
+                        skipRestOfFirstFile()
+                        continue
+                    }
+                    damagedRecordCount += 1
+                    try acknowledgeLocked(file: file.number, end: resume, items: 0)
                     continue
                 }
                 inFlightFile = file.number
@@ -244,11 +256,6 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             isWakeRequested = false
             return hasUnreadRecords
         }
-    }
-
-    /// Counts a record found damaged when it was read back.
-    package func noteDamagedRecord() {
-        lock.withLock { damagedRecordCount += 1 }
     }
 
     /// Items lost since the last call: in files deleted behind the spool's back, or after a damaged record
@@ -280,14 +287,19 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     package func acknowledge(_ record: Record, items: Int) throws(OTLPWriteError) {
         try locked { () throws(OTLPWriteError) in
             inFlightFile = nil
-            if record.file != acknowledgedFile { acknowledgedItems = 0 }
-            acknowledgedFile = record.file
-            acknowledgedOffset = record.end
-            acknowledgedItems += items
-            try writeCheckpoint()
-            if let first = files.first, first.number == record.file, first.isSealed, record.end >= first.bytes {
-                try removeAcknowledgedFirstFile()
-            }
+            try acknowledgeLocked(file: record.file, end: record.end, items: items)
+        }
+    }
+
+    /// Records everything of file `number` before `end` as acknowledged, `items` more items with it.
+    private func acknowledgeLocked(file number: UInt64, end: Int, items: Int) throws(OTLPWriteError) {
+        if number != acknowledgedFile { acknowledgedItems = 0 }
+        acknowledgedFile = number
+        acknowledgedOffset = end
+        acknowledgedItems += items
+        try writeCheckpoint()
+        if let first = files.first, first.number == number, first.isSealed, end >= first.bytes {
+            try removeAcknowledgedFirstFile()
         }
     }
 
@@ -302,32 +314,43 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         }
         record += request
         return try locked { () throws(OTLPWriteError) -> Int in
-            try Self.makeDirectories(quarantineDirectory)
-            var kept = try OTLPSystemCall.names(inDirectory: quarantineDirectory).compactMap { name -> (number: UInt64, items: Int, name: String)? in
-                guard let file = Self.parse(name), file.isSealed, Self.isRegularFile("\(quarantineDirectory)/\(name)") else { return nil }
-                return (file.number, file.items, name)
-            }.sorted { $0.number < $1.number }
+            var kept = try quarantineIndex()
             let file = SpoolFile(number: (kept.last?.number ?? 0) + 1, bytes: record.count, items: items, isSealed: true)
-            let name = Self.name(of: file)
-            try OTLPAtomicFile.replace("\(quarantineDirectory)/\(name)", with: record)
-            kept.append((file.number, items, name))
+            try OTLPAtomicFile.replace("\(quarantineDirectory)/\(Self.name(of: file))", with: record)
+            kept.append(file)
             // The oldest go first while the quarantine is over its bound; the newest always stays.
-            var total = 0
-            var sizes: [Int] = []
-            for entry in kept {
-                let size = (try? Self.size(of: "\(quarantineDirectory)/\(entry.name)")) ?? 0
-                sizes.append(size)
-                total += size
-            }
+            var total = kept.reduce(0) { $0 + $1.bytes }
             var dropped = 0
-            var index = 0
-            while total > quarantineMaxBytes, index < kept.count - 1 {
-                if unlink("\(quarantineDirectory)/\(kept[index].name)") == 0 { dropped += kept[index].items }
-                total -= sizes[index]
-                index += 1
+            while total > quarantineMaxBytes, kept.count > 1 {
+                let oldest = kept.removeFirst()
+                if unlink("\(quarantineDirectory)/\(Self.name(of: oldest))") == 0 { dropped += oldest.items }
+                total -= oldest.bytes
             }
+            quarantined = kept
             return dropped
         }
+    }
+
+    /// The quarantine's files, oldest first: listed once, then kept up to date (regression: every refused
+    /// record listed and measured the whole quarantine again). The quarantine must be a directory of the
+    /// spool's own, never a symbolic link to somewhere else.
+    private func quarantineIndex() throws(OTLPWriteError) -> [SpoolFile] {
+        if let quarantined { return quarantined }
+        try Self.makeDirectories(quarantineDirectory)
+        var info = stat()
+        try OTLPSystemCall.check("cannot inspect \(quarantineDirectory)") { lstat(quarantineDirectory, &info) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw .system("\(quarantineDirectory) is not a directory of the spool's own (a symbolic link or a file)", errno: ENOTDIR)
+        }
+        var found: [SpoolFile] = []
+        for name in try OTLPSystemCall.names(inDirectory: quarantineDirectory) {
+            guard var file = Self.parse(name), file.isSealed, Self.isRegularFile("\(quarantineDirectory)/\(name)") else { continue }
+            file.bytes = (try? Self.size(of: "\(quarantineDirectory)/\(name)")) ?? 0
+            found.append(file)
+        }
+        found.sort { $0.number < $1.number }
+        quarantined = found
+        return found
     }
 
     /// Seals the file being appended to and releases the lock; later appends fail.
@@ -462,61 +485,41 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         }
     }
 
-    /// Reads a file left open by a crash record by record, keeping every intact record: a record whose
-    /// content is damaged is skipped, and so is a damaged length prefix when intact records follow it up to
-    /// the end of the file (found by ``resynchronize(after:in:size:path:decoder:)``); only a torn tail (a last
-    /// record cut short by the crash) is cut off. Each damage is counted in ``damagedRecords``. A file with
-    /// damage inside is rewritten with its intact records only (through a temporary file renamed over it),
-    /// then sealed.
+    /// Reads a file left open by a crash record by record, to count the items of its intact records (see
+    /// ``isIntact(_:)``) and cut off a torn tail. Damage inside (a record whose content or length prefix is
+    /// damaged, with intact records after it) is stepped over with ``resynchronize(after:in:size:path:)`` and
+    /// left in place, to be stepped over again (and counted) when it is read for upload: the file keeps its
+    /// offsets, so a checkpoint into it stays true (regression: rewriting the file without its damage moved
+    /// the records under the checkpoint, and unacknowledged ones were skipped). Only the tail after the last
+    /// intact record is cut, counted in ``damagedRecords``. Then the file is sealed.
     private func recover(_ found: SpoolFile) throws(OTLPWriteError) -> SpoolFile {
         var file = found
         let filePath = path(of: file)
         let descriptor = try OTLPSystemCall.check("cannot open \(filePath)") { open(filePath, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
         defer { close(descriptor) }
         let size = try Self.size(of: filePath)
-        let decoder = OTLPDecoder(options: Self.readOptions)
         var offset = 0
+        /// Just past the last intact record: what is after it is a torn tail.
+        var intactEnd = 0
         var items = 0
-        /// The intact records, as byte ranges of the file (length prefixes included).
-        var intact: [Range<Int>] = []
-        /// Damaged stretches inside the file: a damaged record and the damage right after it count once.
-        var damagedInside = 0
-        var inDamage = false
         while offset < size {
-            if let body = try Self.readRecord(at: offset, in: descriptor, size: size, path: filePath) {
-                let end = offset + OTLPLengthPrefix.u32Bytes + body.count
-                // Checked as the uploader will check it: a gzip record by its content (regression: every gzip
-                // record of a file left open by a crash was cut off as damaged).
-                if let count = itemCount(ofRecord: body, decoder: decoder) {
-                    items += count
-                    intact.append(offset..<end)
-                    inDamage = false
-                } else {
-                    // Damaged content inside a record whose length is intact: only this record is lost
-                    // (regression: the file was cut here, and every intact record after it with it).
-                    if !inDamage { damagedInside += 1 }
-                    inDamage = true
-                }
-                offset = end
+            if let body = try Self.readRecord(at: offset, in: descriptor, size: size, path: filePath), let count = isIntact(body) {
+                items += count
+                offset += OTLPLengthPrefix.u32Bytes + body.count
+                intactEnd = offset
                 continue
             }
-            // The length prefix here does not fit the file: a torn tail, unless intact records follow.
-            guard let next = try resynchronize(after: offset, in: descriptor, size: size, path: filePath, decoder: decoder) else { break }
-            if !inDamage { damagedInside += 1 }
-            inDamage = true
+            // Damaged here (the content, the length, an empty record no exporter writes): intact records may
+            // follow (regression: the file was cut here, and every intact record after it with it).
+            guard let next = try resynchronize(after: offset, in: descriptor, size: size, path: filePath) else { break }
             offset = next
         }
-        let tornTail = offset < size
-        damagedRecordCount += damagedInside + (tornTail && !inDamage ? 1 : 0)
-        if damagedInside == 0 {
-            if tornTail {
-                try OTLPSystemCall.check("cannot cut the torn record off \(filePath)") { ftruncate(descriptor, off_t(offset)) }
-                if durability != .none { _ = fsync(descriptor) }
-            }
-            file.bytes = offset
-        } else {
-            file.bytes = try rewrite(filePath, from: descriptor, keeping: intact)
+        if intactEnd < size {
+            damagedRecordCount += 1
+            try OTLPSystemCall.check("cannot cut the torn record off \(filePath)") { ftruncate(descriptor, off_t(intactEnd)) }
+            if durability != .none { _ = fsync(descriptor) }
         }
+        file.bytes = intactEnd
         file.items = items
         var sealed = file
         sealed.isSealed = true
@@ -525,69 +528,58 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         return sealed
     }
 
-    /// The items of a stored record, checked as the uploader checks it; `nil` when it is not readable.
-    private func itemCount(ofRecord body: [UInt8], decoder: OTLPDecoder) -> Int? {
-        guard let request = try? Self.request(ofRecord: body) else { return nil }
-        return try? request.withUnsafeBytes { bytes in Result { () throws(OTLPReadError) in try decoder.check(bytes, as: signal) } }.get()
+    /// The items of a stored record when it is one the exporter could have written: readable as the
+    /// uploader reads it (a gzip record by its content) and holding at least one item; `nil` otherwise.
+    private func isIntact(_ body: [UInt8]) -> Int? {
+        guard let request = try? Self.request(ofRecord: body),
+            let count = try? request.withUnsafeBytes({ bytes in Result { () throws(OTLPReadError) in try checkDecoder.check(bytes, as: signal) } }).get(),
+            count > 0
+        else { return nil }
+        return count
     }
 
-    /// Where intact records start again after a damaged length prefix at `offset`: the first later offset
-    /// from which readable records follow one another exactly up to the end of the file, or `nil` (the rest
-    /// is a torn tail). Bounded: it reads at most four times the file's size before giving up.
-    private func resynchronize(after offset: Int, in descriptor: Int32, size: Int, path: String, decoder: OTLPDecoder) throws(OTLPWriteError) -> Int? {
+    /// Where intact records start again after damage at `offset`: the first later offset where an intact
+    /// record (``isIntact(_:)``) starts that is followed by the end of the file, a torn tail, or a second
+    /// intact record; `nil` when there is none (the rest is a torn tail). Bounded: it reads at most four
+    /// times the file's size before giving up.
+    private func resynchronize(after offset: Int, in descriptor: Int32, size: Int, path: String) throws(OTLPWriteError) -> Int? {
         var budget = 4 * size + (1 << 20)
         var candidate = offset + 1
         while candidate + OTLPLengthPrefix.u32Bytes <= size, budget > 0 {
             defer { candidate += 1 }
-            var position = candidate
-            var reachesEnd = true
-            while position < size {
-                guard let length = try Self.recordLength(at: position, in: descriptor, size: size, path: path) else {
-                    reachesEnd = false
-                    break
-                }
-                budget -= OTLPLengthPrefix.u32Bytes + length
-                guard budget > 0, let body = try Self.readRecord(at: position, in: descriptor, size: size, path: path),
-                    itemCount(ofRecord: body, decoder: decoder) != nil
-                else {
-                    reachesEnd = false
-                    break
-                }
-                position += OTLPLengthPrefix.u32Bytes + length
-            }
-            if reachesEnd && position == size { return candidate }
             budget -= OTLPLengthPrefix.u32Bytes
+            guard let length = try Self.recordLength(at: candidate, in: descriptor, size: size, path: path) else { continue }
+            budget -= length
+            guard let body = try Self.readRecord(at: candidate, in: descriptor, size: size, path: path), isIntact(body) != nil else { continue }
+            let next = candidate + OTLPLengthPrefix.u32Bytes + length
+            guard next < size, let followingLength = try Self.recordLength(at: next, in: descriptor, size: size, path: path) else {
+                // The end of the file, or a torn tail, after it.
+                return candidate
+            }
+            budget -= followingLength
+            if let following = try Self.readRecord(at: next, in: descriptor, size: size, path: path), isIntact(following) != nil {
+                return candidate
+            }
         }
         return nil
     }
 
-    /// Replaces the file at `path` (open as `descriptor`) by its `ranges`, durably: written to a temporary
-    /// file beside it, renamed over it. Returns the new size.
-    private func rewrite(_ path: String, from descriptor: Int32, keeping ranges: [Range<Int>]) throws(OTLPWriteError) -> Int {
-        let temporary = path + ".recovering"
-        unlink(temporary)
-        let output = try OTLPSystemCall.check("cannot create \(temporary)") {
-            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+    /// Steps over the damaged `record` (read by ``next()``, found unreadable by the uploader): acknowledged
+    /// as far as the next intact record of its file (``resynchronize(after:in:size:path:)``), or the rest of
+    /// the file when none follows. Counted in ``damagedRecords``; the items it held are reported lost when
+    /// its file is done (regression: a damaged length that still fitted the file swallowed the intact
+    /// records after it).
+    package func skipDamaged(_ record: Record) throws(OTLPWriteError) {
+        try locked { () throws(OTLPWriteError) in
+            inFlightFile = nil
+            damagedRecordCount += 1
+            guard let file = files.first, file.number == record.file else { return }
+            let filePath = path(of: file)
+            let descriptor = try OTLPSystemCall.check("cannot open \(filePath)") { open(filePath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+            defer { close(descriptor) }
+            let resume = try resynchronize(after: record.offset, in: descriptor, size: file.bytes, path: filePath) ?? file.bytes
+            try acknowledgeLocked(file: file.number, end: resume, items: 0)
         }
-        var written = 0
-        do throws(OTLPWriteError) {
-            for range in ranges {
-                var bytes = [UInt8](repeating: 0, count: range.count)
-                guard try Self.read(&bytes, from: descriptor, at: range.lowerBound, path: path) else {
-                    throw .io("\(path) changed while it was recovered")
-                }
-                try Self.write(bytes, to: output, at: written, path: temporary)
-                written += bytes.count
-            }
-            try OTLPSystemCall.check("cannot fsync \(temporary)") { fsync(output) }
-            close(output)
-        } catch {
-            close(output)
-            unlink(temporary)
-            throw error
-        }
-        try OTLPSystemCall.check("cannot rename \(temporary) to \(path)") { rename(temporary, path) }
-        return written
     }
 
     // MARK: The checkpoint
@@ -641,16 +633,21 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     }
 
     /// Whether `offset` is where a record of the file at `path` starts (or its end): its length prefixes
-    /// are followed from the start.
-    private static func isRecordBoundary(_ offset: Int, in path: String, size: Int) throws(OTLPWriteError) -> Bool {
+    /// are followed from the start, and damage is stepped over as reading steps over it.
+    private func isRecordBoundary(_ offset: Int, in path: String, size: Int) throws(OTLPWriteError) -> Bool {
         guard offset > 0 else { return true }
         guard offset <= size else { return false }
         let descriptor = try OTLPSystemCall.check("cannot open \(path)") { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
         defer { close(descriptor) }
         var position = 0
         while position < offset {
-            guard let length = try recordLength(at: position, in: descriptor, size: size, path: path) else { return false }
-            position += OTLPLengthPrefix.u32Bytes + length
+            if let length = try Self.recordLength(at: position, in: descriptor, size: size, path: path) {
+                position += OTLPLengthPrefix.u32Bytes + length
+            } else if let resume = try resynchronize(after: position, in: descriptor, size: size, path: path) {
+                position = resume
+            } else {
+                return false
+            }
         }
         return position == offset
     }

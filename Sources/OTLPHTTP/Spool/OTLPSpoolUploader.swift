@@ -10,7 +10,7 @@ package import OTLPWire
 /// | --- | --- | --- |
 /// | 2xx | acknowledged | exported; a partial success's items `rejected` |
 /// | 400 with an OTLP `Status` | moved to the quarantine (``OTLPSpoolQueue/quarantineDirectory``), acknowledged | `rejected` |
-/// | 413 | split in halves, each sent; a single item refused moves to the quarantine | as its parts |
+/// | 413 | split in halves, each sent; a single item of 64 KiB or more refused moves to the quarantine, a smaller one is kept | as its parts |
 /// | 429, 502, 503, 504, no answer, until the sender's timeout | kept first in line | retries |
 /// | anything else: 3xx, 401, 403, 404, 405, 407, 415, 431, other 4xx and 5xx, an answer that is not OTLP or not HTTP, TLS and connection failures | kept first in line | nothing |
 ///
@@ -116,8 +116,11 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
         } catch {
             // Not a request we could have written (damaged on disk): skipped; its items are unknown.
             diagnostics("OTLP spool \(directoryName): the record at offset \(record.offset) of file \(record.file) is unreadable and skipped (its items are lost): \(error)")
-            queue.noteDamagedRecord()
-            _ = acknowledge(record, items: 0, exported: 0, rejected: 0, quarantined: 0)
+            do throws(OTLPWriteError) {
+                try queue.skipDamaged(record)
+            } catch {
+                return .spoolError(reason: OTLPDiagnostics.printable("\(error)", maxCharacters: 512))
+            }
             return .unreadable
         }
         // A request of no items (an empty record) is acknowledged without a round trip.
@@ -218,7 +221,8 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
         loop: while true {
             let deadline = state.withLock { drainDeadline }
             if let deadline, ContinuousClock.now >= deadline { break }
-            switch uploadNext() {
+            let step = uploadNext()
+            switch step {
             case .empty:
                 if deadline != nil { break loop }
                 _ = queue.waitForRecords(withinSeconds: 60)
@@ -229,14 +233,18 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
                 failures = 0
                 outageReported = false
             case .failed(let reason), .spoolError(let reason):
+                let isSpoolError: Bool
+                if case .spoolError = step { isSpoolError = true } else { isSpoolError = false }
+                if isSpoolError { state.withLock { lastFailureReason = "the spool: \(reason)" } }
                 if deadline != nil { break loop }
                 failures += 1
                 let policy = sender.retryPolicy
                 let doubled = policy.initialBackoffSeconds * pow(2, Double(min(failures - 1, 30)))
                 let wait = min(maxRetryWaitSeconds, doubled) * (1 - policy.jitterFraction * Double.random(in: 0...1))
                 if !outageReported {
+                    let cause = isSpoolError ? "a spool error (\(reason))" : "cannot deliver to \(sender.endpoint.redactedURL) (\(reason))"
                     diagnostics(
-                        "OTLP spool: cannot deliver to \(sender.endpoint.redactedURL) (\(reason)); \(queue.pendingItems) \(kind.noun(queue.pendingItems)) kept in \(directoryName), trying again in \(Int(wait.rounded(.up))) s")
+                        "OTLP spool: \(cause); \(queue.pendingItems) \(kind.noun(queue.pendingItems)) kept in \(directoryName), trying again in \(Int(wait.rounded(.up))) s")
                     outageReported = true
                 }
                 state.withLock {

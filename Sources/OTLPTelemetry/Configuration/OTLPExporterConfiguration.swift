@@ -189,7 +189,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
             }
             for (name, value) in (headers ?? [:]).sorted(by: { $0.key < $1.key }) {
                 if let message = Self.headerProblem(name: name, value: value) {
-                    problems.append(OTLPConfigurationError(keyPath: "\(path)headers.\(name)", message: message))
+                    problems.append(OTLPConfigurationError(keyPath: "\(path)headers.\(Self.printableHeaderName(name))", message: message))
                 }
             }
             if let timeoutSeconds, let problem = OTLPConfigurationError.check(timeoutSeconds, in: Self.timeoutSecondsRange, "\(path)timeoutSeconds", unit: " seconds") {
@@ -219,7 +219,10 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         guard let components = URLComponents(string: string), URL(string: string) != nil,
             let scheme = components.scheme?.lowercased()
         else { return "\(expected) (\"http://collector:4318\")" }
-        guard scheme == "http" || scheme == "https" else { return "\(expected), not \(scheme)" }
+        guard scheme == "http" || scheme == "https" else {
+            // `user:password@host` parses as the scheme `user`: never echoed when credentials may follow.
+            return string.contains("@") ? "\(expected) (no user or password in it: put credentials in headers)" : "\(expected), not \(scheme)"
+        }
         guard let host = components.host, !host.isEmpty else { return "\(expected) (\"http://collector:4318\")" }
         if let range = components.rangeOfPort {
             let port = string[range]
@@ -231,6 +234,12 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
             return "\(expected) and no user or password in it (put credentials in headers)"
         }
         return nil
+    }
+
+    /// A header name as messages print it: one that holds white space or a colon is a credential typed as a
+    /// name (`Authorization: Bearer …` as a name) and is not shown.
+    static func printableHeaderName(_ name: String) -> String {
+        name.contains(where: { $0.isWhitespace || $0 == ":" }) ? "<not shown: a name with spaces or a colon>" : name
     }
 
     /// `base` with `overrides` merged over it; header names compare without regard to case, so `API-Key`

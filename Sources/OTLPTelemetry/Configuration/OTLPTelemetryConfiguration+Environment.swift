@@ -107,7 +107,7 @@ extension OTLPTelemetryConfiguration {
                 for (key, value) in pairs {
                     if let problem = OTLPExporterConfiguration.headerProblem(name: key, value: value) {
                         // The value may be a secret: the warning names the header, never its value.
-                        malformed.append("header \(OTLPEnvironmentReader.quoted(key)): \(problem)")
+                        malformed.append("header \(OTLPEnvironmentReader.quoted(OTLPExporterConfiguration.printableHeaderName(key))): \(problem)")
                     } else {
                         headers = OTLPExporterConfiguration.merging([key: value], over: headers)
                     }

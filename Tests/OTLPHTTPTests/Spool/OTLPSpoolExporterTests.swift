@@ -225,14 +225,15 @@ struct OTLPSpoolExporterTests {
         #expect(collector.requests.count == 2 + 3 + 1)
     }
 
-    @Test("a single span refused as too large (413) moves to the quarantine, counted rejected; the others are delivered")
+    @Test("a single span of over 64 KiB refused as too large (413) moves to the quarantine, counted rejected")
     func tooLargeSingleItemQuarantined() throws {
         let root = Self.root()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let collector = try OTLPTestCollector(answers: [.init(status: 413), .init(status: 413), .init(status: 413)])
         defer { collector.removeRecords() }
         let counters = OTLPTelemetryCounters()
-        let spans = Data_.spans(2)
+        var spans = Data_.spans(2)
+        for index in spans.indices { spans[index].span.attributes.append(OTLPAttribute("padding", .string(String(repeating: "p", count: 70 << 10)))) }
         let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
             endpoint: Data_.endpoint(collector.endpoint), spool: Self.spool(root, signal: .traces), resource: Data_.resource,
             counters: counters, diagnostics: { _ in })
@@ -243,6 +244,11 @@ struct OTLPSpoolExporterTests {
         #expect(counters.snapshot.spansDropped == [.rejected: 2] && counters.snapshot.spansExported == 0)
         let kept = try FileManager.default.contentsOfDirectory(atPath: "\(root)/traces/rejected").filter { $0.hasSuffix(".u32be.bin") }.sorted()
         #expect(kept == ["00000000000000000001-1.u32be.bin", "00000000000000000002-1.u32be.bin"])
+    }
+
+    @Test("an endpoint that answers 413 even to a single small span (a proxy's wrong limit) keeps the record: nothing quarantined or dropped (the review's \"413 to everything\")")
+    func tooLargeSmallItemKept() throws {
+        try Self.keptUntilAccepted(.init(status: 413, headers: ["Content-Type": "text/plain"], body: Array("entity too large".utf8)))
     }
 
     @Test("a batch over the spool's record limit is split into records that fit, all delivered; a single item over it is dropped as item_too_large (regression: the whole batch was dropped as write_failed)")
