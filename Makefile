@@ -4,8 +4,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libprotobuf-c-dev protobuf-c-compiler protobuf-compiler zlib1g-dev pkg-config python3-pip
 SWIFT_BUILD_FLAGS ?=
 DUMP := .build/debug/otlp-dump
+FORMAT_PATHS := Package.swift Sources Tests Benchmarks FuzzTesting
 
-.PHONY: all deps build demo test check-docs check-generated generate bench bench-deps bench-smoke bench-delivery bench-pipeline sanitize fuzz fuzz-smoke clean
+.PHONY: all deps build demo test check-docs check-format format check-generated generate bench bench-deps bench-smoke bench-delivery bench-pipeline sanitize fuzz fuzz-smoke clean
 
 all: build
 
@@ -37,11 +38,18 @@ demo: build
 	@echo; echo "== otlp-dump validate demo-output/*"
 	$(DUMP) validate demo-output/traces.u32be.bin demo-output/logs.u32be.bin.gz demo-output/traces.jsonl
 
-## test: check the generated C, run the whole test suite (needs ../shared/vectors), then check that the
+## test: check the generated C and the formatting, run the whole test suite, then check that the
 ## documentation of every library builds without warnings (reusing the debug build)
 test: deps check-generated
 	swift test $(SWIFT_BUILD_FLAGS)
 	scripts/check-docs.sh
+
+## check-format: every Swift file as `swift format` (with .swift-format) leaves it; `make format` applies it
+check-format:
+	scripts/check-format.sh
+
+format:
+	swift format format --configuration .swift-format --in-place --recursive --parallel $(FORMAT_PATHS)
 
 ## check-docs: the DocC catalogs and doc comments of every library product, built with docc --warnings-as-errors
 check-docs:
