@@ -19,10 +19,6 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
     /// The items processed: the exporter's.
     public typealias Item = Exporter.Item
 
-    /// The batching settings' former name.
-    @available(*, deprecated, renamed: "OTLPBatchConfiguration")
-    public typealias Configuration = OTLPBatchConfiguration
-
     /// The configuration in effect: the one given, clamped into its ranges.
     public let configuration: OTLPBatchConfiguration
     private let exporter: Exporter

@@ -6,7 +6,7 @@
 public struct OTLPDecodingOptions: Sendable, Equatable {
     /// Largest record accepted, in bytes: a framed record's message, a bare message, or a JSON request read
     /// whole. Default 8 MiB (twice the Collector's gRPC receive default). Framed readers apply it to each
-    /// length prefix before reading the record. (Formerly `maxMessageBytes`.)
+    /// length prefix before reading the record.
     public var maxRecordBytes: Int
     /// Deepest message nesting accepted below the request (the request is level 0, a span attribute's value
     /// level 5). Default 100, as in the reference implementation and swift-protobuf. protobuf-c 1.4.1's

@@ -34,17 +34,6 @@ struct OTLPOptionsDefaultsTests {
         #expect(reader.maxLineBytes == OTLPReaderOptions.default.maxLineBytes)
     }
 
-    @Test("the former name maxMessageBytes still reads, writes and constructs maxRecordBytes")
-    @available(*, deprecated)
-    func formerName() throws {
-        var options = OTLPDecodingOptions(maxMessageBytes: 100, maxNestingDepth: 5)
-        #expect(options.maxRecordBytes == 100 && options.maxNestingDepth == 5)
-        #expect(options.maxAttributesPerItem == OTLPDecodingOptions.default.maxAttributesPerItem)
-        options.maxMessageBytes = 200
-        #expect(options.maxRecordBytes == 200 && options.maxMessageBytes == 200)
-        #expect(OTLPDecodingOptions.maxMessageBytesRange == OTLPDecodingOptions.maxRecordBytesRange)
-    }
-
     @Test("a record over maxRecordBytes is refused as record_too_large; options past its range name it")
     func recordLimit() throws {
         let message = OTLPEncoder().encode(SampleTelemetry.traces(1))
