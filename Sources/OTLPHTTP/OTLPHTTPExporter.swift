@@ -38,7 +38,7 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
         endpoint: OTLPExporterConfiguration.Resolved, resource: OTLPResource, counters: OTLPTelemetryCounters = OTLPTelemetryCounters(),
         retryPolicy: OTLPHTTPRetryPolicy = .default, diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
-        sender = OTLPHTTPSender(signal: Item.kind.signal, endpoint: endpoint, retryPolicy: retryPolicy)
+        sender = OTLPHTTPSender(signal: Item.signal, endpoint: endpoint, retryPolicy: retryPolicy)
         self.resource = resource
         self.counters = counters
         self.diagnostics = diagnostics
@@ -50,25 +50,25 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
     public func export(_ items: [Item]) -> Bool {
         guard !items.isEmpty else { return true }
         return lock.withLock {
-            let kind = Item.kind
+            let signal = Item.signal
             guard !isShutDown else {
-                counters.dropped(items.count, kind, .shutDown)
+                counters.dropped(items.count, signal, .shutDown)
                 return false
             }
             let encodable = Item.droppingTooDeeplyNested(items, counters: counters, reporter: "OTLP/HTTP exporter", diagnostics: diagnostics)
             let tooLarge = items.count - encodable.count
             guard !encodable.isEmpty else { return false }
             let delivery = sender.deliver(Item.request(encodable, resource: resource), encoder: encoder)
-            counters.retried(delivery.retries, kind)
-            counters.exported(delivery.acceptedItems, kind, bytes: delivery.acceptedBytes)
-            counters.dropped(delivery.rejectedItems, kind, .rejected)
-            counters.dropped(delivery.undeliveredItems, kind, .exportFailed)
+            counters.retried(delivery.retries, signal)
+            counters.exported(delivery.acceptedItems, signal, bytes: delivery.acceptedBytes)
+            counters.dropped(delivery.rejectedItems, signal, .rejected)
+            counters.dropped(delivery.undeliveredItems, signal, .exportFailed)
             for message in delivery.messages {
                 diagnostics("OTLP/HTTP exporter: \(endpoint.redactedURL) \(Self.printable(message))")
             }
             if let failure = delivery.failure {
                 diagnostics(
-                    "OTLP/HTTP exporter: \(delivery.undeliveredItems) \(kind.noun(delivery.undeliveredItems)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.redactedURL): \(Self.printable(failure))")
+                    "OTLP/HTTP exporter: \(delivery.undeliveredItems) \(signal.noun(delivery.undeliveredItems)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.redactedURL): \(Self.printable(failure))")
             }
             return delivery.acceptedItems == encodable.count && tooLarge == 0
         }

@@ -101,19 +101,19 @@ public final class OTLPTelemetry: Sendable {
 
         var openErrors: [OTLPWriteError] = []
         var fileSinks: [OTLPRotatingFileSink] = []
-        func sink(_ output: OTLPTelemetryConfiguration.Output, _ kind: OTLPItemKind) -> (any OTLPByteSink)? {
+        func sink(_ output: OTLPTelemetryConfiguration.Output, _ signal: OTLPSignal) -> (any OTLPByteSink)? {
             switch output.path {
             case nil: return nil
             case "-", "stdout": return OTLPFileSink.standardOutput
             case "stderr": return OTLPFileSink.standardError
             case let path?:
                 let sink = OTLPRotatingFileSink(
-                    path: path, rotation: configuration.rotation, kind: kind, counters: counters, clock: clock, diagnostics: diagnostics)
+                    path: path, rotation: configuration.rotation, signal: signal, counters: counters, clock: clock, diagnostics: diagnostics)
                 do throws(OTLPWriteError) {
                     try sink.open()
                 } catch {
                     openErrors.append(error)
-                    diagnostics("OTLP telemetry: \(error); \(kind == .span ? "spans" : "log records") are dropped (write_failed) until it opens")
+                    diagnostics("OTLP telemetry: \(error); \(signal.noun(2)) are dropped (write_failed) until it opens")
                 }
                 fileSinks.append(sink)
                 return sink
@@ -131,16 +131,16 @@ public final class OTLPTelemetry: Sendable {
         /// The processor of one signal: its file output and its collector, each through a batch processor of
         /// its own; the signal is disabled (counted as dropped) with neither.
         func processor<Item: OTLPExportable>(_ type: Item.Type, output: OTLPTelemetryConfiguration.Output) -> any OTLPProcessor<Item> {
-            let batch = configuration.batch(for: Item.kind.signal)
+            let batch = configuration.batch(for: Item.signal)
             var processors: [any OTLPProcessor<Item>] = []
-            if let fileSink = sink(output, Item.kind) {
+            if let fileSink = sink(output, Item.signal) {
                 processors.append(OTLPBatchProcessor(
                     exporter: OTLPStreamExporter<Item>(
                         sink: fileSink, framing: output.framing, gzip: output.gzip, durability: configuration.durability, resource: resource,
                         counters: counters, diagnostics: diagnostics),
                     counters: counters, configuration: batch, diagnostics: diagnostics))
             }
-            if let exporterFactory, let deliveryCounters, var endpoint = configuration.otlp?.resolved(for: Item.kind.signal) {
+            if let exporterFactory, let deliveryCounters, var endpoint = configuration.otlp?.resolved(for: Item.signal) {
                 // The spool's durability is the pipeline's unless the spool sets its own.
                 if endpoint.spool != nil, endpoint.spool?.durability == nil { endpoint.spool?.durability = configuration.durability }
                 let exporter = exporterFactory.makeExporter(
@@ -231,8 +231,8 @@ struct OTLPDisabledProcessor<Item: OTLPExportable>: OTLPProcessor {
     let counters: OTLPTelemetryCounters
 
     func onEnd(_ item: Item) {
-        counters.received(1, Item.kind)
-        counters.dropped(1, Item.kind, .disabled)
+        counters.received(1, Item.signal)
+        counters.dropped(1, Item.signal, .disabled)
     }
 
     func forceFlush() -> Bool { true }

@@ -37,7 +37,7 @@ struct OTLPBatchProcessorTests {
     struct ThreadProbe: OTLPExportable {
         var index: Int
         var preparedBy: pthread_t?
-        static var kind: OTLPItemKind { .span }
+        static var signal: OTLPSignal { .traces }
         static func request(_ items: [ThreadProbe], resource: OTLPResource) -> OTLPTracesData { OTLPTracesData() }
         func nestsValues(deeperThan levels: Int) -> Bool { false }
         mutating func prepareForExport() {

@@ -85,8 +85,8 @@ public struct OTLPScopedLogRecord: Sendable {
 
 /// An item the pipeline carries: it knows what it counts as and how a batch becomes one request.
 public protocol OTLPExportable: Sendable {
-    /// What the item counts as in ``OTLPTelemetryCounters``.
-    static var kind: OTLPItemKind { get }
+    /// The signal whose requests carry the item (what it counts as in ``OTLPTelemetryCounters``).
+    static var signal: OTLPSignal { get }
     /// The items of the requests: `OTLPSpan` or `OTLPLogRecord`.
     associatedtype RequestItem: OTLPSignalItem
     /// One request holding `items` under `resource`, grouped by scope in order of first appearance.
@@ -122,16 +122,16 @@ extension OTLPExportable {
         let encodable = items.filter { !$0.nestsValues(deeperThan: maxEncodableValueNesting) }
         let tooLarge = items.count - encodable.count
         if tooLarge > 0 {
-            counters.dropped(tooLarge, kind, .itemTooLarge)
+            counters.dropped(tooLarge, signal, .itemTooLarge)
             diagnostics(
-                "\(reporter): \(tooLarge) \(kind.noun(tooLarge)) dropped (\(OTLPDropReason.itemTooLarge)): values nested deeper than \(maxEncodableValueNesting) levels")
+                "\(reporter): \(tooLarge) \(signal.noun(tooLarge)) dropped (\(OTLPDropReason.itemTooLarge)): values nested deeper than \(maxEncodableValueNesting) levels")
         }
         return encodable
     }
 }
 
 extension OTLPScopedSpan: OTLPExportable {
-    public static var kind: OTLPItemKind { .span }
+    public static var signal: OTLPSignal { .traces }
 
     public func nestsValues(deeperThan levels: Int) -> Bool {
         guard pendingAttributes == nil else {
@@ -154,7 +154,7 @@ extension OTLPScopedSpan: OTLPExportable {
 }
 
 extension OTLPScopedLogRecord: OTLPExportable {
-    public static var kind: OTLPItemKind { .logRecord }
+    public static var signal: OTLPSignal { .logs }
 
     public func nestsValues(deeperThan levels: Int) -> Bool {
         scope.attributes.nest(deeperThan: levels) || record.attributes.nest(deeperThan: levels)

@@ -28,7 +28,8 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
     public let path: String
     /// When files rotate and how many are kept (as clamped into their ranges).
     public let rotation: OTLPTelemetryConfiguration.Rotation
-    private let kind: OTLPItemKind
+    /// The signal of the items written, for counting those a deleted file held.
+    private let signal: OTLPSignal
     private let counters: OTLPTelemetryCounters
     private let clock: any OTLPClock
     private let diagnostics: @Sendable (String) -> Void
@@ -64,12 +65,12 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
 
     /// Nothing is opened here: ``open()`` opens and locks now, otherwise the first write does.
     public init(
-        path: String, rotation: OTLPTelemetryConfiguration.Rotation, kind: OTLPItemKind, counters: OTLPTelemetryCounters,
+        path: String, rotation: OTLPTelemetryConfiguration.Rotation, signal: OTLPSignal, counters: OTLPTelemetryCounters,
         clock: any OTLPClock = OTLPSystemClock(), diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
         self.path = path
         self.rotation = rotation
-        self.kind = kind
+        self.signal = signal
         self.counters = counters
         self.clock = clock
         self.diagnostics = diagnostics
@@ -278,7 +279,7 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
                     continue
                 }
                 try OTLPSystemCall.check("cannot delete \(old.path)") { unlink(old.path) }
-                counters.dropped(old.items, kind, .retention)
+                counters.dropped(old.items, signal, .retention)
             } catch {
                 diagnostics("OTLP rotating sink: \(error); kept, deleted at the next rotation")
                 survivors.append(old)

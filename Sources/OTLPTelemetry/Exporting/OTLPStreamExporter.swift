@@ -119,7 +119,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         guard !items.isEmpty else { return true }
         return lock.withLock {
             guard !isShutDown else {
-                counters.dropped(items.count, Item.kind, .shutDown)
+                counters.dropped(items.count, Item.signal, .shutDown)
                 return false
             }
             staging.removeAll()
@@ -129,7 +129,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
             // Items left out: too deeply nested, then (counted when the batch is done) too large for readers.
             var tooLarge = items.count - encodable.count
             let tooDeeplyNested = tooLarge
-            defer { counters.dropped(tooLarge - tooDeeplyNested, Item.kind, .itemTooLarge) }
+            defer { counters.dropped(tooLarge - tooDeeplyNested, Item.signal, .itemTooLarge) }
             do {
                 stagedRecordBytes = 0
                 var parts: [ArraySlice<Item>] = []
@@ -151,12 +151,12 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 }
                 try staging.bytes.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try sink.write(bytes, itemCount: items.count - tooLarge) } }.get()
                 if durability == .fsync { try sink.sync() }
-                counters.exported(items.count - tooLarge, Item.kind, bytes: staging.bytes.count)
+                counters.exported(items.count - tooLarge, Item.signal, bytes: staging.bytes.count)
                 return tooLarge == 0
             } catch {
                 let failed = items.count - tooLarge
                 counters.writeFailed(bytes: 0)
-                counters.dropped(failed, Item.kind, .writeFailed)
+                counters.dropped(failed, Item.signal, .writeFailed)
                 diagnostics("OTLP exporter: \(failed) \(Self.noun(failed)) dropped: \(error)")
                 // Start the next batch from a clean writer (a gzip member cut short must not continue), and
                 // from a freshly opened file when the exporter owns one.
@@ -222,7 +222,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         }.get()
     }
 
-    private static func noun(_ count: Int) -> String { Item.kind.noun(count) }
+    private static func noun(_ count: Int) -> String { Item.signal.noun(count) }
 
     /// Sends later batches to `sink` instead (for example after the old one failed for good).
     public func redirect(to sink: any OTLPByteSink) {

@@ -63,16 +63,16 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
     }
 
     public func onEnd(_ item: Item) {
-        counters.received(1, Item.kind)
+        counters.received(1, Item.signal)
         condition.lock()
         if isShutDown {
             condition.unlock()
-            counters.dropped(1, Item.kind, .shutDown)
+            counters.dropped(1, Item.signal, .shutDown)
             return
         }
         if queue.count >= configuration.maxQueueSize {
             condition.unlock()
-            counters.dropped(1, Item.kind, .queueFull)
+            counters.dropped(1, Item.signal, .queueFull)
             return
         }
         if queue.count >= helpThreshold {
@@ -86,7 +86,7 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
             guard !isShutDown, queue.count < configuration.maxQueueSize else {
                 let reason: OTLPDropReason = isShutDown ? .shutDown : .queueFull
                 condition.unlock()
-                counters.dropped(1, Item.kind, reason)
+                counters.dropped(1, Item.signal, reason)
                 return
             }
             queue.append(prepared)
@@ -128,7 +128,7 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
         if !finished {
             diagnostics(
                 "OTLPBatchProcessor: shutdown gave up after \(configuration.exportTimeoutSeconds) s without progress; "
-                    + "\(pending) \(Item.kind == .span ? "spans" : "log records") are still being exported")
+                    + "\(pending) \(Item.signal == .traces ? "spans" : "log records") are still being exported")
         }
     }
 

@@ -20,10 +20,10 @@ public final class OTLPSimpleProcessor<Exporter: OTLPExporter>: OTLPProcessor, @
     public func onEnd(_ item: Item) {
         var item = item
         item.prepareForExport()
-        counters.received(1, Item.kind)
+        counters.received(1, Item.signal)
         lock.withLock {
             guard !isShutDown else {
-                counters.dropped(1, Item.kind, .shutDown)
+                counters.dropped(1, Item.signal, .shutDown)
                 return
             }
             exporter.export([item])

@@ -85,31 +85,34 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
     /// The counters now, read together.
     public var snapshot: Snapshot { lock.withLock { state } }
 
-    package func received(_ count: Int, _ kind: OTLPItemKind) {
+    /// Counts `count` items of `signal` received.
+    package func received(_ count: Int, _ signal: OTLPSignal) {
         lock.withLock {
-            switch kind {
-            case .span: state.spansReceived += count
-            case .logRecord: state.logRecordsReceived += count
+            switch signal {
+            case .traces: state.spansReceived += count
+            case .logs: state.logRecordsReceived += count
             }
         }
     }
 
-    package func exported(_ count: Int, _ kind: OTLPItemKind, bytes: Int) {
+    /// Counts `count` items of `signal` exported, in records of `bytes` bytes.
+    package func exported(_ count: Int, _ signal: OTLPSignal, bytes: Int) {
         lock.withLock {
-            switch kind {
-            case .span: state.spansExported += count
-            case .logRecord: state.logRecordsExported += count
+            switch signal {
+            case .traces: state.spansExported += count
+            case .logs: state.logRecordsExported += count
             }
             state.bytesWritten += bytes
         }
     }
 
-    package func dropped(_ count: Int, _ kind: OTLPItemKind, _ reason: OTLPDropReason) {
+    /// Counts `count` items of `signal` dropped for `reason`.
+    package func dropped(_ count: Int, _ signal: OTLPSignal, _ reason: OTLPDropReason) {
         guard count > 0 else { return }
         lock.withLock {
-            switch kind {
-            case .span: state.spansDropped[reason, default: 0] += count
-            case .logRecord: state.logRecordsDropped[reason, default: 0] += count
+            switch signal {
+            case .traces: state.spansDropped[reason, default: 0] += count
+            case .logs: state.logRecordsDropped[reason, default: 0] += count
             }
         }
     }
@@ -121,33 +124,25 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
         }
     }
 
-    /// Counts `count` requests of `kind` items sent again after a retryable failure.
-    package func retried(_ count: Int, _ kind: OTLPItemKind) {
+    /// Counts `count` requests of `signal` sent again after a retryable failure.
+    package func retried(_ count: Int, _ signal: OTLPSignal) {
         guard count > 0 else { return }
         lock.withLock {
-            switch kind {
-            case .span: state.spanExportRetries += count
-            case .logRecord: state.logRecordExportRetries += count
+            switch signal {
+            case .traces: state.spanExportRetries += count
+            case .logs: state.logRecordExportRetries += count
             }
         }
     }
 }
 
-/// What an item is, for counting.
-public enum OTLPItemKind: Sendable {
-    /// A span.
-    case span
-    /// A log record.
-    case logRecord
-
-    /// The signal whose requests carry this kind of item.
-    public var signal: OTLPSignal { self == .span ? .traces : .logs }
-
-    /// "span", "spans", "log record" or "log records", for messages about `count` items.
+extension OTLPSignal {
+    /// "span", "spans", "log record" or "log records": the noun of this signal's items, for messages about
+    /// `count` of them.
     package func noun(_ count: Int) -> String {
         switch self {
-        case .span: count == 1 ? "span" : "spans"
-        case .logRecord: count == 1 ? "log record" : "log records"
+        case .traces: count == 1 ? "span" : "spans"
+        case .logs: count == 1 ? "log record" : "log records"
         }
     }
 }
