@@ -30,7 +30,7 @@ public final class OTLPSpanRecorder: @unchecked Sendable {
 
     /// Every span exported so far, with its scope, in export order.
     public func spans() throws -> [(scope: OTLPInstrumentationScope?, span: OTLPSpan)] {
-        let reader = try OTLPStreamReader(source: OTLPMemorySource(sink.bytes), options: OTLPReaderOptions(framing: .u32be, signal: .traces))
+        let reader = try OTLPRecordReader(source: OTLPMemorySource(sink.bytes), options: OTLPReaderOptions(framing: .u32be, signal: .traces))
         var out: [(OTLPInstrumentationScope?, OTLPSpan)] = []
         while let record = try reader.next() {
             guard case .traces(let data) = record.payload else { continue }

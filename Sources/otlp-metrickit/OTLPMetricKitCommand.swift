@@ -135,10 +135,10 @@ struct OTLPMetricKitCommand: ParsableCommand {
         let resource = OTLPResource(attributes: [OTLPAttribute("service.name", .string(serviceName))])
         let scope = converter.options.scope
         let outputFraming = OTLPFraming(rawValue: framing)!
-        let traceWriter: OTLPFrameWriter?, logWriter: OTLPFrameWriter?
+        let traceWriter: OTLPRecordWriter?, logWriter: OTLPRecordWriter?
         do {
-            traceWriter = try traces.map { OTLPFrameWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
-            logWriter = try logs.map { OTLPFrameWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
+            traceWriter = try traces.map { OTLPRecordWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
+            logWriter = try logs.map { OTLPRecordWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
         } catch let error as OTLPWriteError {
             Self.diagnostic("\(error)")  // names the output and the system's reason
             throw ExitCode(2)
@@ -198,7 +198,7 @@ struct OTLPMetricKitCommand: ParsableCommand {
     }
 
     /// Closes the outputs in order; a write error ends the command (``exitStatus(writing:)``).
-    static func close(_ writers: [OTLPFrameWriter?]) throws {
+    static func close(_ writers: [OTLPRecordWriter?]) throws {
         for writer in writers {
             do throws(OTLPWriteError) {
                 try writer?.close()

@@ -154,7 +154,7 @@ struct OTLPBatchProcessorTests {
         var spanIDs = Set<OTLPSpanID>()
         var parents: [(OTLPSpanID, OTLPTraceID)] = []
         var traceOf: [OTLPSpanID: OTLPTraceID] = [:]
-        let reader = try OTLPStreamReader(path: directory.appendingPathComponent("traces.u32be.bin").path)
+        let reader = try OTLPRecordReader(path: directory.appendingPathComponent("traces.u32be.bin").path)
         while let record = try reader.next() {
             for span in spans([record.payload]) {
                 spanCount += 1
@@ -168,7 +168,7 @@ struct OTLPBatchProcessorTests {
         #expect(parents.allSatisfy { traceOf[$0.0] == $0.1 }, "every parent is in the file, in the same trace")
 
         var logCount = 0
-        let logReader = try OTLPStreamReader(path: directory.appendingPathComponent("logs.u32be.bin.gz").path)
+        let logReader = try OTLPRecordReader(path: directory.appendingPathComponent("logs.u32be.bin.gz").path)
         while let record = try logReader.next() { logCount += record.payload.itemCount }
         #expect(logCount == snapshot.logRecordsExported)
         #expect(logCount == 8 * perThread)

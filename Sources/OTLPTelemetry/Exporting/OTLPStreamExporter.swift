@@ -40,7 +40,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     private let ownedPath: String?
     private var outputLock: OTLPOutputLock?
     private let staging = OTLPMemorySink()
-    private var writer: OTLPFrameWriter
+    private var writer: OTLPRecordWriter
     private let framing: OTLPFraming
     private let gzip: Bool
     /// How hard each batch is made to survive a crash.
@@ -95,7 +95,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         self.resource = resource
         self.counters = counters
         self.diagnostics = diagnostics
-        writer = OTLPFrameWriter(sink: staging, framing: framing, gzip: gzip)
+        writer = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip)
     }
 
     /// Appends to the file at `path`, created if missing. The file is opened when the first batch is
@@ -160,7 +160,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 diagnostics("OTLP exporter: \(failed) \(Self.noun(failed)) dropped: \(error)")
                 // Start the next batch from a clean writer (a gzip member cut short must not continue), and
                 // from a freshly opened file when the exporter owns one.
-                writer = OTLPFrameWriter(sink: staging, framing: framing, gzip: gzip)
+                writer = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip)
                 if reopen != nil { sink = nil }
                 return false
             }
@@ -191,7 +191,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     /// Replaces the staged gzip member by a stored (uncompressed) one holding the same records.
     private func restageStored(_ parts: [ArraySlice<Item>]) throws(OTLPWriteError) {
         staging.removeAll()
-        let stored = OTLPFrameWriter(sink: staging, framing: framing, gzip: true, compressionLevel: 0)
+        let stored = OTLPRecordWriter(sink: staging, framing: framing, gzip: true, compressionLevel: 0)
         for part in parts { try stored.write(Item.request(Array(part), resource: resource)) }
         try stored.flush()
     }

@@ -3,7 +3,7 @@
 /// It says what is particular to its signal, so that the resource → scope → items walks (protobuf, JSON,
 /// reading, exporting) are written once for both, and code generic over the signal (an exporter of either)
 /// encodes an ``OTLPSignalData`` of its items directly, with no detour through ``OTLPPayload``: with
-/// ``OTLPEncoder``, ``OTLPJSONEncoder`` or ``OTLPFrameWriter``. Only this package's item types conform; the
+/// ``OTLPEncoder``, ``OTLPJSONEncoder`` or ``OTLPRecordWriter``. Only this package's item types conform; the
 /// underscored requirements are how the encoders reach them.
 public protocol OTLPSignalItem: Sendable {
     /// The signal whose requests carry this item.

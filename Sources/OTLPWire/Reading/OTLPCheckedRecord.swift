@@ -1,5 +1,5 @@
 /// One record of a stream as read, checked as thoroughly as decoding would check it
-/// (``OTLPStreamReader/nextChecked()``): its bytes can be sent on without decoding and encoding again.
+/// (``OTLPRecordReader/nextChecked()``): its bytes can be sent on without decoding and encoding again.
 public struct OTLPCheckedRecord: Sendable {
     /// 0-based position in the stream.
     public var index: Int

@@ -1,4 +1,4 @@
-/// How an ``OTLPStreamReader`` reads its input.
+/// How an ``OTLPRecordReader`` reads its input.
 ///
 /// Every limit has a documented range (`…Range`); a reader refuses options outside it with
 /// ``OTLPReadError/Code/invalidOptions`` (see ``validate()``).
@@ -6,7 +6,7 @@ public struct OTLPReaderOptions: Sendable, Equatable {
     /// The framing; `nil` (the default) detects it from the file name, then from the content.
     public var framing: OTLPFraming?
     /// The signal; `nil` (the default) decides it from the content's evidence, then a whole `traces`/`logs`
-    /// token of the file name, else reading ends with `ambiguous_signal` (see ``OTLPStreamReader``).
+    /// token of the file name, else reading ends with `ambiguous_signal` (see ``OTLPRecordReader``).
     public var signal: OTLPSignal?
     /// Limits for each record (size applies to length prefixes too; nesting depth).
     public var decoding: OTLPDecodingOptions

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import OTLPWire
 
-/// The reader and decoder options have one `default`, which their inits and `OTLPRecordReader` read; the
+/// The reader and decoder options have one `default`, which their inits and `OTLPRawRecordReader` read; the
 /// record size limit has one name.
 @Suite("Reader and decoder option defaults")
 struct OTLPOptionsDefaultsTests {
@@ -27,9 +27,9 @@ struct OTLPOptionsDefaultsTests {
         #expect(OTLPReaderOptions(chunkSize: 4096).maxLineBytes == OTLPReaderOptions.default.maxLineBytes)
     }
 
-    @Test("a record reader's default limits are the options' defaults")
-    func recordReaderDefaults() {
-        let reader = OTLPRecordReader(source: OTLPMemorySource([]), framing: .u32be)
+    @Test("a raw record reader's default limits are the options' defaults")
+    func rawRecordReaderDefaults() {
+        let reader = OTLPRawRecordReader(source: OTLPMemorySource([]), framing: .u32be)
         #expect(reader.maxRecordBytes == OTLPDecodingOptions.default.maxRecordBytes)
         #expect(reader.maxLineBytes == OTLPReaderOptions.default.maxLineBytes)
     }

@@ -10,11 +10,11 @@
 /// the readers' size limits (a reader may raise them); `OTLPTelemetry`'s exporter does.
 ///
 /// ```swift
-/// let writer = try OTLPFrameWriter(sink: OTLPFileSink(path: "traces.u32be.bin"))
+/// let writer = try OTLPRecordWriter(sink: OTLPFileSink(path: "traces.u32be.bin"))
 /// try writer.write(OTLPTracesData(resource: resource, scope: scope, spans: spans))
 /// try writer.close()
 /// ```
-public final class OTLPFrameWriter {
+public final class OTLPRecordWriter {
     /// How records are delimited in the output.
     public let framing: OTLPFraming
     /// Whether the output is gzip-compressed.
