@@ -6,8 +6,8 @@ public import OTLPWire
 /// batch, protobuf (`application/x-protobuf`) or OTLP JSON (`application/json`), gzipped unless the endpoint
 /// says `none`, retried as ``OTLPHTTPRetryPolicy`` says within the endpoint's timeout.
 ///
-/// Plug it into an `OTLPBatchProcessor` (the caller never waits for the network: the
-/// processor's worker thread does), or let `OTLPTelemetry` make it from the configuration's
+/// Give it to `OTLPTracer(exporter:...)` or `OTLPLogEmitter(exporter:...)` (with batching, the caller never
+/// waits for the network: the batching worker thread does), or let `OTLPTelemetry` make it from the configuration's
 /// `otlp` section with ``OTLPHTTPExporterFactory``. What becomes of every item is counted in `counters`:
 /// accepted items as exported; a partial success's rejected items, and those of a request refused for its
 /// content (400 with an OTLP `Status`) or as too large alone, as dropped (`rejected`); a batch not delivered

@@ -7,7 +7,7 @@ public import OTLPWire
 /// that nothing is lost while the collector is unreachable or refuses to talk, and nothing written is lost
 /// when the process crashes or is killed.
 ///
-/// - The caller (the batch processor's worker) waits only for the disk write.
+/// - The caller (the batch stage's worker) waits only for the disk write.
 /// - A batch is one record, or several when it is over the spool's record limit (an eighth of `maxBytes`,
 ///   from 32 KiB to 16 MiB); a single item over the limit is dropped (`item_too_large`).
 /// - Records are sent in order, each acknowledged in a durable checkpoint after the collector answered it;

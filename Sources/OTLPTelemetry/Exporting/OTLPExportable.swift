@@ -4,8 +4,8 @@ public import OTLPWire
 ///
 /// A span ended by ``OTLPTracingSpan`` carries its attributes as the Tracing API holds them: they are
 /// converted to OTLP attributes, sorted by key and cut to the tracer's limits by ``prepareForExport()``,
-/// which the pipeline's batch processor calls on its worker thread, not on the application's. Reading
-/// ``span`` before that converts them for the read (every read again): a processor of your own that reads
+/// which the pipeline's batching calls on its worker thread, not on the application's. Reading
+/// ``span`` before that converts them for the read (every read again): an exporter of your own that reads
 /// an item several times calls ``prepareForExport()`` on its copy first. A `.stringConvertible` attribute's
 /// description is taken at that conversion, shortly after the span ended (as swift-otel takes it at
 /// export); set a string to fix a value at a point in time. With two outputs (a file and a collector) the
@@ -96,7 +96,7 @@ public protocol OTLPExportable: Sendable {
     /// recurses per level: such an item is dropped (`item_too_large`) instead of exhausting its stack.
     func nestsValues(deeperThan levels: Int) -> Bool
     /// Completes work the producer left for later, so that it is done off the application's thread: a span
-    /// ended by ``OTLPTracingSpan`` converts its attributes here. Processors call it before their exporter
+    /// ended by ``OTLPTracingSpan`` converts its attributes here. The pipeline calls it before an exporter
     /// sees the item, on any thread, possibly more than once: it must do its work once and nothing after.
     /// The default does nothing.
     mutating func prepareForExport()

@@ -1,5 +1,6 @@
 internal import OTLPWire
-/// Sends batches of finished items somewhere. Called by one processor thread at a time.
+/// Sends batches of finished items somewhere. Called from one thread at a time (the pipeline's batching
+/// worker, or the thread that ended the item when there is no batching).
 public protocol OTLPExporter<Item>: Sendable {
     /// The items exported: ``OTLPScopedSpan`` or ``OTLPScopedLogRecord``.
     associatedtype Item: OTLPExportable
@@ -21,7 +22,7 @@ extension OTLPExporter {
     public func prepareForShutdown(withinSeconds seconds: Double) {}
 }
 
-/// An exporter of any type, for processors made from a factory's existential exporter.
+/// An exporter of any type, for export stages made from a factory's existential exporter.
 struct OTLPAnyExporter<Item: OTLPExportable>: OTLPExporter {
     let base: any OTLPExporter<Item>
 

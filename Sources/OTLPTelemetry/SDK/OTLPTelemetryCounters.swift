@@ -3,7 +3,7 @@ import Foundation
 
 /// Why an item was dropped instead of exported.
 public enum OTLPDropReason: String, Sendable, CaseIterable, CustomStringConvertible {
-    /// The processor's queue was full.
+    /// The batching queue was full.
     case queueFull = "queue_full"
     /// The exporter could not write the batch (disk full, read-only file system, closed pipe).
     case writeFailed = "write_failed"
@@ -38,13 +38,13 @@ public enum OTLPDropReason: String, Sendable, CaseIterable, CustomStringConverti
 public final class OTLPTelemetryCounters: @unchecked Sendable {
     /// A consistent copy of the counters.
     public struct Snapshot: Sendable, Equatable, CustomStringConvertible {
-        /// Spans handed to a processor.
+        /// Spans handed to the pipeline (ended and sampled, or adopted).
         public var spansReceived = 0
         /// Spans written to an output (for a collector: accepted by it, partial-success rejections excepted).
         public var spansExported = 0
         /// Spans dropped, by reason.
         public var spansDropped: [OTLPDropReason: Int] = [:]
-        /// Log records handed to a processor.
+        /// Log records handed to the pipeline (emitted).
         public var logRecordsReceived = 0
         /// Log records written to an output (for a collector: accepted by it, partial-success rejections excepted).
         public var logRecordsExported = 0
