@@ -85,7 +85,7 @@ struct OTLPStreamExporterReadableRecordTests {
     }
 
     /// Records each write's item count, as a rotating sink keeps them per file.
-    final class CountingSink: OTLPByteSink {
+    final class CountingSink: OTLPItemCountingSink {
         var itemCounts: [Int] = []
         func write(_ bytes: UnsafeRawBufferPointer) throws(OTLPWriteError) { itemCounts.append(-1) }
         func write(_ bytes: UnsafeRawBufferPointer, itemCount: Int) throws(OTLPWriteError) { itemCounts.append(itemCount) }

@@ -44,11 +44,11 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     private let framing: OTLPFraming
     private let gzip: Bool
     /// How hard each batch is made to survive a crash.
-    public let durability: OTLPDurability
+    package let durability: OTLPDurability
     /// The resource every record is written under.
-    public let resource: OTLPResource
+    package let resource: OTLPResource
     /// Where exported and dropped items are counted.
-    public let counters: OTLPTelemetryCounters
+    package let counters: OTLPTelemetryCounters
     private let diagnostics: @Sendable (String) -> Void
     private var isShutDown = false
     /// The check readers make with their default limits.
@@ -149,7 +149,15 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 } else {
                     throw OTLPWriteError.io("no sink")
                 }
-                try staging.bytes.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try sink.write(bytes, itemCount: items.count - tooLarge) } }.get()
+                try staging.bytes.withUnsafeBytes { bytes in
+                    Result { () throws(OTLPWriteError) in
+                        if let counting = sink as? any OTLPItemCountingSink {
+                            try counting.write(bytes, itemCount: items.count - tooLarge)
+                        } else {
+                            try sink.write(bytes)
+                        }
+                    }
+                }.get()
                 if durability == .fsync { try sink.sync() }
                 counters.exported(items.count - tooLarge, Item.signal, bytes: staging.bytes.count)
                 return tooLarge == 0
@@ -245,6 +253,13 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
             }
         }
     }
+}
+
+/// A sink that keeps its files' item counts (rotation, retention): the exporter tells it how many spans or log
+/// records each write holds (whole records).
+package protocol OTLPItemCountingSink: OTLPByteSink {
+    /// Writes all of `bytes`, which hold `itemCount` spans or log records, or throws.
+    func write(_ bytes: UnsafeRawBufferPointer, itemCount: Int) throws(OTLPWriteError)
 }
 
 /// Default diagnostic hooks.

@@ -1,6 +1,6 @@
 /// Batching settings (the specification's batching processor's), for both signals; defaults are the
 /// specification's (``default``). Each setting has a documented range: ``OTLPTelemetryConfiguration/validate()``
-/// rejects values outside it, and the pipeline clamps them into it (see ``clamped``).
+/// rejects values outside it, and the pipeline clamps them into it (a NaN becomes the default).
 public struct OTLPBatchConfiguration: Sendable, Equatable, Codable {
     /// Items held at most; more are dropped. Default 2048, range 1...1,048,576.
     public var maxQueueSize: Int
@@ -31,15 +31,15 @@ public struct OTLPBatchConfiguration: Sendable, Equatable, Codable {
     }
 
     /// Accepted ``maxQueueSize`` values.
-    public static var maxQueueSizeRange: ClosedRange<Int> { 1...(1 << 20) }
+    package static var maxQueueSizeRange: ClosedRange<Int> { 1...(1 << 20) }
     /// Accepted ``scheduleDelaySeconds`` values: at least 1 ms, so the worker cannot spin.
-    public static var scheduleDelaySecondsRange: ClosedRange<Double> { 0.001...86_400 }
+    package static var scheduleDelaySecondsRange: ClosedRange<Double> { 0.001...86_400 }
     /// Accepted ``exportTimeoutSeconds`` values: at least 1 s, so a shutdown does not give up on a
     /// worker that is merely busy.
-    public static var exportTimeoutSecondsRange: ClosedRange<Double> { 1...86_400 }
+    package static var exportTimeoutSecondsRange: ClosedRange<Double> { 1...86_400 }
 
     /// This configuration with every value brought into its range; a NaN becomes the default.
-    public var clamped: Self {
+    package var clamped: Self {
         let queue = OTLPSettingClamp.clamp(maxQueueSize, to: Self.maxQueueSizeRange)
         return Self(
             maxQueueSize: queue, maxExportBatchSize: OTLPSettingClamp.clamp(maxExportBatchSize, to: 1...queue),

@@ -1,4 +1,4 @@
-public import OTLPWire
+package import OTLPWire
 import Foundation
 
 /// Why an item was dropped instead of exported.

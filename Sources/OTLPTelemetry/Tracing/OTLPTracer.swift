@@ -56,7 +56,7 @@ public struct OTLPTracer: Tracer {
     public init<Exporter: OTLPExporter<OTLPScopedSpan>>(
         exporter: Exporter, batch: OTLPBatchConfiguration? = .default, counters: OTLPTelemetryCounters,
         scope: OTLPInstrumentationScope, idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator(),
-        clock: any OTLPClock = OTLPSystemClock(), sampler: any OTLPSampler = OTLPParentBasedSampler(),
+        clock: any OTLPClock = OTLPSystemClock(), sampler: any OTLPSampler = OTLPTelemetryConfiguration.Sampling.default.sampler,
         limits: OTLPLimits = .default, spanProcessors: [any OTLPSpanProcessor] = []
     ) {
         let stage: any OTLPExportStage<OTLPScopedSpan> =

@@ -1,5 +1,5 @@
 import Foundation
-public import OTLPWire
+package import OTLPWire
 public import Tracing
 
 /// A span of ``OTLPTracer``. Thread-safe; ending it a second time does nothing. A span the sampler dropped
@@ -200,7 +200,7 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
 extension SpanAttributes {
     /// The attributes as OTLP key/values, sorted by key (the storage is unordered; output stays
     /// deterministic). Arrays become array values, string-convertibles their description.
-    public var otlpAttributes: [OTLPAttribute] {
+    package var otlpAttributes: [OTLPAttribute] {
         guard !isEmpty else { return [] }
         var out: [OTLPAttribute] = []
         out.reserveCapacity(count)
