@@ -8,17 +8,8 @@ import Darwin
 public protocol OTLPByteSink: AnyObject {
     /// Writes all of `bytes`, or throws.
     func write(_ bytes: UnsafeRawBufferPointer) throws(OTLPWriteError)
-    /// Writes all of `bytes`, which hold `itemCount` spans or log records (whole records), or throws.
-    /// Sinks that keep files' item counts (rotation, retention) implement this; the default ignores the count.
-    func write(_ bytes: UnsafeRawBufferPointer, itemCount: Int) throws(OTLPWriteError)
     /// Makes written bytes durable (`fsync` for files); a no-op where that means nothing.
     func sync() throws(OTLPWriteError)
-}
-
-extension OTLPByteSink {
-    public func write(_ bytes: UnsafeRawBufferPointer, itemCount: Int) throws(OTLPWriteError) {
-        try write(bytes)
-    }
 }
 
 /// Writes to a file descriptor: a file (created or appended), standard output or standard error.
@@ -50,7 +41,8 @@ public final class OTLPFileSink: OTLPByteSink {
     ///   - append: keep the file's content and write after it. Default `false`: the file is truncated.
     ///   - followSymlink: write through a symbolic link at `path` (resolved once, here; see
     ///     ``symlinkTarget``). Default `false`: a link is refused with `ELOOP`.
-    /// - Throws: ``OTLPWriteError/system(_:errno:)`` when the file cannot be opened.
+    /// - Throws: an ``OTLPWriteError`` of code ``OTLPWriteError/Code/system`` (with its ``OTLPWriteError/errno``)
+    ///   when the file cannot be opened.
     public convenience init(path: String, append: Bool = false, followSymlink: Bool = false) throws(OTLPWriteError) {
         if path == "-" {
             self.init(descriptor: 1)
@@ -165,7 +157,7 @@ public final class OTLPMemorySink: OTLPByteSink {
     /// Every byte written so far, in order.
     public private(set) var bytes: [UInt8] = []
     /// Number of `write` calls, so tests can check that each record is written in one call.
-    public private(set) var writeCount = 0
+    package private(set) var writeCount = 0
 
     /// An empty sink.
     public init() {}
@@ -178,7 +170,7 @@ public final class OTLPMemorySink: OTLPByteSink {
     public func sync() throws(OTLPWriteError) {}
 
     /// Forgets what was written (keeps the capacity).
-    public func removeAll() {
+    package func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         writeCount = 0
     }

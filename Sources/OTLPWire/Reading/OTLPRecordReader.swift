@@ -8,7 +8,7 @@
 /// Unless given, the signal is decided per stream from the content: the first record that only one signal
 /// reads decides. While records read as both or hold no items, the reader
 /// reads ahead (up to 1,024 records and 16 MiB) for one that decides;
-/// failing that, a whole-token file name hint (``OTLPSignal/fromFileName(_:)``), then records that lean to a
+/// failing that, a whole-token file name hint (`traces`, `spans`, `logs`, … in the name), then records that lean to a
 /// signal, decide. Records with no content at all are read as traces until something decides; other
 /// content that nothing decides is an ``OTLPReadError/Code/ambiguousSignal`` error. Once decided, a record
 /// of the other signal is ``OTLPReadError/Code/wrongKind``.
@@ -25,7 +25,7 @@ public final class OTLPRecordReader {
     /// The signal in use; `nil` until one is given or detected.
     public private(set) var signal: OTLPSignal?
     /// The options the reader was opened with: its limits, and the framing and signal if they were given.
-    public let options: OTLPReaderOptions
+    package let options: OTLPReaderOptions
 
     private let records: OTLPRawRecordReader
     private let inflater: GzipInflater?
@@ -107,10 +107,10 @@ public final class OTLPRecordReader {
 
     /// Compressed bytes consumed so far (gzip input, including records read ahead to decide the signal), or
     /// stream bytes.
-    public var inputBytesRead: Int { inflater?.fileOffset ?? streamBytesRead }
+    package var inputBytesRead: Int { inflater?.fileOffset ?? streamBytesRead }
 
     /// Decompressed stream bytes up to the next record to deliver.
-    public var streamBytesRead: Int { readAhead.first?.streamOffset ?? records.streamOffset }
+    package var streamBytesRead: Int { readAhead.first?.streamOffset ?? records.streamOffset }
 
     /// The next record, decoded; `nil` at the end of the input.
     public func next() throws(OTLPReadError) -> OTLPRecord? {
@@ -138,7 +138,7 @@ public final class OTLPRecordReader {
 
     /// Checks the next record as ``validateNext()`` does and returns it with its bytes as read (a protobuf
     /// message, or a JSON line without its newline), ready to be sent on as it is; `nil` at the end.
-    public func nextChecked() throws(OTLPReadError) -> OTLPCheckedRecord? {
+    package func nextChecked() throws(OTLPReadError) -> OTLPCheckedRecord? {
         guard let raw = try nextRaw() else { return nil }
         let checked = try check(raw)
         return OTLPCheckedRecord(
