@@ -16,11 +16,11 @@ public import OTLPWire
 /// partial successes are reported to `diagnostics` with the collector's message.
 public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchecked Sendable {
     /// Where, how and for how long batches are sent.
-    public var endpoint: OTLPExporterConfiguration.Resolved { sender.endpoint }
+    package var endpoint: OTLPExporterConfiguration.Resolved { sender.endpoint }
     /// The resource every request is sent under.
-    public let resource: OTLPResource
+    package let resource: OTLPResource
     /// Where delivered and dropped items are counted.
-    public let counters: OTLPTelemetryCounters
+    package let counters: OTLPTelemetryCounters
     private let sender: OTLPHTTPSender
     private let diagnostics: @Sendable (String) -> Void
     private let lock = NSLock()
