@@ -33,7 +33,7 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
     }
 
     /// The notifications that start and end launches on this platform.
-    public let provider: any AppLaunchProvider
+    package let provider: any AppLaunchProvider
     private let tracer: T
     private let clock: any OTLPClock
     private let activePrewarm: Bool
