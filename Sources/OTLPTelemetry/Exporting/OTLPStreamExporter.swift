@@ -1,16 +1,6 @@
 import Foundation
 public import OTLPWire
 
-/// How hard the exporter works to make each batch survive a crash.
-public enum OTLPDurability: String, Sendable, Codable, CaseIterable {
-    /// Write each batch; leave flushing to the operating system.
-    case none
-    /// Write each batch completely (and close its gzip member) before returning.
-    case flush
-    /// As `flush`, then `fsync` the file, so the batch survives a power loss.
-    case fsync
-}
-
 /// Writes batches as framed OTLP records (one record per batch) to a file, standard output or any sink.
 ///
 /// A batch is encoded and framed in memory first and handed to the sink in a single write; if that write
@@ -252,33 +242,5 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 outputLock = nil
             }
         }
-    }
-}
-
-/// A sink that keeps its files' item counts (rotation, retention): the exporter tells it how many spans or log
-/// records each write holds (whole records).
-package protocol OTLPItemCountingSink: OTLPByteSink {
-    /// Writes all of `bytes`, which hold `itemCount` spans or log records, or throws.
-    func write(_ bytes: UnsafeRawBufferPointer, itemCount: Int) throws(OTLPWriteError)
-}
-
-/// Default diagnostic hooks.
-public enum OTLPDiagnostics {
-    /// Writes the message and a newline to standard error.
-    @Sendable public static func standardError(_ message: String) {
-        let line = Array("\(message)\n".utf8)
-        try? line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try OTLPFileSink.standardError.write(bytes) } }.get()
-    }
-
-    /// Text from outside (an environment variable, a collector's answer) made safe for a diagnostic line:
-    /// at most `maxCharacters` characters (then "…"), control and format characters (escape sequences,
-    /// line breaks, bidirectional overrides) escaped.
-    package static func printable(_ text: String, maxCharacters: Int) -> String {
-        var shown = ""
-        for scalar in text.unicodeScalars.prefix(maxCharacters) {
-            let category = scalar.properties.generalCategory
-            shown += category == .control || category == .format ? scalar.escaped(asASCII: true) : String(scalar)
-        }
-        return shown + (text.unicodeScalars.count > maxCharacters ? "…" : "")
     }
 }
