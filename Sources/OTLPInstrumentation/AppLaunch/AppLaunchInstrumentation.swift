@@ -23,7 +23,7 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
     public static var scope: OTLPInstrumentationScope { OTLPInstrumentationScope(name: "software.amazon.opentelemetry.AppStart") }
 
     /// A launch type, as reported in `launch.type`.
-    public enum LaunchType: String, Sendable {
+    package enum LaunchType: String, Sendable {
         /// A launch of a process that was not running, nor prewarmed.
         case cold = "COLD"
         /// A return to the foreground of a process that was already running.
