@@ -6,8 +6,8 @@ public import OTLPWire
 /// batch, protobuf (`application/x-protobuf`) or OTLP JSON (`application/json`), gzipped unless the endpoint
 /// says `none`, retried as ``OTLPHTTPRetryPolicy`` says within the endpoint's timeout.
 ///
-/// Plug it into an `OTLPBatchProcessor` (the caller never waits for the network: the
-/// processor's worker thread does), or let `OTLPTelemetry` make it from the configuration's
+/// Give it to `OTLPTracer(exporter:...)` or `OTLPLogEmitter(exporter:...)` (with batching, the caller never
+/// waits for the network: the batching worker thread does), or let `OTLPTelemetry` make it from the configuration's
 /// `otlp` section with ``OTLPHTTPExporterFactory``. What becomes of every item is counted in `counters`:
 /// accepted items as exported; a partial success's rejected items, and those of a request refused for its
 /// content (400 with an OTLP `Status`) or as too large alone, as dropped (`rejected`); a batch not delivered
@@ -16,11 +16,11 @@ public import OTLPWire
 /// partial successes are reported to `diagnostics` with the collector's message.
 public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchecked Sendable {
     /// Where, how and for how long batches are sent.
-    public var endpoint: OTLPExporterConfiguration.Resolved { sender.endpoint }
+    package var endpoint: OTLPExporterConfiguration.Resolved { sender.endpoint }
     /// The resource every request is sent under.
-    public let resource: OTLPResource
+    package let resource: OTLPResource
     /// Where delivered and dropped items are counted.
-    public let counters: OTLPTelemetryCounters
+    package let counters: OTLPTelemetryCounters
     private let sender: OTLPHTTPSender
     private let diagnostics: @Sendable (String) -> Void
     private let lock = NSLock()
@@ -38,7 +38,7 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
         endpoint: OTLPExporterConfiguration.Resolved, resource: OTLPResource, counters: OTLPTelemetryCounters = OTLPTelemetryCounters(),
         retryPolicy: OTLPHTTPRetryPolicy = .default, diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
-        sender = OTLPHTTPSender(signal: Item.kind.signal, endpoint: endpoint, retryPolicy: retryPolicy)
+        sender = OTLPHTTPSender(signal: Item.signal, endpoint: endpoint, retryPolicy: retryPolicy)
         self.resource = resource
         self.counters = counters
         self.diagnostics = diagnostics
@@ -50,25 +50,25 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
     public func export(_ items: [Item]) -> Bool {
         guard !items.isEmpty else { return true }
         return lock.withLock {
-            let kind = Item.kind
+            let signal = Item.signal
             guard !isShutDown else {
-                counters.dropped(items.count, kind, .shutDown)
+                counters.dropped(items.count, signal, .shutDown)
                 return false
             }
             let encodable = Item.droppingTooDeeplyNested(items, counters: counters, reporter: "OTLP/HTTP exporter", diagnostics: diagnostics)
             let tooLarge = items.count - encodable.count
             guard !encodable.isEmpty else { return false }
             let delivery = sender.deliver(Item.request(encodable, resource: resource), encoder: encoder)
-            counters.retried(delivery.retries, kind)
-            counters.exported(delivery.acceptedItems, kind, bytes: delivery.acceptedBytes)
-            counters.dropped(delivery.rejectedItems, kind, .rejected)
-            counters.dropped(delivery.undeliveredItems, kind, .exportFailed)
+            counters.retried(delivery.retries, signal)
+            counters.exported(delivery.acceptedItems, signal, bytes: delivery.acceptedBytes)
+            counters.dropped(delivery.rejectedItems, signal, .rejected)
+            counters.dropped(delivery.undeliveredItems, signal, .exportFailed)
             for message in delivery.messages {
                 diagnostics("OTLP/HTTP exporter: \(endpoint.redactedURL) \(Self.printable(message))")
             }
             if let failure = delivery.failure {
                 diagnostics(
-                    "OTLP/HTTP exporter: \(delivery.undeliveredItems) \(kind.noun(delivery.undeliveredItems)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.redactedURL): \(Self.printable(failure))")
+                    "OTLP/HTTP exporter: \(delivery.undeliveredItems) \(signal.noun(delivery.undeliveredItems)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.redactedURL): \(Self.printable(failure))")
             }
             return delivery.acceptedItems == encodable.count && tooLarge == 0
         }

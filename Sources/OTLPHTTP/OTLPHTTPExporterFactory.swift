@@ -12,7 +12,7 @@ public import OTLPWire
 /// ```
 public struct OTLPHTTPExporterFactory: OTLPExporterFactory {
     /// Waits between attempts of every exporter made.
-    public var retryPolicy: OTLPHTTPRetryPolicy
+    package var retryPolicy: OTLPHTTPRetryPolicy
 
     /// A factory whose exporters retry as `retryPolicy` says (default ``OTLPHTTPRetryPolicy/default``).
     public init(retryPolicy: OTLPHTTPRetryPolicy = .default) {

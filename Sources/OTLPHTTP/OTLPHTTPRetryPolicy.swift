@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// When a failed request is tried again: the OTLP/HTTP specification's retryable answers (429, 502, 503, 504
 /// and connection failures), exponential backoff with jitter between attempts, a server's `Retry-After`
@@ -29,14 +29,14 @@ public struct OTLPHTTPRetryPolicy: Sendable, Equatable {
 
     /// Whether an answer with this HTTP status is tried again (429 Too Many Requests, 502 Bad Gateway,
     /// 503 Service Unavailable, 504 Gateway Timeout).
-    public static func isRetryable(statusCode: Int) -> Bool {
+    package static func isRetryable(statusCode: Int) -> Bool {
         [429, 502, 503, 504].contains(statusCode)
     }
 
     /// The wait before attempt `attempt + 1` (after `attempt` failed attempts, 1 or more), without a
     /// `Retry-After`: `initialBackoffSeconds × 2^(attempt − 1)`, at most `maxBackoffSeconds`, less up to
     /// `jitterFraction` of it; `random` is a number in `0...1`.
-    public func backoffSeconds(afterAttempt attempt: Int, random: Double) -> Double {
+    package func backoffSeconds(afterAttempt attempt: Int, random: Double) -> Double {
         let initial = Self.finite(initialBackoffSeconds, in: 0...86_400, default: Self.default.initialBackoffSeconds)
         let cap = Self.finite(maxBackoffSeconds, in: 0...86_400, default: Self.default.maxBackoffSeconds)
         let jitter = Self.finite(jitterFraction, in: 0...1, default: Self.default.jitterFraction)
@@ -48,7 +48,7 @@ public struct OTLPHTTPRetryPolicy: Sendable, Equatable {
     /// The wait a `Retry-After` header asks for: delay-seconds (`"120"`) or an HTTP date
     /// (`"Wed, 21 Oct 2026 07:28:00 GMT"`, measured from `now`; a date in the past is no wait). `nil` when the
     /// value is neither (RFC 9110, section 10.2.3).
-    public static func retryAfterSeconds(_ value: String, now: Date) -> Double? {
+    package static func retryAfterSeconds(_ value: String, now: Date) -> Double? {
         let text = value.trimmingCharacters(in: .whitespaces)
         if !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             // Very long digit strings are not Int-representable: wait "forever" (past any export timeout).

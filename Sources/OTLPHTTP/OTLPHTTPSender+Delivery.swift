@@ -54,7 +54,7 @@ extension OTLPHTTPSender {
     package static let smallestRefusableBytes = 64 << 10
 
     /// What the requests' items are called in messages.
-    private var kind: OTLPItemKind { signal == .traces ? .span : .logRecord }
+    private var kind: OTLPSignal { signal }
 
     private func deliver<Item: OTLPSignalItem>(_ request: OTLPSignalData<Item>, encoder: OTLPEncoder, into delivery: inout Delivery) {
         let body = endpoint.protocol == .httpJSON ? OTLPJSONEncoder().encode(request) : encoder.encode(request)

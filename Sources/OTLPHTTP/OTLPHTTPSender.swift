@@ -3,8 +3,8 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-public import OTLPTelemetry
-public import OTLPWire
+package import OTLPTelemetry
+package import OTLPWire
 
 /// Posts OTLP/HTTP requests of one signal to one collector endpoint, with the specification's retry rules.
 ///
@@ -15,7 +15,7 @@ public import OTLPWire
 /// the wait the server's `Retry-After` asks for; a wait that would end past the timeout is not started.
 ///
 /// The sender owns its HTTP client (`https://` uses the system's trust roots); call ``shutdown()`` when done.
-public final class OTLPHTTPSender: Sendable {
+package final class OTLPHTTPSender: Sendable {
     /// What became of one request. Three classes, each with one meaning for what the caller holds:
     /// - ``accepted(rejectedItems:message:)``: the collector has it (a partial success names the items it
     ///   refused);
@@ -24,7 +24,7 @@ public final class OTLPHTTPSender: Sendable {
     /// - ``failed(reason:)``: not delivered, and nothing says the request is at fault (the collector is
     ///   unreachable, overloaded past the timeout, or answers as no OTLP endpoint would: 401, 403, 404, a
     ///   redirect, a 5xx, a page that is not OTLP). Keep the request and try later.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// The collector answered 2xx. With a partial success, `rejectedItems` of the request's items were
         /// refused and `message` says why (both are zero and empty on full success).
         case accepted(rejectedItems: Int64, message: String)
@@ -40,29 +40,29 @@ public final class OTLPHTTPSender: Sendable {
     }
 
     /// An outcome and how many attempts it took.
-    public struct Result: Sendable, Equatable {
+    package struct Result: Sendable, Equatable {
         /// What became of the request.
-        public var outcome: Outcome
+        package var outcome: Outcome
         /// Requests made: 1, or more after retryable failures.
-        public var attempts: Int
+        package var attempts: Int
     }
 
     /// The signal of the requests sent.
-    public let signal: OTLPSignal
+    package let signal: OTLPSignal
     /// Where, how and for how long requests are sent.
-    public let endpoint: OTLPExporterConfiguration.Resolved
+    package let endpoint: OTLPExporterConfiguration.Resolved
     /// Waits between attempts.
-    public let retryPolicy: OTLPHTTPRetryPolicy
+    package let retryPolicy: OTLPHTTPRetryPolicy
     /// The most bytes of a collector's answer read: longer answers count as unreadable (the request's
     /// outcome still follows the status).
-    public static let maxResponseBytes = 4 << 20
+    package static let maxResponseBytes = 4 << 20
     /// Headers the sender sets itself (or the HTTP client does); the configuration's headers of these names
     /// are not sent.
-    public static let ownHeaderNames: Set<String> = [
+    package static let ownHeaderNames: Set<String> = [
         "content-type", "content-encoding", "content-length", "transfer-encoding", "user-agent", "host", "connection",
     ]
     /// `User-Agent` of every request: the library and its version.
-    public static let userAgent = "OTLPWire/\(OTLPResourceDetector.sdkVersion) (Swift; OTLP/HTTP exporter)"
+    package static let userAgent = "OTLPWire/\(OTLPResourceDetector.sdkVersion) (Swift; OTLP/HTTP exporter)"
 
     /// The most connections the sender keeps to its collector (one per request sent at the same time).
     static let maxConnections = 8
@@ -78,7 +78,7 @@ public final class OTLPHTTPSender: Sendable {
     ///   - signal: traces (`/v1/traces` under a base endpoint) or logs (`/v1/logs`).
     ///   - endpoint: the resolved `otlp` settings of that signal (`OTLPExporterConfiguration.resolved(for:)`).
     ///   - retryPolicy: waits between attempts; default ``OTLPHTTPRetryPolicy/default``.
-    public init(signal: OTLPSignal, endpoint: OTLPExporterConfiguration.Resolved, retryPolicy: OTLPHTTPRetryPolicy = .default) {
+    package init(signal: OTLPSignal, endpoint: OTLPExporterConfiguration.Resolved, retryPolicy: OTLPHTTPRetryPolicy = .default) {
         self.signal = signal
         self.endpoint = endpoint
         self.retryPolicy = retryPolicy
@@ -123,7 +123,7 @@ public final class OTLPHTTPSender: Sendable {
     /// Sends `body` (an encoded request, not yet compressed), retrying as the specification says; returns
     /// when the request was answered for good or the timeout ran out. Blocks the calling thread (an
     /// exporter's worker, a command-line tool): never call it from an async context.
-    public func send(_ body: [UInt8]) -> Result {
+    package func send(_ body: [UInt8]) -> Result {
         guard endpoint.compression == .gzip else { return send(payload: ByteBuffer(bytes: body)) }
         do {
             return send(payload: ByteBuffer(bytes: try body.withUnsafeBytes { bytes in try OTLPGzip.compress(bytes) }))
@@ -291,12 +291,12 @@ public final class OTLPHTTPSender: Sendable {
 
     /// Makes every send stop retrying `seconds` from now (shutdown has begun): no wait between attempts ends
     /// later, and a send started later gets one attempt of at most a second.
-    public func stopRetrying(afterSeconds seconds: Double) {
+    package func stopRetrying(afterSeconds seconds: Double) {
         retryDeadline.setEarliest(NIODeadline.now() + Self.timeAmount(seconds: seconds))
     }
 
     /// Releases the HTTP client; later sends fail.
-    public func shutdown() {
+    package func shutdown() {
         try? client.syncShutdown()
     }
 

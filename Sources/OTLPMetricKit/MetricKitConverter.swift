@@ -13,7 +13,7 @@ public struct MetricKitConverter: Sendable {
         /// MetricKit reference states.
         public var scope: OTLPInstrumentationScope
         /// Offset from UTC assumed for timestamps without one (current OSes write the device's local time),
-        /// in seconds. Default 0; at most ±``MetricKitTimestamp/maxUTCOffsetSeconds`` (18 hours).
+        /// in seconds. Default 0; at most ±64,800 (18 hours).
         public var assumedUTCOffsetSeconds: Int
         /// Longest `…stacktrace_json` value, in bytes; longer trees are cut between frames (the value stays
         /// valid JSON) and the cut is counted in `…stacktrace_json_omitted_frames` and
@@ -22,12 +22,12 @@ public struct MetricKitConverter: Sendable {
         /// Deepest JSON nesting accepted in a payload document (objects and arrays). A call-stack tree takes
         /// about two levels per frame, so the default, 4,096, admits stacks of about 2,000 frames (the OS
         /// keeps at most about 130). The parser does not recurse; the limit bounds the memory and the stack
-        /// a hostile document's tree costs when it is freed. At most ``maxPayloadNestingDepthLimit``.
+        /// a hostile document's tree costs when it is freed. At most 8,192.
         public var maxPayloadNestingDepth: Int
 
         /// The largest ``maxPayloadNestingDepth`` accepted: 8,192 levels (freeing a tree that deep takes
         /// about 450 KB of stack, within the 512 KiB of a secondary thread on Apple platforms).
-        public static let maxPayloadNestingDepthLimit = 8192
+        package static let maxPayloadNestingDepthLimit = 8192
 
         /// The documented defaults: what an omitted argument (or `otlp-metrickit` option) means.
         public static let `default` = Options(
@@ -47,7 +47,7 @@ public struct MetricKitConverter: Sendable {
         }
 
         /// Why these options cannot be used, or `nil` when they can.
-        public var problem: String? {
+        package var problem: String? {
             let maxOffset = MetricKitTimestamp.maxUTCOffsetSeconds
             if !(-maxOffset...maxOffset).contains(assumedUTCOffsetSeconds) {
                 return "assumed UTC offset \(assumedUTCOffsetSeconds) s is outside ±\(MetricKitTimestamp.maxUTCOffsetSeconds) s (±18 hours)"
@@ -64,7 +64,7 @@ public struct MetricKitConverter: Sendable {
     /// diagnostic arrays (`crashDiagnostics`, `hangDiagnostics`, `cpuExceptionDiagnostics`,
     /// `diskWriteExceptionDiagnostics`, `appLaunchDiagnostics`) as a top-level key whose value is an array;
     /// every other object is a metric payload. Strings and nested keys never count.
-    public enum PayloadKind: String, Sendable {
+    package enum PayloadKind: String, Sendable {
         /// An `MXMetricPayload`'s JSON: converted to spans.
         case metric
         /// An `MXDiagnosticPayload`'s JSON: converted to a span and log records.
@@ -91,7 +91,7 @@ public struct MetricKitConverter: Sendable {
     }
 
     /// Conversion settings in use.
-    public let options: Options
+    package let options: Options
     let idGenerator: any OTLPIDGenerator
 
     /// A converter with `options`, taking trace and span IDs from `idGenerator`.
@@ -106,8 +106,8 @@ public struct MetricKitConverter: Sendable {
         return try MetricKitJSON.parse(json, maxDepth: options.maxPayloadNestingDepth, notes: notes)
     }
 
-    /// Whether `json` is a metric or a diagnostic payload (see ``PayloadKind``).
-    public func payloadKind(json: [UInt8]) throws(MetricKitConversionError) -> PayloadKind {
+    /// Whether `json` is a metric or a diagnostic payload (decided by structure, as ``convertPayload(json:)`` says).
+    package func payloadKind(json: [UInt8]) throws(MetricKitConversionError) -> PayloadKind {
         Self.kind(of: try parse(json, notes: MetricKitConversionNotes()))
     }
 
@@ -134,7 +134,10 @@ public struct MetricKitConverter: Sendable {
         return hasOtherSections ? .metric : .diagnostic
     }
 
-    /// Converts a payload of either kind, parsing it once: the kind is decided by structure (``PayloadKind``).
+    /// Converts a payload of either kind, parsing it once. The kind is decided by structure: a diagnostic
+    /// payload has at least one of the diagnostic arrays (`crashDiagnostics`, `hangDiagnostics`,
+    /// `cpuExceptionDiagnostics`, `diskWriteExceptionDiagnostics`, `appLaunchDiagnostics`) as a top-level
+    /// key whose value is an array; every other object is a metric payload.
     public func convertPayload(json: [UInt8]) throws(MetricKitConversionError) -> PayloadConversion {
         let notes = MetricKitConversionNotes()
         let payload = try parse(json, notes: notes)

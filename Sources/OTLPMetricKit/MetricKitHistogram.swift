@@ -2,18 +2,18 @@
 ///
 /// Counts come from untrusted payloads: every sum and product is checked, and the statistics are `nil`
 /// when they cannot be computed exactly enough (a count total past `Int.max`, a non-finite result).
-public struct MetricKitHistogram: Sendable, Equatable {
+package struct MetricKitHistogram: Sendable, Equatable {
     /// One bucket: `count` samples between `start` and `end` (in the histogram's ``unit``).
-    public struct Bucket: Sendable, Equatable {
+    package struct Bucket: Sendable, Equatable {
         /// Lower bound, in the histogram's unit.
-        public var start: Double
+        package var start: Double
         /// Upper bound, in the histogram's unit.
-        public var end: Double
+        package var end: Double
         /// Samples in the bucket.
-        public var count: Int
+        package var count: Int
 
         /// A bucket of `count` samples between `start` and `end`.
-        public init(start: Double, end: Double, count: Int) {
+        package init(start: Double, end: Double, count: Int) {
             self.start = start
             self.end = end
             self.count = count
@@ -21,18 +21,18 @@ public struct MetricKitHistogram: Sendable, Equatable {
     }
 
     /// The buckets, in index order.
-    public var buckets: [Bucket]
+    package var buckets: [Bucket]
     /// The base unit of the bounds.
-    public var unit: MetricKitMeasurement.BaseUnit
+    package var unit: MetricKitMeasurement.BaseUnit
 
     /// A histogram of `buckets` whose bounds are in `unit`.
-    public init(buckets: [Bucket], unit: MetricKitMeasurement.BaseUnit) {
+    package init(buckets: [Bucket], unit: MetricKitMeasurement.BaseUnit) {
         self.buckets = buckets
         self.unit = unit
     }
 
     /// Σ count; `nil` when a count is negative or the sum overflows `Int`.
-    public var totalCount: Int? {
+    package var totalCount: Int? {
         var total = 0
         for bucket in buckets {
             guard bucket.count >= 0 else { return nil }
@@ -45,7 +45,7 @@ public struct MetricKitHistogram: Sendable, Equatable {
 
     /// The bucket-midpoint mean, Σ(count × (start + end) / 2) / Σ count (the reference's estimate); `nil`
     /// without samples, or when the total count or the mean cannot be computed (see ``totalCount``).
-    public var average: Double? {
+    package var average: Double? {
         guard let total = totalCount, total > 0 else { return nil }
         // Each midpoint weighted by its share of the samples: no intermediate sum exceeds the largest midpoint.
         let mean = buckets.reduce(0) { $0 + Double($1.count) / Double(total) * ($1.start / 2 + $1.end / 2) }
@@ -55,7 +55,7 @@ public struct MetricKitHistogram: Sendable, Equatable {
     /// The value below which `fraction` (0...1) of the samples lie, estimated by linear interpolation
     /// within the bucket where the cumulative count reaches it (buckets in order of their start); `nil`
     /// without samples or when the estimate is not finite.
-    public func percentile(_ fraction: Double) -> Double? {
+    package func percentile(_ fraction: Double) -> Double? {
         guard let total = totalCount, total > 0, fraction.isFinite else { return nil }
         let target = min(max(fraction, 0), 1) * Double(total)
         var cumulative = 0.0

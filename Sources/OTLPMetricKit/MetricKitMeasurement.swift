@@ -6,9 +6,9 @@ import Foundation
 /// milliseconds per second for hitch-time ratios (Apple's own unit for them). Numbers may carry `,`
 /// thousands separators (older, locale-formatted payloads); units may be localized (the Chinese spellings
 /// seen in iOS 14 payloads). See `Docs/MetricKitAttributes.md`.
-public struct MetricKitMeasurement: Sendable, Equatable {
+package struct MetricKitMeasurement: Sendable, Equatable {
     /// The quantity a unit measures, named after its base unit.
-    public enum BaseUnit: String, Sendable {
+    package enum BaseUnit: String, Sendable {
         /// Time, in seconds (`s`).
         case seconds = "s"
         /// Data size, in bytes (`By`).
@@ -24,15 +24,15 @@ public struct MetricKitMeasurement: Sendable, Equatable {
     }
 
     /// The value in ``unit``.
-    public var value: Double
+    package var value: Double
     /// The base unit of ``value``.
-    public var unit: BaseUnit
+    package var unit: BaseUnit
     /// What one of the written unit is in the base unit (`kB`: 1000): to scale values written in the same
     /// unit, such as an average's standard deviation.
-    public var writtenUnitFactor: Double
+    package var writtenUnitFactor: Double
 
     /// A measurement of `value` in `unit`.
-    public init(value: Double, unit: BaseUnit, writtenUnitFactor: Double = 1) {
+    package init(value: Double, unit: BaseUnit, writtenUnitFactor: Double = 1) {
         self.value = value
         self.unit = unit
         self.writtenUnitFactor = writtenUnitFactor
@@ -53,7 +53,7 @@ public struct MetricKitMeasurement: Sendable, Equatable {
 
     /// Parses `"<number>[ ]<unit>"`; `nil` when the number or the unit is not understood, or when the value in
     /// the base unit is beyond the range of `Double` (a number of hundreds of digits).
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         guard case .value(let measurement) = Self.parse(text) else { return nil }
         self = measurement
     }

@@ -2,11 +2,11 @@ import Foundation
 
 /// MetricKit timestamps: `"2020-10-10 04:00:00 +0000"` (older OSes, with an offset) or
 /// `"2022-11-14 00:00:00"` (current OSes: the device's local wall-clock time, no offset).
-public enum MetricKitTimestamp {
+package enum MetricKitTimestamp {
     /// The largest offset from UTC accepted, in seconds, either way: 18 hours (64,800 s), the range
     /// Foundation's `TimeZone(secondsFromGMT:)` and `java.time.ZoneOffset` accept (real zones span
     /// −12:00 to +14:00). It bounds both `assumedUTCOffsetSeconds` and offsets written in timestamps.
-    public static let maxUTCOffsetSeconds = 18 * 3600
+    package static let maxUTCOffsetSeconds = 18 * 3600
 
     /// Years accepted: Unix nanoseconds in a `UInt64` reach 2554; nothing before 1970.
     static let years = 1970...2500
@@ -14,7 +14,7 @@ public enum MetricKitTimestamp {
     /// Unix nanoseconds of `text`; a timestamp without an offset is read at `assumedUTCOffsetSeconds`
     /// (default 0, UTC). `nil` when `text` is not one of the two forms, its date or offset is out of range
     /// (years 1970-2500, offsets within ±``maxUTCOffsetSeconds``), or `assumedUTCOffsetSeconds` is.
-    public static func unixNano(_ text: String, assumedUTCOffsetSeconds: Int = 0) -> UInt64? {
+    package static func unixNano(_ text: String, assumedUTCOffsetSeconds: Int = 0) -> UInt64? {
         guard (-maxUTCOffsetSeconds...maxUTCOffsetSeconds).contains(assumedUTCOffsetSeconds) else { return nil }
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: " ")
         guard parts.count == 2 || parts.count == 3 else { return nil }

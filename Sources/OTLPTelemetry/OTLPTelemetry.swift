@@ -3,7 +3,7 @@ public import Logging
 public import OTLPWire
 internal import Tracing
 
-/// The whole pipeline for one process: resource, exporters, batch processors, a tracer and a log emitter,
+/// The whole pipeline for one process: resource, exporters, batching, a tracer and a log emitter,
 /// set up from one ``OTLPTelemetryConfiguration``.
 ///
 /// ```swift
@@ -39,8 +39,8 @@ public final class OTLPTelemetry: Sendable {
     public let openErrors: [OTLPWriteError]
     /// The file outputs, closed (and their locks released) at shutdown.
     private let fileSinks: [OTLPRotatingFileSink]
-    private let spanProcessor: any OTLPProcessor<OTLPScopedSpan>
-    private let logProcessor: any OTLPProcessor<OTLPScopedLogRecord>
+    private let spanStage: any OTLPExportStage<OTLPScopedSpan>
+    private let logStage: any OTLPExportStage<OTLPScopedLogRecord>
     private let clock: any OTLPClock
     private let idGenerator: any OTLPIDGenerator
     private let spanProcessors: [any OTLPSpanProcessor]
@@ -101,19 +101,19 @@ public final class OTLPTelemetry: Sendable {
 
         var openErrors: [OTLPWriteError] = []
         var fileSinks: [OTLPRotatingFileSink] = []
-        func sink(_ output: OTLPTelemetryConfiguration.Output, _ kind: OTLPItemKind) -> (any OTLPByteSink)? {
+        func sink(_ output: OTLPTelemetryConfiguration.Output, _ signal: OTLPSignal) -> (any OTLPByteSink)? {
             switch output.path {
             case nil: return nil
             case "-", "stdout": return OTLPFileSink.standardOutput
             case "stderr": return OTLPFileSink.standardError
             case let path?:
                 let sink = OTLPRotatingFileSink(
-                    path: path, rotation: configuration.rotation, kind: kind, counters: counters, clock: clock, diagnostics: diagnostics)
+                    path: path, rotation: configuration.rotation, signal: signal, counters: counters, clock: clock, diagnostics: diagnostics)
                 do throws(OTLPWriteError) {
                     try sink.open()
                 } catch {
                     openErrors.append(error)
-                    diagnostics("OTLP telemetry: \(error); \(kind == .span ? "spans" : "log records") are dropped (write_failed) until it opens")
+                    diagnostics("OTLP telemetry: \(error); \(signal.noun(2)) are dropped (write_failed) until it opens")
                 }
                 fileSinks.append(sink)
                 return sink
@@ -128,55 +128,56 @@ public final class OTLPTelemetry: Sendable {
                 deliveryCounters = OTLPTelemetryCounters()
             }
         }
-        /// The processor of one signal: its file output and its collector, each through a batch processor of
+        /// The export stage of one signal: its file output and its collector, each through a batch stage of
         /// its own; the signal is disabled (counted as dropped) with neither.
-        func processor<Item: OTLPExportable>(_ type: Item.Type, output: OTLPTelemetryConfiguration.Output) -> any OTLPProcessor<Item> {
-            let batch = configuration.batch(for: Item.kind.signal)
-            var processors: [any OTLPProcessor<Item>] = []
-            if let fileSink = sink(output, Item.kind) {
-                processors.append(OTLPBatchProcessor(
+        func stage<Item: OTLPExportable>(_ type: Item.Type, output: OTLPTelemetryConfiguration.Output) -> any OTLPExportStage<Item> {
+            let batch = configuration.batch(for: Item.signal)
+            var stages: [any OTLPExportStage<Item>] = []
+            if let fileSink = sink(output, Item.signal) {
+                stages.append(OTLPBatchStage(
                     exporter: OTLPStreamExporter<Item>(
                         sink: fileSink, framing: output.framing, gzip: output.gzip, durability: configuration.durability, resource: resource,
                         counters: counters, diagnostics: diagnostics),
                     counters: counters, configuration: batch, diagnostics: diagnostics))
             }
-            if let exporterFactory, let deliveryCounters, var endpoint = configuration.otlp?.resolved(for: Item.kind.signal) {
+            if let exporterFactory, let deliveryCounters, var endpoint = configuration.otlp?.resolved(for: Item.signal) {
                 // The spool's durability is the pipeline's unless the spool sets its own.
                 if endpoint.spool != nil, endpoint.spool?.durability == nil { endpoint.spool?.durability = configuration.durability }
                 let exporter = exporterFactory.makeExporter(
                     for: Item.self, endpoint: endpoint, resource: resource, counters: deliveryCounters, diagnostics: diagnostics)
-                processors.append(OTLPBatchProcessor(
+                stages.append(OTLPBatchStage(
                     exporter: OTLPAnyExporter(base: exporter), counters: deliveryCounters, configuration: batch, diagnostics: diagnostics))
             }
-            switch processors.count {
-            case 0: return OTLPDisabledProcessor<Item>(counters: counters)
-            case 1: return processors[0]
-            default: return OTLPFanOutProcessor(processors: processors)
+            switch stages.count {
+            case 0: return OTLPDisabledStage<Item>(counters: counters)
+            case 1: return stages[0]
+            default: return OTLPFanOutStage(stages: stages)
             }
         }
-        spanProcessor = processor(OTLPScopedSpan.self, output: configuration.traces)
-        logProcessor = processor(OTLPScopedLogRecord.self, output: configuration.logs)
+        spanStage = stage(OTLPScopedSpan.self, output: configuration.traces)
+        logStage = stage(OTLPScopedLogRecord.self, output: configuration.logs)
         self.deliveryCounters = deliveryCounters ?? OTLPTelemetryCounters()
         tracer = OTLPTracer(
-            processor: spanProcessor, scope: scope, idGenerator: idGenerator, clock: clock,
+            stage: spanStage, scope: scope, idGenerator: idGenerator, clock: clock,
             sampler: configuration.sampling.sampler, limits: configuration.limits, spanProcessors: spanProcessors)
         logEmitter = OTLPLogEmitter(
-            processor: logProcessor, scope: scope, clock: clock, limits: configuration.limits, logRecordProcessors: logRecordProcessors)
+            stage: logStage, scope: scope, clock: clock, limits: configuration.limits, logRecordProcessors: logRecordProcessors)
         self.openErrors = openErrors
         self.fileSinks = fileSinks
     }
 
-    /// A tracer for another instrumentation scope, sharing this pipeline (processor, sampler, limits).
+    /// A tracer for another instrumentation scope, sharing this pipeline (exporters, sampler, limits,
+    /// processors).
     public func tracer(scope: OTLPInstrumentationScope) -> OTLPTracer {
         OTLPTracer(
-            processor: spanProcessor, scope: scope, idGenerator: idGenerator, clock: clock,
+            stage: spanStage, scope: scope, idGenerator: idGenerator, clock: clock,
             sampler: configuration.sampling.sampler, limits: configuration.limits, spanProcessors: spanProcessors)
     }
 
     /// A log emitter for another instrumentation scope, sharing this pipeline.
     public func logEmitter(scope: OTLPInstrumentationScope) -> OTLPLogEmitter {
         OTLPLogEmitter(
-            processor: logProcessor, scope: scope, clock: clock, limits: configuration.limits, logRecordProcessors: logRecordProcessors)
+            stage: logStage, scope: scope, clock: clock, limits: configuration.limits, logRecordProcessors: logRecordProcessors)
     }
 
     /// A swift-log handler that emits through this pipeline.
@@ -193,8 +194,8 @@ public final class OTLPTelemetry: Sendable {
 
     /// Exports everything received so far.
     public func forceFlush() {
-        spanProcessor.forceFlush()
-        logProcessor.forceFlush()
+        spanStage.forceFlush()
+        logStage.forceFlush()
     }
 
     /// Exports everything received so far and stops; reports to the diagnostics hook if anything was dropped.
@@ -210,9 +211,9 @@ public final class OTLPTelemetry: Sendable {
         for processor in logRecordProcessors where isFirstShutdown(processor) { processor.shutdown() }
         // Both signals at once: each may wait up to the export timeout for a collector.
         let spans = DispatchGroup()
-        let spanProcessor = spanProcessor
-        DispatchQueue.global().async(group: spans) { spanProcessor.shutdown() }
-        logProcessor.shutdown()
+        let spanStage = spanStage
+        DispatchQueue.global().async(group: spans) { spanStage.shutdown() }
+        logStage.shutdown()
         spans.wait()
         for sink in fileSinks { sink.close() }
         let snapshot = counters.snapshot
@@ -224,17 +225,4 @@ public final class OTLPTelemetry: Sendable {
             diagnostics("OTLPWire telemetry dropped data meant for the collector: \(delivery)")
         }
     }
-}
-
-/// Counts and drops everything: the processor of a signal that has no output.
-struct OTLPDisabledProcessor<Item: OTLPExportable>: OTLPProcessor {
-    let counters: OTLPTelemetryCounters
-
-    func onEnd(_ item: Item) {
-        counters.received(1, Item.kind)
-        counters.dropped(1, Item.kind, .disabled)
-    }
-
-    func forceFlush() -> Bool { true }
-    func shutdown() {}
 }

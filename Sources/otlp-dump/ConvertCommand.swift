@@ -43,10 +43,10 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let options = limits.readerOptions(framing: from.framing, signal: signal.signal)
-        let reader: OTLPStreamReader
-        let writer: OTLPFrameWriter
+        let reader: OTLPRecordReader
+        let writer: OTLPRecordWriter
         do {
-            reader = try OTLPStreamReader(path: input, options: options)
+            reader = try OTLPRecordReader(path: input, options: options)
         } catch {
             Output.diagnostic("\(displayName(input)): \(error)")
             throw error.code == .io ? ExitStatus.ioError : ExitStatus.damagedInput
@@ -55,7 +55,7 @@ struct ConvertCommand: ParsableCommand {
             // The user named this output: a symbolic link is followed (resolved once, here) and said so.
             let sink = try OTLPFileSink(path: output, followSymlink: true)
             if let target = sink.symlinkTarget { Output.diagnostic("\(output) is a symbolic link: writing to \(target)") }
-            writer = OTLPFrameWriter(sink: sink, framing: to.framing!, gzip: gzip)
+            writer = OTLPRecordWriter(sink: sink, framing: to.framing!, gzip: gzip)
         } catch {
             Output.diagnostic("\(output): \(error)")
             throw ExitStatus.ioError

@@ -33,13 +33,13 @@ struct InputOptions: ParsableArguments {
     /// Reads every file, handing each record to `body` until it returns `false` (a `--limit` reached, the
     /// output gone): then no further record of this or any later file is read. Faults are reported on stderr;
     /// returns the exit code.
-    func forEachRecord(_ body: (String, OTLPStreamReader, OTLPRecord) -> Bool) -> ExitCode {
+    func forEachRecord(_ body: (String, OTLPRecordReader, OTLPRecord) -> Bool) -> ExitCode {
         var status = ExitCode.success
         var stopped = false
         for file in files where !stopped {
-            let reader: OTLPStreamReader
+            let reader: OTLPRecordReader
             do {
-                reader = try OTLPStreamReader(path: file, options: readerOptions)
+                reader = try OTLPRecordReader(path: file, options: readerOptions)
             } catch {
                 Output.diagnostic("\(displayName(file)): \(error)")
                 status = error.code == .io ? ExitStatus.ioError : ExitStatus.damagedInput

@@ -3,34 +3,21 @@ import OTLPWire
 
 /// The readers' limits as options (README, "Limits and errors"); shared by every command that reads.
 struct LimitOptions: ParsableArguments {
-    // The three limits below are named as in OTLPDecodingOptions; each former name is still accepted but
-    // not shown in the help. Optional, so that giving both names is caught; the help states the default.
+    // The three limits below are named as in OTLPDecodingOptions; the help states their defaults.
     @Option(
         name: .customLong("max-record-bytes"),
         help: "Largest record accepted, in bytes (1...2147483647). (default: \(OTLPDecodingOptions.default.maxRecordBytes))")
     var maxRecordBytes: Int?
-
-    /// `--max-record-bytes`' former name.
-    @Option(name: .customLong("max-frame-bytes"), help: .private)
-    var maxFrameBytes: Int?
 
     @Option(
         name: .customLong("max-nesting-depth"),
         help: "Deepest message nesting accepted below the request (1...128). (default: \(OTLPDecodingOptions.default.maxNestingDepth))")
     var maxNestingDepth: Int?
 
-    /// `--max-nesting-depth`'s former name.
-    @Option(name: .customLong("max-depth"), help: .private)
-    var maxDepth: Int?
-
     @Option(
         name: .customLong("max-attributes-per-item"),
         help: "Most attributes accepted on one span, event, link, log record, resource or scope (0...1000000). (default: \(OTLPDecodingOptions.default.maxAttributesPerItem))")
     var maxAttributesPerItem: Int?
-
-    /// `--max-attributes-per-item`'s former name.
-    @Option(name: .customLong("max-attributes"), help: .private)
-    var maxAttributes: Int?
 
     @Option(name: .customLong("max-decoded-bytes"), help: "Most memory decoding one record may take (protobuf-c's structs, the JSON tree and the model), as estimated before decoding (1...68719476736).")
     var maxDecodedBytes: Int = OTLPDecodingOptions.default.maxDecodedBytes
@@ -47,40 +34,14 @@ struct LimitOptions: ParsableArguments {
     /// `--max-decompressed-bytes` for a limit: 0 for none (`Int.max`).
     static func decompressedBytesOption(_ limit: Int) -> Int { limit == .max ? 0 : limit }
 
-    /// An option that also has a former name: the name given (the former one if given) and its value, or the
-    /// option's name and `defaultValue`; `conflict` is the usage error when both names were given.
-    private struct Renamed {
-        var option: String
-        var value: Int
-        var conflict: String?
-
-        init(_ name: String, _ value: Int?, former formerName: String, _ formerValue: Int?, default defaultValue: Int) {
-            (option, self.value) = formerValue.map { (formerName, $0) } ?? (name, value ?? defaultValue)
-            conflict = value != nil && formerValue != nil ? "\(formerName) is the former name of \(name): give one of them" : nil
-        }
-    }
-
-    private var recordBytes: Renamed {
-        Renamed("--max-record-bytes", maxRecordBytes, former: "--max-frame-bytes", maxFrameBytes, default: OTLPDecodingOptions.default.maxRecordBytes)
-    }
-
-    private var nestingDepth: Renamed {
-        Renamed("--max-nesting-depth", maxNestingDepth, former: "--max-depth", maxDepth, default: OTLPDecodingOptions.default.maxNestingDepth)
-    }
-
-    private var attributesPerItem: Renamed {
-        Renamed(
-            "--max-attributes-per-item", maxAttributesPerItem, former: "--max-attributes", maxAttributes,
-            default: OTLPDecodingOptions.default.maxAttributesPerItem)
-    }
+    private var recordBytes: Int { maxRecordBytes ?? OTLPDecodingOptions.default.maxRecordBytes }
+    private var nestingDepth: Int { maxNestingDepth ?? OTLPDecodingOptions.default.maxNestingDepth }
+    private var attributesPerItem: Int { maxAttributesPerItem ?? OTLPDecodingOptions.default.maxAttributesPerItem }
 
     func validate() throws {
-        let renamed = [
-            (recordBytes, OTLPDecodingOptions.maxRecordBytesRange), (nestingDepth, OTLPDecodingOptions.maxNestingDepthRange),
-            (attributesPerItem, OTLPDecodingOptions.maxAttributesPerItemRange),
-        ]
-        if let conflict = renamed.lazy.compactMap(\.0.conflict).first { throw ValidationError(conflict) }
-        for (limit, range) in renamed { try Self.check(limit.option, limit.value, range) }
+        try Self.check("--max-record-bytes", recordBytes, OTLPDecodingOptions.maxRecordBytesRange)
+        try Self.check("--max-nesting-depth", nestingDepth, OTLPDecodingOptions.maxNestingDepthRange)
+        try Self.check("--max-attributes-per-item", attributesPerItem, OTLPDecodingOptions.maxAttributesPerItemRange)
         try Self.check("--max-decoded-bytes", maxDecodedBytes, OTLPDecodingOptions.maxDecodedBytesRange)
         try Self.check("--max-line-bytes", maxLineBytes, OTLPReaderOptions.maxLineBytesRange)
         guard maxDecompressedBytes >= 0 else { throw ValidationError("--max-decompressed-bytes must be 0 (no limit) or positive") }
@@ -99,7 +60,7 @@ struct LimitOptions: ParsableArguments {
         OTLPReaderOptions(
             framing: framing, signal: signal,
             decoding: OTLPDecodingOptions(
-                maxRecordBytes: recordBytes.value, maxNestingDepth: nestingDepth.value, maxAttributesPerItem: attributesPerItem.value,
+                maxRecordBytes: recordBytes, maxNestingDepth: nestingDepth, maxAttributesPerItem: attributesPerItem,
                 maxDecodedBytes: maxDecodedBytes),
             maxLineBytes: maxLineBytes, maxDecompressedBytes: maxDecompressedBytes == 0 ? .max : maxDecompressedBytes,
             maxInflationRatio: maxInflationRatio)

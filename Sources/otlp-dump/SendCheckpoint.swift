@@ -69,8 +69,8 @@ struct SendCheckpoint {
     /// Opens `file` (`-`: standard input) for sending and decides where sending it starts
     /// (``answeredRecords(of:)``), from the identity of the very file opened: a file rotated in between
     /// cannot take another's count.
-    mutating func open(_ file: String, options: OTLPReaderOptions) throws(OTLPReadError) -> OTLPStreamReader {
-        guard path != nil, file != "-" else { return try OTLPStreamReader(path: file, options: options) }
+    mutating func open(_ file: String, options: OTLPReaderOptions) throws(OTLPReadError) -> OTLPRecordReader {
+        guard path != nil, file != "-" else { return try OTLPRecordReader(path: file, options: options) }
         let source = try OTLPFileSource(path: file)
         let found: (identity: SendInputIdentity, head: [UInt8])?
         do throws(OTLPWriteError) {
@@ -80,7 +80,7 @@ struct SendCheckpoint {
         }
         opened[file] = found?.identity
         starts[file] = start(of: file, found: found)
-        return try OTLPStreamReader(source: source, name: file, options: options)
+        return try OTLPRecordReader(source: source, name: file, options: options)
     }
 
     /// Records of `file` answered in earlier runs, to skip, and a warning to show when the checkpoint has a

@@ -142,7 +142,7 @@ struct SendCommand: ParsableCommand {
         var stopped = false
         let progress = SendProgress()
         for file in input.files where !stopped {
-            let reader: OTLPStreamReader
+            let reader: OTLPRecordReader
             do {
                 reader = try resume.open(file, options: input.readerOptions)
             } catch {

@@ -76,7 +76,7 @@ struct StatsCommand: ParsableCommand {
         var inputBytes = 0
         var tallies = Tallies()
         var recordFilter = RecordFilter(filter)
-        var lastReader: OTLPStreamReader?
+        var lastReader: OTLPRecordReader?
         var finishedReaders: [(Int, Int)] = []
         let status = input.forEachRecord { _, reader, record in
             if lastReader !== reader {

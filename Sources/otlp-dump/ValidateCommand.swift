@@ -21,7 +21,7 @@ struct ValidateCommand: ParsableCommand {
             var records = 0
             var items = 0
             do {
-                let reader = try OTLPStreamReader(path: file, options: input.readerOptions)
+                let reader = try OTLPRecordReader(path: file, options: input.readerOptions)
                 while let (_, count) = try reader.validateNext() {
                     records += 1
                     items += count

@@ -53,7 +53,7 @@ extension OTLPMetricKitCommand {
     }
 
     /// Writes encoded records.
-    static func write(_ records: [[UInt8]], to writer: OTLPFrameWriter?) throws(OTLPWriteError) {
+    static func write(_ records: [[UInt8]], to writer: OTLPRecordWriter?) throws(OTLPWriteError) {
         guard let writer else { return }
         for record in records {
             try record.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try writer.writeEncoded(bytes) } }.get()

@@ -58,8 +58,7 @@ struct OTLPMetricKitCommand: ParsableCommand {
     @Option(name: .customLong("max-payload-bytes"), help: "Largest payload file read, in bytes (larger ones fail without being read whole); at most 1 GiB.")
     var maxPayloadBytes: Int = 16 << 20
 
-    // Named as MetricKitConverter.Options.maxPayloadNestingDepth; the former name is still accepted but not
-    // shown in the help. Optional, so that giving both names is caught; the help states the default.
+    // Named as MetricKitConverter.Options.maxPayloadNestingDepth; the help states the default.
     @Option(
         name: .customLong("max-payload-nesting-depth"),
         help: """
@@ -69,22 +68,15 @@ struct OTLPMetricKitCommand: ParsableCommand {
             """)
     var maxPayloadNestingDepth: Int?
 
-    /// `--max-payload-nesting-depth`'s former name.
-    @Option(name: .customLong("max-payload-depth"), help: .private)
-    var maxPayloadDepth: Int?
-
-    /// The payload nesting limit given by either name, or the default; and the option errors name.
-    private var payloadNestingDepth: (option: String, value: Int) {
-        maxPayloadDepth.map { ("--max-payload-depth", $0) }
-            ?? ("--max-payload-nesting-depth", maxPayloadNestingDepth ?? MetricKitConverter.Options.default.maxPayloadNestingDepth)
-    }
+    /// The payload nesting limit given, or the default.
+    private var payloadNestingDepth: Int { maxPayloadNestingDepth ?? MetricKitConverter.Options.default.maxPayloadNestingDepth }
 
     /// The largest `--max-payload-bytes` accepted: 1 GiB (a payload is held and parsed in memory).
     static let maxPayloadBytesLimit = 1 << 30
 
     /// Converter options from the command line.
     var converterOptions: MetricKitConverter.Options {
-        MetricKitConverter.Options(assumedUTCOffsetSeconds: assumedUTCOffset, maxPayloadNestingDepth: payloadNestingDepth.value)
+        MetricKitConverter.Options(assumedUTCOffsetSeconds: assumedUTCOffset, maxPayloadNestingDepth: payloadNestingDepth)
     }
 
     func validate() throws {
@@ -99,11 +91,8 @@ struct OTLPMetricKitCommand: ParsableCommand {
         guard (-maxOffset...maxOffset).contains(assumedUTCOffset) else {
             throw ValidationError("--assumed-utc-offset must be -\(maxOffset)...\(maxOffset) seconds (±18 hours), not \(assumedUTCOffset)")
         }
-        if maxPayloadDepth != nil, maxPayloadNestingDepth != nil {
-            throw ValidationError("--max-payload-depth is the former name of --max-payload-nesting-depth: give one of them")
-        }
-        guard (1...MetricKitConverter.Options.maxPayloadNestingDepthLimit).contains(payloadNestingDepth.value) else {
-            throw ValidationError("\(payloadNestingDepth.option) must be 1...\(MetricKitConverter.Options.maxPayloadNestingDepthLimit)")
+        guard (1...MetricKitConverter.Options.maxPayloadNestingDepthLimit).contains(payloadNestingDepth) else {
+            throw ValidationError("--max-payload-nesting-depth must be 1...\(MetricKitConverter.Options.maxPayloadNestingDepthLimit)")
         }
         if let traces, let logs, Self.sameOutput(traces, logs) {
             throw ValidationError("--traces and --logs name the same output (\(traces), \(logs)): each signal needs its own file or stream")
@@ -146,10 +135,10 @@ struct OTLPMetricKitCommand: ParsableCommand {
         let resource = OTLPResource(attributes: [OTLPAttribute("service.name", .string(serviceName))])
         let scope = converter.options.scope
         let outputFraming = OTLPFraming(rawValue: framing)!
-        let traceWriter: OTLPFrameWriter?, logWriter: OTLPFrameWriter?
+        let traceWriter: OTLPRecordWriter?, logWriter: OTLPRecordWriter?
         do {
-            traceWriter = try traces.map { OTLPFrameWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
-            logWriter = try logs.map { OTLPFrameWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
+            traceWriter = try traces.map { OTLPRecordWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
+            logWriter = try logs.map { OTLPRecordWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
         } catch let error as OTLPWriteError {
             Self.diagnostic("\(error)")  // names the output and the system's reason
             throw ExitCode(2)
@@ -209,7 +198,7 @@ struct OTLPMetricKitCommand: ParsableCommand {
     }
 
     /// Closes the outputs in order; a write error ends the command (``exitStatus(writing:)``).
-    static func close(_ writers: [OTLPFrameWriter?]) throws {
+    static func close(_ writers: [OTLPRecordWriter?]) throws {
         for writer in writers {
             do throws(OTLPWriteError) {
                 try writer?.close()

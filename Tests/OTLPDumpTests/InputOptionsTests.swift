@@ -5,28 +5,28 @@ import Testing
 @testable import otlp_dump
 
 /// otlp-dump's limit options read their defaults from `OTLPReaderOptions.default` and are named as the
-/// `OTLPDecodingOptions` fields they set; their former names still work, hidden from the help.
+/// `OTLPDecodingOptions` fields they set; their former names (removed before the first release) are refused.
 @Suite("otlp-dump input options")
 struct InputOptionsTests {
     static let message = OTLPDumpRunner.vectors.appendingPathComponent("traces/app-telemetry.pb").path
     static let framed = OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed.u32be.bin").path
 
-    /// A renamed option: its name, its former name, the field it sets, a value that makes a vector fail, the
-    /// vector, the error kind, the option's range.
-    struct Renamed: CustomStringConvertible, Sendable {
+    /// A limit option: its name, its removed former name, the field it sets, a value that makes a vector fail,
+    /// the vector, the error kind, the option's range.
+    struct Limit: CustomStringConvertible, Sendable {
         var name: String
         var former: String
         var field: @Sendable (OTLPDecodingOptions) -> Int
         var failing: [String]
         var kind: String
         var range: String
-        var description: String { former }
+        var description: String { name }
     }
 
-    static let renamed = [
-        Renamed(name: "--max-record-bytes", former: "--max-frame-bytes", field: \.maxRecordBytes, failing: ["100", framed], kind: "record_too_large", range: "1...2147483647"),
-        Renamed(name: "--max-nesting-depth", former: "--max-depth", field: \.maxNestingDepth, failing: ["3", "--framing", "none", message], kind: "nesting_too_deep", range: "1...128"),
-        Renamed(name: "--max-attributes-per-item", former: "--max-attributes", field: \.maxAttributesPerItem, failing: ["2", "--framing", "none", message], kind: "too_many_attributes", range: "0...1000000"),
+    static let limits = [
+        Limit(name: "--max-record-bytes", former: "--max-frame-bytes", field: \.maxRecordBytes, failing: ["100", framed], kind: "record_too_large", range: "1...2147483647"),
+        Limit(name: "--max-nesting-depth", former: "--max-depth", field: \.maxNestingDepth, failing: ["3", "--framing", "none", message], kind: "nesting_too_deep", range: "1...128"),
+        Limit(name: "--max-attributes-per-item", former: "--max-attributes", field: \.maxAttributesPerItem, failing: ["2", "--framing", "none", message], kind: "too_many_attributes", range: "0...1000000"),
     ]
 
     @Test("without options, the reader options are the library's defaults")
@@ -35,27 +35,27 @@ struct InputOptionsTests {
         #expect(options.readerOptions == OTLPReaderOptions.default)
     }
 
-    @Test("either name sets the limit", arguments: renamed)
-    func bothNames(option: Renamed) throws {
+    @Test("the option sets the limit", arguments: limits)
+    func setsLimit(option: Limit) throws {
         #expect(option.field(try InputOptions.parse([option.name, "7"]).readerOptions.decoding) == 7)
-        #expect(option.field(try InputOptions.parse([option.former, "9"]).readerOptions.decoding) == 9)
+        #expect(option.field(try InputOptions.parse([option.name, "9"]).readerOptions.decoding) == 9)
     }
 
-    @Test("the former name still limits, and an error names it; only the new name is in the help, with its default", arguments: renamed)
-    func formerName(option: Renamed) throws {
-        let limited = try OTLPDumpRunner.run(["validate", option.former] + option.failing)
+    @Test("the option limits, and an error names it; the help shows it with its default", arguments: limits)
+    func limitsAndHelp(option: Limit) throws {
+        let limited = try OTLPDumpRunner.run(["validate", option.name] + option.failing)
         #expect(limited.status == 1 && limited.stderr.contains(option.kind), "\(limited.stderr)")
-        let outside = try OTLPDumpRunner.run(["validate", option.former, String(Int.max), Self.framed])
-        #expect(outside.status == 64 && outside.stderr.contains("\(option.former) must be in \(option.range)"), "\(outside.stderr)")
+        let outside = try OTLPDumpRunner.run(["validate", option.name, String(Int.max), Self.framed])
+        #expect(outside.status == 64 && outside.stderr.contains("\(option.name) must be in \(option.range)"), "\(outside.stderr)")
         let help = try OTLPDumpRunner.run(["validate", "--help"])
         #expect(help.stdout.contains(option.name + " ") && !help.stdout.contains(option.former + " "), "\(help.stdout)")
         #expect(help.stdout.contains("(default: \(option.field(.default)))"))
     }
 
-    @Test("both names at once are a usage error", arguments: renamed)
-    func bothAtOnce(option: Renamed) throws {
-        let result = try OTLPDumpRunner.run(["validate", option.name, "100", option.former, "100", Self.framed])
-        #expect(result.status == 64)
-        #expect(result.stderr.contains("\(option.former) is the former name of \(option.name)"), "\(result.stderr)")
+    @Test("the former name is refused as a usage error", arguments: limits)
+    func formerNameRefused(option: Limit) throws {
+        let result = try OTLPDumpRunner.run(["validate", option.former, "100", Self.framed])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(throws: (any Error).self) { try InputOptions.parse([option.former, "9"]) }
     }
 }

@@ -24,7 +24,7 @@ struct ReadingEdgeTests {
 
     static func framed(_ messages: [[UInt8]], framing: OTLPFraming = .u32be) throws -> [UInt8] {
         let sink = OTLPMemorySink()
-        let writer = OTLPFrameWriter(sink: sink, framing: framing)
+        let writer = OTLPRecordWriter(sink: sink, framing: framing)
         for message in messages { try message.withUnsafeBytes { try writer.writeEncoded($0) } }
         return sink.bytes
     }

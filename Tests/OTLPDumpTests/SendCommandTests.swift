@@ -78,7 +78,7 @@ struct SendCommandTests {
         let collector = try OTLPTestCollector(answers: Array(repeating: .init(status: 400, headers: ["Content-Type": "application/x-protobuf"], body: status.encoded()), count: 100))
         defer { collector.removeRecords() }
         let path = Self.framed.appendingPathComponent("traces-edge.varint.bin").path
-        let reader = try OTLPStreamReader(path: path)
+        let reader = try OTLPRecordReader(path: path)
         var records = 0
         while let record = try reader.nextChecked() { if record.itemCount > 0 { records += 1 } }
         let result = try OTLPDumpRunner.run(["send", path, "--endpoint", collector.endpoint])

@@ -45,7 +45,7 @@ enum OTLPHTTPTestData {
         let exporter = OTLPStreamExporter<Item>(path: file.path, resource: resource)
         exporter.export(items)
         exporter.shutdown()
-        return try OTLPTestCollector.canonicalItems(ofFile: file.path, signal: Item.kind.signal.rawValue)
+        return try OTLPTestCollector.canonicalItems(ofFile: file.path, signal: Item.signal.rawValue)
     }
 }
 

@@ -49,7 +49,7 @@ struct DemoGoldenTests {
         var spans: [OTLPSpan] = []
         var records: [OTLPLogRecord] = []
         for (file, signal) in [("traces.u32be.bin", OTLPSignal.traces), ("logs.u32be.bin.gz", .logs)] {
-            let reader = try OTLPStreamReader(path: directory.appendingPathComponent("out/\(file)").path, options: OTLPReaderOptions(signal: signal))
+            let reader = try OTLPRecordReader(path: directory.appendingPathComponent("out/\(file)").path, options: OTLPReaderOptions(signal: signal))
             while let record = try reader.next() {
                 switch record.payload {
                 case .traces(let data): spans += data.resourceSpans.flatMap { $0.scopeSpans.flatMap(\.spans) }

@@ -35,7 +35,7 @@ struct ExampleAppScenarioTests {
         for (file, signal) in [("t.bin", OTLPSignal.traces), ("l.bin", .logs)] {
             // A file is created with its first batch: a scenario without logs has no log file.
             guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path) else { continue }
-            let reader = try OTLPStreamReader(path: directory.appendingPathComponent(file).path, options: OTLPReaderOptions(signal: signal))
+            let reader = try OTLPRecordReader(path: directory.appendingPathComponent(file).path, options: OTLPReaderOptions(signal: signal))
             while let record = try reader.next() {
                 switch record.payload {
                 case .traces(let data): spans += data.resourceSpans.flatMap { $0.scopeSpans.flatMap(\.spans) }

@@ -54,7 +54,7 @@ struct MetricKitSessionTests {
         var spans: [OTLPSpan] = []
         var records: [OTLPLogRecord] = []
         for (file, signal) in [("t.bin", OTLPSignal.traces), ("l.bin", .logs)] {
-            let reader = try OTLPStreamReader(path: directory.appendingPathComponent(file).path, options: OTLPReaderOptions(signal: signal))
+            let reader = try OTLPRecordReader(path: directory.appendingPathComponent(file).path, options: OTLPReaderOptions(signal: signal))
             while let record = try reader.next() {
                 switch record.payload {
                 case .traces(let data): spans += data.resourceSpans.flatMap { $0.scopeSpans.flatMap(\.spans) }

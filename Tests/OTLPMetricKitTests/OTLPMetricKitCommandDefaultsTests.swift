@@ -22,16 +22,15 @@ struct OTLPMetricKitCommandDefaultsTests {
         #expect(command.converterOptions == expected)
     }
 
-    @Test("--max-payload-depth, the former name of --max-payload-nesting-depth, still works; not both; only the new name is in the help")
+    @Test("--max-payload-depth, the former name of --max-payload-nesting-depth, is refused; the help shows the option with its default")
     func formerName() throws {
-        let command = try OTLPMetricKitCommand.parse(["/nonexistent/payload.json", "--traces", "-", "--max-payload-depth", "9"])
+        let command = try OTLPMetricKitCommand.parse(["/nonexistent/payload.json", "--traces", "-", "--max-payload-nesting-depth", "9"])
         #expect(command.converterOptions.maxPayloadNestingDepth == 9)
         #expect(throws: (any Error).self) {
-            try OTLPMetricKitCommand.parse(
-                ["/nonexistent/payload.json", "--traces", "-", "--max-payload-depth", "9", "--max-payload-nesting-depth", "9"])
+            try OTLPMetricKitCommand.parse(["/nonexistent/payload.json", "--traces", "-", "--max-payload-depth", "9"])
         }
         #expect(throws: (any Error).self) {
-            try OTLPMetricKitCommand.parse(["/nonexistent/payload.json", "--traces", "-", "--max-payload-depth", "0"])
+            try OTLPMetricKitCommand.parse(["/nonexistent/payload.json", "--traces", "-", "--max-payload-nesting-depth", "0"])
         }
         let help = OTLPMetricKitCommand.helpMessage(columns: 1000)
         #expect(help.contains("--max-payload-nesting-depth ") && !help.contains("--max-payload-depth "))

@@ -44,7 +44,7 @@ struct CrashRecoveryTests {
         var records = 0
         var failure: OTLPReadError?
         do {
-            let reader = try OTLPStreamReader(path: path, options: OTLPReaderOptions(signal: .traces))
+            let reader = try OTLPRecordReader(path: path, options: OTLPReaderOptions(signal: .traces))
             while let record = try reader.next() {
                 records += 1
                 recovered += record.payload.itemCount

@@ -73,13 +73,4 @@ struct OTLPConfigurationDefaultsTests {
         #expect(OTLPTelemetryConfiguration.Rotation(maxAgeSeconds: .nan).clamped == .default)
         #expect(OTLPTelemetryConfiguration(sampling: .init(ratio: .nan)).clamped.sampling == .default)
     }
-
-    @Test("the batch processor's nested Configuration still names OTLPBatchConfiguration")
-    @available(*, deprecated)
-    func deprecatedBatchName() {
-        let old = OTLPBatchProcessor<OTLPStreamExporter<OTLPScopedSpan>>.Configuration(maxQueueSize: 7)
-        let new: OTLPBatchConfiguration = old
-        #expect(new.maxQueueSize == 7)
-        #expect(OTLPBatchProcessor<OTLPStreamExporter<OTLPScopedLogRecord>>.Configuration.self == OTLPBatchConfiguration.self)
-    }
 }

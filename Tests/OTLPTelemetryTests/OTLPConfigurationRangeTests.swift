@@ -120,13 +120,13 @@ struct OTLPConfigurationRangeTests {
     func extremeDeadlines(delay: Double, timeout: Double) throws {
         let sink = OTLPMemorySink()
         let counters = OTLPTelemetryCounters()
-        let processor = OTLPBatchProcessor(
+        let stage = OTLPBatchStage(
             exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: OTLPResource(), counters: counters),
             counters: counters, configuration: .init(maxQueueSize: 10_000, maxExportBatchSize: 100, scheduleDelaySeconds: delay, exportTimeoutSeconds: timeout))
-        for index in 0..<1000 { processor.onEnd(Self.record(index)) }
-        #expect(processor.forceFlush())
-        for index in 1000..<3000 { processor.onEnd(Self.record(index)) }
-        processor.shutdown()
+        for index in 0..<1000 { stage.onEnd(Self.record(index)) }
+        #expect(stage.forceFlush())
+        for index in 1000..<3000 { stage.onEnd(Self.record(index)) }
+        stage.shutdown()
         let snapshot = counters.snapshot
         #expect(snapshot.logRecordsExported == 3000 && snapshot.totalLogRecordsDropped == 0)
         #expect(logRecords(try readAll(sink.bytes)).map(\.timeUnixNano) == (1...3000).map(UInt64.init))
@@ -136,13 +136,13 @@ struct OTLPConfigurationRangeTests {
     func idleWorkerSleeps() throws {
         let sink = ControllableSink()
         let counters = OTLPTelemetryCounters()
-        let processor = OTLPBatchProcessor(
+        let stage = OTLPBatchStage(
             exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: OTLPResource(), counters: counters),
             counters: counters, configuration: .init(scheduleDelaySeconds: 1e-9))
-        #expect(processor.configuration.scheduleDelaySeconds == 0.001)
-        processor.onEnd(Self.record(0))
-        #expect(processor.forceFlush())
-        let before = processor.idleWakeupCount
+        #expect(stage.configuration.scheduleDelaySeconds == 0.001)
+        stage.onEnd(Self.record(0))
+        #expect(stage.forceFlush())
+        let before = stage.idleWakeupCount
         // Real work on this thread while the worker is idle: a spinning worker would wake thousands of times.
         let encoder = OTLPEncoder()
         var total = 0
@@ -152,10 +152,10 @@ struct OTLPConfigurationRangeTests {
             ])])).count
         }
         #expect(total > 0)
-        #expect(processor.idleWakeupCount - before <= 2)
+        #expect(stage.idleWakeupCount - before <= 2)
         // A partial batch is still exported by the (1 ms) schedule, with no flush.
-        processor.onEnd(Self.record(1))
-        processor.shutdown()
+        stage.onEnd(Self.record(1))
+        stage.shutdown()
         #expect(counters.snapshot.logRecordsExported == 2)
         #expect(logRecords(try readAll(sink.collected)).count == 2)
     }
@@ -217,23 +217,23 @@ extension OTLPTelemetryConfiguration {
 
 /// Shutdown with a sink stuck in a write: it gives up after the export timeout instead of hanging, says how
 /// much is still in flight, and the worker finishes the job once the write completes.
-@Suite("Batch processor shutdown with a stuck sink")
-struct OTLPBatchProcessorStuckSinkTests {
+@Suite("Batch stage shutdown with a stuck sink")
+struct OTLPBatchStageStuckSinkTests {
     @Test("shutdown returns after the export timeout and reports the items still being exported")
     func stuckSink() throws {
         let sink = ControllableSink()
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
-        let processor = OTLPBatchProcessor(
+        let stage = OTLPBatchStage(
             exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: OTLPResource(), counters: counters),
             counters: counters, configuration: .init(maxExportBatchSize: 10, scheduleDelaySeconds: 3600, exportTimeoutSeconds: 1),
             diagnostics: { messages.add($0) })
         sink.hold()
-        for index in 0..<25 { processor.onEnd(OTLPConfigurationRangeTests.record(index)) }
+        for index in 0..<25 { stage.onEnd(OTLPConfigurationRangeTests.record(index)) }
         // A watchdog, not a timing assertion: without the fix, shutdown never returns.
         let returned = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            processor.shutdown()
+            stage.shutdown()
             returned.signal()
         }
         #expect(returned.wait(timeout: .now() + 120) == .success)

@@ -10,7 +10,7 @@ struct OTLPLimitsAndSamplingTests {
         let sink = OTLPMemorySink()
         let counters = OTLPTelemetryCounters()
         let exporter = OTLPStreamExporter<OTLPScopedSpan>(sink: sink, resource: OTLPResource(), counters: counters)
-        return (OTLPTracer(processor: OTLPSimpleProcessor(exporter: exporter, counters: counters), scope: OTLPInstrumentationScope(name: "t"),
+        return (OTLPTracer(stage: OTLPSimpleStage(exporter: exporter, counters: counters), scope: OTLPInstrumentationScope(name: "t"),
                            sampler: sampler, limits: limits), sink, counters)
     }
 

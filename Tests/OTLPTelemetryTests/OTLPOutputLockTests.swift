@@ -16,7 +16,7 @@ struct OTLPOutputLockTests {
     static let scope = OTLPInstrumentationScope(name: "lock")
 
     static func sink(_ path: String, _ counters: OTLPTelemetryCounters = OTLPTelemetryCounters()) -> OTLPRotatingFileSink {
-        OTLPRotatingFileSink(path: path, rotation: .init(maxFileBytes: 1_000, maxFiles: 2), kind: .span, counters: counters)
+        OTLPRotatingFileSink(path: path, rotation: .init(maxFileBytes: 1_000, maxFiles: 2), signal: .traces, counters: counters)
     }
 
     static func openError(_ sink: OTLPRotatingFileSink) -> OTLPWriteError? {

@@ -23,7 +23,7 @@ struct OTLPRotatingFileSinkTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let counters = OTLPTelemetryCounters()
         let path = directory.appendingPathComponent("logs.u32be.bin").path
-        let sink = OTLPRotatingFileSink(path: path, rotation: .init(maxFileBytes: 4_000, maxFiles: 4), kind: .logRecord, counters: counters)
+        let sink = OTLPRotatingFileSink(path: path, rotation: .init(maxFileBytes: 4_000, maxFiles: 4), signal: .logs, counters: counters)
         let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, gzip: gzip, resource: Self.resource, counters: counters)
         var sent = 0
         for _ in 0..<200 {
@@ -54,7 +54,7 @@ struct OTLPRotatingFileSinkTests {
         let counters = OTLPTelemetryCounters()
         let sink = OTLPRotatingFileSink(
             path: directory.appendingPathComponent("t.bin").path, rotation: .init(maxAgeSeconds: 60, maxFiles: 10),
-            kind: .logRecord, counters: counters, clock: clock)
+            signal: .logs, counters: counters, clock: clock)
         let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters)
         exporter.export(Self.batch(0, 3))
         clock.advance(30_000_000_000)
@@ -99,7 +99,7 @@ struct OTLPRotatingFileSinkTests {
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
         let sink = OTLPRotatingFileSink(
-            path: path, rotation: .init(maxFileBytes: 2_000, maxFiles: 3), kind: .logRecord, counters: counters, diagnostics: messages.add)
+            path: path, rotation: .init(maxFileBytes: 2_000, maxFiles: 3), signal: .logs, counters: counters, diagnostics: messages.add)
         let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters, diagnostics: messages.add)
         var sent = 0
         for _ in 0..<150 {
@@ -132,7 +132,7 @@ struct OTLPRotatingFileSinkTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let counters = OTLPTelemetryCounters()
         let sink = OTLPRotatingFileSink(
-            path: "\(directory)/logs.bin", rotation: .init(maxFileBytes: 3_000, maxFiles: maxFiles), kind: .logRecord, counters: counters)
+            path: "\(directory)/logs.bin", rotation: .init(maxFileBytes: 3_000, maxFiles: maxFiles), signal: .logs, counters: counters)
         let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, gzip: gzip, resource: Self.resource, counters: counters)
         var sent = 0
         for round in 0..<300 {
@@ -156,7 +156,7 @@ struct OTLPRotatingFileSinkTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let counters = OTLPTelemetryCounters()
         let sink = OTLPRotatingFileSink(
-            path: "\(directory)/logs.bin", rotation: .init(maxFileBytes: 2_000, maxFiles: 3), kind: .logRecord, counters: counters)
+            path: "\(directory)/logs.bin", rotation: .init(maxFileBytes: 2_000, maxFiles: 3), signal: .logs, counters: counters)
         let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters)
         var sent = 0
         for _ in 0..<1_000 where sink.ownedFiles.count < 3 {
@@ -188,7 +188,7 @@ struct OTLPRotatingFileSinkTests {
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
         let sink = OTLPRotatingFileSink(
-            path: "\(directory)/logs.bin", rotation: .init(maxFileBytes: 2_000, maxFiles: 2), kind: .logRecord, counters: counters,
+            path: "\(directory)/logs.bin", rotation: .init(maxFileBytes: 2_000, maxFiles: 2), signal: .logs, counters: counters,
             diagnostics: messages.add)
         let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters)
         var sent = 0
@@ -217,7 +217,7 @@ struct OTLPRotatingFileSinkTests {
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
-        let sink = OTLPRotatingFileSink(path: path, rotation: .init(maxFileBytes: 1, maxFiles: 1), kind: .logRecord, counters: counters)
+        let sink = OTLPRotatingFileSink(path: path, rotation: .init(maxFileBytes: 1, maxFiles: 1), signal: .logs, counters: counters)
         guard let failure = Self.errorOf({ () throws(OTLPWriteError) in try sink.open() }), failure.code == .system, failure.errno == ELOOP else {
             Issue.record("the link was not refused with ELOOP")
             return
@@ -236,7 +236,7 @@ struct OTLPRotatingFileSinkTests {
     @Test("a device at the path is written as it is: no lock file beside it, no rotation")
     func deviceWrittenAsIs() throws {
         let counters = OTLPTelemetryCounters()
-        let sink = OTLPRotatingFileSink(path: "/dev/null", rotation: .init(maxFileBytes: 10, maxFiles: 1), kind: .logRecord, counters: counters)
+        let sink = OTLPRotatingFileSink(path: "/dev/null", rotation: .init(maxFileBytes: 10, maxFiles: 1), signal: .logs, counters: counters)
         let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters)
         for round in 0..<5 { #expect(exporter.export(Self.batch(round * 3, 3))) }
         #expect(!FileManager.default.fileExists(atPath: "/dev/.null.lock"))
@@ -252,7 +252,7 @@ struct OTLPRotatingFileSinkTests {
         let path = "\(directory)/logs.fifo"
         #expect(mkfifo(path, 0o600) == 0)
         let counters = OTLPTelemetryCounters()
-        let sink = OTLPRotatingFileSink(path: path, rotation: .init(), kind: .logRecord, counters: counters)
+        let sink = OTLPRotatingFileSink(path: path, rotation: .init(), signal: .logs, counters: counters)
         let error = Self.errorOf { () throws(OTLPWriteError) in try sink.open() }
         guard let failure = error, failure.code == .system, failure.errno == ENXIO else {
             Issue.record("expected ENXIO, got \(String(describing: error))")
@@ -276,7 +276,7 @@ struct OTLPRotatingFileSinkTests {
     func writeWithoutCountRefused() throws {
         let directory = try temporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sink = OTLPRotatingFileSink(path: "\(directory)/logs.bin", rotation: .init(), kind: .logRecord, counters: OTLPTelemetryCounters())
+        let sink = OTLPRotatingFileSink(path: "\(directory)/logs.bin", rotation: .init(), signal: .logs, counters: OTLPTelemetryCounters())
         let error = Self.errorOf { () throws(OTLPWriteError) in
             try [UInt8](repeating: 0, count: 4).withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try sink.write(bytes) } }.get()
         }
@@ -289,7 +289,7 @@ struct OTLPRotatingFileSinkTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/logs.bin"
         let counters = OTLPTelemetryCounters()
-        let sink = OTLPRotatingFileSink(path: path, rotation: .init(maxFileBytes: 2_000, maxFiles: 10), kind: .logRecord, counters: counters)
+        let sink = OTLPRotatingFileSink(path: path, rotation: .init(maxFileBytes: 2_000, maxFiles: 10), signal: .logs, counters: counters)
         try sink.open()
         try Data("victim".utf8).write(to: URL(fileURLWithPath: "\(directory)/victim"))
         try FileManager.default.createSymbolicLink(atPath: "\(path).1", withDestinationPath: "\(directory)/victim")
@@ -317,7 +317,7 @@ struct OTLPRotatingFileSinkTests {
         }
         #expect(try OTLPRotatingFileSink.firstFreeIndex(after: path) == 6)
         try Data().write(to: URL(fileURLWithPath: "\(path).\(Int.max)"))
-        let sink = OTLPRotatingFileSink(path: path, rotation: .init(), kind: .logRecord, counters: OTLPTelemetryCounters())
+        let sink = OTLPRotatingFileSink(path: path, rotation: .init(), signal: .logs, counters: OTLPTelemetryCounters())
         guard let failure = Self.errorOf({ () throws(OTLPWriteError) in try sink.open() }), failure.code == .system, failure.errno == EEXIST else {
             Issue.record("PATH.<Int.max> was not refused")
             return
@@ -335,7 +335,7 @@ struct OTLPRotatingFileSinkTests {
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
         let sink = OTLPRotatingFileSink(
-            path: path, rotation: .init(maxFileBytes: 2_000, maxFiles: 2), kind: .logRecord, counters: counters, diagnostics: messages.add)
+            path: path, rotation: .init(maxFileBytes: 2_000, maxFiles: 2), signal: .logs, counters: counters, diagnostics: messages.add)
         let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters, diagnostics: messages.add)
         var sent = 0
         for _ in 0..<1_000 where sink.ownedFiles.count < 2 {

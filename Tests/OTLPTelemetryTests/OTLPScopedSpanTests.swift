@@ -10,7 +10,7 @@ import OTLPTesting
 @Suite("OTLPScopedSpan")
 struct OTLPScopedSpanTests {
     /// Keeps every item as the tracer handed it on (nothing prepared).
-    final class Capture: OTLPProcessor, @unchecked Sendable {
+    final class Capture: OTLPExportStage, @unchecked Sendable {
         private let lock = NSLock()
         private var captured: [OTLPScopedSpan] = []
         var items: [OTLPScopedSpan] { lock.withLock { captured } }
@@ -26,7 +26,7 @@ struct OTLPScopedSpanTests {
     func endedSpan(limits: OTLPLimits) throws -> OTLPScopedSpan {
         let capture = Capture()
         let tracer = OTLPTracer(
-            processor: capture, scope: OTLPInstrumentationScope(name: "tests"), idGenerator: OTLPSequentialIDGenerator(),
+            stage: capture, scope: OTLPInstrumentationScope(name: "tests"), idGenerator: OTLPSequentialIDGenerator(),
             clock: OTLPManualClock(), limits: limits)
         let span = tracer.startSpan("checkout")
         span.attributes["zeta"] = "abcdefgh"
@@ -102,7 +102,7 @@ struct OTLPScopedSpanTests {
             let capture = Capture()
             let reader = Reader()
             let processors: [any OTLPSpanProcessor] = reads ? [Tagger(), reader] : [Tagger()]
-            let tracer = OTLPTracer(processor: capture, scope: OTLPInstrumentationScope(name: "tests"), spanProcessors: processors)
+            let tracer = OTLPTracer(stage: capture, scope: OTLPInstrumentationScope(name: "tests"), spanProcessors: processors)
             let span = tracer.startSpan("checkout")
             span.attributes["zeta"] = "z"
             span.end()
@@ -127,7 +127,7 @@ struct OTLPScopedSpanTests {
         let file = Capture()
         let collector = Capture()
         let tracer = OTLPTracer(
-            processor: OTLPFanOutProcessor<OTLPScopedSpan>(processors: [file, collector]), scope: OTLPInstrumentationScope(name: "tests"))
+            stage: OTLPFanOutStage<OTLPScopedSpan>(stages: [file, collector]), scope: OTLPInstrumentationScope(name: "tests"))
         let described = Described()
         let span = tracer.startSpan("checkout")
         span.attributes["value"] = SpanAttribute.stringConvertible(described)
@@ -142,7 +142,7 @@ struct OTLPScopedSpanTests {
 
     @Test("A span's context, made when first read, holds the span and the values of the context it started in")
     func lazyContext() throws {
-        let tracer = OTLPTracer(processor: Capture(), scope: OTLPInstrumentationScope(name: "tests"), idGenerator: OTLPSequentialIDGenerator())
+        let tracer = OTLPTracer(stage: Capture(), scope: OTLPInstrumentationScope(name: "tests"), idGenerator: OTLPSequentialIDGenerator())
         var started = ServiceContext.topLevel
         started[TenantKey.self] = "acme"
         let parent = tracer.startSpan("parent", context: started)

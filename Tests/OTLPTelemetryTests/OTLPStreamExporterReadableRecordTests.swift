@@ -85,7 +85,7 @@ struct OTLPStreamExporterReadableRecordTests {
     }
 
     /// Records each write's item count, as a rotating sink keeps them per file.
-    final class CountingSink: OTLPByteSink {
+    final class CountingSink: OTLPItemCountingSink {
         var itemCounts: [Int] = []
         func write(_ bytes: UnsafeRawBufferPointer) throws(OTLPWriteError) { itemCounts.append(-1) }
         func write(_ bytes: UnsafeRawBufferPointer, itemCount: Int) throws(OTLPWriteError) { itemCounts.append(itemCount) }
@@ -203,7 +203,7 @@ struct OTLPStreamExporterReadableRecordTests {
         for index in 0..<3 { telemetry.tracer.startSpan("span-\(index)").end() }
         telemetry.shutdown()
         #expect(telemetry.counters.snapshot.spansExported == 3 && telemetry.counters.snapshot.totalSpansDropped == 0)
-        let reader = try OTLPStreamReader(path: path)
+        let reader = try OTLPRecordReader(path: path)
         let record = try #require(try reader.next())
         guard case .traces(let data) = record.payload else { Issue.record("not traces"); return }
         let blob = data.resourceSpans[0].resource?.attributes.first { $0.key == "blob" }?.value

@@ -37,7 +37,7 @@ struct OTLPTelemetryFacadeTests {
         #expect(resource.attributes.contains { $0.key == "process.pid" })
         #expect(data.resourceSpans.first?.scopeSpans.first?.scope?.name == "facade")
 
-        let reader = try OTLPStreamReader(path: logs)
+        let reader = try OTLPRecordReader(path: logs)
         #expect(reader.framing == .jsonl && reader.isCompressed)
         let record = try #require(logRecords(try readAll(Array(try Data(contentsOf: URL(fileURLWithPath: logs))))).first)
         #expect(record.body == .string("inside"))

@@ -15,7 +15,7 @@ struct OTLPTracerTests {
     func tracer() -> OTLPTracer {
         let exporter = OTLPStreamExporter<OTLPScopedSpan>(sink: sink, resource: resource, counters: counters)
         return OTLPTracer(
-            processor: OTLPSimpleProcessor(exporter: exporter, counters: counters),
+            stage: OTLPSimpleStage(exporter: exporter, counters: counters),
             scope: OTLPInstrumentationScope(name: "tests", version: "1"), idGenerator: OTLPSequentialIDGenerator(), clock: clock)
     }
 

@@ -27,7 +27,7 @@ final class ControllableSink: OTLPByteSink, @unchecked Sendable {
 
 /// Every record of a byte stream or file, decoded.
 func readAll(_ bytes: [UInt8]) throws -> [OTLPPayload] {
-    let reader = try OTLPStreamReader(source: OTLPMemorySource(bytes))
+    let reader = try OTLPRecordReader(source: OTLPMemorySource(bytes))
     var out: [OTLPPayload] = []
     while let record = try reader.next() { out.append(record.payload) }
     return out

@@ -8,7 +8,7 @@ public func fuzzJSONLines(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         var options = OTLPReaderOptions(
             framing: .jsonl, signal: signal, decoding: OTLPDecodingOptions(maxAttributesPerItem: 64), maxLineBytes: 1 << 20)
         options.chunkSize = 4096
-        guard let reader = try? OTLPStreamReader(source: OTLPMemorySource(bytes), options: options) else { continue }
+        guard let reader = try? OTLPRecordReader(source: OTLPMemorySource(bytes), options: options) else { continue }
         while let record = try? reader.next() { _ = record.payload.itemCount }
     }
     let json = OTLPJSONDecoder()

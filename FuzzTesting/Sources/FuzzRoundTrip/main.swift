@@ -8,7 +8,7 @@ import OTLPWire
 public func fuzzRoundTrip(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var input = FuzzInput(UnsafeBufferPointer(start: start, count: count))
     // The deepest nesting readers allow (128): the generator stays within it (see FuzzInput.maxContainerLevels).
-    let decoding = OTLPDecodingOptions(maxRecordBytes: 64 << 20, maxNestingDepth: OTLPDecodingOptions.maxNestingDepthRange.upperBound)
+    let decoding = OTLPDecodingOptions(maxRecordBytes: 64 << 20, maxNestingDepth: 128)
     let encoder = OTLPEncoder()
     if input.bool() {
         let data = input.traces()

@@ -2,7 +2,7 @@ import OTLPWire
 
 /// libFuzzer entry: spans whose span and parent IDs come from a pool of eight, so parent chains, cycles,
 /// spans that are their own parent, duplicate IDs and absent parents are all frequent, read back through
-/// the stream reader and rendered by otlp-dump's tree printer (its source files, linked into this target).
+/// the record reader and rendered by otlp-dump's tree printer (its source files, linked into this target).
 /// The printer must show every span exactly once, whatever the links, and must never recurse per span.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTreePrinter(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
@@ -23,7 +23,7 @@ public func fuzzTreePrinter(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt
     let data = OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "fuzz"), spans: spans)
     let bytes = OTLPEncoder().encode(data)
     let options = OTLPReaderOptions(framing: .unframed, signal: .traces)
-    guard let reader = try? OTLPStreamReader(source: OTLPMemorySource(bytes), options: options),
+    guard let reader = try? OTLPRecordReader(source: OTLPMemorySource(bytes), options: options),
         let record = try? reader.next()
     else { fatalError("encoded spans do not read back") }
     for showDetails in [false, true] {

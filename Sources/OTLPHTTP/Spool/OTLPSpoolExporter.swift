@@ -7,7 +7,7 @@ public import OTLPWire
 /// that nothing is lost while the collector is unreachable or refuses to talk, and nothing written is lost
 /// when the process crashes or is killed.
 ///
-/// - The caller (the batch processor's worker) waits only for the disk write.
+/// - The caller (the batch stage's worker) waits only for the disk write.
 /// - A batch is one record, or several when it is over the spool's record limit (an eighth of `maxBytes`,
 ///   from 32 KiB to 16 MiB); a single item over the limit is dropped (`item_too_large`).
 /// - Records are sent in order, each acknowledged in a durable checkpoint after the collector answered it;
@@ -67,14 +67,14 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
         self.resource = resource
         self.counters = counters
         self.diagnostics = diagnostics
-        sender = OTLPHTTPSender(signal: Item.kind.signal, endpoint: endpoint, retryPolicy: retryPolicy)
+        sender = OTLPHTTPSender(signal: Item.signal, endpoint: endpoint, retryPolicy: retryPolicy)
         var queue: OTLPSpoolQueue?
         var openError: OTLPWriteError?
         gzipRecords = (spool ?? endpoint.spool)?.gzip ?? false
         if let spool = spool ?? endpoint.spool {
             do throws(OTLPWriteError) {
                 queue = try OTLPSpoolQueue(
-                    directory: spool.directory, signal: Item.kind.signal, maxBytes: spool.maxBytes, durability: spool.durability ?? .flush)
+                    directory: spool.directory, signal: Item.signal, maxBytes: spool.maxBytes, durability: spool.durability ?? .flush)
             } catch {
                 openError = error
             }
@@ -84,13 +84,13 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
         self.queue = queue
         self.openError = openError
         if let openError {
-            diagnostics("OTLP spool: \(Self.printable("\(openError)")); \(Item.kind == .span ? "spans" : "log records") are dropped (\(OTLPDropReason.writeFailed))")
+            diagnostics("OTLP spool: \(Self.printable("\(openError)")); \(Item.signal == .traces ? "spans" : "log records") are dropped (\(OTLPDropReason.writeFailed))")
         }
         if let queue {
             if queue.recoveredItems > 0 {
-                counters.received(queue.recoveredItems, Item.kind)
+                counters.received(queue.recoveredItems, Item.signal)
                 diagnostics(
-                    "OTLP spool: \(queue.recoveredItems) \(Item.kind.noun(queue.recoveredItems)) left in \(Self.printable(queue.directory)) by an earlier run are uploaded first")
+                    "OTLP spool: \(queue.recoveredItems) \(Item.signal.noun(queue.recoveredItems)) left in \(Self.printable(queue.directory)) by an earlier run are uploaded first")
             }
             if queue.isCheckpointDistrusted {
                 diagnostics("OTLP spool: the checkpoint of \(Self.printable(queue.directory)) does not match its files; every record in it is sent (some may arrive twice)")
@@ -117,7 +117,7 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
     public func export(_ items: [Item]) -> Bool {
         guard !items.isEmpty else { return true }
         return lock.withLock {
-            let kind = Item.kind
+            let kind = Item.signal
             guard !isShutDown else {
                 counters.dropped(items.count, kind, .shutDown)
                 return false
@@ -213,11 +213,11 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
             queue.release()
             // Sealing the last file may have found items lost to unreadable records in it.
             let lost = queue.takeLostItems()
-            if lost > 0 { counters.dropped(lost, Item.kind, .spoolDamaged) }
+            if lost > 0 { counters.dropped(lost, Item.signal, .spoolDamaged) }
             let left = queue.pendingItems
             if left > 0 {
                 let why = uploader?.lastFailure.map { " (the last upload to \(endpoint.redactedURL): \($0))" } ?? ""
-                diagnostics("OTLP spool: \(left) \(Item.kind.noun(left)) left in \(Self.printable(queue.directory)) for the next start\(why)")
+                diagnostics("OTLP spool: \(left) \(Item.signal.noun(left)) left in \(Self.printable(queue.directory)) for the next start\(why)")
             }
         }
         sender.shutdown()

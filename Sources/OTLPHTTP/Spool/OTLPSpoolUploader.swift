@@ -42,7 +42,7 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
     package let maxRetryWaitSeconds: Double
     private let sender: OTLPHTTPSender
     private let counters: OTLPTelemetryCounters
-    private let kind: OTLPItemKind
+    private let kind: OTLPSignal
     private let diagnostics: @Sendable (String) -> Void
     private let decoder = OTLPDecoder(options: OTLPSpoolQueue.readOptions)
     private var directoryName: String { OTLPDiagnostics.printable(queue.directory, maxCharacters: 256) }
@@ -73,7 +73,7 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
         self.queue = queue
         self.sender = sender
         self.counters = counters
-        kind = queue.signal == .traces ? .span : .logRecord
+        kind = queue.signal
         self.maxRetryWaitSeconds = maxRetryWaitSeconds
         self.diagnostics = diagnostics
     }

@@ -23,7 +23,7 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
     public static var scope: OTLPInstrumentationScope { OTLPInstrumentationScope(name: "software.amazon.opentelemetry.AppStart") }
 
     /// A launch type, as reported in `launch.type`.
-    public enum LaunchType: String, Sendable {
+    package enum LaunchType: String, Sendable {
         /// A launch of a process that was not running, nor prewarmed.
         case cold = "COLD"
         /// A return to the foreground of a process that was already running.
@@ -33,7 +33,7 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
     }
 
     /// The notifications that start and end launches on this platform.
-    public let provider: any AppLaunchProvider
+    package let provider: any AppLaunchProvider
     private let tracer: T
     private let clock: any OTLPClock
     private let activePrewarm: Bool

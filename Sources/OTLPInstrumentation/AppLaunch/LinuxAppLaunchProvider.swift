@@ -25,7 +25,7 @@ public struct LinuxAppLaunchProvider: AppLaunchProvider {
     }
 
     /// Process start as a date, or `nil` when /proc cannot be read.
-    public static func processStartTime(procRoot: String = "/proc", ticksPerSecond: Int = Int(sysconf(Int32(_SC_CLK_TCK)))) -> Date? {
+    package static func processStartTime(procRoot: String = "/proc", ticksPerSecond: Int = Int(sysconf(Int32(_SC_CLK_TCK)))) -> Date? {
         guard let stat = try? String(contentsOfFile: "\(procRoot)/self/stat", encoding: .utf8),
               let system = try? String(contentsOfFile: "\(procRoot)/stat", encoding: .utf8) else { return nil }
         // The command name (field 2) is in parentheses and may contain spaces: fields start after the last ')'.

@@ -24,7 +24,7 @@ public struct UIKitAppLaunchProvider: AppLaunchProvider {
     }
 
     /// This process's start time from the kernel's process table.
-    public static func processStartTime() -> Date? {
+    package static func processStartTime() -> Date? {
         var info = kinfo_proc()
         var size = MemoryLayout<kinfo_proc>.stride
         var mib: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, getpid()]

@@ -10,17 +10,17 @@ public struct OTLPSessionConfiguration: Sendable, Equatable, Codable {
     /// or record. Default `true`.
     public var enabled: Bool
     /// A session ends after this long without activity (a span started, a record emitted, the app coming to
-    /// the foreground). Default 1,800 s (30 minutes), range ``secondsRange``.
+    /// the foreground). Default 1,800 s (30 minutes), range 1 s to 30 days.
     public var inactivityTimeoutSeconds: Double
     /// A session ends this long after it started, active or not. Default 14,400 s (4 hours), range
-    /// ``secondsRange``.
+    /// 1 s to 30 days.
     public var maxLengthSeconds: Double
 
     /// On, 30 minutes of inactivity, 4 hours at most: what an omitted key means.
     public static let `default` = OTLPSessionConfiguration(enabled: true, inactivityTimeoutSeconds: 1_800, maxLengthSeconds: 14_400)
 
     /// Accepted durations: 1 second to 30 days.
-    public static var secondsRange: ClosedRange<Double> { 1...(30 * 86_400) }
+    package static var secondsRange: ClosedRange<Double> { 1...(30 * 86_400) }
 
     /// A configuration with ``default``'s values unless given.
     public init(
@@ -34,7 +34,7 @@ public struct OTLPSessionConfiguration: Sendable, Equatable, Codable {
     }
 
     /// This configuration with both durations brought into ``secondsRange`` (a NaN becomes the default).
-    public var clamped: OTLPSessionConfiguration {
+    package var clamped: OTLPSessionConfiguration {
         OTLPSessionConfiguration(
             enabled: enabled,
             inactivityTimeoutSeconds: OTLPSettingClamp.clamp(inactivityTimeoutSeconds, to: Self.secondsRange, default: Self.default.inactivityTimeoutSeconds),

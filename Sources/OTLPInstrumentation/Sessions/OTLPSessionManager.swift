@@ -50,22 +50,22 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
     }
 
     /// The attribute that carries the session's ID.
-    public static let idAttribute = "session.id"
+    package static let idAttribute = "session.id"
     /// The attribute that carries the previous session's ID.
-    public static let previousIDAttribute = "session.previous_id"
+    package static let previousIDAttribute = "session.previous_id"
     /// The `event_name` of the record emitted when a session starts.
-    public static let startEventName = "session.start"
+    package static let startEventName = "session.start"
     /// The `event_name` of the record emitted when a session ends.
-    public static let endEventName = "session.end"
+    package static let endEventName = "session.end"
     /// The instrumentation scope of the session events.
     public static let scope = OTLPInstrumentationScope(name: "otlpwire.sessions")
     /// Most events held before ``emitEvents(through:)`` is called; older ones are dropped.
-    public static let maxHeldEvents = 64
+    package static let maxHeldEvents = 64
 
     /// When sessions end (clamped into range).
-    public let configuration: OTLPSessionConfiguration
+    package let configuration: OTLPSessionConfiguration
     /// Where the session is kept across launches, or `nil`.
-    public let directory: String?
+    package let directory: String?
     private let clock: any OTLPClock
     /// Where the timeout, the maximum length and the interval between writes are measured.
     private let monotonicClock: any OTLPMonotonicClock

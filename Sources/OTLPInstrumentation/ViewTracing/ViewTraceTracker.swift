@@ -21,9 +21,10 @@ public final class ViewTraceTracker<T: Tracer>: @unchecked Sendable {
     public static var scope: OTLPInstrumentationScope { OTLPInstrumentationScope(name: "aws-opentelemetry-swift", version: "1.0.0") }
 
     /// The name of the view's spans (`{viewName}`, `{viewName}.body`, …).
-    public let viewName: String
+    package let viewName: String
     /// Whether spans are made: `false` when disabled at initialisation or without a tracer.
-    public let isEnabled: Bool
+    @usableFromInline
+    package let isEnabled: Bool
     private let viewType: String
     private let attributes: [String: String]
     private let tracer: T?

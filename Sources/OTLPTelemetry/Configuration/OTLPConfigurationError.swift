@@ -8,13 +8,13 @@ public struct OTLPConfigurationError: Error, Sendable, Equatable, CustomStringCo
     public var message: String
 
     /// An error at `keyPath` (dotted; empty for the whole document) saying `message`.
-    public init(keyPath: String, message: String) {
+    package init(keyPath: String, message: String) {
         self.keyPath = keyPath
         self.message = message
     }
 
     /// The error a `JSONDecoder` failure means, with the key path it names.
-    public init(decodingError: DecodingError) {
+    package init(decodingError: DecodingError) {
         func path(_ codingPath: [any CodingKey]) -> String {
             codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
         }

@@ -39,19 +39,19 @@ public struct OTLPConfigurationWarning: Sendable, Hashable, CustomStringConverti
     public var message: String
 
     /// A warning of kind `code` about the key at `keyPath`.
-    public init(code: Code, keyPath: [String], message: String) {
+    package init(code: Code, keyPath: [String], message: String) {
         self.code = code
         self.keyPath = keyPath
         self.message = message
     }
 
     /// An unknown key, ignored.
-    public static func unknownKey(_ keyPath: [String]) -> OTLPConfigurationWarning {
+    package static func unknownKey(_ keyPath: [String]) -> OTLPConfigurationWarning {
         OTLPConfigurationWarning(code: .unknownKey, keyPath: keyPath, message: "ignored")
     }
 
     /// A malformed or unsupported environment variable: `message` says what is wrong and what became of it.
-    public static func environmentVariable(_ name: String, _ message: String) -> OTLPConfigurationWarning {
+    package static func environmentVariable(_ name: String, _ message: String) -> OTLPConfigurationWarning {
         OTLPConfigurationWarning(code: .environmentVariable, keyPath: [name], message: message)
     }
 

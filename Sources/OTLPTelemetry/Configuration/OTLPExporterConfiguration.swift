@@ -27,7 +27,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         public var compression: OTLPCompression?
         /// Headers merged over the base ones (a name in both takes this value). Default: none.
         public var headers: [String: String]?
-        /// Default: none (the base timeout). Range as ``OTLPExporterConfiguration/timeoutSecondsRange``.
+        /// Default: none (the base timeout). Range as ``OTLPExporterConfiguration/timeoutSeconds``'s.
         public var timeoutSeconds: Double?
 
         /// Enabled, nothing overridden: what an omitted argument or JSON key means.
@@ -58,7 +58,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         public var compression: OTLPCompression
         /// Extra request headers: the base ones with the signal's merged over them.
         public var headers: [String: String]
-        /// Longest wait for one request, in seconds, within ``OTLPExporterConfiguration/timeoutSecondsRange``.
+        /// Longest wait for one request, in seconds, within 0.001...86,400.
         public var timeoutSeconds: Double
         /// The spool batches go through (store and forward), its ``OTLPSpoolConfiguration/directory`` already
         /// this signal's subdirectory (`DIR/traces`, `DIR/logs`) and ``OTLPSpoolConfiguration/maxBytes`` this
@@ -66,7 +66,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         public var spool: OTLPSpoolConfiguration?
 
         /// The settings of one signal's exporter.
-        public init(
+        package init(
             url: URL, protocol: OTLPHTTPProtocol, compression: OTLPCompression, headers: [String: String], timeoutSeconds: Double,
             spool: OTLPSpoolConfiguration? = nil
         ) {
@@ -89,7 +89,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
     /// Extra request headers for both signals (an API key, for instance). Names must be HTTP tokens and values
     /// must not hold control characters (a tab excepted). Default: none.
     public var headers: [String: String]
-    /// Longest wait for one request, in seconds. Default 10, range ``timeoutSecondsRange`` (1 ms to one day).
+    /// Longest wait for one request, in seconds. Default 10, range 0.001...86,400 (1 ms to one day).
     public var timeoutSeconds: Double
     /// Overrides for spans; default: none, delivered.
     public var traces: SignalOverride
@@ -125,10 +125,10 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
     }
 
     /// Accepted timeouts, in seconds: 1 ms to one day.
-    public static var timeoutSecondsRange: ClosedRange<Double> { 0.001...86_400 }
+    package static var timeoutSecondsRange: ClosedRange<Double> { 0.001...86_400 }
 
     /// The overrides of `signal`.
-    public subscript(signal: OTLPSignal) -> SignalOverride {
+    package subscript(signal: OTLPSignal) -> SignalOverride {
         get { signal == .traces ? traces : logs }
         set { if signal == .traces { traces = newValue } else { logs = newValue } }
     }
@@ -136,7 +136,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
     /// What `signal`'s exporter uses: the URL (the signal's endpoint as given, else the base endpoint with
     /// `/v1/traces` or `/v1/logs` appended), protocol, compression, headers (the signal's merged over the
     /// base ones; a header no request can carry is left out) and timeout (clamped into
-    /// ``timeoutSecondsRange``; NaN becomes the default).
+    /// ``timeoutSeconds``' range; NaN becomes the default).
     ///
     /// - Returns: `nil` when the signal is not delivered (``SignalOverride/enabled`` is `false`), or when the
     ///   URL is not an absolute `http` or `https` URL with a host (``OTLPTelemetryConfiguration/problems``
@@ -167,8 +167,8 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
             })
     }
 
-    /// This configuration with every timeout brought into ``timeoutSecondsRange``; a NaN becomes the default.
-    public var clamped: OTLPExporterConfiguration {
+    /// This configuration with every timeout brought into its range; a NaN becomes the default.
+    package var clamped: OTLPExporterConfiguration {
         var copy = self
         copy.timeoutSeconds = OTLPSettingClamp.clamp(timeoutSeconds, to: Self.timeoutSecondsRange, default: Self.default.timeoutSeconds)
         copy.spool = spool?.clamped

@@ -12,7 +12,7 @@ public struct OTLPSpoolConfiguration: Sendable, Equatable, Codable {
     public var directory: String
     /// Most bytes the spool keeps, both signals together (each signal's subdirectory gets half). Past it the
     /// oldest file goes first and its items are counted as dropped (`spool_full`). Default 256 MiB, range
-    /// ``maxBytesRange``.
+    /// 64 KiB to 1 TiB.
     public var maxBytes: Int
     /// How hard each spooled batch is made to survive a crash; `nil` (the default) takes the configuration's
     /// ``OTLPTelemetryConfiguration/durability``. `flush` survives the process being killed, `fsync` a power
@@ -29,7 +29,7 @@ public struct OTLPSpoolConfiguration: Sendable, Equatable, Codable {
     public static let `default` = OTLPSpoolConfiguration(directory: "", maxBytes: 256 << 20, durability: nil, gzip: false)
 
     /// Accepted sizes: 64 KiB to 1 TiB.
-    public static var maxBytesRange: ClosedRange<Int> { (64 << 10)...(1 << 40) }
+    package static var maxBytesRange: ClosedRange<Int> { (64 << 10)...(1 << 40) }
 
     /// A spool in `directory` with ``default``'s values unless given.
     public init(
@@ -42,8 +42,8 @@ public struct OTLPSpoolConfiguration: Sendable, Equatable, Codable {
         self.gzip = gzip
     }
 
-    /// This configuration with ``maxBytes`` brought into ``maxBytesRange``.
-    public var clamped: OTLPSpoolConfiguration {
+    /// This configuration with ``maxBytes`` brought into its range.
+    package var clamped: OTLPSpoolConfiguration {
         var copy = self
         copy.maxBytes = OTLPSettingClamp.clamp(maxBytes, to: Self.maxBytesRange)
         return copy

@@ -18,13 +18,13 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         /// `service.version`; default: none.
         public var version: String?
         /// More resource attributes (strings); they win over detected ones. At most
-        /// ``maxAttributes`` (1,000); values are cut to ``OTLPLimits/attributeValueLengthLimit`` like any
+        /// 1,000; values are cut to ``OTLPLimits/attributeValueLengthLimit`` like any
         /// attribute value.
         public var attributes: [String: String]
 
         /// Most entries in ``attributes``: far below the readers' attribute limit per resource, which the
         /// detected attributes share.
-        public static let maxAttributes = 1_000
+        package static let maxAttributes = 1_000
 
         /// No name, version or attributes: what an omitted argument or JSON key means.
         public static let `default` = Service(name: nil, version: nil, attributes: [:])
@@ -87,14 +87,14 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         }
 
         /// Accepted ``maxFileBytes`` values.
-        public static let maxFileBytesRange = 0...(1 << 50)
+        package static let maxFileBytesRange = 0...(1 << 50)
         /// Accepted ``maxAgeSeconds`` values.
-        public static let maxAgeSecondsRange = 0.0...31_536_000
+        package static let maxAgeSecondsRange = 0.0...31_536_000
         /// Accepted ``maxFiles`` values.
-        public static let maxFilesRange = 1...10_000
+        package static let maxFilesRange = 1...10_000
 
         /// These settings with every value brought into its range; a NaN becomes the default.
-        public var clamped: Self {
+        package var clamped: Self {
             Self(
                 maxFileBytes: OTLPSettingClamp.clamp(maxFileBytes, to: Self.maxFileBytesRange),
                 maxAgeSeconds: OTLPSettingClamp.clamp(maxAgeSeconds, to: Self.maxAgeSecondsRange, default: Self.default.maxAgeSeconds),
@@ -154,7 +154,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     /// `nil`: nothing is delivered. A signal is left out with its ``OTLPExporterConfiguration/SignalOverride/enabled``.
     public var otlp: OTLPExporterConfiguration?
     /// Batching of log records when it differs from ``batch`` (the specification's `OTEL_BLRP_*` variables set
-    /// it); default `nil`: log records are batched as ``batch`` says. ``batch(for:)`` gives the one in effect.
+    /// it); default `nil`: log records are batched as ``batch`` says.
     public var logsBatch: OTLPBatchConfiguration?
 
     /// Every part's own default, ``OTLPDurability/flush`` durability, no delivery to a collector: what an
@@ -262,7 +262,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
 
     /// This configuration with every numeric value brought into its range (what ``OTLPTelemetry`` runs
     /// with); a NaN becomes the setting's default.
-    public var clamped: OTLPTelemetryConfiguration {
+    package var clamped: OTLPTelemetryConfiguration {
         var copy = self
         if service.attributes.count > Service.maxAttributes {
             copy.service.attributes = Dictionary(uniqueKeysWithValues: service.attributes.sorted { $0.key < $1.key }.prefix(Service.maxAttributes).map { ($0.key, $0.value) })
@@ -277,7 +277,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     }
 
     /// The batching of `signal`: ``batch`` for spans; ``logsBatch``, else ``batch``, for log records.
-    public func batch(for signal: OTLPSignal) -> OTLPBatchConfiguration {
+    package func batch(for signal: OTLPSignal) -> OTLPBatchConfiguration {
         signal == .logs ? logsBatch ?? batch : batch
     }
 

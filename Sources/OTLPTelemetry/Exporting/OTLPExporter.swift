@@ -1,5 +1,6 @@
 internal import OTLPWire
-/// Sends batches of finished items somewhere. Called by one processor thread at a time.
+/// Sends batches of finished items somewhere. Called from one thread at a time (the pipeline's batching
+/// worker, or the thread that ended the item when there is no batching).
 public protocol OTLPExporter<Item>: Sendable {
     /// The items exported: ``OTLPScopedSpan`` or ``OTLPScopedLogRecord``.
     associatedtype Item: OTLPExportable
@@ -19,14 +20,4 @@ public protocol OTLPExporter<Item>: Sendable {
 extension OTLPExporter {
     /// Does nothing: exports of this exporter do not wait between attempts.
     public func prepareForShutdown(withinSeconds seconds: Double) {}
-}
-
-/// An exporter of any type, for processors made from a factory's existential exporter.
-struct OTLPAnyExporter<Item: OTLPExportable>: OTLPExporter {
-    let base: any OTLPExporter<Item>
-
-    func export(_ items: [Item]) -> Bool { base.export(items) }
-    func forceFlush() { base.forceFlush() }
-    func shutdown() { base.shutdown() }
-    func prepareForShutdown(withinSeconds seconds: Double) { base.prepareForShutdown(withinSeconds: seconds) }
 }

@@ -1,5 +1,5 @@
 import Foundation
-public import OTLPWire
+package import OTLPWire
 
 /// Appends to a file and rotates it by size and age, keeping `maxFiles` files: the current file `path`
 /// and rotated ones `path.N`, where a higher `N` is newer.
@@ -23,12 +23,13 @@ public import OTLPWire
 /// second sink on the same path, in this process or another, fails to open with `EWOULDBLOCK` and a message
 /// naming the holder; ``close()`` (which `OTLPTelemetry.shutdown()` calls) releases it. A FIFO or device at `path` is written as it is, without lock or rotation. After a
 /// failed write the file is closed and opened again on the next write.
-public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
+package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Sendable {
     /// The current file's path; rotated files are `path.N`.
-    public let path: String
+    package let path: String
     /// When files rotate and how many are kept (as clamped into their ranges).
-    public let rotation: OTLPTelemetryConfiguration.Rotation
-    private let kind: OTLPItemKind
+    package let rotation: OTLPTelemetryConfiguration.Rotation
+    /// The signal of the items written, for counting those a deleted file held.
+    private let signal: OTLPSignal
     private let counters: OTLPTelemetryCounters
     private let clock: any OTLPClock
     private let diagnostics: @Sendable (String) -> Void
@@ -63,13 +64,13 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
     }
 
     /// Nothing is opened here: ``open()`` opens and locks now, otherwise the first write does.
-    public init(
-        path: String, rotation: OTLPTelemetryConfiguration.Rotation, kind: OTLPItemKind, counters: OTLPTelemetryCounters,
+    package init(
+        path: String, rotation: OTLPTelemetryConfiguration.Rotation, signal: OTLPSignal, counters: OTLPTelemetryCounters,
         clock: any OTLPClock = OTLPSystemClock(), diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
         self.path = path
         self.rotation = rotation
-        self.kind = kind
+        self.signal = signal
         self.counters = counters
         self.clock = clock
         self.diagnostics = diagnostics
@@ -79,7 +80,7 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
     ///
     /// - Throws: `OTLPWriteError.system(_:errno:)`: `EWOULDBLOCK` when another pipeline writes `path`
     ///   (the message names it), `ELOOP` for a symbolic link, or whatever `open` or `rename` said.
-    public func open() throws(OTLPWriteError) {
+    package func open() throws(OTLPWriteError) {
         lock.lock()
         defer { lock.unlock() }
         if file == nil { try openFile() }
@@ -87,7 +88,7 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
 
     /// Closes the current file and releases the lock on `path`, so another pipeline may take it. A later
     /// write opens and locks again, continuing the same files and counts.
-    public func close() {
+    package func close() {
         lock.lock()
         defer { lock.unlock() }
         file = nil
@@ -95,13 +96,13 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
     }
 
     /// Refused: this sink must know how many items each write holds (``write(_:itemCount:)``).
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(OTLPWriteError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(OTLPWriteError) {
         throw .io("\(path): OTLPRotatingFileSink needs each write's item count (write(_:itemCount:)) to count what retention deletes")
     }
 
     /// Writes one batch of whole records holding `itemCount` items, rotating first when the current file
     /// would pass its size or age limit.
-    public func write(_ bytes: UnsafeRawBufferPointer, itemCount: Int) throws(OTLPWriteError) {
+    package func write(_ bytes: UnsafeRawBufferPointer, itemCount: Int) throws(OTLPWriteError) {
         guard itemCount >= 0 else { throw .io("\(path): a write cannot hold \(itemCount) items") }
         lock.lock()
         defer { lock.unlock() }
@@ -128,14 +129,14 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
         current?.bytes += bytes.count
     }
 
-    public func sync() throws(OTLPWriteError) {
+    package func sync() throws(OTLPWriteError) {
         lock.lock()
         defer { lock.unlock() }
         try file?.sync()
     }
 
     /// The files this sink created and keeps, newest first: the current file, then the rotated ones.
-    public var files: [String] {
+    package var files: [String] {
         ownedFiles.map(\.path)
     }
 
@@ -278,7 +279,7 @@ public final class OTLPRotatingFileSink: OTLPByteSink, @unchecked Sendable {
                     continue
                 }
                 try OTLPSystemCall.check("cannot delete \(old.path)") { unlink(old.path) }
-                counters.dropped(old.items, kind, .retention)
+                counters.dropped(old.items, signal, .retention)
             } catch {
                 diagnostics("OTLP rotating sink: \(error); kept, deleted at the next rotation")
                 survivors.append(old)

@@ -1,16 +1,6 @@
 import Foundation
 public import OTLPWire
 
-/// How hard the exporter works to make each batch survive a crash.
-public enum OTLPDurability: String, Sendable, Codable, CaseIterable {
-    /// Write each batch; leave flushing to the operating system.
-    case none
-    /// Write each batch completely (and close its gzip member) before returning.
-    case flush
-    /// As `flush`, then `fsync` the file, so the batch survives a power loss.
-    case fsync
-}
-
 /// Writes batches as framed OTLP records (one record per batch) to a file, standard output or any sink.
 ///
 /// A batch is encoded and framed in memory first and handed to the sink in a single write; if that write
@@ -40,15 +30,15 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     private let ownedPath: String?
     private var outputLock: OTLPOutputLock?
     private let staging = OTLPMemorySink()
-    private var writer: OTLPFrameWriter
+    private var writer: OTLPRecordWriter
     private let framing: OTLPFraming
     private let gzip: Bool
     /// How hard each batch is made to survive a crash.
-    public let durability: OTLPDurability
+    package let durability: OTLPDurability
     /// The resource every record is written under.
-    public let resource: OTLPResource
+    package let resource: OTLPResource
     /// Where exported and dropped items are counted.
-    public let counters: OTLPTelemetryCounters
+    package let counters: OTLPTelemetryCounters
     private let diagnostics: @Sendable (String) -> Void
     private var isShutDown = false
     /// The check readers make with their default limits.
@@ -95,7 +85,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         self.resource = resource
         self.counters = counters
         self.diagnostics = diagnostics
-        writer = OTLPFrameWriter(sink: staging, framing: framing, gzip: gzip)
+        writer = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip)
     }
 
     /// Appends to the file at `path`, created if missing. The file is opened when the first batch is
@@ -119,7 +109,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         guard !items.isEmpty else { return true }
         return lock.withLock {
             guard !isShutDown else {
-                counters.dropped(items.count, Item.kind, .shutDown)
+                counters.dropped(items.count, Item.signal, .shutDown)
                 return false
             }
             staging.removeAll()
@@ -129,7 +119,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
             // Items left out: too deeply nested, then (counted when the batch is done) too large for readers.
             var tooLarge = items.count - encodable.count
             let tooDeeplyNested = tooLarge
-            defer { counters.dropped(tooLarge - tooDeeplyNested, Item.kind, .itemTooLarge) }
+            defer { counters.dropped(tooLarge - tooDeeplyNested, Item.signal, .itemTooLarge) }
             do {
                 stagedRecordBytes = 0
                 var parts: [ArraySlice<Item>] = []
@@ -149,18 +139,26 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 } else {
                     throw OTLPWriteError.io("no sink")
                 }
-                try staging.bytes.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try sink.write(bytes, itemCount: items.count - tooLarge) } }.get()
+                try staging.bytes.withUnsafeBytes { bytes in
+                    Result { () throws(OTLPWriteError) in
+                        if let counting = sink as? any OTLPItemCountingSink {
+                            try counting.write(bytes, itemCount: items.count - tooLarge)
+                        } else {
+                            try sink.write(bytes)
+                        }
+                    }
+                }.get()
                 if durability == .fsync { try sink.sync() }
-                counters.exported(items.count - tooLarge, Item.kind, bytes: staging.bytes.count)
+                counters.exported(items.count - tooLarge, Item.signal, bytes: staging.bytes.count)
                 return tooLarge == 0
             } catch {
                 let failed = items.count - tooLarge
                 counters.writeFailed(bytes: 0)
-                counters.dropped(failed, Item.kind, .writeFailed)
+                counters.dropped(failed, Item.signal, .writeFailed)
                 diagnostics("OTLP exporter: \(failed) \(Self.noun(failed)) dropped: \(error)")
                 // Start the next batch from a clean writer (a gzip member cut short must not continue), and
                 // from a freshly opened file when the exporter owns one.
-                writer = OTLPFrameWriter(sink: staging, framing: framing, gzip: gzip)
+                writer = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip)
                 if reopen != nil { sink = nil }
                 return false
             }
@@ -191,7 +189,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     /// Replaces the staged gzip member by a stored (uncompressed) one holding the same records.
     private func restageStored(_ parts: [ArraySlice<Item>]) throws(OTLPWriteError) {
         staging.removeAll()
-        let stored = OTLPFrameWriter(sink: staging, framing: framing, gzip: true, compressionLevel: 0)
+        let stored = OTLPRecordWriter(sink: staging, framing: framing, gzip: true, compressionLevel: 0)
         for part in parts { try stored.write(Item.request(Array(part), resource: resource)) }
         try stored.flush()
     }
@@ -222,7 +220,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         }.get()
     }
 
-    private static func noun(_ count: Int) -> String { Item.kind.noun(count) }
+    private static func noun(_ count: Int) -> String { Item.signal.noun(count) }
 
     /// Sends later batches to `sink` instead (for example after the old one failed for good).
     public func redirect(to sink: any OTLPByteSink) {
@@ -244,26 +242,5 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 outputLock = nil
             }
         }
-    }
-}
-
-/// Default diagnostic hooks.
-public enum OTLPDiagnostics {
-    /// Writes the message and a newline to standard error.
-    @Sendable public static func standardError(_ message: String) {
-        let line = Array("\(message)\n".utf8)
-        try? line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try OTLPFileSink.standardError.write(bytes) } }.get()
-    }
-
-    /// Text from outside (an environment variable, a collector's answer) made safe for a diagnostic line:
-    /// at most `maxCharacters` characters (then "…"), control and format characters (escape sequences,
-    /// line breaks, bidirectional overrides) escaped.
-    package static func printable(_ text: String, maxCharacters: Int) -> String {
-        var shown = ""
-        for scalar in text.unicodeScalars.prefix(maxCharacters) {
-            let category = scalar.properties.generalCategory
-            shown += category == .control || category == .format ? scalar.escaped(asASCII: true) : String(scalar)
-        }
-        return shown + (text.unicodeScalars.count > maxCharacters ? "…" : "")
     }
 }

@@ -9,19 +9,50 @@ public import Tracing
 public struct OTLPLogEmitter: Sendable {
     /// The instrumentation scope of every record emitted here.
     public let scope: OTLPInstrumentationScope
-    let processor: any OTLPProcessor<OTLPScopedLogRecord>
+    /// Where records go: the pipeline's export stage.
+    let stage: any OTLPExportStage<OTLPScopedLogRecord>
     let clock: any OTLPClock
     let limits: OTLPLimits
-    /// The application's processors, which may change each record before it goes to ``processor``.
+    /// The application's processors, which may change each record before it goes to ``stage``.
     let logRecordProcessors: [any OTLPLogRecordProcessor]
 
-    /// An emitter that hands records under `scope` to `processor`, timed by `clock`, within `limits`, after
+    /// An emitter whose records go to `exporter`: in batches from a worker thread of the emitter's own
+    /// (`batch`, the specification's batching; the default), or one at a time on the emitting thread
+    /// (`batch: nil`). Call ``shutdown()`` at the end: it exports what is still queued and shuts the exporter
+    /// down.
+    ///
+    /// - Parameters:
+    ///   - exporter: where records go (``OTLPStreamExporter``, the OTLPHTTP library's exporters, or one of
+    ///     your own).
+    ///   - batch: the batching settings (values out of range are clamped), or `nil` to export each record as
+    ///     it is emitted.
+    ///   - counters: where records received and dropped before the exporter are counted: the exporter's own.
+    ///   - scope: the instrumentation scope of every record emitted here.
+    ///   - clock: the observed time of records that have none (default: the system's real-time clock).
+    ///   - limits: default: the specification's.
+    ///   - logRecordProcessors: the application's processors, run in order before the exporter (see
+    ///     ``OTLPLogRecordProcessor``); none by default, which costs nothing.
+    public init<Exporter: OTLPExporter<OTLPScopedLogRecord>>(
+        exporter: Exporter, batch: OTLPBatchConfiguration? = .default, counters: OTLPTelemetryCounters,
+        scope: OTLPInstrumentationScope, clock: any OTLPClock = OTLPSystemClock(), limits: OTLPLimits = .default,
+        logRecordProcessors: [any OTLPLogRecordProcessor] = []
+    ) {
+        let stage: any OTLPExportStage<OTLPScopedLogRecord> =
+            if let batch {
+                OTLPBatchStage(exporter: exporter, counters: counters, configuration: batch)
+            } else {
+                OTLPSimpleStage(exporter: exporter, counters: counters)
+            }
+        self.init(stage: stage, scope: scope, clock: clock, limits: limits, logRecordProcessors: logRecordProcessors)
+    }
+
+    /// An emitter that hands records under `scope` to `stage`, timed by `clock`, within `limits`, after
     /// `logRecordProcessors` (the application's, in order; none by default, which costs nothing) changed them.
-    public init(
-        processor: any OTLPProcessor<OTLPScopedLogRecord>, scope: OTLPInstrumentationScope, clock: any OTLPClock = OTLPSystemClock(),
+    package init(
+        stage: any OTLPExportStage<OTLPScopedLogRecord>, scope: OTLPInstrumentationScope, clock: any OTLPClock = OTLPSystemClock(),
         limits: OTLPLimits = .default, logRecordProcessors: [any OTLPLogRecordProcessor] = []
     ) {
-        self.processor = processor
+        self.stage = stage
         self.scope = scope
         self.clock = clock
         self.limits = limits
@@ -39,17 +70,23 @@ public struct OTLPLogEmitter: Sendable {
         }
         guard !logRecordProcessors.isEmpty else {
             limits.apply(to: &record)
-            processor.onEnd(OTLPScopedLogRecord(scope: scope, record: record))
+            stage.onEnd(OTLPScopedLogRecord(scope: scope, record: record))
             return
         }
         var scoped = OTLPScopedLogRecord(scope: scope, record: record)
         for logRecordProcessor in logRecordProcessors { logRecordProcessor.onEmit(&scoped, context: context) }
         // The limits hold for what the processors added too.
         limits.apply(to: &scoped.record)
-        processor.onEnd(scoped)
+        stage.onEnd(scoped)
     }
 
-    /// Forces the processor to export what it holds.
+    /// Exports every record emitted so far; returns `false` if that did not finish within the export timeout.
     @discardableResult
-    public func forceFlush() -> Bool { processor.forceFlush() }
+    public func forceFlush() -> Bool { stage.forceFlush() }
+
+    /// Exports every record emitted so far, then stops: the exporter is shut down and later records are
+    /// dropped (counted, `shut_down`). For an emitter made with
+    /// ``init(exporter:batch:counters:scope:clock:limits:logRecordProcessors:)``; the emitters of an
+    /// ``OTLPTelemetry`` stop with its ``OTLPTelemetry/shutdown()``.
+    public func shutdown() { stage.shutdown() }
 }

@@ -1,6 +1,6 @@
-/// Batching settings of an ``OTLPBatchProcessor``, for both signals; defaults are the specification's
-/// (``default``). Each setting has a documented range: ``OTLPTelemetryConfiguration/validate()`` rejects
-/// values outside it, and ``OTLPBatchProcessor`` clamps them into it (see ``clamped``).
+/// Batching settings (the specification's batching processor's), for both signals; defaults are the
+/// specification's (``default``). Each setting has a documented range: ``OTLPTelemetryConfiguration/validate()``
+/// rejects values outside it, and the pipeline clamps them into it (a NaN becomes the default).
 public struct OTLPBatchConfiguration: Sendable, Equatable, Codable {
     /// Items held at most; more are dropped. Default 2048, range 1...1,048,576.
     public var maxQueueSize: Int
@@ -9,8 +9,8 @@ public struct OTLPBatchConfiguration: Sendable, Equatable, Codable {
     /// Longest wait, in seconds, between the arrival of an item and the export of the partial batch
     /// holding it. Default 5, range 0.001...86,400 (1 ms to one day).
     public var scheduleDelaySeconds: Double
-    /// How long ``OTLPBatchProcessor/forceFlush()`` and ``OTLPBatchProcessor/shutdown()`` wait for the
-    /// worker to complete its next batch, in seconds. Default 30, range 1...86,400.
+    /// How long a flush and a shutdown (``OTLPTelemetry/forceFlush()``, ``OTLPTelemetry/shutdown()``) wait
+    /// for the worker to complete its next batch, in seconds. Default 30, range 1...86,400.
     public var exportTimeoutSeconds: Double
 
     /// The specification's defaults: what an omitted argument or JSON key means.
@@ -31,15 +31,15 @@ public struct OTLPBatchConfiguration: Sendable, Equatable, Codable {
     }
 
     /// Accepted ``maxQueueSize`` values.
-    public static var maxQueueSizeRange: ClosedRange<Int> { 1...(1 << 20) }
+    package static var maxQueueSizeRange: ClosedRange<Int> { 1...(1 << 20) }
     /// Accepted ``scheduleDelaySeconds`` values: at least 1 ms, so the worker cannot spin.
-    public static var scheduleDelaySecondsRange: ClosedRange<Double> { 0.001...86_400 }
+    package static var scheduleDelaySecondsRange: ClosedRange<Double> { 0.001...86_400 }
     /// Accepted ``exportTimeoutSeconds`` values: at least 1 s, so a shutdown does not give up on a
     /// worker that is merely busy.
-    public static var exportTimeoutSecondsRange: ClosedRange<Double> { 1...86_400 }
+    package static var exportTimeoutSecondsRange: ClosedRange<Double> { 1...86_400 }
 
     /// This configuration with every value brought into its range; a NaN becomes the default.
-    public var clamped: Self {
+    package var clamped: Self {
         let queue = OTLPSettingClamp.clamp(maxQueueSize, to: Self.maxQueueSizeRange)
         return Self(
             maxQueueSize: queue, maxExportBatchSize: OTLPSettingClamp.clamp(maxExportBatchSize, to: 1...queue),

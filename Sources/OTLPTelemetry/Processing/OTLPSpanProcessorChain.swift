@@ -1,12 +1,12 @@
-/// The application's span processors in front of the pipeline's: each ended span is shown to them in order,
+/// The application's span processors in front of the pipeline's export stage: each ended span is shown to them in order,
 /// then handed on.
-struct OTLPSpanProcessorChain: OTLPProcessor {
+struct OTLPSpanProcessorChain: OTLPExportStage {
     let spanProcessors: [any OTLPSpanProcessor]
-    let next: any OTLPProcessor<OTLPScopedSpan>
+    let next: any OTLPExportStage<OTLPScopedSpan>
     /// Whether a processor may read ended spans (one that is not an ``OTLPStartOnlySpanProcessor``).
     let readsEndedSpans: Bool
 
-    init(spanProcessors: [any OTLPSpanProcessor], next: any OTLPProcessor<OTLPScopedSpan>) {
+    init(spanProcessors: [any OTLPSpanProcessor], next: any OTLPExportStage<OTLPScopedSpan>) {
         self.spanProcessors = spanProcessors
         self.next = next
         readsEndedSpans = spanProcessors.contains { !($0 is any OTLPStartOnlySpanProcessor) }

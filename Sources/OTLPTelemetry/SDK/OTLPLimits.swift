@@ -1,19 +1,19 @@
-public import OTLPWire
+package import OTLPWire
 
 /// Limits on what one span or log record may hold, as the OpenTelemetry specification defines them, plus a
 /// default value length limit that keeps every record readable. What a count limit removes is counted in
 /// the item's `dropped_*_count` fields.
 ///
 /// Each limit has a documented range. ``OTLPTelemetryConfiguration/validate()`` (and so a JSON
-/// configuration) rejects values outside it; values set in code are clamped into it when applied
-/// (see ``clamped``).
+/// configuration) rejects values outside it; values set in code are clamped into it when applied.
 public struct OTLPLimits: Sendable, Equatable, Codable {
     /// Attributes per span or log record. Default 128, range 0...the readers' default attribute limit
     /// (`OTLPDecodingOptions.default.maxAttributesPerItem`, 10,000).
     public var attributeCountLimit: Int
     /// Longest string or bytes value, in Unicode scalars (bytes): attribute values, values inside arrays and
     /// key-value lists, and log record bodies. Longer ones are cut. Default 65,536 (64 Ki), range
-    /// 0...``maxAttributeValueLength``; `nil` means no limit.
+    /// 0...2,097,152 (a quarter of the readers' default record size limit, so that one value of 4-byte
+    /// scalars still fits a record); `nil` means no limit.
     ///
     /// The specification's default is no limit, but one 70 MB value would make a record that readers with
     /// their default limits refuse (8 MiB per record): 64 Ki keeps stack traces and request bodies whole
@@ -29,20 +29,20 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
     public var attributePerLinkCountLimit: Int
 
     /// The default ``attributeValueLengthLimit``: 64 Ki.
-    public static let defaultAttributeValueLength = 65_536
+    package static let defaultAttributeValueLength = 65_536
 
     /// The largest ``attributeValueLengthLimit`` accepted: a quarter of the readers' default record size
     /// limit (2 Mi with the 8 MiB default), so that one value of 4-byte scalars still fits a record.
-    public static var maxAttributeValueLength: Int { max(0, OTLPDecodingOptions.default.maxRecordBytes / 4) }
+    package static var maxAttributeValueLength: Int { max(0, OTLPDecodingOptions.default.maxRecordBytes / 4) }
 
     /// Accepted attribute count limits (per item, event or link).
-    public static var attributeCountRange: ClosedRange<Int> { 0...max(0, OTLPDecodingOptions.default.maxAttributesPerItem) }
+    package static var attributeCountRange: ClosedRange<Int> { 0...max(0, OTLPDecodingOptions.default.maxAttributesPerItem) }
 
     /// Accepted event and link count limits.
-    public static let eventCountRange = 0...10_000
+    package static let eventCountRange = 0...10_000
 
     /// The specification's limits (128 of each) and a value length limit of
-    /// ``defaultAttributeValueLength``: what an omitted argument or JSON key means.
+    /// 65,536: what an omitted argument or JSON key means.
     public static let `default` = OTLPLimits(
         attributeCountLimit: 128, attributeValueLengthLimit: defaultAttributeValueLength, eventCountLimit: 128, linkCountLimit: 128,
         attributePerEventCountLimit: 128, attributePerLinkCountLimit: 128)
@@ -64,7 +64,7 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
     }
 
     /// These limits with every value brought into its range.
-    public var clamped: OTLPLimits {
+    package var clamped: OTLPLimits {
         OTLPLimits(
             attributeCountLimit: OTLPSettingClamp.clamp(attributeCountLimit, to: Self.attributeCountRange),
             attributeValueLengthLimit: attributeValueLengthLimit.map { OTLPSettingClamp.clamp($0, to: 0...Self.maxAttributeValueLength) },
@@ -89,7 +89,7 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
     }
 
     /// Applies every span limit (clamped into range); dropped counts grow by what was removed.
-    public func apply(to span: inout OTLPSpan) {
+    package func apply(to span: inout OTLPSpan) {
         let limits = clamped
         let length = limits.attributeValueLengthLimit
         span.droppedAttributesCount = Self.add(span.droppedAttributesCount, Self.limit(&span.attributes, limits.attributeCountLimit, length))
@@ -113,7 +113,7 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
 
     /// Applies the attribute limits (clamped into range) to a log record, and the value length limit to its
     /// body.
-    public func apply(to record: inout OTLPLogRecord) {
+    package func apply(to record: inout OTLPLogRecord) {
         let limits = clamped
         let length = limits.attributeValueLengthLimit
         record.droppedAttributesCount = Self.add(record.droppedAttributesCount, Self.limit(&record.attributes, limits.attributeCountLimit, length))
@@ -146,7 +146,7 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
     /// stay within the readers' default of 100 (`OTLPDecodingOptions.default.maxNestingDepth`). Deeper
     /// containers are cut to an empty value, as a long string is cut to the length limit; the encoders
     /// recurse per level, so this also keeps a hostile value from exhausting the exporter's stack.
-    public static let maxValueNestingLevels = 30
+    package static let maxValueNestingLevels = 30
 
     /// Whether ``truncate(_:_:depth:)`` may change `value`: a string of more UTF-8 bytes, or bytes longer,
     /// than `length`, or a container (its contents, or its nesting).

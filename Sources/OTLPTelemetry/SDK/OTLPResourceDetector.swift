@@ -9,9 +9,9 @@ import Darwin
 /// Builds the resource that describes this process, with OpenTelemetry semantic-convention names.
 public enum OTLPResourceDetector {
     /// The SDK's own name, reported as `telemetry.sdk.name`.
-    public static let sdkName = "otlpwire"
+    package static let sdkName = "otlpwire"
     /// The SDK's version, reported as `telemetry.sdk.version`.
-    public static let sdkVersion = "0.1.0"
+    package static let sdkVersion = "0.1.0"
 
     /// Detects `service.name` (given, else `unknown_service:<executable>` as the specification says),
     /// `service.version` (if given), `host.name`, `os.type`, `os.description`, `process.pid`,

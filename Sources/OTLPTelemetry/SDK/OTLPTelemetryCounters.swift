@@ -1,50 +1,17 @@
-public import OTLPWire
+package import OTLPWire
 import Foundation
-
-/// Why an item was dropped instead of exported.
-public enum OTLPDropReason: String, Sendable, CaseIterable, CustomStringConvertible {
-    /// The processor's queue was full.
-    case queueFull = "queue_full"
-    /// The exporter could not write the batch (disk full, read-only file system, closed pipe).
-    case writeFailed = "write_failed"
-    /// The item arrived after shutdown.
-    case shutDown = "shut_down"
-    /// A rotated file holding the item was deleted by the retention policy.
-    case retention
-    /// The signal has no output configured.
-    case disabled
-    /// The item alone would make a record that readers with their default limits refuse (over the record
-    /// size or decoded memory limit, nesting too deep, too many attributes), so it was left out of its batch;
-    /// the rest of the batch was exported.
-    case itemTooLarge = "item_too_large"
-    /// The collector refused these items: an OTLP partial success named them, or it refused their request
-    /// for its content (400 with an OTLP `Status`) or as too large alone (413). A spool keeps such requests
-    /// in its quarantine.
-    case rejected
-    /// The request was not delivered, and there was no spool to keep it: the collector could not be reached
-    /// or kept answering with retryable statuses (429, 502, 503, 504) until the export timeout ran out, or
-    /// answered as no OTLP endpoint would (401, 403, 404, a redirect, a 5xx, an answer that is not OTLP).
-    case exportFailed = "export_failed"
-    /// The spool (store and forward) was over its size limit: the oldest file waiting for upload was deleted.
-    case spoolFull = "spool_full"
-    /// A spool file could not be read back (damaged on disk, or deleted by someone else): the items after the
-    /// damage were lost.
-    case spoolDamaged = "spool_damaged"
-
-    public var description: String { rawValue }
-}
 
 /// Counts what the pipeline received, exported and dropped. Thread-safe; read it at any time.
 public final class OTLPTelemetryCounters: @unchecked Sendable {
     /// A consistent copy of the counters.
     public struct Snapshot: Sendable, Equatable, CustomStringConvertible {
-        /// Spans handed to a processor.
+        /// Spans handed to the pipeline (ended and sampled, or adopted).
         public var spansReceived = 0
         /// Spans written to an output (for a collector: accepted by it, partial-success rejections excepted).
         public var spansExported = 0
         /// Spans dropped, by reason.
         public var spansDropped: [OTLPDropReason: Int] = [:]
-        /// Log records handed to a processor.
+        /// Log records handed to the pipeline (emitted).
         public var logRecordsReceived = 0
         /// Log records written to an output (for a collector: accepted by it, partial-success rejections excepted).
         public var logRecordsExported = 0
@@ -85,31 +52,34 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
     /// The counters now, read together.
     public var snapshot: Snapshot { lock.withLock { state } }
 
-    package func received(_ count: Int, _ kind: OTLPItemKind) {
+    /// Counts `count` items of `signal` received.
+    package func received(_ count: Int, _ signal: OTLPSignal) {
         lock.withLock {
-            switch kind {
-            case .span: state.spansReceived += count
-            case .logRecord: state.logRecordsReceived += count
+            switch signal {
+            case .traces: state.spansReceived += count
+            case .logs: state.logRecordsReceived += count
             }
         }
     }
 
-    package func exported(_ count: Int, _ kind: OTLPItemKind, bytes: Int) {
+    /// Counts `count` items of `signal` exported, in records of `bytes` bytes.
+    package func exported(_ count: Int, _ signal: OTLPSignal, bytes: Int) {
         lock.withLock {
-            switch kind {
-            case .span: state.spansExported += count
-            case .logRecord: state.logRecordsExported += count
+            switch signal {
+            case .traces: state.spansExported += count
+            case .logs: state.logRecordsExported += count
             }
             state.bytesWritten += bytes
         }
     }
 
-    package func dropped(_ count: Int, _ kind: OTLPItemKind, _ reason: OTLPDropReason) {
+    /// Counts `count` items of `signal` dropped for `reason`.
+    package func dropped(_ count: Int, _ signal: OTLPSignal, _ reason: OTLPDropReason) {
         guard count > 0 else { return }
         lock.withLock {
-            switch kind {
-            case .span: state.spansDropped[reason, default: 0] += count
-            case .logRecord: state.logRecordsDropped[reason, default: 0] += count
+            switch signal {
+            case .traces: state.spansDropped[reason, default: 0] += count
+            case .logs: state.logRecordsDropped[reason, default: 0] += count
             }
         }
     }
@@ -121,33 +91,14 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
         }
     }
 
-    /// Counts `count` requests of `kind` items sent again after a retryable failure.
-    package func retried(_ count: Int, _ kind: OTLPItemKind) {
+    /// Counts `count` requests of `signal` sent again after a retryable failure.
+    package func retried(_ count: Int, _ signal: OTLPSignal) {
         guard count > 0 else { return }
         lock.withLock {
-            switch kind {
-            case .span: state.spanExportRetries += count
-            case .logRecord: state.logRecordExportRetries += count
+            switch signal {
+            case .traces: state.spanExportRetries += count
+            case .logs: state.logRecordExportRetries += count
             }
-        }
-    }
-}
-
-/// What an item is, for counting.
-public enum OTLPItemKind: Sendable {
-    /// A span.
-    case span
-    /// A log record.
-    case logRecord
-
-    /// The signal whose requests carry this kind of item.
-    public var signal: OTLPSignal { self == .span ? .traces : .logs }
-
-    /// "span", "spans", "log record" or "log records", for messages about `count` items.
-    package func noun(_ count: Int) -> String {
-        switch self {
-        case .span: count == 1 ? "span" : "spans"
-        case .logRecord: count == 1 ? "log record" : "log records"
         }
     }
 }

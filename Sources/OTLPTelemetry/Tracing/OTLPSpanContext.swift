@@ -25,13 +25,13 @@ public struct OTLPSpanContext: Sendable, Hashable {
     }
 
     /// The W3C `traceparent` header value: `00-<trace id>-<span id>-<flags>`.
-    public var traceparent: String {
+    package var traceparent: String {
         let flags = String(traceFlags, radix: 16)
         return "00-\(traceID.hex)-\(spanID.hex)-\(flags.count == 1 ? "0" + flags : flags)"
     }
 
     /// Parses a W3C `traceparent` header (version 00 layout; later versions are read by their first fields).
-    public init?(traceparent: String, traceState: String = "") {
+    package init?(traceparent: String, traceState: String = "") {
         let parts = traceparent.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count >= 4, parts[0].count == 2, parts[0] != "ff", parts[0] != "00" || parts.count == 4,
               let traceID = OTLPTraceID(hex: parts[1]), !traceID.isZero,

@@ -8,40 +8,85 @@ public import Tracing
 /// context (same trace ID, parent span ID set); without one a new trace starts. W3C `traceparent` and
 /// `tracestate` are injected and extracted.
 ///
+/// ``OTLPTelemetry`` makes tracers from its configuration (``OTLPTelemetry/tracer``); a tracer can also be
+/// put together by hand over an exporter:
+///
 /// ```swift
-/// let tracer = OTLPTracer(processor: processor, scope: OTLPInstrumentationScope(name: "checkout"))
+/// let counters = OTLPTelemetryCounters()
+/// let exporter = OTLPStreamExporter<OTLPScopedSpan>(path: "traces.u32be.bin", resource: resource, counters: counters)
+/// let tracer = OTLPTracer(exporter: exporter, counters: counters, scope: OTLPInstrumentationScope(name: "checkout"))
 /// InstrumentationSystem.bootstrap(tracer)
 /// try await withSpan("GET /cart") { span in ... }
+/// tracer.shutdown()
 /// ```
 public struct OTLPTracer: Tracer {
     public typealias Span = OTLPTracingSpan
 
     /// The instrumentation scope of every span made by this tracer.
     public let scope: OTLPInstrumentationScope
-    let processor: any OTLPProcessor<OTLPScopedSpan>
+    /// Where ended spans go: the pipeline's export stage (behind the application's processors, if any).
+    let stage: any OTLPExportStage<OTLPScopedSpan>
     let idGenerator: any OTLPIDGenerator
     let clock: any OTLPClock
     let sampler: any OTLPSampler
     let limits: OTLPLimits
-    /// The application's processors: told of every sampled span's start (and, through ``processor``, its end).
+    /// The application's processors: told of every sampled span's start (and, through ``stage``, its end).
     let spanProcessors: [any OTLPSpanProcessor]
 
+    /// A tracer whose ended spans go to `exporter`: in batches from a worker thread of the tracer's own
+    /// (`batch`, the specification's batching; the default), or one at a time on the thread that ends each
+    /// span (`batch: nil`, for tests and tools that make few spans). Call ``shutdown()`` at the end: it
+    /// exports what is still queued and shuts the exporter down.
+    ///
     /// - Parameters:
-    ///   - processor: where ended spans go.
+    ///   - exporter: where spans go (``OTLPStreamExporter``, the OTLPHTTP library's exporters, or one of
+    ///     your own).
+    ///   - batch: the batching settings (values out of range are clamped), or `nil` to export each span as it
+    ///     ends.
+    ///   - counters: where spans received and dropped before the exporter are counted: the exporter's own,
+    ///     so that one ``OTLPTelemetryCounters`` accounts for every span.
     ///   - scope: the instrumentation scope of every span made by this tracer.
     ///   - idGenerator: the source of trace and span IDs (default: random).
     ///   - clock: the time of span starts, ends and events not given explicitly (default: the system's
     ///     real-time clock).
     ///   - sampler: default `ParentBased(root: AlwaysOn)`, the specification's default.
     ///   - limits: default: the specification's (128 attributes, events and links).
-    ///   - spanProcessors: the application's processors, run in order before `processor` (see
+    ///   - spanProcessors: the application's processors, run in order before the exporter (see
     ///     ``OTLPSpanProcessor``); none by default, which costs nothing.
-    public init(
-        processor: any OTLPProcessor<OTLPScopedSpan>, scope: OTLPInstrumentationScope,
+    public init<Exporter: OTLPExporter<OTLPScopedSpan>>(
+        exporter: Exporter, batch: OTLPBatchConfiguration? = .default, counters: OTLPTelemetryCounters,
+        scope: OTLPInstrumentationScope, idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator(),
+        clock: any OTLPClock = OTLPSystemClock(), sampler: any OTLPSampler = OTLPTelemetryConfiguration.Sampling.default.sampler,
+        limits: OTLPLimits = .default, spanProcessors: [any OTLPSpanProcessor] = []
+    ) {
+        let stage: any OTLPExportStage<OTLPScopedSpan> =
+            if let batch {
+                OTLPBatchStage(exporter: exporter, counters: counters, configuration: batch)
+            } else {
+                OTLPSimpleStage(exporter: exporter, counters: counters)
+            }
+        self.init(
+            stage: stage, scope: scope, idGenerator: idGenerator, clock: clock, sampler: sampler, limits: limits,
+            spanProcessors: spanProcessors)
+    }
+
+    /// A tracer handing ended spans to `stage`, a pipeline's export stage (which ``OTLPTelemetry`` and
+    /// ``init(exporter:batch:counters:scope:idGenerator:clock:sampler:limits:spanProcessors:)`` assemble).
+    ///
+    /// - Parameters:
+    ///   - stage: where ended spans go.
+    ///   - scope: the instrumentation scope of every span made by this tracer.
+    ///   - idGenerator: the source of trace and span IDs (default: random).
+    ///   - clock: the time of span starts, ends and events not given explicitly.
+    ///   - sampler: default `ParentBased(root: AlwaysOn)`.
+    ///   - limits: default: the specification's.
+    ///   - spanProcessors: the application's processors, run in order before `stage`.
+    package init(
+        stage: any OTLPExportStage<OTLPScopedSpan>, scope: OTLPInstrumentationScope,
         idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator(), clock: any OTLPClock = OTLPSystemClock(),
         sampler: any OTLPSampler = OTLPParentBasedSampler(), limits: OTLPLimits = .default, spanProcessors: [any OTLPSpanProcessor] = []
     ) {
-        self.processor = spanProcessors.isEmpty ? processor : OTLPSpanProcessorChain(spanProcessors: spanProcessors, next: processor)
+        self.stage = spanProcessors.isEmpty ? stage : OTLPSpanProcessorChain(spanProcessors: spanProcessors, next: stage)
         self.spanProcessors = spanProcessors
         self.scope = scope
         self.idGenerator = idGenerator
@@ -69,7 +114,7 @@ public struct OTLPTracer: Tracer {
         // The span's own context (the parent's with this span active) is made when first read.
         let span = OTLPTracingSpan(
             operationName: operationName, kind: kind, parentContext: context, spanContext: spanContext, parent: parent,
-            startTimeUnixNano: instant().nanosecondsSinceEpoch, scope: scope, processor: sampled ? processor : nil,
+            startTimeUnixNano: instant().nanosecondsSinceEpoch, scope: scope, stage: sampled ? stage : nil,
             limits: limits, clock: clock)
         if sampled {
             for spanProcessor in spanProcessors { spanProcessor.onStart(span, parentContext: context) }
@@ -77,8 +122,18 @@ public struct OTLPTracer: Tracer {
         return span
     }
 
+    /// Exports every span ended so far.
     public func forceFlush() {
-        processor.forceFlush()
+        stage.forceFlush()
+    }
+
+    /// Exports every span ended so far, then stops: the exporter is shut down and later spans are dropped
+    /// (counted, `shut_down`). For a tracer made with
+    /// ``init(exporter:batch:counters:scope:idGenerator:clock:sampler:limits:spanProcessors:)``; the
+    /// tracers of an ``OTLPTelemetry`` stop with its ``OTLPTelemetry/shutdown()``, which also stops the
+    /// application's processors.
+    public func shutdown() {
+        stage.shutdown()
     }
 
     /// Exports a span made elsewhere (a converter's output, a replay) as one of this tracer's, under its
@@ -90,7 +145,7 @@ public struct OTLPTracer: Tracer {
         for spanProcessor in spanProcessors { spanProcessor.onAdopt(&scoped) }
         // The limits hold for what the processors added too.
         limits.apply(to: &scoped.span)
-        processor.onEnd(scoped)
+        stage.onEnd(scoped)
     }
 
     public func extract<Carrier, Extract>(_ carrier: Carrier, into context: inout InstrumentationContext, using extractor: Extract)

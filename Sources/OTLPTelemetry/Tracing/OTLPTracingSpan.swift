@@ -1,5 +1,5 @@
 import Foundation
-public import OTLPWire
+package import OTLPWire
 public import Tracing
 
 /// A span of ``OTLPTracer``. Thread-safe; ending it a second time does nothing. A span the sampler dropped
@@ -14,7 +14,7 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     private let kind: SpanKind
     private let scope: OTLPInstrumentationScope
     /// `nil` for a span the sampler dropped.
-    private let processor: (any OTLPProcessor<OTLPScopedSpan>)?
+    private let stage: (any OTLPExportStage<OTLPScopedSpan>)?
     /// The tracer's limits, clamped into their ranges.
     private let limits: OTLPLimits
     private let clock: any OTLPClock
@@ -47,7 +47,7 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     init(
         operationName: String, kind: SpanKind, parentContext: InstrumentationContext, spanContext: OTLPSpanContext,
         parent: OTLPSpanContext?, startTimeUnixNano: UInt64, scope: OTLPInstrumentationScope,
-        processor: (any OTLPProcessor<OTLPScopedSpan>)?, limits: OTLPLimits, clock: any OTLPClock
+        stage: (any OTLPExportStage<OTLPScopedSpan>)?, limits: OTLPLimits, clock: any OTLPClock
     ) {
         _operationName = operationName
         self.kind = kind
@@ -56,10 +56,10 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
         self.parent = parent
         self.startTimeUnixNano = startTimeUnixNano
         self.scope = scope
-        self.processor = processor
+        self.stage = stage
         self.limits = limits
         self.clock = clock
-        ended = processor == nil
+        ended = stage == nil
     }
 
     /// The context the span was started in, with the span as its active span. Made when first read (by
@@ -178,7 +178,7 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
                 droppedLinksCount: UInt32(clamping: droppedLinks))
             return OTLPScopedSpan(scope: scope, span: span, pendingAttributes: OTLPPendingSpanAttributes(attributes: _attributes, limits: limits))
         }
-        if let finished, let processor { processor.onEnd(finished) }
+        if let finished, let stage { stage.onEnd(finished) }
     }
 
     /// W3C flags in the low byte; bit 8 says whether the parent's remoteness is known, bit 9 that it is remote.
@@ -200,7 +200,7 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
 extension SpanAttributes {
     /// The attributes as OTLP key/values, sorted by key (the storage is unordered; output stays
     /// deterministic). Arrays become array values, string-convertibles their description.
-    public var otlpAttributes: [OTLPAttribute] {
+    package var otlpAttributes: [OTLPAttribute] {
         guard !isEmpty else { return [] }
         var out: [OTLPAttribute] = []
         out.reserveCapacity(count)

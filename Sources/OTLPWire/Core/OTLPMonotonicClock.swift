@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Where the SDK measures time intervals (how long a session has been idle, how long since a write): a clock
 /// that never goes back, whatever is done to the wall clock (``OTLPClock``). Its readings mean nothing on
 /// their own; only the difference between two readings of the same clock, in the same boot, does. Inject one
@@ -11,28 +5,4 @@ import Darwin
 public protocol OTLPMonotonicClock: Sendable {
     /// Nanoseconds since a fixed point of the clock's choosing; never less than an earlier reading.
     func nowMonotonicNano() -> UInt64
-}
-
-/// The system's monotonic clock, counting the time the system was suspended too (a session is idle while
-/// the device sleeps): `CLOCK_BOOTTIME` on Linux, `CLOCK_MONOTONIC` on Darwin (which counts sleep).
-package struct OTLPSystemMonotonicClock: OTLPMonotonicClock {
-    /// The system's monotonic clock.
-    package init() {}
-
-    /// Nanoseconds since the system booted. Linux kernels without `CLOCK_BOOTTIME` (before 2.6.39) fall back
-    /// to `CLOCK_MONOTONIC`; a system with neither stops the process (POSIX requires `CLOCK_MONOTONIC`).
-    package func nowMonotonicNano() -> UInt64 {
-        var time = timespec()
-        #if os(Linux)
-        if clock_gettime(CLOCK_BOOTTIME, &time) == 0 { return Self.nanos(time) }
-        #endif
-        guard clock_gettime(CLOCK_MONOTONIC, &time) == 0 else {
-            preconditionFailure("clock_gettime(CLOCK_MONOTONIC) failed: errno \(errno)")
-        }
-        return Self.nanos(time)
-    }
-
-    private static func nanos(_ time: timespec) -> UInt64 {
-        UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
 }

@@ -49,10 +49,6 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
         /// The machine-readable name of the class, as in the test vectors' manifests (`record_too_large`).
         public var description: String { wrapped.rawValue }
 
-        /// The machine-readable name (``description``).
-        @available(*, deprecated, renamed: "description")
-        public var rawValue: String { wrapped.rawValue }
-
         /// `truncated_length_prefix`: the input ends inside a record's length prefix.
         public static let truncatedLengthPrefix = Code(.truncatedLengthPrefix)
         /// `truncated_record`: the input ends inside a record.
@@ -99,10 +95,6 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
         public static let invalidOptions = Code(.invalidOptions)
     }
 
-    /// The class of a fault (the earlier name of ``Code``).
-    @available(*, deprecated, renamed: "Code")
-    public typealias Kind = Code
-
     /// Where ``OTLPReadError/byteOffset`` counts from.
     public enum OffsetBase: String, Sendable {
         /// The record stream after decompression.
@@ -125,13 +117,6 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
     public var message: String
     /// The underlying error, where there is one: a failed system call (its `errno`), a zlib failure.
     public var cause: (any Error)?
-
-    /// The class of the fault (the earlier name of ``code``).
-    @available(*, deprecated, renamed: "code")
-    public var kind: Code {
-        get { code }
-        set { code = newValue }
-    }
 
     /// An error of class `code`, described by `message`, found at `byteOffset` of record `recordIndex`.
     public init(

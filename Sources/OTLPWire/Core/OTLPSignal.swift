@@ -6,7 +6,7 @@ public enum OTLPSignal: String, Sendable, CaseIterable, CustomStringConvertible 
     case logs
 
     /// The other signal.
-    public var other: OTLPSignal { self == .traces ? .logs : .traces }
+    package var other: OTLPSignal { self == .traces ? .logs : .traces }
 
     public var description: String { rawValue }
 }

@@ -59,23 +59,23 @@ public struct OTLPWriteError: Error, Sendable, Equatable, CustomStringConvertibl
     public var errno: Int32? { (cause as? SystemCallError)?.errno }
 
     /// A write, flush or sync to the sink failed (``Code/io``).
-    public static func io(_ message: String) -> Self {
+    package static func io(_ message: String) -> Self {
         Self(code: .io, message: message)
     }
 
     /// A system call failed while doing `message` (`cannot open traces.bin`), setting `errno`
     /// (``Code/system``).
-    public static func system(_ message: String, errno: Int32) -> Self {
+    package static func system(_ message: String, errno: Int32) -> Self {
         Self(code: .system, message: message, cause: SystemCallError(errno: errno))
     }
 
     /// zlib failed while compressing (``Code/compression``).
-    public static func compression(_ message: String) -> Self {
+    package static func compression(_ message: String) -> Self {
         Self(code: .compression, message: message)
     }
 
     /// A record the framing cannot hold; nothing of it was written (``Code/unframeable``).
-    public static func unframeable(_ message: String) -> Self {
+    package static func unframeable(_ message: String) -> Self {
         Self(code: .unframeable, message: message)
     }
 

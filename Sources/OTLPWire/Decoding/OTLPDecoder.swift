@@ -10,7 +10,7 @@ internal import CProtobufC
 /// rather than accepted as a request full of unknown fields.
 public struct OTLPDecoder: Sendable {
     /// The limits every message is checked against before it is unpacked.
-    public var options: OTLPDecodingOptions
+    package var options: OTLPDecodingOptions
 
     /// A decoder that checks messages against `options` (default: the readers' default limits).
     public init(options: OTLPDecodingOptions = .default) {
@@ -74,7 +74,7 @@ public struct OTLPDecoder: Sendable {
     /// Checks a message as `signal` without unpacking it: the same checks as decoding, minus building the
     /// model. Returns the number of spans or log records.
     @discardableResult
-    public func check(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) throws(OTLPReadError) -> Int {
+    package func check(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) throws(OTLPReadError) -> Int {
         try prepare(bytes, as: signal).items
     }
 

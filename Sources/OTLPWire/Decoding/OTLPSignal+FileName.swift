@@ -3,7 +3,7 @@ extension OTLPSignal {
     /// into tokens at every character that is not a letter or digit, and `traces`, `trace`, `spans` or `span`
     /// means traces, `logs` or `log` logs (`app.traces.u32be.bin`, `catalog-logs.jsonl`). No token, or tokens
     /// of both signals, announce nothing; `catalog.bin` and `backlog.u32be.bin` hold no `log` token.
-    public static func fromFileName(_ name: String) -> OTLPSignal? {
+    package static func fromFileName(_ name: String) -> OTLPSignal? {
         let base = name.split(separator: "/").last.map { $0.lowercased() } ?? ""
         let tokens = Set(base.split { !($0.isLetter || $0.isNumber) }.map(String.init))
         let traces = !tokens.isDisjoint(with: ["traces", "trace", "spans", "span"])

@@ -34,7 +34,7 @@ public final class OTLPEncoder {
 
     /// Encodes `data` (either signal) and hands the bytes to `body`; they are valid only inside `body`.
     public func withEncoded<Item: OTLPSignalItem, R>(_ data: OTLPSignalData<Item>, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try Item._encode(data, with: self, body)
+        try withEncoded(data.payload, body)
     }
 
     /// Encodes the request `payload` holds (either signal) and hands the bytes to `body`; they are valid only

@@ -13,7 +13,7 @@ public enum OTLPFraming: String, Sendable, CaseIterable, CustomStringConvertible
     public var description: String { rawValue }
 
     /// The framing a file name announces (`x.u32be.bin`, `x.varint.bin.gz`, `x.jsonl`, `x.pb`), if any.
-    public static func fromFileName(_ name: String) -> OTLPFraming? {
+    package static func fromFileName(_ name: String) -> OTLPFraming? {
         var base = Substring(name.split(separator: "/").last ?? "")
         if base.hasSuffix(".gz") { base = base.dropLast(3) }
         if base.hasSuffix(".jsonl") || base.hasSuffix(".ndjson") { return .jsonl }

@@ -6,7 +6,7 @@
 /// hex IDs, base64 bytes, `"NaN"`/`"Infinity"`/`"-Infinity"` doubles. Unknown fields are ignored.
 public struct OTLPJSONDecoder: Sendable {
     /// The limits every request is checked against while it is read.
-    public var options: OTLPDecodingOptions
+    package var options: OTLPDecodingOptions
 
     /// A decoder that checks requests against `options` (default: the readers' default limits).
     public init(options: OTLPDecodingOptions = .default) {

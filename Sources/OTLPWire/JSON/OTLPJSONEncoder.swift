@@ -11,7 +11,7 @@ public struct OTLPJSONEncoder: Sendable {
 
     /// One request (either signal) as a single line of JSON (no newline).
     public func encode<Item: OTLPSignalItem>(_ data: OTLPSignalData<Item>) -> [UInt8] {
-        Item._encodeJSON(data, with: self)
+        encode(data.payload)
     }
 
     /// The request `payload` holds (either signal) as a single line of JSON (no newline).
@@ -62,7 +62,7 @@ public struct OTLPJSONEncoder: Sendable {
     }
 
     /// An attribute value as OTLP/JSON `AnyValue`, for tools that print single values.
-    public func encode(_ value: OTLPAttributeValue) -> String {
+    package func encode(_ value: OTLPAttributeValue) -> String {
         var out = JSONOutput()
         write(value, &out)
         return String(decoding: out.bytes, as: UTF8.self)

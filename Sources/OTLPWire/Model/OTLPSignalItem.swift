@@ -1,32 +1,30 @@
 /// An item of one signal's requests: ``OTLPSpan`` (traces) or ``OTLPLogRecord`` (logs).
 ///
-/// It says what is particular to its signal, so that the resource → scope → items walks (protobuf, JSON,
-/// reading, exporting) are written once for both, and code generic over the signal (an exporter of either)
-/// encodes an ``OTLPSignalData`` of its items directly, with no detour through ``OTLPPayload``: with
-/// ``OTLPEncoder``, ``OTLPJSONEncoder`` or ``OTLPFrameWriter``. Only this package's item types conform; the
-/// underscored requirements are how the encoders reach them.
+/// It says which signal it belongs to, so that code generic over the signal (an exporter of either) encodes
+/// an ``OTLPSignalData`` of its items directly, with ``OTLPEncoder``, ``OTLPJSONEncoder`` or
+/// ``OTLPRecordWriter``. Only ``OTLPSpan`` and ``OTLPLogRecord`` conform; other conformances are not
+/// supported.
 public protocol OTLPSignalItem: Sendable {
     /// The signal whose requests carry this item.
     static var signal: OTLPSignal { get }
-    /// The encoders' entry for this item type (use ``OTLPEncoder`` instead): encodes `data` as a protobuf
-    /// request and hands the bytes to `body`.
-    static func _encode<R>(_ data: OTLPSignalData<Self>, with encoder: OTLPEncoder, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R
-    /// The encoders' entry for this item type (use ``OTLPJSONEncoder`` instead): `data` as one line of OTLP JSON.
-    static func _encodeJSON(_ data: OTLPSignalData<Self>, with encoder: OTLPJSONEncoder) -> [UInt8]
 }
 
 extension OTLPSpan: OTLPSignalItem {
+    /// Traces: spans travel in `ExportTraceServiceRequest`s.
     public static var signal: OTLPSignal { .traces }
-    public static func _encode<R>(_ data: OTLPTracesData, with encoder: OTLPEncoder, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try encoder.withEncodedRequest(data, body)
-    }
-    public static func _encodeJSON(_ data: OTLPTracesData, with encoder: OTLPJSONEncoder) -> [UInt8] { encoder.encodeRequest(data) }
 }
 
 extension OTLPLogRecord: OTLPSignalItem {
+    /// Logs: log records travel in `ExportLogsServiceRequest`s.
     public static var signal: OTLPSignal { .logs }
-    public static func _encode<R>(_ data: OTLPLogsData, with encoder: OTLPEncoder, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try encoder.withEncodedRequest(data, body)
+}
+
+extension OTLPSignalData where Item: OTLPSignalItem {
+    /// This request as the payload of its signal: how the encoders reach the item types' encodings (each
+    /// specialization folds the cast away).
+    package var payload: OTLPPayload {
+        if let traces = self as? OTLPTracesData { return .traces(traces) }
+        if let logs = self as? OTLPLogsData { return .logs(logs) }
+        preconditionFailure("OTLPSignalItem: only OTLPSpan and OTLPLogRecord conform, not \(Item.self)")
     }
-    public static func _encodeJSON(_ data: OTLPLogsData, with encoder: OTLPJSONEncoder) -> [UInt8] { encoder.encodeRequest(data) }
 }

@@ -1,17 +1,17 @@
 /// One record of a stream as read, checked as thoroughly as decoding would check it
-/// (``OTLPStreamReader/nextChecked()``): its bytes can be sent on without decoding and encoding again.
-public struct OTLPCheckedRecord: Sendable {
+/// (``OTLPRecordReader/nextChecked()``): its bytes can be sent on without decoding and encoding again.
+package struct OTLPCheckedRecord: Sendable {
     /// 0-based position in the stream.
-    public var index: Int
+    package var index: Int
     /// Offset of the record's first byte in the decompressed stream.
-    public var streamOffset: Int
+    package var streamOffset: Int
     /// The message as read, without its framing: an `Export*ServiceRequest` in protobuf, or (``isJSON``) one
     /// line of OTLP JSON without its newline.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// The signal of the request.
-    public var signal: OTLPSignal
+    package var signal: OTLPSignal
     /// Spans or log records in the request.
-    public var itemCount: Int
+    package var itemCount: Int
     /// Whether ``bytes`` is OTLP JSON (a JSON-lines stream) rather than protobuf.
-    public var isJSON: Bool
+    package var isJSON: Bool
 }

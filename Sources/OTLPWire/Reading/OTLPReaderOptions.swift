@@ -1,25 +1,25 @@
-/// How an ``OTLPStreamReader`` reads its input.
+/// How an ``OTLPRecordReader`` reads its input.
 ///
-/// Every limit has a documented range (`…Range`); a reader refuses options outside it with
-/// ``OTLPReadError/Code/invalidOptions`` (see ``validate()``).
+/// Every limit has a documented range; a reader refuses options outside it with
+/// ``OTLPReadError/Code/invalidOptions``.
 public struct OTLPReaderOptions: Sendable, Equatable {
     /// The framing; `nil` (the default) detects it from the file name, then from the content.
     public var framing: OTLPFraming?
     /// The signal; `nil` (the default) decides it from the content's evidence, then a whole `traces`/`logs`
-    /// token of the file name, else reading ends with `ambiguous_signal` (see ``OTLPStreamReader``).
+    /// token of the file name, else reading ends with `ambiguous_signal` (see ``OTLPRecordReader``).
     public var signal: OTLPSignal?
     /// Limits for each record (size applies to length prefixes too; nesting depth).
     public var decoding: OTLPDecodingOptions
     /// Longest JSON line accepted, in bytes. Default 8 MiB: a line is held whole while its JSON tree and
-    /// model are built (both bounded by ``OTLPDecodingOptions/maxDecodedBytes``).
+    /// model are built (both bounded by ``OTLPDecodingOptions/maxDecodedBytes``). Range 1...2,147,483,647.
     public var maxLineBytes: Int
-    /// Most bytes a gzip input may decompress to. Default (and maximum): `Int.max`, no limit.
+    /// Most bytes a gzip input may decompress to, at least 1. Default (and maximum): `Int.max`, no limit.
     public var maxDecompressedBytes: Int
     /// Most decompressed bytes per compressed byte, checked once 16 MiB have been decompressed: stops a
     /// small file that inflates to gigabytes (deflate reaches about 1032:1 on zeros; OTLP data compresses
-    /// 5-20:1). Default 200; `Int.max` turns the check off.
+    /// 5-20:1). Default 200, at least 1; `Int.max` turns the check off.
     public var maxInflationRatio: Int
-    /// Bytes read from the input at a time. Default 256 KiB.
+    /// Bytes read from the input at a time. Default 256 KiB, range 1 KiB to 64 MiB.
     public var chunkSize: Int
 
     /// The documented defaults: framing and signal detected, ``OTLPDecodingOptions/default`` limits.
@@ -44,16 +44,16 @@ public struct OTLPReaderOptions: Sendable, Equatable {
     }
 
     /// Accepted values of ``maxLineBytes``: 1 byte to 2 GiB - 1.
-    public static let maxLineBytesRange: ClosedRange<Int> = 1...Int(Int32.max)
+    package static let maxLineBytesRange: ClosedRange<Int> = 1...Int(Int32.max)
     /// Accepted values of ``maxDecompressedBytes``: 1 byte to `Int.max` (no limit).
-    public static let maxDecompressedBytesRange: ClosedRange<Int> = 1...Int.max
+    package static let maxDecompressedBytesRange: ClosedRange<Int> = 1...Int.max
     /// Accepted values of ``maxInflationRatio``: 1 to `Int.max` (no limit).
-    public static let maxInflationRatioRange: ClosedRange<Int> = 1...Int.max
+    package static let maxInflationRatioRange: ClosedRange<Int> = 1...Int.max
     /// Accepted values of ``chunkSize``: 1 KiB to 64 MiB.
-    public static let chunkSizeRange: ClosedRange<Int> = 1024...(64 << 20)
+    package static let chunkSizeRange: ClosedRange<Int> = 1024...(64 << 20)
 
     /// Throws ``OTLPReadError/Code/invalidOptions`` naming the first limit outside its range.
-    public func validate() throws(OTLPReadError) {
+    package func validate() throws(OTLPReadError) {
         try decoding.validate()
         try OTLPDecodingOptions.check("maxLineBytes", maxLineBytes, Self.maxLineBytesRange)
         try OTLPDecodingOptions.check("maxDecompressedBytes", maxDecompressedBytes, Self.maxDecompressedBytesRange)

@@ -1,208 +1,274 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Splits a byte stream into framed records, in bounded chunks, telling a clean end from a cut-off record.
+/// Reads OTLP requests from a file or stream: any framing, gzip or not, traces or logs.
 ///
-/// Length prefixes are checked against `maxRecordBytes` before anything is read or allocated for the
-/// record, so a damaged or hostile prefix (`0xFFFFFFFF`) costs nothing.
+/// The input is read in bounded chunks, so files far larger than memory stream through. Every complete,
+/// valid record is delivered in order; at the first fault ``next()`` throws an ``OTLPReadError`` that names
+/// the record index (= records delivered before it), the byte offset and the problem, and the reader
+/// ends. An empty input holds zero records.
+///
+/// Unless given, the signal is decided per stream from the content: the first record that only one signal
+/// reads decides. While records read as both or hold no items, the reader
+/// reads ahead (up to 1,024 records and 16 MiB) for one that decides;
+/// failing that, a whole-token file name hint (`traces`, `spans`, `logs`, … in the name), then records that lean to a
+/// signal, decide. Records with no content at all are read as traces until something decides; other
+/// content that nothing decides is an ``OTLPReadError/Code/ambiguousSignal`` error. Once decided, a record
+/// of the other signal is ``OTLPReadError/Code/wrongKind``.
+///
+/// ```swift
+/// let reader = try OTLPRecordReader(path: "traces.u32be.bin.gz")
+/// while let record = try reader.next() { ... }
+/// ```
 public final class OTLPRecordReader {
-    /// How records are delimited in the stream.
+    /// The framing in use (given or detected).
     public let framing: OTLPFraming
-    /// The largest record accepted, in bytes (as clamped into ``OTLPDecodingOptions/maxRecordBytesRange``).
-    public let maxRecordBytes: Int
-    /// The longest JSON line accepted, in bytes (as clamped into ``OTLPReaderOptions/maxLineBytesRange``).
-    public let maxLineBytes: Int
-    private let source: any OTLPByteSource
-    private var buffer: [UInt8]
-    private var start = 0
-    private var end = 0
-    private var sourceEnded = false
-    private let chunkSize: Int
-    /// Stream offset of `buffer[start]`.
-    private var offset = 0
-    private var index = 0
-    private var finished = false
+    /// Whether the input is gzip-compressed (detected from its first bytes).
+    public let isCompressed: Bool
+    /// The signal in use; `nil` until one is given or detected.
+    public private(set) var signal: OTLPSignal?
+    /// The options the reader was opened with: its limits, and the framing and signal if they were given.
+    package let options: OTLPReaderOptions
 
-    /// Bytes already taken from a source (by format detection) are put back by wrapping it,
-    /// as ``OTLPStreamReader`` does. The limits are clamped to their documented ranges
-    /// (``OTLPDecodingOptions/maxRecordBytesRange``, ``OTLPReaderOptions/maxLineBytesRange``,
-    /// ``OTLPReaderOptions/chunkSizeRange``), so no length computation can overflow.
-    public init(
-        source: any OTLPByteSource, framing: OTLPFraming, maxRecordBytes: Int = OTLPDecodingOptions.default.maxRecordBytes,
-        maxLineBytes: Int = OTLPReaderOptions.default.maxLineBytes, chunkSize: Int = OTLPReaderOptions.default.chunkSize
-    ) {
-        func clamped(_ value: Int, _ range: ClosedRange<Int>) -> Int { min(max(value, range.lowerBound), range.upperBound) }
-        self.source = source
-        self.framing = framing
-        self.maxRecordBytes = clamped(maxRecordBytes, OTLPDecodingOptions.maxRecordBytesRange)
-        self.maxLineBytes = clamped(maxLineBytes, OTLPReaderOptions.maxLineBytesRange)
-        let chunkSize = clamped(chunkSize, OTLPReaderOptions.chunkSizeRange)
-        self.chunkSize = chunkSize
-        buffer = [UInt8](repeating: 0, count: chunkSize)
+    private let records: OTLPRawRecordReader
+    private let inflater: GzipInflater?
+    private let decoder: OTLPDecoder
+    private let jsonDecoder: OTLPJSONDecoder
+    /// The signal a file name token announces, used only when the content does not decide.
+    private let nameHint: OTLPSignal?
+    private var finished = false
+    /// A fault found before the first record (another compressor's magic number), thrown by the first read.
+    private var startFault: OTLPReadError?
+    /// Records read ahead while the signal was undecided, delivered before any further input.
+    private var readAhead: [OTLPRawRecord] = []
+    /// A fault met while reading ahead, thrown once the records before it are delivered.
+    private var readAheadFault: OTLPReadError?
+    /// Records up to this index are read as traces for want of evidence (they have no content).
+    private var provisionalThrough = -1
+
+    /// Most records read ahead to find one that decides the signal.
+    static let maxReadAheadRecords = 1024
+    /// Most bytes of records read ahead to find one that decides the signal (one more record may pass it).
+    static let maxReadAheadBytes = 16 << 20
+    /// protobuf-c's memory for one record at a time, reused across records.
+    private let arena = ProtobufCArena(minimumChunkSize: 1 << 20)
+
+    /// Opens `path` (`-` for standard input).
+    public convenience init(path: String, options: OTLPReaderOptions = .default) throws(OTLPReadError) {
+        try options.validate()
+        try self.init(source: try OTLPFileSource(path: path), name: path == "-" ? nil : path, options: options)
+    }
+
+    /// Reads from `source`; `name` (a file name) helps detect the framing and signal. Options outside their
+    /// documented ranges are refused with ``OTLPReadError/Code/invalidOptions`` before anything is read.
+    public init(source: any OTLPByteSource, name: String? = nil, options: OTLPReaderOptions = .default) throws(OTLPReadError) {
+        try options.validate()
+        self.options = options
+        decoder = OTLPDecoder(options: options.decoding)
+        jsonDecoder = OTLPJSONDecoder(options: options.decoding)
+        nameHint = name.flatMap(OTLPSignal.fromFileName)
+        signal = options.signal
+
+        let head = source.readUpTo(ForeignCompression.maxMagicBytes)
+        let raw = PrefixedSource(prefix: head.bytes, source: source, pendingError: head.error)
+        startFault = ForeignCompression.fault(head: head.bytes)
+        let stream: any OTLPByteSource
+        if OTLPGzip.isCompressed(head.bytes) {
+            let inflater = GzipInflater(
+                source: raw, maxDecompressedBytes: options.maxDecompressedBytes, maxInflationRatio: options.maxInflationRatio)
+            self.inflater = inflater
+            stream = inflater
+            isCompressed = true
+        } else {
+            inflater = nil
+            stream = raw
+            isCompressed = false
+        }
+
+        var framing = options.framing ?? name.flatMap(OTLPFraming.fromFileName)
+        var recordSource = stream
+        var recordFraming = framing
+        if framing == nil {
+            let peekSize = 1 << 20
+            let sample = stream.readUpTo(peekSize)
+            let detector = FramingDetector(decoder: decoder, maxRecordBytes: options.decoding.maxRecordBytes)
+            framing = detector.detect(sample.bytes, atEnd: sample.bytes.count < peekSize)
+            recordFraming = framing
+            // One pretty-printed JSON request (an OTLP example file) is read whole, as one record.
+            if framing == .jsonl && detector.isJSONDocument(sample.bytes) { recordFraming = .unframed }
+            // A fault met while sampling is reported after the records before it.
+            recordSource = PrefixedSource(prefix: sample.bytes, source: stream, pendingError: sample.error)
+        }
+        self.framing = framing!
+        records = OTLPRawRecordReader(
+            source: recordSource, framing: recordFraming!, maxRecordBytes: options.decoding.maxRecordBytes,
+            maxLineBytes: options.maxLineBytes, chunkSize: options.chunkSize)
     }
 
     /// Records delivered so far.
-    public var recordsRead: Int { index }
-    /// Bytes of buffer held now (what reading costs in memory; tests hold it to the data that arrived).
-    var bufferBytes: Int { buffer.count }
-    /// Stream offset just past the last delivered record.
-    public var streamOffset: Int { offset }
+    public var recordsRead: Int { records.recordsRead - readAhead.count }
 
-    private var available: Int { end - start }
+    /// Compressed bytes consumed so far (gzip input, including records read ahead to decide the signal), or
+    /// stream bytes.
+    package var inputBytesRead: Int { inflater?.fileOffset ?? streamBytesRead }
 
-    /// Makes at least `count` bytes available from `start`; false when the input ends first.
-    private func fill(_ count: Int) throws(OTLPReadError) -> Bool {
-        while available < count {
-            if sourceEnded { return false }
-            if start > 0 {
-                // Move the unread bytes to the front; only done when more input is needed.
-                let (from, length) = (start, available)
-                if length > 0 {
-                    buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: $0.baseAddress! + from, byteCount: length) }
-                }
-                start = 0
-                end = length
+    /// Decompressed stream bytes up to the next record to deliver.
+    package var streamBytesRead: Int { readAhead.first?.streamOffset ?? records.streamOffset }
+
+    /// The next record, decoded; `nil` at the end of the input.
+    public func next() throws(OTLPReadError) -> OTLPRecord? {
+        guard let raw = try nextRaw() else { return nil }
+        return try located(raw) { () throws(OTLPReadError) in
+            let signal = try signalFor(raw)
+            let payload: OTLPPayload
+            switch (framing, signal) {
+            case (.jsonl, .traces): payload = .traces(try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try jsonDecoder.decodeTraces(b) } }.get())
+            case (.jsonl, .logs): payload = .logs(try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try jsonDecoder.decodeLogs(b) } }.get())
+            case (_, .traces): payload = .traces(try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try decoder.decodeTraces(b, arena: arena) } }.get())
+            case (_, .logs): payload = .logs(try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try decoder.decodeLogs(b, arena: arena) } }.get())
             }
-            // Grow with the data that actually arrives, not to the declared length at once: only when less than
-            // a chunk is free, and then at most doubling. A tiny file (or a pipe that delivers 64 KiB per read)
-            // claiming a huge record must not cost that much memory.
-            if buffer.count - end < chunkSize { grow(to: end + max(chunkSize, min(count - available, buffer.count))) }
-            let (from, to) = (end, buffer.count)
-            let read = try buffer.withUnsafeMutableBytes { raw in
-                Result { () throws(OTLPReadError) in
-                    try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[from..<to]))
-                }
+            return OTLPRecord(index: raw.index, streamOffset: raw.streamOffset, byteCount: raw.bytes.count, payload: payload)
+        }
+    }
+
+    /// Checks the next record as thoroughly as ``next()`` (framing, limits, wire format, UTF-8, kind; JSON is
+    /// parsed) without building the model for protobuf records. Returns its item count, `nil` at the end.
+    public func validateNext() throws(OTLPReadError) -> (index: Int, items: Int)? {
+        guard let raw = try nextRaw() else { return nil }
+        let checked = try check(raw)
+        return (raw.index, checked.items)
+    }
+
+    /// Checks the next record as ``validateNext()`` does and returns it with its bytes as read (a protobuf
+    /// message, or a JSON line without its newline), ready to be sent on as it is; `nil` at the end.
+    package func nextChecked() throws(OTLPReadError) -> OTLPCheckedRecord? {
+        guard let raw = try nextRaw() else { return nil }
+        let checked = try check(raw)
+        return OTLPCheckedRecord(
+            index: raw.index, streamOffset: raw.streamOffset, bytes: raw.bytes, signal: checked.signal, itemCount: checked.items,
+            isJSON: framing == .jsonl)
+    }
+
+    private func check(_ raw: OTLPRawRecord) throws(OTLPReadError) -> (signal: OTLPSignal, items: Int) {
+        try located(raw) { () throws(OTLPReadError) in
+            let signal = try signalFor(raw)
+            if framing == .jsonl {
+                let payload: OTLPPayload = try raw.bytes.withUnsafeBytes { b in
+                    Result { () throws(OTLPReadError) in
+                        signal == .traces ? .traces(try jsonDecoder.decodeTraces(b)) : .logs(try jsonDecoder.decodeLogs(b))
+                    }
+                }.get()
+                return (signal, payload.itemCount)
+            }
+            // The same checks decoding makes, then a real unpack by protobuf-c.
+            let items = try raw.bytes.withUnsafeBytes { b in
+                Result { () throws(OTLPReadError) in try decoder.checkAndUnpack(b, as: signal, arena: arena) }
             }.get()
-            if read == 0 { sourceEnded = true; return false }
-            end += read
-        }
-        return true
-    }
-
-    /// Replaces the buffer with a larger one holding the same first `end` bytes, copied as one block (an
-    /// element-wise append of zeros ran at a few MB/s in debug builds).
-    private func grow(to count: Int) {
-        let kept = end
-        buffer = buffer.withUnsafeBytes { old in
-            [UInt8](unsafeUninitializedCapacity: count) { storage, initialized in
-                let raw = UnsafeMutableRawBufferPointer(storage)
-                raw.baseAddress!.copyMemory(from: old.baseAddress!, byteCount: kept)
-                _ = memset(raw.baseAddress! + kept, 0, count - kept)
-                initialized = count
-            }
+            return (signal, items)
         }
     }
 
-    /// The next record, or `nil` at a clean end of the stream.
-    public func next() throws(OTLPReadError) -> OTLPRawRecord? {
+    private func nextRaw() throws(OTLPReadError) -> OTLPRawRecord? {
         guard !finished else { return nil }
-        do {
-            let record: OTLPRawRecord?
-            switch framing {
-            case .u32be, .varint: record = try nextPrefixed()
-            case .jsonl: record = try nextLine()
-            case .unframed: record = try nextWhole()
-            }
-            if record == nil { finished = true }
-            return record
+        if !readAhead.isEmpty { return readAhead.removeFirst() }
+        do throws(OTLPReadError) {
+            if let fault = startFault ?? readAheadFault { throw fault }
+            guard let raw = try readRecord() else { finished = true; return nil }
+            return raw
         } catch {
             finished = true
             throw error
         }
     }
 
-    private func take(prefix: Int, body: Int) -> OTLPRawRecord {
-        let bytes = Array(buffer[(start + prefix)..<(start + prefix + body)])
-        let record = OTLPRawRecord(index: index, streamOffset: offset, bytes: bytes)
-        start += prefix + body
-        offset += prefix + body
-        index += 1
-        return record
-    }
-
-    private func error(_ code: OTLPReadError.Code, _ message: String) -> OTLPReadError {
-        OTLPReadError(code, message, recordIndex: index, byteOffset: offset)
-    }
-
-    /// The next `u32be` or `varint` record: the prefix is decoded by ``OTLPLengthPrefix`` as its bytes
-    /// arrive, and the declared length is compared with the limit before anything is read for the body.
-    private func nextPrefixed() throws(OTLPReadError) -> OTLPRawRecord? {
-        var wanted = 1
-        while true {
-            if try !fill(wanted) {
-                if available == 0 { return nil }
-                throw error(.truncatedLengthPrefix, framing == .u32be
-                    ? "the input ends inside a 4-byte length prefix (\(available) of 4 bytes)"
-                    : "the input ends inside a varint length prefix (\(available) bytes, the last with its continuation bit set)")
-            }
-            switch OTLPLengthPrefix.decode(buffer[start..<end], framing: framing) {
-            case .incomplete:
-                wanted = available + 1
-            case .invalid(let message):
-                throw error(.badLengthPrefix, message)
-            case .length(let declared, let prefixBytes):
-                guard declared <= UInt64(clamping: maxRecordBytes) else {
-                    throw error(.recordTooLarge, "length prefix declares \(declared) bytes, over the limit of \(maxRecordBytes)")
-                }
-                // Both fit an Int: the length is at most maxRecordBytes, the prefix at most 10 bytes.
-                let body = Int(declared)
-                let (total, overflow) = prefixBytes.addingReportingOverflow(body)
-                guard !overflow else {
-                    throw error(.recordTooLarge, "length prefix declares \(declared) bytes, more than this reader can address")
-                }
-                guard try fill(total) else {
-                    throw error(.truncatedRecord, "length prefix declares \(declared) bytes but only \(available - prefixBytes) follow")
-                }
-                return take(prefix: prefixBytes, body: body)
-            }
+    /// The next record from the input, its error located at the record index.
+    private func readRecord() throws(OTLPReadError) -> OTLPRawRecord? {
+        do {
+            return try records.next()
+        } catch {
+            var located = error
+            if located.recordIndex == nil { located.recordIndex = records.recordsRead }
+            throw located
         }
     }
 
-    private func nextLine() throws(OTLPReadError) -> OTLPRawRecord? {
-        while true {
-            var scanned = 0
-            var newline: Int?
-            while newline == nil {
-                if let found = buffer[(start + scanned)..<end].firstIndex(of: 0x0A) {
-                    newline = found - start
-                    break
-                }
-                scanned = available
-                if scanned > maxLineBytes {
-                    throw error(.lineTooLong, "line longer than the limit of \(maxLineBytes) bytes")
-                }
-                if try !fill(available + 1) { break }
+    private func located<T>(_ raw: OTLPRawRecord, _ body: () throws(OTLPReadError) -> T) throws(OTLPReadError) -> T {
+        do {
+            return try body()
+        } catch {
+            finished = true
+            var located = error
+            if located.offsetIn == .record, let inner = located.byteOffset, inner > 0 {
+                located.message += " (at byte \(inner) of the record)"
             }
-            let lineLength = newline ?? available
-            if lineLength == 0 && newline == nil { return nil }
-            guard lineLength <= maxLineBytes else {
-                throw error(.lineTooLong, "line of \(lineLength) bytes, over the limit of \(maxLineBytes)")
-            }
-            let isBlank = buffer[start..<(start + lineLength)].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-            if isBlank {
-                // Blank lines separate nothing; skip them without counting a record.
-                start += lineLength + (newline == nil ? 0 : 1)
-                offset += lineLength + (newline == nil ? 0 : 1)
-                if newline == nil { return nil }
-                continue
-            }
-            var record = take(prefix: 0, body: lineLength)
-            if newline != nil { start += 1; offset += 1 }
-            if record.bytes.last == 0x0D { record.bytes.removeLast() }
-            return record
+            located.recordIndex = raw.index
+            located.byteOffset = raw.streamOffset
+            located.offsetIn = .stream
+            throw located
         }
     }
 
-    private func nextWhole() throws(OTLPReadError) -> OTLPRawRecord? {
-        guard index == 0 else { return nil }
-        while try fill(available + 1) {
-            if available > maxRecordBytes {
-                throw error(.recordTooLarge, "message larger than the limit of \(maxRecordBytes) bytes")
+    private func evidence(_ raw: OTLPRawRecord) -> OTLPSignalEvidence {
+        raw.bytes.withUnsafeBytes { bytes in
+            framing == .jsonl ? jsonDecoder.signalEvidence(bytes) : decoder.signalEvidence(bytes)
+        }
+    }
+
+    /// The signal to read `raw` as: given, decided earlier, or decided now from `raw` and the records after it.
+    private func signalFor(_ raw: OTLPRawRecord) throws(OTLPReadError) -> OTLPSignal {
+        if let signal { return signal }
+        if raw.index <= provisionalThrough { return .traces }
+        let own = evidence(raw)
+        switch own {
+        case .decisive(let decided):
+            signal = decided
+            return decided
+        case .unsupported(let message):
+            throw OTLPReadError(.unsupportedSignal, message)
+        case .invalid(let likelier):
+            // Decoding reports the damage, in the terms of the hinted or the likelier signal.
+            return nameHint ?? likelier
+        case .leaning, .silent:
+            break
+        }
+        // The content of this record does not decide: weigh the records after it (reading ahead if none are).
+        if readAhead.isEmpty { readAheadForEvidence() }
+        let window = [own] + readAhead.map(evidence)
+        if let decided = window.lazy.compactMap({ if case .decisive(let signal) = $0 { signal } else { nil } }).first
+            ?? nameHint
+            ?? window.lazy.compactMap({ if case .leaning(let signal) = $0 { signal } else { nil } }).first {
+            signal = decided
+            return decided
+        }
+        // Nothing but records without items (and perhaps damage or another signal, reported when reached).
+        let emptyCount = window.prefix { $0 == .silent(isEmpty: true) }.count
+        guard emptyCount == 0 else {
+            provisionalThrough = raw.index + emptyCount - 1
+            return .traces
+        }
+        let last = raw.index + window.count - 1
+        throw OTLPReadError(
+            .ambiguousSignal,
+            "the content reads as traces and as logs alike (no spans or log records in records \(raw.index)...\(last)) "
+                + "and the file name has no traces or logs token: give the signal (otlp-dump --signal traces|logs)")
+    }
+
+    /// Reads records ahead into ``readAhead`` until one decides the signal, damage, the end of the input, or
+    /// the read-ahead limits.
+    private func readAheadForEvidence() {
+        var bytes = 0
+        while readAhead.count < Self.maxReadAheadRecords && bytes < Self.maxReadAheadBytes && readAheadFault == nil {
+            let raw: OTLPRawRecord?
+            do {
+                raw = try readRecord()
+            } catch {
+                readAheadFault = error
+                return
+            }
+            guard let raw else { return }
+            readAhead.append(raw)
+            bytes += raw.bytes.count
+            switch evidence(raw) {
+            case .decisive, .invalid, .unsupported: return
+            case .leaning, .silent: continue
             }
         }
-        return take(prefix: 0, body: available)
     }
 }

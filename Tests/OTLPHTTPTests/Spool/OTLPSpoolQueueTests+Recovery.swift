@@ -206,7 +206,7 @@ struct OTLPSpoolQueueRecoveryTests {
         #expect(try queue.quarantine(small, items: 3) == 0)
         let names = Queue.files(queue.quarantineDirectory)
         #expect(names == ["00000000000000000001-3.u32be.bin"])
-        let reader = try OTLPStreamReader(path: "\(queue.quarantineDirectory)/\(names[0])")
+        let reader = try OTLPRecordReader(path: "\(queue.quarantineDirectory)/\(names[0])")
         let record = try #require(try reader.next())
         #expect(record.payload.itemCount == 3)
         #expect(try reader.next()?.index == nil)

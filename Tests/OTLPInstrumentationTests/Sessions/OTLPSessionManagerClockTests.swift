@@ -40,7 +40,7 @@ struct OTLPSessionManagerClockTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let wall = SettableClock(), monotonic = OTLPManualClock()
         let manager = Self.manager(directory: directory, wall: wall, monotonic: monotonic)
-        let tracer = OTLPTracer(processor: Recorder<OTLPScopedSpan>(), scope: .init(name: "t"), clock: wall, spanProcessors: [manager])
+        let tracer = OTLPTracer(stage: Recorder<OTLPScopedSpan>(), scope: .init(name: "t"), clock: wall, spanProcessors: [manager])
         let session = manager.currentSession
         #expect(manager.sessionFileWrites.requested == 1, "the new session")
         wall.set(wall.nowUnixNano() - 15 * Self.minuteNanos)
@@ -75,7 +75,7 @@ struct OTLPSessionManagerClockTests {
         let records = Recorder<OTLPScopedLogRecord>()
         let manager = Self.manager(directory: directory, wall: wall, monotonic: monotonic)
         defer { manager.shutdown() }
-        manager.emitEvents(through: OTLPLogEmitter(processor: records, scope: OTLPSessionManager.scope, clock: wall, logRecordProcessors: [manager]))
+        manager.emitEvents(through: OTLPLogEmitter(stage: records, scope: OTLPSessionManager.scope, clock: wall, logRecordProcessors: [manager]))
         let session = manager.currentSession
         wall.set(wall.nowUnixNano() + 60 * Self.minuteNanos)
         for _ in 0..<3_000 {

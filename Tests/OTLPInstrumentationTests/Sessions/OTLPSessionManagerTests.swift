@@ -10,8 +10,8 @@ import Tracing
 /// persistence across launches, events, and many threads at a rollover.
 @Suite("OTLPSessionManager")
 struct OTLPSessionManagerTests {
-    /// Keeps what reaches the pipeline's processor.
-    final class Recorder<Item: OTLPExportable>: OTLPProcessor, @unchecked Sendable {
+    /// Keeps what reaches the pipeline's export stage.
+    final class Recorder<Item: OTLPExportable>: OTLPExportStage, @unchecked Sendable {
         private let lock = NSLock()
         private var stored: [Item] = []
         var items: [Item] { lock.withLock { stored } }
@@ -35,9 +35,9 @@ struct OTLPSessionManagerTests {
             manager = OTLPSessionManager(
                 configuration: OTLPSessionConfiguration(inactivityTimeoutSeconds: timeoutSeconds, maxLengthSeconds: maxLengthSeconds),
                 directory: directory, clock: clock, idGenerator: OTLPSequentialIDGenerator())
-            tracer = OTLPTracer(processor: spans, scope: .init(name: "test"), clock: clock, spanProcessors: [manager])
-            emitter = OTLPLogEmitter(processor: records, scope: .init(name: "test"), clock: clock, logRecordProcessors: [manager])
-            manager.emitEvents(through: OTLPLogEmitter(processor: records, scope: OTLPSessionManager.scope, clock: clock, logRecordProcessors: [manager]))
+            tracer = OTLPTracer(stage: spans, scope: .init(name: "test"), clock: clock, spanProcessors: [manager])
+            emitter = OTLPLogEmitter(stage: records, scope: .init(name: "test"), clock: clock, logRecordProcessors: [manager])
+            manager.emitEvents(through: OTLPLogEmitter(stage: records, scope: OTLPSessionManager.scope, clock: clock, logRecordProcessors: [manager]))
         }
 
         deinit { manager.shutdown() }
@@ -233,8 +233,8 @@ struct OTLPSessionManagerHostileTests {
         let records = Recorder<OTLPScopedLogRecord>()
         let spans = Recorder<OTLPScopedSpan>()
         let manager = OTLPSessionManager(configuration: .init(inactivityTimeoutSeconds: 10), clock: clock, idGenerator: OTLPSequentialIDGenerator())
-        let tracer = OTLPTracer(processor: spans, scope: .init(name: "t"), clock: clock, spanProcessors: [manager])
-        let emitter = OTLPLogEmitter(processor: records, scope: OTLPSessionManager.scope, clock: clock, logRecordProcessors: [Allowlist(), manager, Timed(tracer: tracer)])
+        let tracer = OTLPTracer(stage: spans, scope: .init(name: "t"), clock: clock, spanProcessors: [manager])
+        let emitter = OTLPLogEmitter(stage: records, scope: OTLPSessionManager.scope, clock: clock, logRecordProcessors: [Allowlist(), manager, Timed(tracer: tracer)])
         let finished = Self.finishes {
             manager.emitEvents(through: emitter)
             clock.advance(seconds: 11)
@@ -302,7 +302,7 @@ struct OTLPSessionManagerHostileTests {
         let records = Recorder<OTLPScopedLogRecord>()
         let manager = OTLPSessionManager(clock: clock, idGenerator: OTLPSequentialIDGenerator())
         let emitter = OTLPLogEmitter(
-            processor: records, scope: .init(name: "t"), clock: clock, limits: OTLPLimits(attributeCountLimit: 2), logRecordProcessors: [manager])
+            stage: records, scope: .init(name: "t"), clock: clock, limits: OTLPLimits(attributeCountLimit: 2), logRecordProcessors: [manager])
         emitter.emit(OTLPLogRecord(timeUnixNano: 1, body: "x", attributes: [OTLPAttribute("a", "1"), OTLPAttribute("b", "2")]))
         let record = records.items.first?.record
         #expect(record?.attributes.first == OTLPAttribute("session.id", .string(OTLPSessionManagerTests.id(1))))
@@ -316,7 +316,7 @@ struct OTLPSessionManagerHostileTests {
         let manager = OTLPSessionManager(clock: clock, idGenerator: OTLPSequentialIDGenerator())
         defer { manager.shutdown() }
         let tracer = OTLPTracer(
-            processor: spans, scope: .init(name: "t"), clock: clock, limits: OTLPLimits(attributeCountLimit: 2), spanProcessors: [manager])
+            stage: spans, scope: .init(name: "t"), clock: clock, limits: OTLPLimits(attributeCountLimit: 2), spanProcessors: [manager])
         let span = tracer.startSpan("s")
         span.attributes["a"] = "1"
         span.attributes["b"] = "2"

@@ -14,7 +14,7 @@ struct DecodingLimitTests {
     static func read(_ bytes: [UInt8], _ options: OTLPReaderOptions) -> HostileInputTests.Outcome {
         var outcome = HostileInputTests.Outcome()
         do {
-            let reader = try OTLPStreamReader(source: OTLPMemorySource(bytes), options: options)
+            let reader = try OTLPRecordReader(source: OTLPMemorySource(bytes), options: options)
             while try reader.next() != nil { outcome.records += 1 }
         } catch {
             outcome.error = error
@@ -93,8 +93,8 @@ struct DecodingLimitTests {
         }
         let u32 = Self.read(Self.framedSample + [0xFF, 0xFF, 0xFF, 0xFF, 1, 2, 3], largest)
         #expect(u32.records == 1 && u32.error?.code == .recordTooLarge)
-        // OTLPRecordReader clamps what it is given: Int.max cannot overflow a length computation.
-        let records = OTLPRecordReader(
+        // OTLPRawRecordReader clamps what it is given: Int.max cannot overflow a length computation.
+        let records = OTLPRawRecordReader(
             source: OTLPMemorySource(signVarint + [1, 2]), framing: .varint, maxRecordBytes: .max, maxLineBytes: .max, chunkSize: .max)
         #expect(records.maxRecordBytes == OTLPDecodingOptions.maxRecordBytesRange.upperBound)
         #expect(throws: OTLPReadError.self) { try records.next() }

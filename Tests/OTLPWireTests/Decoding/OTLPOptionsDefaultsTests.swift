@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import OTLPWire
 
-/// The reader and decoder options have one `default`, which their inits and `OTLPRecordReader` read; the
+/// The reader and decoder options have one `default`, which their inits and `OTLPRawRecordReader` read; the
 /// record size limit has one name.
 @Suite("Reader and decoder option defaults")
 struct OTLPOptionsDefaultsTests {
@@ -27,22 +27,11 @@ struct OTLPOptionsDefaultsTests {
         #expect(OTLPReaderOptions(chunkSize: 4096).maxLineBytes == OTLPReaderOptions.default.maxLineBytes)
     }
 
-    @Test("a record reader's default limits are the options' defaults")
-    func recordReaderDefaults() {
-        let reader = OTLPRecordReader(source: OTLPMemorySource([]), framing: .u32be)
+    @Test("a raw record reader's default limits are the options' defaults")
+    func rawRecordReaderDefaults() {
+        let reader = OTLPRawRecordReader(source: OTLPMemorySource([]), framing: .u32be)
         #expect(reader.maxRecordBytes == OTLPDecodingOptions.default.maxRecordBytes)
         #expect(reader.maxLineBytes == OTLPReaderOptions.default.maxLineBytes)
-    }
-
-    @Test("the former name maxMessageBytes still reads, writes and constructs maxRecordBytes")
-    @available(*, deprecated)
-    func formerName() throws {
-        var options = OTLPDecodingOptions(maxMessageBytes: 100, maxNestingDepth: 5)
-        #expect(options.maxRecordBytes == 100 && options.maxNestingDepth == 5)
-        #expect(options.maxAttributesPerItem == OTLPDecodingOptions.default.maxAttributesPerItem)
-        options.maxMessageBytes = 200
-        #expect(options.maxRecordBytes == 200 && options.maxMessageBytes == 200)
-        #expect(OTLPDecodingOptions.maxMessageBytesRange == OTLPDecodingOptions.maxRecordBytesRange)
     }
 
     @Test("a record over maxRecordBytes is refused as record_too_large; options past its range name it")

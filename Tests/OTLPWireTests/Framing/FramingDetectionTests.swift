@@ -8,7 +8,7 @@ struct FramingDetectionTests {
 
     @Test("valid vectors read from memory with no file name", arguments: valid)
     func contentOnly(entry: SharedVectors.Entry) throws {
-        let reader = try OTLPStreamReader(source: OTLPMemorySource(try SharedVectors.bytes(entry.path)))
+        let reader = try OTLPRecordReader(source: OTLPMemorySource(try SharedVectors.bytes(entry.path)))
         #expect(reader.framing == OTLPFraming(rawValue: entry.framing), "detected \(reader.framing)")
         #expect(reader.isCompressed == (entry.compression != "none"))
         var records = 0
@@ -34,7 +34,7 @@ struct FramingDetectionTests {
 
     @Test("empty input is zero records of any framing")
     func emptyInput() throws {
-        let reader = try OTLPStreamReader(source: OTLPMemorySource([]))
+        let reader = try OTLPRecordReader(source: OTLPMemorySource([]))
         #expect(try reader.next() == nil)
     }
 }
@@ -45,7 +45,7 @@ struct DetectionSampleFaultTests {
 
     @Test("regression: a gzip fault met while sniffing the framing comes after the records before it", arguments: damagedGzip)
     func faultAfterRecords(entry: SharedVectors.Entry) throws {
-        let reader = try OTLPStreamReader(source: OTLPMemorySource(try SharedVectors.bytes(entry.path)), options: OTLPReaderOptions(signal: entry.kind))
+        let reader = try OTLPRecordReader(source: OTLPMemorySource(try SharedVectors.bytes(entry.path)), options: OTLPReaderOptions(signal: entry.kind))
         var records = 0
         var failure: OTLPReadError?
         do {
@@ -65,7 +65,7 @@ struct JSONDocumentTests {
 
     @Test("reads the vectors' .json files as one record each", arguments: documents)
     func prettyPrinted(entry: SharedVectors.Entry) throws {
-        let reader = try OTLPStreamReader(path: SharedVectors.root.appendingPathComponent(entry.json!).path)
+        let reader = try OTLPRecordReader(path: SharedVectors.root.appendingPathComponent(entry.json!).path)
         let record = try #require(try reader.next())
         #expect(record.payload.signal == entry.kind)
         #expect(record.payload.itemCount == entry.items)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import OTLPWire
 
-@Suite("Every manifest entry through OTLPStreamReader")
+@Suite("Every manifest entry through OTLPRecordReader")
 struct ManifestVectorTests {
     struct Outcome {
         var records = 0
@@ -14,7 +14,7 @@ struct ManifestVectorTests {
     static func read(_ entry: SharedVectors.Entry, framing: OTLPFraming?, signal: OTLPSignal?) -> Outcome {
         var outcome = Outcome()
         do {
-            let reader = try OTLPStreamReader(
+            let reader = try OTLPRecordReader(
                 path: entry.url.path, options: OTLPReaderOptions(framing: framing, signal: signal, chunkSize: 4096))
             while let record = try reader.next() {
                 outcome.records += 1
@@ -79,7 +79,7 @@ struct ManifestVectorTests {
 
     @Test("expected JSON lines read back through the JSON lines reader", arguments: SharedVectors.entries.filter { $0.json?.hasSuffix(".jsonl") == true })
     func jsonLines(entry: SharedVectors.Entry) throws {
-        let reader = try OTLPStreamReader(path: SharedVectors.root.appendingPathComponent(entry.json!).path)
+        let reader = try OTLPRecordReader(path: SharedVectors.root.appendingPathComponent(entry.json!).path)
         #expect(reader.framing == .jsonl)
         var items = 0
         var records = 0

@@ -121,7 +121,7 @@ struct OTLPLengthPrefixTests {
     @Test("the writer's prefixes are the codec's: a varint file of records of 0, 127, 128 and 20,000 bytes reads back")
     func writerUsesCodec() throws {
         let sink = OTLPMemorySink()
-        let writer = OTLPFrameWriter(sink: sink, framing: .varint)
+        let writer = OTLPRecordWriter(sink: sink, framing: .varint)
         for message in [[UInt8](), [UInt8](repeating: 0, count: 0)] { try message.withUnsafeBytes { try writer.writeEncoded($0) } }
         for spans in [1, 3, 40] { try writer.write(SampleTelemetry.traces(spans)) }
         let outcome = StreamInputs.read(sink.bytes, options: OTLPReaderOptions(framing: .varint, signal: .traces))

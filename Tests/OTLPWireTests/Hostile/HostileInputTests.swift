@@ -17,7 +17,7 @@ struct HostileInputTests {
         options.signal = signal
         var outcome = Outcome()
         do {
-            let reader = try OTLPStreamReader(source: OTLPMemorySource(bytes), options: options)
+            let reader = try OTLPRecordReader(source: OTLPMemorySource(bytes), options: options)
             while try reader.next() != nil { outcome.records += 1 }
         } catch {
             outcome.error = error
@@ -252,10 +252,10 @@ struct HostileInputTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("t.u32be.bin").path
-        let writer = OTLPFrameWriter(sink: try OTLPFileSink(path: path))
+        let writer = OTLPRecordWriter(sink: try OTLPFileSink(path: path))
         try writer.write(SampleTelemetry.traces(2))
         try writer.write(SampleTelemetry.traces(2))
-        let reader = try OTLPStreamReader(path: path, options: OTLPReaderOptions(framing: .u32be, signal: .traces))
+        let reader = try OTLPRecordReader(path: path, options: OTLPReaderOptions(framing: .u32be, signal: .traces))
         #expect(try reader.next() != nil)
         try writer.write(SampleTelemetry.traces(2))  // appended while the reader is in the middle
         var rest = 0

@@ -21,7 +21,7 @@ struct BinaryThatStartsLikeJSONTests {
             #expect(outcome.records.reduce(0) { $0 + $1.payload.itemCount } == items)
             #expect(outcome.records.first?.payload.signal == signal)
         }
-        let reader = try OTLPStreamReader(source: OTLPMemorySource(bytes))
+        let reader = try OTLPRecordReader(source: OTLPMemorySource(bytes))
         #expect(reader.framing == framing)
     }
 }

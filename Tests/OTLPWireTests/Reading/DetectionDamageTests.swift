@@ -58,7 +58,7 @@ struct DetectionDamageTests {
     @Test("the same cuts through gzip: never valid")
     func everyCutGzip() throws {
         let sink = OTLPMemorySink()
-        let writer = OTLPFrameWriter(sink: sink, framing: .u32be, gzip: true)
+        let writer = OTLPRecordWriter(sink: sink, framing: .u32be, gzip: true)
         try writer.write(SampleTelemetry.traces(1))
         try writer.flush()
         try writer.write(SampleTelemetry.traces(2))

@@ -1,7 +1,7 @@
 import Testing
 @testable import OTLPWire
 
-/// Validation (``OTLPDecoder/check(_:as:)`` and ``OTLPStreamReader/validateNext()``) applies every rule the
+/// Validation (``OTLPDecoder/check(_:as:)`` and ``OTLPRecordReader/validateNext()``) applies every rule the
 /// full decode applies: the same inputs get the same verdict, error class, record and offset.
 @Suite("Validation is as strict as decoding")
 struct ValidationDepthTests {
@@ -68,16 +68,16 @@ struct ValidationDepthTests {
         var error: OTLPReadError?
     }
 
-    /// The verdicts of reading `bytes` with ``OTLPStreamReader/next()`` and with ``OTLPStreamReader/validateNext()``.
+    /// The verdicts of reading `bytes` with ``OTLPRecordReader/next()`` and with ``OTLPRecordReader/validateNext()``.
     static func verdicts(_ bytes: [UInt8], options: OTLPReaderOptions = OTLPReaderOptions()) -> (print: Verdict, validate: Verdict) {
         var decoded = Verdict()
         do {
-            let reader = try OTLPStreamReader(source: OTLPMemorySource(bytes), options: options)
+            let reader = try OTLPRecordReader(source: OTLPMemorySource(bytes), options: options)
             while let record = try reader.next() { decoded.records += 1; decoded.items += record.payload.itemCount }
         } catch { decoded.error = error }
         var validated = Verdict()
         do {
-            let reader = try OTLPStreamReader(source: OTLPMemorySource(bytes), options: options)
+            let reader = try OTLPRecordReader(source: OTLPMemorySource(bytes), options: options)
             while let (_, items) = try reader.validateNext() { validated.records += 1; validated.items += items }
         } catch { validated.error = error }
         return (decoded, validated)

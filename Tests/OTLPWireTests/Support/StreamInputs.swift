@@ -57,11 +57,11 @@ enum StreamInputs {
         var signals: [OTLPSignal] { records.map(\.payload.signal) }
     }
 
-    /// Reads `source` to its end with ``OTLPStreamReader/next()``.
+    /// Reads `source` to its end with ``OTLPRecordReader/next()``.
     static func read(_ source: any OTLPByteSource, name: String? = nil, options: OTLPReaderOptions = OTLPReaderOptions()) -> Outcome {
         var outcome = Outcome()
         do {
-            let reader = try OTLPStreamReader(source: source, name: name, options: options)
+            let reader = try OTLPRecordReader(source: source, name: name, options: options)
             outcome.framing = reader.framing
             defer { outcome.signal = reader.signal }
             while let record = try reader.next() { outcome.records.append(record) }

@@ -9,7 +9,7 @@ import Glibc
 /// Test helper for the crash test: writes spans through OTLPTelemetry until it is killed.
 ///
 /// usage: otlp-crash-writer PATH FRAMING gzip|plain
-/// It makes spans without pause while the batch processor's worker writes them; every 500 spans it prints
+/// It makes spans without pause while the batch stage's worker writes them; every 500 spans it prints
 /// `flushed N`, N being the spans the exporter has written completely so far (the counters' exported count).
 @main
 struct CrashWriter {

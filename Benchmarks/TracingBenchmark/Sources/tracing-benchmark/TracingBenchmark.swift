@@ -7,8 +7,8 @@ import OTLPWire
 import Tracing
 
 /// Cost of starting and ending a span with 8 attributes through the swift-distributed-tracing API into
-/// OTLPWire's batch processor (ns and allocations per span), beside the same calls on the API's NoOpTracer
-/// measured in the same run; and the throughput of the whole path (tracer, batch processor, encoder,
+/// OTLPWire's batching (ns and allocations per span), beside the same calls on the API's NoOpTracer
+/// measured in the same run; and the throughput of the whole path (tracer, batching, encoder,
 /// file) into a file.
 ///
 /// usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only | --noop-only]     (run through run.sh:
@@ -78,14 +78,13 @@ struct TracingBenchmark {
             return
         }
 
-        // Start + end into the batch processor (its worker encodes and writes to /dev/null meanwhile).
+        // Start + end into the batching (its worker encodes and writes to /dev/null meanwhile).
         let counters = OTLPTelemetryCounters()
-        let processor = OTLPBatchProcessor(
+        let tracer = OTLPTracer(
             exporter: OTLPStreamExporter<OTLPScopedSpan>(sink: try OTLPFileSink(path: "/dev/null"), durability: .none, resource: resource, counters: counters),
-            counters: counters, configuration: .init(maxQueueSize: spans * 2))
-        let tracer = OTLPTracer(processor: processor, scope: OTLPInstrumentationScope(name: "bench", version: "1"))
-        let ours = measure(spans, reps, { spanWith8Attributes(tracer, $0) }, after: { processor.forceFlush() })
-        processor.shutdown()
+            batch: .init(maxQueueSize: spans * 2), counters: counters, scope: OTLPInstrumentationScope(name: "bench", version: "1"))
+        let ours = measure(spans, reps, { spanWith8Attributes(tracer, $0) }, after: { tracer.forceFlush() })
+        tracer.shutdown()
         if hotPathOnly {
             // For a profiler: the tracer's hot path and nothing else.
             print("OTLPTracer start + 8 attributes + end: \(String(format: "%.0f", ours.nanos)) ns/span, \(String(format: "%.1f", ours.allocations)) allocations/span")
@@ -95,13 +94,12 @@ struct TracingBenchmark {
         // Whole path into a file: from the first startSpan to everything written (shutdown).
         let path = directory.appendingPathComponent("traces.u32be.bin").path
         let fileCounters = OTLPTelemetryCounters()
-        let fileProcessor = OTLPBatchProcessor(
+        let fileTracer = OTLPTracer(
             exporter: OTLPStreamExporter<OTLPScopedSpan>(path: path, durability: .none, resource: resource, counters: fileCounters),
-            counters: fileCounters, configuration: .init(maxQueueSize: spans * 2))
-        let fileTracer = OTLPTracer(processor: fileProcessor, scope: OTLPInstrumentationScope(name: "bench", version: "1"))
+            batch: .init(maxQueueSize: spans * 2), counters: fileCounters, scope: OTLPInstrumentationScope(name: "bench", version: "1"))
         let start = DispatchTime.now().uptimeNanoseconds
         for index in 0..<spans { spanWith8Attributes(fileTracer, index) }
-        fileProcessor.shutdown()
+        fileTracer.shutdown()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         let snapshot = fileCounters.snapshot
@@ -112,10 +110,9 @@ struct TracingBenchmark {
 
         // View tracing: one body evaluation + appear + disappear per view, disabled and enabled.
         let viewCounters = OTLPTelemetryCounters()
-        let viewProcessor = OTLPBatchProcessor(
+        let viewTracer = OTLPTracer(
             exporter: OTLPStreamExporter<OTLPScopedSpan>(sink: try OTLPFileSink(path: "/dev/null"), durability: .none, resource: resource, counters: viewCounters),
-            counters: viewCounters, configuration: .init(maxQueueSize: spans * 8))
-        let viewTracer = OTLPTracer(processor: viewProcessor, scope: ViewTraceTracker<OTLPTracer>.scope)
+            batch: .init(maxQueueSize: spans * 8), counters: viewCounters, scope: ViewTraceTracker<OTLPTracer>.scope)
         let views = max(spans / 10, 1)
         let disabledTracker = ViewTraceTracker("HomeScreen", tracer: viewTracer, isEnabled: false)
         var sink = 0
@@ -129,15 +126,15 @@ struct TracingBenchmark {
             sink &+= tracker.body { index }
             tracker.onAppear()
             tracker.onDisappear()
-        }, after: { viewProcessor.forceFlush() })
-        viewProcessor.shutdown()
+        }, after: { viewTracer.forceFlush() })
+        viewTracer.shutdown()
         if sink == 42 { print("") }  // keeps the body results alive
 
         func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
         print("| path (\(spans) spans, median of \(reps)) | ns/span | allocations/span | vs NoOpTracer |")
         print("|---|---:|---:|---:|")
         print("| NoOpTracer (swift-distributed-tracing), same calls | \(fixed(noop.nanos, 0)) | \(fixed(noop.allocations, 1)) | 1.00 |")
-        print("| OTLPTracer start + 8 attributes + end, into OTLPBatchProcessor | \(fixed(ours.nanos, 0)) | \(fixed(ours.allocations, 1)) | \(fixed(ours.nanos / noop.nanos, 2)) |")
+        print("| OTLPTracer start + 8 attributes + end, batched (OTLPTracer(exporter:)) | \(fixed(ours.nanos, 0)) | \(fixed(ours.allocations, 1)) | \(fixed(ours.nanos / noop.nanos, 2)) |")
         print("| ViewTraceTracker disabled: body + onAppear + onDisappear | \(fixed(disabled.nanos, 1)) | \(fixed(disabled.allocations, 1)) | |")
         print("| ViewTraceTracker enabled: init + body + onAppear + onDisappear (4 spans) | \(fixed(enabled.nanos, 0)) | \(fixed(enabled.allocations, 1)) | |")
         print("")

@@ -6,19 +6,19 @@
 /// decompresses up to its last flush.
 ///
 /// The writer never traps: a record its framing cannot hold (over 4 GiB with `u32be`; a JSON line with a
-/// newline in it) throws ``OTLPWriteError/unframeable(_:)`` before any of it is written. It does not apply
+/// newline in it) throws an ``OTLPWriteError/Code/unframeable`` error before any of it is written. It does not apply
 /// the readers' size limits (a reader may raise them); `OTLPTelemetry`'s exporter does.
 ///
 /// ```swift
-/// let writer = try OTLPFrameWriter(sink: OTLPFileSink(path: "traces.u32be.bin"))
+/// let writer = try OTLPRecordWriter(sink: OTLPFileSink(path: "traces.u32be.bin"))
 /// try writer.write(OTLPTracesData(resource: resource, scope: scope, spans: spans))
 /// try writer.close()
 /// ```
-public final class OTLPFrameWriter {
+public final class OTLPRecordWriter {
     /// How records are delimited in the output.
-    public let framing: OTLPFraming
+    package let framing: OTLPFraming
     /// Whether the output is gzip-compressed.
-    public let isCompressed: Bool
+    package let isCompressed: Bool
     private let sink: any OTLPByteSink
     private let encoder = OTLPEncoder()
     private let jsonEncoder = OTLPJSONEncoder()
@@ -43,7 +43,7 @@ public final class OTLPFrameWriter {
     }
 
     /// The largest message a `u32be` length prefix can declare: 4 GiB - 1.
-    public static let maxU32BEMessageBytes = Int(UInt32.max)
+    package static let maxU32BEMessageBytes = Int(UInt32.max)
 
     /// The length prefix for a message of `messageBytes` bytes in `framing` (empty for `jsonl` and
     /// unframed); throws when the framing cannot declare that length.

@@ -2,7 +2,7 @@ internal import OTLPWire
 import Foundation
 
 /// Queues finished items and exports them in batches on a worker thread, as the OpenTelemetry
-/// specification's batching processor does.
+/// specification's batching processor (`BatchSpanProcessor`, `BatchLogRecordProcessor`) does.
 ///
 /// ``onEnd(_:)`` only appends to a bounded queue under a short lock: it never waits for the exporter. The
 /// worker does the items' deferred work (``OTLPExportable/prepareForExport()``: a span's attribute conversion)
@@ -15,16 +15,12 @@ import Foundation
 /// timeout (a sink stuck in a write). ``shutdown()`` then returns without waiting further and reports how many
 /// items the worker still holds: the worker exports them when the write completes, then shuts the exporter
 /// down.
-public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @unchecked Sendable {
-    /// The items processed: the exporter's.
-    public typealias Item = Exporter.Item
-
-    /// The batching settings' former name.
-    @available(*, deprecated, renamed: "OTLPBatchConfiguration")
-    public typealias Configuration = OTLPBatchConfiguration
+package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @unchecked Sendable {
+    /// The items handed on: the exporter's.
+    package typealias Item = Exporter.Item
 
     /// The configuration in effect: the one given, clamped into its ranges.
-    public let configuration: OTLPBatchConfiguration
+    package let configuration: OTLPBatchConfiguration
     private let exporter: Exporter
     private let counters: OTLPTelemetryCounters
     private let condition = NSCondition()
@@ -51,7 +47,7 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
     ///   - configuration: values out of range are clamped (see ``OTLPBatchConfiguration/clamped``).
     ///   - diagnostics: where a shutdown that gave up on a stuck exporter is reported (default: standard
     ///     error).
-    public init(
+    package init(
         exporter: Exporter, counters: OTLPTelemetryCounters, configuration: OTLPBatchConfiguration = .default,
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
@@ -62,21 +58,21 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
         helpThreshold = max(1, self.configuration.maxQueueSize / 2)
         queue.reserveCapacity(min(self.configuration.maxQueueSize, 1 << 16))
         let thread = Thread { [self] in work() }
-        thread.name = "OTLPBatchProcessor"
+        thread.name = "OTLPBatchStage"
         thread.start()
     }
 
-    public func onEnd(_ item: Item) {
-        counters.received(1, Item.kind)
+    package func onEnd(_ item: Item) {
+        counters.received(1, Item.signal)
         condition.lock()
         if isShutDown {
             condition.unlock()
-            counters.dropped(1, Item.kind, .shutDown)
+            counters.dropped(1, Item.signal, .shutDown)
             return
         }
         if queue.count >= configuration.maxQueueSize {
             condition.unlock()
-            counters.dropped(1, Item.kind, .queueFull)
+            counters.dropped(1, Item.signal, .queueFull)
             return
         }
         if queue.count >= helpThreshold {
@@ -90,7 +86,7 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
             guard !isShutDown, queue.count < configuration.maxQueueSize else {
                 let reason: OTLPDropReason = isShutDown ? .shutDown : .queueFull
                 condition.unlock()
-                counters.dropped(1, Item.kind, reason)
+                counters.dropped(1, Item.signal, reason)
                 return
             }
             queue.append(prepared)
@@ -104,7 +100,7 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
     }
 
     @discardableResult
-    public func forceFlush() -> Bool {
+    package func forceFlush() -> Bool {
         condition.lock()
         defer { condition.unlock() }
         if workerFinished { return true }
@@ -114,7 +110,7 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
         return waitForWorker { flushCompleted >= ticket || workerFinished }
     }
 
-    public func shutdown() {
+    package func shutdown() {
         condition.lock()
         if isShutDown {
             condition.unlock()
@@ -131,8 +127,8 @@ public final class OTLPBatchProcessor<Exporter: OTLPExporter>: OTLPProcessor, @u
         condition.unlock()
         if !finished {
             diagnostics(
-                "OTLPBatchProcessor: shutdown gave up after \(configuration.exportTimeoutSeconds) s without progress; "
-                    + "\(pending) \(Item.kind == .span ? "spans" : "log records") are still being exported")
+                "OTLPWire telemetry: shutdown gave up after \(configuration.exportTimeoutSeconds) s without progress; "
+                    + "\(pending) \(Item.signal == .traces ? "spans" : "log records") are still being exported")
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import OTLPWire
 
-@Suite("OTLPFrameWriter")
+@Suite("OTLPRecordWriter")
 struct OTLPFrameWriterTests {
     static let framings: [OTLPFraming] = [.u32be, .varint, .jsonl]
 
@@ -16,7 +16,7 @@ struct OTLPFrameWriterTests {
     @Test("writes and reads back every framing, with and without gzip", arguments: framings, [false, true])
     func roundTrip(framing: OTLPFraming, gzip: Bool) throws {
         let sink = OTLPMemorySink()
-        let writer = OTLPFrameWriter(sink: sink, framing: framing, gzip: gzip)
+        let writer = OTLPRecordWriter(sink: sink, framing: framing, gzip: gzip)
         var expected: [[UInt8]] = []
         for batch in 0..<5 {
             let traces = SampleTelemetry.traces(batch * 3, offset: batch)
@@ -27,7 +27,7 @@ struct OTLPFrameWriterTests {
         try writer.close()
         #expect(writer.recordsWritten == 5)
 
-        let reader = try OTLPStreamReader(source: OTLPMemorySource(sink.bytes), options: OTLPReaderOptions(signal: .traces))
+        let reader = try OTLPRecordReader(source: OTLPMemorySource(sink.bytes), options: OTLPReaderOptions(signal: .traces))
         #expect(reader.framing == framing)
         #expect(reader.isCompressed == gzip)
         var actual: [[UInt8]] = []
@@ -41,7 +41,7 @@ struct OTLPFrameWriterTests {
     @Test("each uncompressed record reaches the sink in one write")
     func oneWritePerRecord() throws {
         let sink = OTLPMemorySink()
-        let writer = OTLPFrameWriter(sink: sink)
+        let writer = OTLPRecordWriter(sink: sink)
         for count in [0, 1, 7] { try writer.write(SampleTelemetry.logs(count)) }
         #expect(sink.writeCount == 3)
     }
@@ -50,7 +50,7 @@ struct OTLPFrameWriterTests {
     func u32beBytes() throws {
         let sink = OTLPMemorySink()
         let data = SampleTelemetry.traces(2)
-        try OTLPFrameWriter(sink: sink).write(data)
+        try OTLPRecordWriter(sink: sink).write(data)
         let message = OTLPEncoder().encode(data)
         let length = UInt32(message.count)
         #expect(Array(sink.bytes.prefix(4)) == [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)])
@@ -60,7 +60,7 @@ struct OTLPFrameWriterTests {
     @Test("a gzip file cut inside a member still yields every record of the flushed members")
     func gzipCutAfterFlush() throws {
         let sink = OTLPMemorySink()
-        let writer = OTLPFrameWriter(sink: sink, gzip: true)
+        let writer = OTLPRecordWriter(sink: sink, gzip: true)
         for index in 0..<4 {
             try writer.write(SampleTelemetry.logs(3, offset: index))
             try writer.flush()
@@ -69,7 +69,7 @@ struct OTLPFrameWriterTests {
         try writer.write(SampleTelemetry.logs(50, offset: 9))
         try writer.flush()
         let cut = Array(sink.bytes[..<(flushedSize + (sink.bytes.count - flushedSize) / 2)])
-        let reader = try OTLPStreamReader(source: OTLPMemorySource(cut))
+        let reader = try OTLPRecordReader(source: OTLPMemorySource(cut))
         var records = 0
         #expect(throws: OTLPReadError.self) {
             while try reader.next() != nil { records += 1 }
@@ -89,7 +89,7 @@ struct OTLPFrameWriterTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         for signal in OTLPSignal.allCases {
             let path = directory.appendingPathComponent("\(signal).\(framing).bin\(gzip ? ".gz" : "")").path
-            let writer = OTLPFrameWriter(sink: try OTLPFileSink(path: path), framing: framing, gzip: gzip)
+            let writer = OTLPRecordWriter(sink: try OTLPFileSink(path: path), framing: framing, gzip: gzip)
             var expected: [[UInt8]] = []
             for batch in 0..<3 {
                 switch signal {

@@ -4,12 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Where a reader gets its bytes from: a file, standard input, or memory.
-public protocol OTLPByteSource: AnyObject {
-    /// Reads up to `buffer.count` bytes; returns 0 only at the end of the input.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(OTLPReadError) -> Int
-}
-
 /// Reads a file descriptor (a file, a pipe, standard input) with `read(2)`, in the caller's chunk sizes.
 public final class OTLPFileSource: OTLPByteSource {
     /// The descriptor read: for `fstat` and `pread` beside the reads (which they do not move), never for
@@ -76,25 +70,6 @@ public final class OTLPFileSource: OTLPByteSource {
         case .success(let count): return count
         case .failure(let cause): throw OTLPReadError(.io, "read failed: \(cause)", cause: cause)
         }
-    }
-}
-
-/// Reads bytes held in memory.
-public final class OTLPMemorySource: OTLPByteSource {
-    private let bytes: [UInt8]
-    private var position = 0
-
-    /// A source that reads `bytes` from the start.
-    public init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-    }
-
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(OTLPReadError) -> Int {
-        let count = min(buffer.count, bytes.count - position)
-        guard count > 0 else { return 0 }
-        bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + position, byteCount: count) }
-        position += count
-        return count
     }
 }
 

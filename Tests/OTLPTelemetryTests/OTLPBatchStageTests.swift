@@ -4,8 +4,8 @@ import Tracing
 import OTLPWire
 @testable import OTLPTelemetry
 
-@Suite("OTLPBatchProcessor")
-struct OTLPBatchProcessorTests {
+@Suite("OTLPBatchStage")
+struct OTLPBatchStageTests {
     static let resource = OTLPResource(attributes: [OTLPAttribute("service.name", "tests")])
     static let scope = OTLPInstrumentationScope(name: "tests")
 
@@ -17,15 +17,15 @@ struct OTLPBatchProcessorTests {
     func queueFull() throws {
         let sink = ControllableSink()
         let counters = OTLPTelemetryCounters()
-        let processor = OTLPBatchProcessor(
+        let stage = OTLPBatchStage(
             exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters),
             counters: counters, configuration: .init(maxQueueSize: 10, maxExportBatchSize: 5, scheduleDelaySeconds: 3600))
         sink.hold()  // the exporter's writes wait: the queue can only fill up
-        for index in 0..<100 { processor.onEnd(Self.record(index)) }  // returns although nothing can be written
+        for index in 0..<100 { stage.onEnd(Self.record(index)) }  // returns although nothing can be written
         let whileHeld = counters.snapshot
         #expect(whileHeld.logRecordsDropped[.queueFull, default: 0] >= 100 - 10 - 100 / 2)
         sink.release()
-        processor.shutdown()
+        stage.shutdown()
         let final = counters.snapshot
         #expect(final.logRecordsReceived == 100)
         #expect(final.logRecordsExported + final.totalLogRecordsDropped == 100)
@@ -37,7 +37,7 @@ struct OTLPBatchProcessorTests {
     struct ThreadProbe: OTLPExportable {
         var index: Int
         var preparedBy: pthread_t?
-        static var kind: OTLPItemKind { .span }
+        static var signal: OTLPSignal { .traces }
         static func request(_ items: [ThreadProbe], resource: OTLPResource) -> OTLPTracesData { OTLPTracesData() }
         func nestsValues(deeperThan levels: Int) -> Bool { false }
         mutating func prepareForExport() {
@@ -64,11 +64,11 @@ struct OTLPBatchProcessorTests {
         let exporter = ProbeExporter()
         // The worker takes nothing before a full batch (8): the first 4 items wait unprepared, the next 4 find
         // the queue half full.
-        let processor = OTLPBatchProcessor(
+        let stage = OTLPBatchStage(
             exporter: exporter, counters: counters, configuration: .init(maxQueueSize: 8, maxExportBatchSize: 8, scheduleDelaySeconds: 3600))
         let caller = pthread_self()
-        for index in 0..<8 { processor.onEnd(ThreadProbe(index: index)) }
-        processor.shutdown()
+        for index in 0..<8 { stage.onEnd(ThreadProbe(index: index)) }
+        stage.shutdown()
         let items = exporter.items
         #expect(items.map(\.index) == Array(0..<8))
         #expect(items.allSatisfy { $0.preparedBy != nil })
@@ -81,27 +81,27 @@ struct OTLPBatchProcessorTests {
     func forceFlush() throws {
         let sink = ControllableSink()
         let counters = OTLPTelemetryCounters()
-        let processor = OTLPBatchProcessor(
+        let stage = OTLPBatchStage(
             exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters),
             counters: counters, configuration: .init(maxQueueSize: 10_000, maxExportBatchSize: 64, scheduleDelaySeconds: 3600))
-        for index in 0..<1000 { processor.onEnd(Self.record(index)) }
-        #expect(processor.forceFlush())
+        for index in 0..<1000 { stage.onEnd(Self.record(index)) }
+        #expect(stage.forceFlush())
         let payloads = try readAll(sink.collected)
         #expect(logRecords(payloads).map(\.timeUnixNano) == (1...1000).map(UInt64.init))
         #expect(payloads.allSatisfy { $0.itemCount <= 64 })
         #expect(counters.snapshot.logRecordsExported == 1000)
-        processor.shutdown()
+        stage.shutdown()
     }
 
     @Test("after shutdown, items are refused and counted as shut_down")
     func afterShutdown() {
         let counters = OTLPTelemetryCounters()
-        let processor = OTLPBatchProcessor(
+        let stage = OTLPBatchStage(
             exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: OTLPMemorySink(), resource: Self.resource, counters: counters),
             counters: counters)
-        processor.onEnd(Self.record(0))
-        processor.shutdown()
-        processor.onEnd(Self.record(1))
+        stage.onEnd(Self.record(0))
+        stage.shutdown()
+        stage.onEnd(Self.record(1))
         #expect(counters.snapshot.logRecordsExported == 1)
         #expect(counters.snapshot.logRecordsDropped == [.shutDown: 1])
     }
@@ -112,14 +112,14 @@ struct OTLPBatchProcessorTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let counters = OTLPTelemetryCounters()
         let config = OTLPBatchConfiguration(maxQueueSize: 1_000_000, scheduleDelaySeconds: 0.2)
-        let spanProcessor = OTLPBatchProcessor(
+        let spanStage = OTLPBatchStage(
             exporter: OTLPStreamExporter<OTLPScopedSpan>(path: directory.appendingPathComponent("traces.u32be.bin").path, durability: .none, resource: Self.resource, counters: counters),
             counters: counters, configuration: config)
-        let logProcessor = OTLPBatchProcessor(
+        let logStage = OTLPBatchStage(
             exporter: OTLPStreamExporter<OTLPScopedLogRecord>(path: directory.appendingPathComponent("logs.u32be.bin.gz").path, gzip: true, durability: .none, resource: Self.resource, counters: counters),
             counters: counters, configuration: .init(maxQueueSize: 1_000_000, scheduleDelaySeconds: 0.2))
-        let tracer = OTLPTracer(processor: spanProcessor, scope: Self.scope)
-        let emitter = OTLPLogEmitter(processor: logProcessor, scope: Self.scope)
+        let tracer = OTLPTracer(stage: spanStage, scope: Self.scope)
+        let emitter = OTLPLogEmitter(stage: logStage, scope: Self.scope)
         let perThread = 100_000
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             var root = tracer.startSpan("root-\(thread)")
@@ -139,8 +139,8 @@ struct OTLPBatchProcessorTests {
                 emitter.emit(OTLPLogRecord(timeUnixNano: UInt64(index + 1), body: .string("extra \(thread)")))
             }
         }
-        spanProcessor.shutdown()
-        logProcessor.shutdown()
+        spanStage.shutdown()
+        logStage.shutdown()
 
         let snapshot = counters.snapshot
         let spansEnded = 8 * perThread + 8  // each thread ends one more root than it replaced
@@ -154,7 +154,7 @@ struct OTLPBatchProcessorTests {
         var spanIDs = Set<OTLPSpanID>()
         var parents: [(OTLPSpanID, OTLPTraceID)] = []
         var traceOf: [OTLPSpanID: OTLPTraceID] = [:]
-        let reader = try OTLPStreamReader(path: directory.appendingPathComponent("traces.u32be.bin").path)
+        let reader = try OTLPRecordReader(path: directory.appendingPathComponent("traces.u32be.bin").path)
         while let record = try reader.next() {
             for span in spans([record.payload]) {
                 spanCount += 1
@@ -168,7 +168,7 @@ struct OTLPBatchProcessorTests {
         #expect(parents.allSatisfy { traceOf[$0.0] == $0.1 }, "every parent is in the file, in the same trace")
 
         var logCount = 0
-        let logReader = try OTLPStreamReader(path: directory.appendingPathComponent("logs.u32be.bin.gz").path)
+        let logReader = try OTLPRecordReader(path: directory.appendingPathComponent("logs.u32be.bin.gz").path)
         while let record = try logReader.next() { logCount += record.payload.itemCount }
         #expect(logCount == snapshot.logRecordsExported)
         #expect(logCount == 8 * perThread)

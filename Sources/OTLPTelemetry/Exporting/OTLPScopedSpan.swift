@@ -1,0 +1,93 @@
+public import OTLPWire
+
+/// A finished span with the instrumentation scope that produced it.
+///
+/// A span ended by ``OTLPTracingSpan`` carries its attributes as the Tracing API holds them: they are
+/// converted to OTLP attributes, sorted by key and cut to the tracer's limits by ``prepareForExport()``,
+/// which the pipeline's batching calls on its worker thread, not on the application's. Reading
+/// ``span`` before that converts them for the read (every read again): an exporter of your own that reads
+/// an item several times calls ``prepareForExport()`` on its copy first. A `.stringConvertible` attribute's
+/// description is taken at that conversion, shortly after the span ended (as swift-otel takes it at
+/// export); set a string to fix a value at a point in time. With two outputs (a file and a collector) the
+/// conversion is done once, when the span ends, so that both get the same values.
+public struct OTLPScopedSpan: Sendable {
+    /// The instrumentation scope of the tracer that made the span.
+    public var scope: OTLPInstrumentationScope
+    /// The finished span, with its attributes converted and its limits applied.
+    public var span: OTLPSpan {
+        // A read borrows the stored span (no copy of its fields) once the attributes are converted.
+        _read {
+            if let pendingAttributes {
+                var span = storedSpan
+                pendingAttributes.complete(&span)
+                yield span
+            } else {
+                yield storedSpan
+            }
+        }
+        set {
+            storedSpan = newValue
+            pendingAttributes = nil
+            limitsApplied = false
+        }
+        _modify {
+            prepareForExport()
+            limitsApplied = false
+            yield &storedSpan
+        }
+    }
+    fileprivate var storedSpan: OTLPSpan
+    /// Attributes (and the limits to apply) still in the Tracing API's form; `nil` once converted.
+    fileprivate var pendingAttributes: OTLPPendingSpanAttributes?
+    /// Whether the stored span is as the tracer's limits left it (nothing changed since): its values then nest
+    /// no deeper than ``OTLPLimits/maxValueNestingLevels``.
+    fileprivate var limitsApplied = false
+
+    /// A span produced under `scope`.
+    public init(scope: OTLPInstrumentationScope, span: OTLPSpan) {
+        self.scope = scope
+        storedSpan = span
+        pendingAttributes = nil
+    }
+
+    /// A span produced under `scope` whose attributes are converted and whose limits are applied later.
+    init(scope: OTLPInstrumentationScope, span: OTLPSpan, pendingAttributes: OTLPPendingSpanAttributes) {
+        self.scope = scope
+        storedSpan = span
+        self.pendingAttributes = pendingAttributes
+    }
+
+    /// Whether the span's attributes are still to be converted (for tests).
+    var hasPendingAttributes: Bool { pendingAttributes != nil }
+
+    /// Converts the span's pending attributes and applies its limits, once.
+    public mutating func prepareForExport() {
+        guard let pendingAttributes else { return }
+        self.pendingAttributes = nil
+        pendingAttributes.complete(&storedSpan)
+        limitsApplied = true
+    }
+}
+
+extension OTLPScopedSpan: OTLPExportable {
+    public static var signal: OTLPSignal { .traces }
+
+    public func nestsValues(deeperThan levels: Int) -> Bool {
+        guard pendingAttributes == nil else {
+            var prepared = self
+            prepared.prepareForExport()
+            return prepared.nestsValues(deeperThan: levels)
+        }
+        if scope.attributes.nest(deeperThan: levels) { return true }
+        // The tracer's limits cut containers nested deeper than `maxValueNestingLevels` in the whole span.
+        if limitsApplied && levels >= OTLPLimits.maxValueNestingLevels { return false }
+        // The stored span itself: reading `span` would go through its accessor for every field.
+        return storedSpan.attributes.nest(deeperThan: levels)
+            || storedSpan.events.contains { $0.attributes.nest(deeperThan: levels) }
+            || storedSpan.links.contains { $0.attributes.nest(deeperThan: levels) }
+    }
+
+    public static func request(_ items: [OTLPScopedSpan], resource: OTLPResource) -> OTLPTracesData {
+        OTLPSignalData(resource: resource, grouping: items, scope: \.scope, item: \.span)
+    }
+}

@@ -1,0 +1,19 @@
+internal import OTLPWire
+/// The pipeline's stage between a tracer or log emitter and its exporters: receives finished items (ended
+/// spans, emitted log records) and hands them to an exporter, in batches (``OTLPBatchStage``) or one at a
+/// time (``OTLPSimpleStage``).
+///
+/// Not to be confused with the application's processors (``OTLPSpanProcessor``, ``OTLPLogRecordProcessor``),
+/// which run before it; a stage is an assembly part of the pipeline, which ``OTLPTelemetry`` (or
+/// `OTLPTracer(exporter:...)`, `OTLPLogEmitter(exporter:...)`) puts together.
+package protocol OTLPExportStage<Item>: Sendable {
+    /// The items handed on: ``OTLPScopedSpan`` or ``OTLPScopedLogRecord``.
+    associatedtype Item: OTLPExportable
+    /// Called when an item is finished. MUST NOT block the caller for long.
+    func onEnd(_ item: Item)
+    /// Exports everything received so far; returns `false` if that did not finish within the timeout.
+    @discardableResult
+    func forceFlush() -> Bool
+    /// Exports everything received so far, then refuses (and counts) later items.
+    func shutdown()
+}

@@ -1,0 +1,27 @@
+/// Hands every item to several stages, in order: a signal written to a file and delivered to a
+/// collector, each through a batch stage of its own (a slow collector never holds up the file).
+package struct OTLPFanOutStage<Item: OTLPExportable>: OTLPExportStage {
+    let stages: [any OTLPExportStage<Item>]
+
+    /// A stage handing every item to `stages`, in order.
+    package init(stages: [any OTLPExportStage<Item>]) {
+        self.stages = stages
+    }
+
+    package func onEnd(_ item: Item) {
+        // The item's deferred work (a span's attribute conversion) is done once, here, so that every output
+        // gets the same values and none converts them again.
+        var item = item
+        item.prepareForExport()
+        for stage in stages { stage.onEnd(item) }
+    }
+
+    package func forceFlush() -> Bool {
+        // Every stage is flushed, whatever the others returned.
+        stages.map { $0.forceFlush() }.allSatisfy { $0 }
+    }
+
+    package func shutdown() {
+        for stage in stages { stage.shutdown() }
+    }
+}
