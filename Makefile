@@ -40,7 +40,7 @@ demo: build
 
 ## test: check the generated C and the formatting, run the whole test suite, then check that the
 ## documentation of every library builds without warnings (reusing the debug build)
-test: deps check-generated
+test: deps check-generated check-format
 	swift test $(SWIFT_BUILD_FLAGS)
 	scripts/check-docs.sh
 
@@ -49,7 +49,8 @@ check-format:
 	scripts/check-format.sh
 
 format:
-	swift format format --configuration .swift-format --in-place --recursive --parallel $(FORMAT_PATHS)
+	git ls-files --cached --others --exclude-standard -- $(FORMAT_PATHS) | grep '\.swift$$' | \
+	  xargs swift format format --configuration .swift-format --in-place --parallel
 
 ## check-docs: the DocC catalogs and doc comments of every library product, built with docc --warnings-as-errors
 check-docs:

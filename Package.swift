@@ -146,7 +146,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "OTLPInstrumentationTests",
-            dependencies: ["OTLPInstrumentation", "OTLPTelemetry", "OTLPWire", "OTLPHTTP", "OTLPTesting", "OTLPTestSupport", "otlpwire-demo"],
+            dependencies: [
+                "OTLPInstrumentation", "OTLPTelemetry", "OTLPWire", "OTLPHTTP", "OTLPTesting", "OTLPTestSupport", "otlpwire-demo",
+            ],
             exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "OTLPMetricKitTests",
@@ -158,12 +160,14 @@ let package = Package(
         // A child process for the spool's outage test: an app delivering through otlp.spool.
         .executableTarget(
             name: "otlp-spool-writer",
-            dependencies: ["OTLPHTTP", "OTLPTelemetry", "OTLPWire", .product(name: "Tracing", package: "swift-distributed-tracing")], path: "Tests/Support/otlp-spool-writer",
+            dependencies: ["OTLPHTTP", "OTLPTelemetry", "OTLPWire", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            path: "Tests/Support/otlp-spool-writer",
             swiftSettings: swiftSettings),
         // A child process for the crash test (killed with SIGKILL while it writes).
         .executableTarget(
             name: "otlp-crash-writer",
-            dependencies: ["OTLPTelemetry", "OTLPWire", .product(name: "Tracing", package: "swift-distributed-tracing")], path: "Tests/Support/otlp-crash-writer",
+            dependencies: ["OTLPTelemetry", "OTLPWire", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            path: "Tests/Support/otlp-crash-writer",
             swiftSettings: swiftSettings),
     ]
 )

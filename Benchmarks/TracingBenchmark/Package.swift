@@ -21,6 +21,6 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
-        ),
+        )
     ]
 )

@@ -55,7 +55,8 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
                 counters.dropped(items.count, signal, .shutDown)
                 return false
             }
-            let encodable = Item.droppingTooDeeplyNested(items, counters: counters, reporter: "OTLP/HTTP exporter", diagnostics: diagnostics)
+            let encodable = Item.droppingTooDeeplyNested(
+                items, counters: counters, reporter: "OTLP/HTTP exporter", diagnostics: diagnostics)
             let tooLarge = items.count - encodable.count
             guard !encodable.isEmpty else { return false }
             let delivery = sender.deliver(Item.request(encodable, resource: resource), encoder: encoder)
@@ -68,7 +69,8 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
             }
             if let failure = delivery.failure {
                 diagnostics(
-                    "OTLP/HTTP exporter: \(delivery.undeliveredItems) \(signal.noun(delivery.undeliveredItems)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.redactedURL): \(Self.printable(failure))")
+                    "OTLP/HTTP exporter: \(delivery.undeliveredItems) \(signal.noun(delivery.undeliveredItems)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.redactedURL): \(Self.printable(failure))"
+                )
             }
             return delivery.acceptedItems == encodable.count && tooLarge == 0
         }

@@ -24,8 +24,10 @@ public struct OTLPHTTPExporterFactory: OTLPExporterFactory {
         counters: OTLPTelemetryCounters, diagnostics: @escaping @Sendable (String) -> Void
     ) -> any OTLPExporter<Item> {
         if endpoint.spool != nil {
-            return OTLPSpoolExporter<Item>(endpoint: endpoint, resource: resource, counters: counters, retryPolicy: retryPolicy, diagnostics: diagnostics)
+            return OTLPSpoolExporter<Item>(
+                endpoint: endpoint, resource: resource, counters: counters, retryPolicy: retryPolicy, diagnostics: diagnostics)
         }
-        return OTLPHTTPExporter<Item>(endpoint: endpoint, resource: resource, counters: counters, retryPolicy: retryPolicy, diagnostics: diagnostics)
+        return OTLPHTTPExporter<Item>(
+            endpoint: endpoint, resource: resource, counters: counters, retryPolicy: retryPolicy, diagnostics: diagnostics)
     }
 }

@@ -76,14 +76,17 @@ extension OTLPHTTPSender {
             delivery.rejectedItems += rejected
             delivery.acceptedBytes += bodyBytes
             if rejected > 0 {
-                delivery.messages.append("accepted the request partly: \(rejected) \(kind.noun(rejected)) rejected\(message.isEmpty ? "" : ": \(message)")")
+                delivery.messages.append(
+                    "accepted the request partly: \(rejected) \(kind.noun(rejected)) rejected\(message.isEmpty ? "" : ": \(message)")")
             } else if !message.isEmpty {
                 delivery.messages.append("accepted the request, with a message: \(message)")
             }
         case .rejected(let statusCode, let message):
             delivery.rejectedItems += itemCount
             delivery.refusedRequests.append((protobuf(), itemCount))
-            delivery.messages.append("refused \(itemCount) \(kind.noun(itemCount)) for their content: HTTP \(statusCode)\(message.isEmpty ? "" : ": \(message)")")
+            delivery.messages.append(
+                "refused \(itemCount) \(kind.noun(itemCount)) for their content: HTTP \(statusCode)\(message.isEmpty ? "" : ": \(message)")"
+            )
         case .tooLarge(let message):
             guard let whole = request(), let (first, second) = whole.halves() else {
                 if bodyBytes < Self.smallestRefusableBytes {
@@ -96,7 +99,8 @@ extension OTLPHTTPSender {
                 }
                 delivery.rejectedItems += itemCount
                 delivery.refusedRequests.append((protobuf(), itemCount))
-                delivery.messages.append("refused \(itemCount) \(kind.noun(itemCount)) as too large: HTTP 413\(message.isEmpty ? "" : ": \(message)")")
+                delivery.messages.append(
+                    "refused \(itemCount) \(kind.noun(itemCount)) as too large: HTTP 413\(message.isEmpty ? "" : ": \(message)")")
                 return
             }
             delivery.splits += 1

@@ -177,7 +177,9 @@ package final class OTLPHTTPSender: Sendable {
             case .answered(let status, let headers, let answer, let bodyTooLong):
                 let contentType = headers.first(name: "content-type") ?? ""
                 if (200..<300).contains(status) {
-                    return Result(outcome: Self.accepted(answer, contentType: contentType, signal: signal, bodyTooLong: bodyTooLong), attempts: attempts)
+                    return Result(
+                        outcome: Self.accepted(answer, contentType: contentType, signal: signal, bodyTooLong: bodyTooLong),
+                        attempts: attempts)
                 }
                 let (message, isOTLPStatus) = Self.statusMessage(answer, contentType: contentType)
                 if status == 400 && isOTLPStatus {
@@ -187,7 +189,10 @@ package final class OTLPHTTPSender: Sendable {
                     return Result(outcome: .tooLarge(message: message), attempts: attempts)
                 }
                 guard OTLPHTTPRetryPolicy.isRetryable(statusCode: status) else {
-                    return Result(outcome: .failed(reason: Self.describeAnswer(status: status, headers: headers, message: message, isOTLPStatus: isOTLPStatus)), attempts: attempts)
+                    return Result(
+                        outcome: .failed(
+                            reason: Self.describeAnswer(status: status, headers: headers, message: message, isOTLPStatus: isOTLPStatus)),
+                        attempts: attempts)
                 }
                 reason = "HTTP \(status)\(message.isEmpty ? "" : ": \(message)")"
                 requestedWait = headers.first(name: "retry-after").flatMap { OTLPHTTPRetryPolicy.retryAfterSeconds($0, now: Date()) }
@@ -227,9 +232,12 @@ package final class OTLPHTTPSender: Sendable {
             // A wait cut short by shutdown ends the retries too.
             guard wait < remaining, retryDeadline.wait(seconds: wait) else {
                 let waitNote = requestedWait.map { String(format: " (the server asked to wait %.0f s)", $0) } ?? ""
-                let limit = endsAtShutdown(deadline) ? "before the shutdown deadline" : "within the \(Self.seconds(endpoint.timeoutSeconds)) s timeout"
+                let limit =
+                    endsAtShutdown(deadline)
+                    ? "before the shutdown deadline" : "within the \(Self.seconds(endpoint.timeoutSeconds)) s timeout"
                 return Result(
-                    outcome: .failed(reason: "\(reason); gave up after \(attempts) \(attempts == 1 ? "attempt" : "attempts") \(limit)\(waitNote)"),
+                    outcome: .failed(
+                        reason: "\(reason); gave up after \(attempts) \(attempts == 1 ? "attempt" : "attempts") \(limit)\(waitNote)"),
                     attempts: attempts)
             }
         }
@@ -330,7 +338,9 @@ package final class OTLPHTTPSender: Sendable {
         if mediaType == "application/json", let status = try? OTLPRPCStatus(json: bytes), status.code != 0 {
             return (status.message, true)
         }
-        if mediaType == "application/x-protobuf" || mediaType == "application/protobuf", let status = try? OTLPRPCStatus(protobuf: bytes), status.code != 0 {
+        if mediaType == "application/x-protobuf" || mediaType == "application/protobuf", let status = try? OTLPRPCStatus(protobuf: bytes),
+            status.code != 0
+        {
             return (status.message, true)
         }
         return (String(decoding: bytes.prefix(4096), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), false)
@@ -357,7 +367,9 @@ package final class OTLPHTTPSender: Sendable {
     /// shutdown's when `shutdownDeadline`), an answer that is not HTTP.
     static func describe(_ error: any Error, shutdownDeadline: Bool = false) -> String {
         if let error = error as? HTTPClientError {
-            if error == .deadlineExceeded { return shutdownDeadline ? "no answer before the shutdown deadline" : "no answer before the timeout" }
+            if error == .deadlineExceeded {
+                return shutdownDeadline ? "no answer before the shutdown deadline" : "no answer before the timeout"
+            }
             if error == .connectTimeout { return "connection timed out" }
             if error == .remoteConnectionClosed { return "the collector closed the connection" }
             if error == .cancelled { return "cancelled at shutdown" }
@@ -380,7 +392,9 @@ package final class OTLPHTTPSender: Sendable {
             }
         }
         if let error = error as? NIOConnectionError {
-            if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty { return "the collector's host name could not be resolved" }
+            if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
+                return "the collector's host name could not be resolved"
+            }
             if let first = error.connectionErrors.first { return describe(first.error) }
         }
         return "request failed: \(error)"

@@ -49,11 +49,15 @@ struct MetricKitCallStackTree {
         isPerThread = tree.bool("callStackPerThread")
         var threads: [Thread] = []
         for (stackIndex, stackValue) in (tree.array("callStacks") ?? []).enumerated() {
-            guard let stack = MetricKitJSON.element(stackValue, path: "\(tree.path).callStacks[\(stackIndex)]", notes: notes) else { continue }
+            guard let stack = MetricKitJSON.element(stackValue, path: "\(tree.path).callStacks[\(stackIndex)]", notes: notes) else {
+                continue
+            }
             var thread = Thread(threadAttributed: stack.bool("threadAttributed"), frames: [])
             let rootsPath = stack.childPath("callStackRootFrames")
             // (value, parent index, depth, index among its siblings); pushed in reverse to keep document order.
-            var pending: [(JSONValue, Int, Int, Int)] = (stack.array("callStackRootFrames") ?? []).enumerated().reversed().map { ($1, -1, 0, $0) }
+            var pending: [(JSONValue, Int, Int, Int)] = (stack.array("callStackRootFrames") ?? []).enumerated().reversed().map {
+                ($1, -1, 0, $0)
+            }
             let positions = FramePositions()  // shared with the lazy paths, never copied
             while let (frameValue, parent, depth, sibling) = pending.popLast() {
                 let framePath = { Self.path(of: parent, sibling: sibling, in: positions, rootsPath: rootsPath) }
@@ -194,7 +198,10 @@ struct MetricKitCallStackTree {
     func flatJSON(maxBytes: Int) -> (json: String, omittedFrames: Int, omittedBytes: Int)? {
         let head = "{" + (isPerThread.map { "\"callStackPerThread\":\($0)," } ?? "") + "\"callStacks\":["
         let threadTexts: [(head: String, frames: [String])] = threads.map { thread in
-            ("{" + (thread.threadAttributed.map { "\"threadAttributed\":\($0)," } ?? "") + "\"callStackFrames\":[", thread.frames.map(Self.json))
+            (
+                "{" + (thread.threadAttributed.map { "\"threadAttributed\":\($0)," } ?? "") + "\"callStackFrames\":[",
+                thread.frames.map(Self.json)
+            )
         }
         // The whole form's length: head, threads (head, frames, commas, "]}"), commas, "]}".
         var fullLength = head.utf8.count + 2 + max(0, threadTexts.count - 1)

@@ -38,8 +38,10 @@ extension MetricKitConverter {
         var span = OTLPSpan(
             traceID: idGenerator.newTraceID(), spanID: idGenerator.newSpanID(), name: "MXDiagnosticPayload", kind: .internal,
             startTimeUnixNano: start, endTimeUnixNano: end,
-            attributes: [beginText.map { OTLPAttribute("metrickit.timestamp_begin", .string($0)) },
-                         endText.map { OTLPAttribute("metrickit.timestamp_end", .string($0)) }].compactMap { $0 })
+            attributes: [
+                beginText.map { OTLPAttribute("metrickit.timestamp_begin", .string($0)) },
+                endText.map { OTLPAttribute("metrickit.timestamp_end", .string($0)) },
+            ].compactMap { $0 })
         var records: [OTLPLogRecord] = []
         var counts: [(String, Int)] = []
         for (arrayKey, kind) in Self.diagnosticKinds {
@@ -56,7 +58,9 @@ extension MetricKitConverter {
             }
             counts.append((kind, converted))
         }
-        for (kind, count) in counts where count > 0 { span.attributes.append(OTLPAttribute("metrickit.diagnostic.\(kind)_count", .int(Int64(count)))) }
+        for (kind, count) in counts where count > 0 {
+            span.attributes.append(OTLPAttribute("metrickit.diagnostic.\(kind)_count", .int(Int64(count))))
+        }
         span.attributes += payload.notes.attributes()
         return DiagnosticConversion(
             span: span, logRecords: records, skippedValues: payload.notes.skippedValues(), skippedValueCount: payload.notes.count)
@@ -120,7 +124,9 @@ extension MetricKitConverter {
             exceptionType = exceptionType ?? machName ?? signalName
             body = [machName, signalName.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
             if body.isEmpty { body = "Crash" }
-            if exceptionMessage == nil, let machName { exceptionMessage = DarwinExceptionNames.machExceptions.first { $0.value.name == machName }?.value.description }
+            if exceptionMessage == nil, let machName {
+                exceptionMessage = DarwinExceptionNames.machExceptions.first { $0.value.name == machName }?.value.description
+            }
         case "hang":
             body = "Application hang"
             stacktracePrefix = "\(prefix).exception"
@@ -141,12 +147,17 @@ extension MetricKitConverter {
         }
         if let signposts = metadata?.array("signpostData"), !signposts.isEmpty {
             let path = metadata!.childPath("signpostData")
-            attributes.add("\(prefix).signposts", .array(signposts.enumerated().map { index, element in
-                Self.attributeValue(element, level: Self.attributeValueLevel + 2, path: "\(path)[\(index)]", notes: diagnostic.notes)
-            }))
+            attributes.add(
+                "\(prefix).signposts",
+                .array(
+                    signposts.enumerated().map { index, element in
+                        Self.attributeValue(
+                            element, level: Self.attributeValueLevel + 2, path: "\(path)[\(index)]", notes: diagnostic.notes)
+                    }))
         }
         if let treeValue = diagnostic.value("callStackTree"),
-           let tree = try MetricKitCallStackTree(treeValue, path: diagnostic.childPath("callStackTree"), notes: diagnostic.notes) {
+            let tree = try MetricKitCallStackTree(treeValue, path: diagnostic.childPath("callStackTree"), notes: diagnostic.notes)
+        {
             let key = "\(stacktracePrefix).stacktrace_json"
             if let (json, omittedFrames, omittedBytes) = tree.flatJSON(maxBytes: options.maxStacktraceJSONBytes) {
                 attributes.add(key, .string(json))
@@ -185,7 +196,8 @@ extension MetricKitConverter {
             return .array(elements.enumerated().map { attributeValue($1, level: level + 2, path: "\(path)[\($0)]", notes: notes) })
         case .object(let members):
             guard level + 3 <= maxLevel else { break }
-            return .keyValueList(members.map { OTLPAttribute($0.0, attributeValue($0.1, level: level + 3, path: "\(path).\($0.0)", notes: notes)) })
+            return .keyValueList(
+                members.map { OTLPAttribute($0.0, attributeValue($0.1, level: level + 3, path: "\(path).\($0.0)", notes: notes)) })
         }
         notes.skip(path, "nested deeper than OTLP readers accept (\(maxLevel) message levels), kept as JSON text")
         return .string(value.jsonText)

@@ -183,8 +183,10 @@ public struct MetricKitConverter: Sendable {
         }
         if let location = payload.object("locationActivityMetrics") {
             for (key, name) in [
-                ("cumulativeBestAccuracyTime", "best_accuracy_time"), ("cumulativeBestAccuracyForNavigationTime", "best_accuracy_for_nav_time"),
-                ("cumulativeNearestTenMetersAccuracyTime", "accuracy_10m_time"), ("cumulativeHundredMetersAccuracyTime", "accuracy_100m_time"),
+                ("cumulativeBestAccuracyTime", "best_accuracy_time"),
+                ("cumulativeBestAccuracyForNavigationTime", "best_accuracy_for_nav_time"),
+                ("cumulativeNearestTenMetersAccuracyTime", "accuracy_10m_time"),
+                ("cumulativeHundredMetersAccuracyTime", "accuracy_100m_time"),
                 ("cumulativeKilometerAccuracyTime", "accuracy_1km_time"), ("cumulativeThreeKilometersAccuracyTime", "accuracy_3km_time"),
             ] { try attributes.measurement(location, key, "metrickit.location_activity.\(name)") }
         }
@@ -203,12 +205,16 @@ public struct MetricKitConverter: Sendable {
         if let responsiveness = payload.object("applicationResponsivenessMetrics") {
             try attributes.histogram(responsiveness, "histogrammedAppHangTime", "metrickit.app_responsiveness.hang_time")
         }
-        if let disk = payload.object("diskIOMetrics") { try attributes.measurement(disk, "cumulativeLogicalWrites", "metrickit.diskio.logical_write_count") }
+        if let disk = payload.object("diskIOMetrics") {
+            try attributes.measurement(disk, "cumulativeLogicalWrites", "metrickit.diskio.logical_write_count")
+        }
         if let memory = payload.object("memoryMetrics") {
             try attributes.measurement(memory, "peakMemoryUsage", "metrickit.memory.peak_memory_usage")
             try attributes.average(memory, "averageSuspendedMemory", "metrickit.memory.suspended_memory")
         }
-        if let display = payload.object("displayMetrics") { try attributes.average(display, "averagePixelLuminance", "metrickit.display.pixel_luminance") }
+        if let display = payload.object("displayMetrics") {
+            try attributes.average(display, "averagePixelLuminance", "metrickit.display.pixel_luminance")
+        }
         if let animation = payload.object("animationMetrics") {
             try attributes.measurement(animation, "scrollHitchTimeRatio", "metrickit.animation.scroll_hitch_time_ratio")
             try attributes.measurement(animation, "hitchTimeRatio", "metrickit.animation.hitch_time_ratio")
@@ -219,7 +225,8 @@ public struct MetricKitConverter: Sendable {
         }
         if let space = payload.object("diskSpaceUsageMetrics") {
             for key in space.keys.sorted() {
-                let name = "metrickit.disk_space_usage.\(MetricKitJSON.snakeCase(key.hasPrefix("total") ? String(key.dropFirst(5)).lowercasedFirst : key))"
+                let name =
+                    "metrickit.disk_space_usage.\(MetricKitJSON.snakeCase(key.hasPrefix("total") ? String(key.dropFirst(5)).lowercasedFirst : key))"
                 if case .number(let text)? = space.value(key) {
                     attributes.add(name, Self.number(text))
                 } else {
@@ -233,7 +240,8 @@ public struct MetricKitConverter: Sendable {
         var spans: [OTLPSpan] = []
         for (index, element) in (payload.array("signpostMetrics") ?? []).enumerated() {
             guard let signpost = MetricKitJSON.element(element, path: "$.signpostMetrics[\(index)]", notes: payload.notes),
-                  !signpost.members.isEmpty else { continue }  // `{}`: a signpost without name or category
+                !signpost.members.isEmpty
+            else { continue }  // `{}`: a signpost without name or category
             var signpostAttributes = AttributeList()
             if let name = signpost.string("signpostName") { signpostAttributes.add("signpost.name", .string(name)) }
             if let category = signpost.string("signpostCategory") { signpostAttributes.add("signpost.category", .string(category)) }
@@ -245,15 +253,17 @@ public struct MetricKitConverter: Sendable {
                 try signpostAttributes.measurement(interval, "signpostCumulativeLogicalWrites", "signpost.logical_write_count")
                 try signpostAttributes.measurement(interval, "signpostCumulativeHitchTimeRatio", "signpost.hitch_time_ratio")
             }
-            spans.append(OTLPSpan(
-                traceID: traceID, spanID: idGenerator.newSpanID(), parentSpanID: payloadSpanID, name: "MXSignpostMetric",
-                kind: .internal, startTimeUnixNano: start, endTimeUnixNano: end, attributes: signpostAttributes.items))
+            spans.append(
+                OTLPSpan(
+                    traceID: traceID, spanID: idGenerator.newSpanID(), parentSpanID: payloadSpanID, name: "MXSignpostMetric",
+                    kind: .internal, startTimeUnixNano: start, endTimeUnixNano: end, attributes: signpostAttributes.items))
         }
         let (bounded, dropped) = attributes.bounded(then: payload.notes.attributes())
         let payloadSpan = OTLPSpan(
             traceID: traceID, spanID: payloadSpanID, name: "MXMetricPayload", kind: .internal,
             startTimeUnixNano: start, endTimeUnixNano: end, attributes: bounded, droppedAttributesCount: dropped)
-        return MetricConversion(spans: [payloadSpan] + spans, skippedValues: payload.notes.skippedValues(), skippedValueCount: payload.notes.count)
+        return MetricConversion(
+            spans: [payloadSpan] + spans, skippedValues: payload.notes.skippedValues(), skippedValueCount: payload.notes.count)
     }
 
     /// A JSON number as an attribute value: an int when it is an exact 64-bit integer, else a double when
@@ -276,7 +286,8 @@ public struct MetricKitConverter: Sendable {
             guard let nanos = MetricKitTimestamp.unixNano(text, assumedUTCOffsetSeconds: options.assumedUTCOffsetSeconds) else {
                 let error = MetricKitConversionError(
                     path: payload.childPath(key),
-                    message: "\"\(text)\" is not a MetricKit timestamp (yyyy-MM-dd HH:mm:ss with an optional ±hhmm offset, years 1970-2500)")
+                    message: "\"\(text)\" is not a MetricKit timestamp (yyyy-MM-dd HH:mm:ss with an optional ±hhmm offset, years 1970-2500)"
+                )
                 unreadable = unreadable ?? error
                 return nil
             }
@@ -285,7 +296,8 @@ public struct MetricKitConverter: Sendable {
         let begin = time("timeStampBegin", beginText)
         let end = time("timeStampEnd", endText)
         guard let start = begin ?? end else {
-            throw unreadable ?? MetricKitConversionError(path: "$", message: "no timeStampBegin or timeStampEnd: the reporting period is unknown")
+            throw unreadable
+                ?? MetricKitConversionError(path: "$", message: "no timeStampBegin or timeStampEnd: the reporting period is unknown")
         }
         if let unreadable { payload.notes.skip(unreadable.path, unreadable.message + ", skipped") }
         if let end, end < start { payload.notes.skip(payload.childPath("timeStampEnd"), "before timeStampBegin, taken as timeStampBegin") }
@@ -317,15 +329,20 @@ public struct MetricKitConverter: Sendable {
     ]
 
     static let foregroundExits = [
-        ("cumulativeNormalAppExitCount", "normal_app_exit_count"), ("cumulativeMemoryResourceLimitExitCount", "memory_resource_limit_exit_count"),
+        ("cumulativeNormalAppExitCount", "normal_app_exit_count"),
+        ("cumulativeMemoryResourceLimitExitCount", "memory_resource_limit_exit_count"),
         ("cumulativeBadAccessExitCount", "bad_access_exit_count"), ("cumulativeAbnormalExitCount", "abnormal_exit_count"),
-        ("cumulativeIllegalInstructionExitCount", "illegal_instruction_exit_count"), ("cumulativeAppWatchdogExitCount", "app_watchdog_exit_count"),
+        ("cumulativeIllegalInstructionExitCount", "illegal_instruction_exit_count"),
+        ("cumulativeAppWatchdogExitCount", "app_watchdog_exit_count"),
     ]
     static let backgroundExits = [
-        ("cumulativeNormalAppExitCount", "normal_app_exit_count"), ("cumulativeMemoryResourceLimitExitCount", "memory_resource_limit_exit_count"),
-        ("cumulativeCPUResourceLimitExitCount", "cpu_resource_limit_exit_count"), ("cumulativeMemoryPressureExitCount", "memory_pressure_exit_count"),
+        ("cumulativeNormalAppExitCount", "normal_app_exit_count"),
+        ("cumulativeMemoryResourceLimitExitCount", "memory_resource_limit_exit_count"),
+        ("cumulativeCPUResourceLimitExitCount", "cpu_resource_limit_exit_count"),
+        ("cumulativeMemoryPressureExitCount", "memory_pressure_exit_count"),
         ("cumulativeBadAccessExitCount", "bad_access_exit_count"), ("cumulativeAbnormalExitCount", "abnormal_exit_count"),
-        ("cumulativeIllegalInstructionExitCount", "illegal_instruction_exit_count"), ("cumulativeAppWatchdogExitCount", "app_watchdog_exit_count"),
+        ("cumulativeIllegalInstructionExitCount", "illegal_instruction_exit_count"),
+        ("cumulativeAppWatchdogExitCount", "app_watchdog_exit_count"),
         ("cumulativeSuspendedWithLockedFileExitCount", "suspended_with_locked_file_exit_count"),
         ("cumulativeBackgroundTaskAssertionTimeoutExitCount", "background_task_assertion_timeout_exit_count"),
     ]
@@ -399,7 +416,9 @@ struct AttributeList {
                 if deviation < 0 {
                     average.notes.skip(average.childPath("standardDeviation"), "negative, skipped")
                 } else if !scaled.isFinite {
-                    throw MetricKitConversionError(path: average.childPath("standardDeviation"), message: "\(deviation) in the average's unit is beyond the range of a 64-bit float")
+                    throw MetricKitConversionError(
+                        path: average.childPath("standardDeviation"),
+                        message: "\(deviation) in the average's unit is beyond the range of a 64-bit float")
                 } else {
                     add("\(name)_standard_deviation", .double(scaled))
                 }
@@ -415,12 +434,14 @@ struct AttributeList {
     mutating func histogram(_ object: MetricKitJSON, _ key: String, _ name: String) throws(MetricKitConversionError) {
         guard let histogram = try object.histogram(key), let total = histogram.totalCount, total > 0 else { return }
         guard let average = histogram.average else {
-            throw MetricKitConversionError(path: object.childPath(key), message: "the bucket-midpoint mean is beyond the range of a 64-bit float")
+            throw MetricKitConversionError(
+                path: object.childPath(key), message: "the bucket-midpoint mean is beyond the range of a 64-bit float")
         }
         add("\(name)_average", .double(average))
         for (label, fraction) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99)] {
             guard let value = histogram.percentile(fraction) else {
-                throw MetricKitConversionError(path: object.childPath(key), message: "the \(label) estimate is beyond the range of a 64-bit float")
+                throw MetricKitConversionError(
+                    path: object.childPath(key), message: "the \(label) estimate is beyond the range of a 64-bit float")
             }
             add("\(name)_\(label)", .double(value))
         }

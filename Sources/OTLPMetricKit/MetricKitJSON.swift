@@ -179,7 +179,8 @@ struct MetricKitJSON {
         for index in values.keys {
             guard let bucket = values.object(index), !bucket.members.isEmpty else { continue }
             guard let count = bucket.integer("bucketCount"), let startText = bucket.string("bucketStart"),
-                  let endText = bucket.string("bucketEnd") else {
+                let endText = bucket.string("bucketEnd")
+            else {
                 notes.skip(bucket.path, "a bucket needs bucketCount, bucketStart and bucketEnd, skipped")
                 continue
             }
@@ -190,11 +191,14 @@ struct MetricKitJSON {
                 start = first
                 end = last
             case (.outOfRange, _), (_, .outOfRange):
-                throw MetricKitConversionError(path: bucket.path, message: "bucket bounds \"\(startText)\"-\"\(endText)\" are beyond the range of a 64-bit float")
+                throw MetricKitConversionError(
+                    path: bucket.path, message: "bucket bounds \"\(startText)\"-\"\(endText)\" are beyond the range of a 64-bit float")
             default:
                 return skip(key, "bucket \(index) bounds \"\(startText)\"-\"\(endText)\" are not measurements of one unit: the histogram")
             }
-            if let unit, unit != start.unit { return skip(key, "bucket \(index) has a unit that differs from the other buckets: the histogram") }
+            if let unit, unit != start.unit {
+                return skip(key, "bucket \(index) has a unit that differs from the other buckets: the histogram")
+            }
             unit = start.unit
             guard let bucketCount = Int(exactly: count) else {
                 throw MetricKitConversionError(path: bucket.childPath("bucketCount"), message: "\(count) does not fit this platform's Int")

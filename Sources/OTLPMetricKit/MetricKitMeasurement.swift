@@ -45,10 +45,12 @@ package struct MetricKitMeasurement: Sendable, Equatable {
         "ms": (.seconds, 1, 1e3), "毫秒": (.seconds, 1, 1e3), "min": (.seconds, 60, 1), "hr": (.seconds, 3600, 1),
         "μs": (.seconds, 1, 1e6), "µs": (.seconds, 1, 1e6), "ns": (.seconds, 1, 1e9), "ps": (.seconds, 1, 1e12),
         "byte": (.bytes, 1, 1), "bytes": (.bytes, 1, 1), "B": (.bytes, 1, 1),
-        "kB": (.bytes, 1e3, 1), "KB": (.bytes, 1e3, 1), "千字节": (.bytes, 1e3, 1), "MB": (.bytes, 1e6, 1), "GB": (.bytes, 1e9, 1), "TB": (.bytes, 1e12, 1),
+        "kB": (.bytes, 1e3, 1), "KB": (.bytes, 1e3, 1), "千字节": (.bytes, 1e3, 1), "MB": (.bytes, 1e6, 1), "GB": (.bytes, 1e9, 1),
+        "TB": (.bytes, 1e12, 1),
         "KiB": (.bytes, 1024, 1), "MiB": (.bytes, 1_048_576, 1), "GiB": (.bytes, 1_073_741_824, 1),
         "bit": (.bytes, 1, 8), "kb": (.bytes, 125, 1), "Mb": (.bytes, 125_000, 1),
-        "bars": (.bars, 1, 1), "apl": (.apl, 1, 1), "kiloinstructions": (.instructions, 1000, 1), "ms per s": (.millisecondsPerSecond, 1, 1),
+        "bars": (.bars, 1, 1), "apl": (.apl, 1, 1), "kiloinstructions": (.instructions, 1000, 1),
+        "ms per s": (.millisecondsPerSecond, 1, 1),
     ]
 
     /// Parses `"<number>[ ]<unit>"`; `nil` when the number or the unit is not understood, or when the value in
@@ -70,7 +72,8 @@ package struct MetricKitMeasurement: Sendable, Equatable {
     static func parse(_ text: String) -> Parsed {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let unitStart = trimmed.firstIndex(where: { !($0.isASCII && ($0.isNumber || $0 == "," || $0 == ".")) }),
-              unitStart > trimmed.startIndex else { return .notUnderstood }
+            unitStart > trimmed.startIndex
+        else { return .notUnderstood }
         let numberText = trimmed[..<unitStart]
         let unitText = trimmed[unitStart...].trimmingCharacters(in: .whitespaces)
         // A single ',' followed by 1-2 digits could be a decimal comma: ambiguous, refuse rather than guess.
@@ -78,7 +81,8 @@ package struct MetricKitMeasurement: Sendable, Equatable {
         if commaParts.count == 2, let tail = commaParts.last, (1...2).contains(tail.count) { return .notUnderstood }
         if commaParts.count > 1, commaParts.dropFirst().contains(where: { $0.count != 3 && !$0.contains(".") }) { return .notUnderstood }
         guard let number = Double(numberText.replacingOccurrences(of: ",", with: "")),
-              let (unit, multiplier, divisor) = Self.units[unitText] else { return .notUnderstood }
+            let (unit, multiplier, divisor) = Self.units[unitText]
+        else { return .notUnderstood }
         // Checked: a number of 309+ digits is infinite as a Double, and a huge one times the unit's factor too.
         let value = number * multiplier / divisor
         guard number.isFinite, value.isFinite else { return .outOfRange }

@@ -21,17 +21,18 @@ package enum MetricKitTimestamp {
         let date = parts[0].split(separator: "-")
         let time = parts[1].split(separator: ":")
         guard date.count == 3, time.count == 3,
-              let year = digits(date[0], upTo: 4), let month = digits(date[1], upTo: 2), let day = digits(date[2], upTo: 2),
-              let hour = digits(time[0], upTo: 2), let minute = digits(time[1], upTo: 2), let second = digits(time[2], upTo: 2),
-              years.contains(year),
-              (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+            let year = digits(date[0], upTo: 4), let month = digits(date[1], upTo: 2), let day = digits(date[2], upTo: 2),
+            let hour = digits(time[0], upTo: 2), let minute = digits(time[1], upTo: 2), let second = digits(time[2], upTo: 2),
+            years.contains(year),
+            (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         var offset = assumedUTCOffsetSeconds
         if parts.count == 3 {
             let zone = parts[2]
             guard zone.count == 5, let sign = zone.first, sign == "+" || sign == "-",
-                  let hours = digits(zone.dropFirst().prefix(2), upTo: 2), let minutes = digits(zone.suffix(2), upTo: 2),
-                  minutes < 60 else { return nil }
+                let hours = digits(zone.dropFirst().prefix(2), upTo: 2), let minutes = digits(zone.suffix(2), upTo: 2),
+                minutes < 60
+            else { return nil }
             offset = (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
             guard (-maxUTCOffsetSeconds...maxUTCOffsetSeconds).contains(offset) else { return nil }
         }

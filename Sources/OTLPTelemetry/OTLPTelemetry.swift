@@ -89,9 +89,11 @@ public final class OTLPTelemetry: Sendable {
         self.diagnostics = diagnostics
         let counters = OTLPTelemetryCounters()
         self.counters = counters
-        var resource = resource ?? OTLPResourceDetector.detect(
-            serviceName: configuration.service.name, serviceVersion: configuration.service.version,
-            extra: configuration.service.attributes.sorted { $0.key < $1.key }.map { OTLPAttribute($0.key, .string($0.value)) })
+        var resource =
+            resource
+            ?? OTLPResourceDetector.detect(
+                serviceName: configuration.service.name, serviceVersion: configuration.service.version,
+                extra: configuration.service.attributes.sorted { $0.key < $1.key }.map { OTLPAttribute($0.key, .string($0.value)) })
         // The resource is in every record: one huge value would make every record unreadable.
         if let length = configuration.limits.attributeValueLengthLimit {
             resource.attributes = resource.attributes.map { OTLPAttribute($0.key, $0.value.map { OTLPLimits.truncate($0, length) }) }
@@ -108,7 +110,8 @@ public final class OTLPTelemetry: Sendable {
             case "stderr": return OTLPFileSink.standardError
             case let path?:
                 let sink = OTLPRotatingFileSink(
-                    path: path, rotation: configuration.rotation, signal: signal, counters: counters, clock: clock, diagnostics: diagnostics)
+                    path: path, rotation: configuration.rotation, signal: signal, counters: counters, clock: clock, diagnostics: diagnostics
+                )
                 do throws(OTLPWriteError) {
                     try sink.open()
                 } catch {
@@ -123,7 +126,8 @@ public final class OTLPTelemetry: Sendable {
         if configuration.otlp != nil {
             if exporterFactory == nil {
                 diagnostics(
-                    "OTLPWire telemetry: the configuration's otlp section is ignored: no exporter factory was given (link OTLPHTTP and pass OTLPHTTPExporterFactory())")
+                    "OTLPWire telemetry: the configuration's otlp section is ignored: no exporter factory was given (link OTLPHTTP and pass OTLPHTTPExporterFactory())"
+                )
             } else {
                 deliveryCounters = OTLPTelemetryCounters()
             }
@@ -134,19 +138,23 @@ public final class OTLPTelemetry: Sendable {
             let batch = configuration.batch(for: Item.signal)
             var stages: [any OTLPExportStage<Item>] = []
             if let fileSink = sink(output, Item.signal) {
-                stages.append(OTLPBatchStage(
-                    exporter: OTLPStreamExporter<Item>(
-                        sink: fileSink, framing: output.framing, gzip: output.gzip, durability: configuration.durability, resource: resource,
-                        counters: counters, diagnostics: diagnostics),
-                    counters: counters, configuration: batch, diagnostics: diagnostics))
+                stages.append(
+                    OTLPBatchStage(
+                        exporter: OTLPStreamExporter<Item>(
+                            sink: fileSink, framing: output.framing, gzip: output.gzip, durability: configuration.durability,
+                            resource: resource,
+                            counters: counters, diagnostics: diagnostics),
+                        counters: counters, configuration: batch, diagnostics: diagnostics))
             }
             if let exporterFactory, let deliveryCounters, var endpoint = configuration.otlp?.resolved(for: Item.signal) {
                 // The spool's durability is the pipeline's unless the spool sets its own.
                 if endpoint.spool != nil, endpoint.spool?.durability == nil { endpoint.spool?.durability = configuration.durability }
                 let exporter = exporterFactory.makeExporter(
                     for: Item.self, endpoint: endpoint, resource: resource, counters: deliveryCounters, diagnostics: diagnostics)
-                stages.append(OTLPBatchStage(
-                    exporter: OTLPAnyExporter(base: exporter), counters: deliveryCounters, configuration: batch, diagnostics: diagnostics))
+                stages.append(
+                    OTLPBatchStage(
+                        exporter: OTLPAnyExporter(base: exporter), counters: deliveryCounters, configuration: batch,
+                        diagnostics: diagnostics))
             }
             switch stages.count {
             case 0: return OTLPDisabledStage<Item>(counters: counters)

@@ -10,7 +10,15 @@ public final class OTLPSequentialIDGenerator: OTLPIDGenerator, @unchecked Sendab
     public init() {}
 
     /// The next number, as the low half of a trace ID.
-    public func newTraceID() -> OTLPTraceID { lock.withLock { next += 1; return OTLPTraceID(high: 0, low: next) } }
+    public func newTraceID() -> OTLPTraceID {
+        lock.withLock {
+            next += 1; return OTLPTraceID(high: 0, low: next)
+        }
+    }
     /// The next number, as a span ID.
-    public func newSpanID() -> OTLPSpanID { lock.withLock { next += 1; return OTLPSpanID(next) } }
+    public func newSpanID() -> OTLPSpanID {
+        lock.withLock {
+            next += 1; return OTLPSpanID(next)
+        }
+    }
 }

@@ -19,7 +19,8 @@ public final class OTLPSpanRecorder: @unchecked Sendable {
     public init(clock: OTLPManualClock = OTLPManualClock()) {
         self.clock = clock
         stage = OTLPSimpleStage(
-            exporter: OTLPStreamExporter<OTLPScopedSpan>(sink: sink, resource: OTLPResource(attributes: [OTLPAttribute("service.name", "tests")]), counters: counters),
+            exporter: OTLPStreamExporter<OTLPScopedSpan>(
+                sink: sink, resource: OTLPResource(attributes: [OTLPAttribute("service.name", "tests")]), counters: counters),
             counters: counters)
     }
 
@@ -30,11 +31,14 @@ public final class OTLPSpanRecorder: @unchecked Sendable {
 
     /// Every span exported so far, with its scope, in export order.
     public func spans() throws -> [(scope: OTLPInstrumentationScope?, span: OTLPSpan)] {
-        let reader = try OTLPRecordReader(source: OTLPMemorySource(sink.bytes), options: OTLPReaderOptions(framing: .u32be, signal: .traces))
+        let reader = try OTLPRecordReader(
+            source: OTLPMemorySource(sink.bytes), options: OTLPReaderOptions(framing: .u32be, signal: .traces))
         var out: [(OTLPInstrumentationScope?, OTLPSpan)] = []
         while let record = try reader.next() {
             guard case .traces(let data) = record.payload else { continue }
-            for group in data.resourceSpans { for scopeGroup in group.scopeSpans { for span in scopeGroup.spans { out.append((scopeGroup.scope, span)) } } }
+            for group in data.resourceSpans {
+                for scopeGroup in group.scopeSpans { for span in scopeGroup.spans { out.append((scopeGroup.scope, span)) } }
+            }
         }
         return out
     }

@@ -83,7 +83,8 @@ struct ConvertCommand: ParsableCommand {
                         let line = Self.jsonLine(record.payload)
                         guard line.count <= options.maxLineBytes else {
                             Output.diagnostic(
-                                "\(displayName(input)): record \(record.index): its JSON line would be \(line.count) bytes, over the \(options.maxLineBytes) readers accept (--max-line-bytes); it and the records after it are not written")
+                                "\(displayName(input)): record \(record.index): its JSON line would be \(line.count) bytes, over the \(options.maxLineBytes) readers accept (--max-line-bytes); it and the records after it are not written"
+                            )
                             status = ExitStatus.damagedInput
                             break
                         }

@@ -12,10 +12,15 @@ struct FilterOptions: ParsableArguments {
     @Option(name: .customLong("trace-id"), help: "Keep spans and log records of this trace (32 hex digits).")
     var traceID: String?
 
-    @Option(help: "Keep spans and log records whose name (span name, log event name or body) contains this text, or matches it as a glob when it has * ? or [.")
+    @Option(
+        help:
+            "Keep spans and log records whose name (span name, log event name or body) contains this text, or matches it as a glob when it has * ? or [."
+    )
     var name: String?
 
-    @Option(name: .customLong("severity-min"), help: "Keep log records at least this severe (trace, debug, info, warn, error, fatal, with 2-4 suffixes, or 1-24).")
+    @Option(
+        name: .customLong("severity-min"),
+        help: "Keep log records at least this severe (trace, debug, info, warn, error, fatal, with 2-4 suffixes, or 1-24).")
     var severityMin: String?
 
     @Option(help: "Stop after this many spans or log records in all.")

@@ -23,7 +23,10 @@ struct InputOptions: ParsableArguments {
     @Option(help: "Record framing: auto (from the file name, then the content), u32be, varint, jsonl or none (one bare message).")
     var framing: FramingChoice = .auto
 
-    @Option(help: "Signal: auto (from the content, then a whole traces/logs token of the file name; content that decides nothing asks for this option), traces or logs.")
+    @Option(
+        help:
+            "Signal: auto (from the content, then a whole traces/logs token of the file name; content that decides nothing asks for this option), traces or logs."
+    )
     var signal: SignalChoice = .auto
 
     @OptionGroup var limits: LimitOptions

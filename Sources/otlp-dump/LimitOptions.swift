@@ -16,10 +16,16 @@ struct LimitOptions: ParsableArguments {
 
     @Option(
         name: .customLong("max-attributes-per-item"),
-        help: "Most attributes accepted on one span, event, link, log record, resource or scope (0...1000000). (default: \(OTLPDecodingOptions.default.maxAttributesPerItem))")
+        help:
+            "Most attributes accepted on one span, event, link, log record, resource or scope (0...1000000). (default: \(OTLPDecodingOptions.default.maxAttributesPerItem))"
+    )
     var maxAttributesPerItem: Int?
 
-    @Option(name: .customLong("max-decoded-bytes"), help: "Most memory decoding one record may take (protobuf-c's structs, the JSON tree and the model), as estimated before decoding (1...68719476736).")
+    @Option(
+        name: .customLong("max-decoded-bytes"),
+        help:
+            "Most memory decoding one record may take (protobuf-c's structs, the JSON tree and the model), as estimated before decoding (1...68719476736)."
+    )
     var maxDecodedBytes: Int = OTLPDecodingOptions.default.maxDecodedBytes
 
     @Option(name: .customLong("max-line-bytes"), help: "Longest JSON line accepted, in bytes (1...2147483647).")
@@ -28,7 +34,9 @@ struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("max-decompressed-bytes"), help: "Most bytes a gzip input may inflate to (0: no limit).")
     var maxDecompressedBytes: Int = Self.decompressedBytesOption(OTLPReaderOptions.default.maxDecompressedBytes)
 
-    @Option(name: .customLong("max-inflation-ratio"), help: "Most decompressed bytes per compressed byte past the first 16 MiB (stops gzip bombs; 1...9223372036854775807).")
+    @Option(
+        name: .customLong("max-inflation-ratio"),
+        help: "Most decompressed bytes per compressed byte past the first 16 MiB (stops gzip bombs; 1...9223372036854775807).")
     var maxInflationRatio: Int = OTLPReaderOptions.default.maxInflationRatio
 
     /// `--max-decompressed-bytes` for a limit: 0 for none (`Int.max`).

@@ -11,7 +11,8 @@ import Darwin
 struct OTLPDump: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "otlp-dump",
-        abstract: "Inspect, validate, convert and send OTLP trace and log files: framed protobuf (u32be, varint), JSON lines, bare messages, gzip or not.",
+        abstract:
+            "Inspect, validate, convert and send OTLP trace and log files: framed protobuf (u32be, varint), JSON lines, bare messages, gzip or not.",
         discussion: """
             FILE arguments may be `-` for standard input (the default). Framing, gzip and signal are detected \
             unless given. Damaged input: every record before the fault is still shown, then one error on stderr \

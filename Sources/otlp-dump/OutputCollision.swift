@@ -9,9 +9,11 @@ enum OutputCollision {
     /// file as one of `inputs` (`-`: standard input).
     static func check(output: String, inputs: [String]) throws {
         guard let target = output == "-" ? OTLPFileStatus.reached(byDescriptor: 1) : OTLPFileStatus.reached(by: output) else { return }
-        for input in inputs where target.overlaps(input == "-" ? OTLPFileStatus.reached(byDescriptor: 0) : OTLPFileStatus.reached(by: input)) {
+        for input in inputs
+        where target.overlaps(input == "-" ? OTLPFileStatus.reached(byDescriptor: 0) : OTLPFileStatus.reached(by: input)) {
             throw ValidationError(
-                "output \(output == "-" ? "<stdout>" : output) is the same file as input \(displayName(input)): writing it would destroy the input before it is read")
+                "output \(output == "-" ? "<stdout>" : output) is the same file as input \(displayName(input)): writing it would destroy the input before it is read"
+            )
         }
     }
 }

@@ -99,7 +99,8 @@ struct SendCheckpoint {
         OTLPReadError(
             .io,
             "--checkpoint \(TerminalText.escaped(path ?? "")) counts \(answeredRecords(of: file).count) records of it answered, but it ends after "
-                + "\(recordsFound): cut short or rewritten since; nothing of it was sent (remove its line from the checkpoint to send it from the start)")
+                + "\(recordsFound): cut short or rewritten since; nothing of it was sent (remove its line from the checkpoint to send it from the start)"
+        )
     }
 
     /// Records that the first `count` records of `file` are answered, with the identity `file` had when
@@ -108,7 +109,8 @@ struct SendCheckpoint {
         guard path != nil, file != "-", let identity = opened[file] else { return }
         guard !file.contains("\n") else {
             if !warnedAboutNewline {
-                Output.diagnostic("--checkpoint: \(TerminalText.escaped(file)): a path with a line break cannot be recorded; a re-run sends it again")
+                Output.diagnostic(
+                    "--checkpoint: \(TerminalText.escaped(file)): a path with a line break cannot be recorded; a re-run sends it again")
                 warnedAboutNewline = true
             }
             return
@@ -127,7 +129,8 @@ struct SendCheckpoint {
             return Start(answeredRecords: 0, warning: "\(notIt) (it is not a regular file, which cannot be resumed); \(fromStart)")
         }
         guard let recorded = entry.identity else {
-            return Start(answeredRecords: 0, warning: "\(notIt) (its line has no file identity, written by an earlier otlp-dump); \(fromStart)")
+            return Start(
+                answeredRecords: 0, warning: "\(notIt) (its line has no file identity, written by an earlier otlp-dump); \(fromStart)")
         }
         let current = found.identity
         if let difference = recorded.difference(device: current.device, inode: current.inode, head: found.head) {
@@ -165,7 +168,8 @@ struct SendCheckpoint {
             }
             let old = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
             guard old.count == 2, let count = Int(old[0]), count >= 0 else {
-                loadError = "--checkpoint: \(TerminalText.escaped(path)) line \(number + 1) is not COUNT<TAB>DEVICE<TAB>INODE<TAB>BYTES<TAB>FNV1A64<TAB>PATH: is it a checkpoint file?"
+                loadError =
+                    "--checkpoint: \(TerminalText.escaped(path)) line \(number + 1) is not COUNT<TAB>DEVICE<TAB>INODE<TAB>BYTES<TAB>FNV1A64<TAB>PATH: is it a checkpoint file?"
                 return
             }
             entries[String(old[1])] = Entry(count: count, identity: nil)

@@ -18,9 +18,14 @@ extension SendCommand {
         var unreadableRecords = 0
         let signalDirectories = OTLPSignal.allCases.map { (directory.hasSuffix("/") ? directory : directory + "/") + "\($0)" }
         var isDirectory: ObjCBool = false
-        guard signalDirectories.contains(where: { FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && isDirectory.boolValue }) else {
+        guard
+            signalDirectories.contains(where: {
+                FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && isDirectory.boolValue
+            })
+        else {
             let name = directory.split(separator: "/").last.map(String.init) ?? directory
-            let hint = OTLPSignal.allCases.contains { "\($0)" == name } ? " (give the spool directory: the one that holds traces/ and logs/)" : ""
+            let hint =
+                OTLPSignal.allCases.contains { "\($0)" == name } ? " (give the spool directory: the one that holds traces/ and logs/)" : ""
             Output.diagnostic("--spool \(TerminalText.escaped(directory)): not a spool directory: neither traces/ nor logs/ inside\(hint)")
             throw ExitStatus.ioError
         }
@@ -38,7 +43,8 @@ extension SendCommand {
             let queue: OTLPSpoolQueue
             do throws(OTLPWriteError) {
                 queue = try OTLPSpoolQueue(
-                    directory: signalDirectory, signal: signal, maxBytes: OTLPSpoolConfiguration.maxBytesRange.upperBound, durability: .flush)
+                    directory: signalDirectory, signal: signal, maxBytes: OTLPSpoolConfiguration.maxBytesRange.upperBound,
+                    durability: .flush)
             } catch {
                 progress.clear()
                 Output.diagnostic("--spool: \(TerminalText.escaped("\(error)"))")
@@ -48,10 +54,14 @@ extension SendCommand {
             defer { queue.release() }
             if queue.damagedRecords > 0 { status = ExitStatus.damagedInput }
             if queue.isCheckpointDistrusted {
-                Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): its checkpoint does not match its files; every record is sent (some may arrive twice)")
+                Output.diagnostic(
+                    "--spool: \(TerminalText.escaped(signalDirectory)): its checkpoint does not match its files; every record is sent (some may arrive twice)"
+                )
             }
             if queue.damagedRecords > 0 {
-                Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): \(queue.damagedRecords) torn record(s) cut off the end of a file left open by a crash")
+                Output.diagnostic(
+                    "--spool: \(TerminalText.escaped(signalDirectory)): \(queue.damagedRecords) torn record(s) cut off the end of a file left open by a crash"
+                )
             }
             let sender = OTLPHTTPSender(signal: signal, endpoint: endpoint)
             defer { sender.shutdown() }
@@ -76,7 +86,9 @@ extension SendCommand {
                     unreadableRecords += 1
                 case .failed(let reason):
                     progress.clear()
-                    Output.diagnostic("--spool: \(TerminalText.escaped(signalDirectory)): not sent: \(reason); stopping (\(queue.pendingItems) items left in the spool)")
+                    Output.diagnostic(
+                        "--spool: \(TerminalText.escaped(signalDirectory)): not sent: \(reason); stopping (\(queue.pendingItems) items left in the spool)"
+                    )
                     tally.unreachable = true
                     tally.leftInSpool += queue.pendingItems
                     break upload
@@ -100,7 +112,8 @@ extension SendCommand {
         let damagedItems = snapshot.spansDropped[.spoolDamaged, default: 0] + snapshot.logRecordsDropped[.spoolDamaged, default: 0]
         if unreadableRecords > 0 || damagedItems > 0 {
             Output.diagnostic(
-                "--spool: \(unreadableRecords) unreadable record(s) skipped; \(damagedItems) item(s) lost to damage in the spool (\(OTLPDropReason.spoolDamaged))")
+                "--spool: \(unreadableRecords) unreadable record(s) skipped; \(damagedItems) item(s) lost to damage in the spool (\(OTLPDropReason.spoolDamaged))"
+            )
         }
         // Items lost to damage in the spool (reported above) make it damaged input.
         if damagedItems > 0, status == .success {

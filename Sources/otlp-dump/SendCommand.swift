@@ -79,10 +79,16 @@ struct SendCommand: ParsableCommand {
     @Option(help: "Send the spool directory DIR (what an app's `otlp.spool` left) instead of files, in order, acknowledging as it goes.")
     var spool: String?
 
-    @Option(help: "Record in FILE how many records of each input file the collector answered (with the file's identity), and skip those on a later run with the same FILE and the same file.")
+    @Option(
+        help:
+            "Record in FILE how many records of each input file the collector answered (with the file's identity), and skip those on a later run with the same FILE and the same file."
+    )
     var checkpoint: String?
 
-    @Option(help: "Seconds each record may take, retries included (\(OTLPExporterConfiguration.timeoutSecondsRange.lowerBound)...\(OTLPExporterConfiguration.timeoutSecondsRange.upperBound)).")
+    @Option(
+        help:
+            "Seconds each record may take, retries included (\(OTLPExporterConfiguration.timeoutSecondsRange.lowerBound)...\(OTLPExporterConfiguration.timeoutSecondsRange.upperBound))."
+    )
     var timeout: Double = OTLPExporterConfiguration.default.timeoutSeconds
 
     /// The `otlp` settings these options describe.
@@ -96,7 +102,8 @@ struct SendCommand: ParsableCommand {
             parsed[name] = parts.count > 1 ? String(parts[1]) : ""
         }
         return OTLPExporterConfiguration(
-            endpoint: endpoint, protocol: wireProtocol.wireProtocol, compression: compression.compression, headers: parsed, timeoutSeconds: timeout)
+            endpoint: endpoint, protocol: wireProtocol.wireProtocol, compression: compression.compression, headers: parsed,
+            timeoutSeconds: timeout)
     }
 
     /// ``endpoint`` as messages print it: its user-info and query never leave the process.
@@ -105,7 +112,9 @@ struct SendCommand: ParsableCommand {
     func validate() throws {
         if spool != nil {
             guard input.files == ["-"] else { throw ValidationError("--spool sends a spool directory: give no files with it") }
-            guard checkpoint == nil else { throw ValidationError("--spool keeps its own checkpoint in the spool: --checkpoint is for files") }
+            guard checkpoint == nil else {
+                throw ValidationError("--spool keeps its own checkpoint in the spool: --checkpoint is for files")
+            }
         }
         for header in headers where !header.contains("=") {
             // The value may be a secret (a bare token): the message never repeats it.
@@ -116,11 +125,15 @@ struct SendCommand: ParsableCommand {
         }
         let path = URLComponents(string: endpoint)?.path ?? ""
         if path.hasSuffix("/v1/traces") || path.hasSuffix("/v1/logs") || path.hasSuffix("/v1/traces/") || path.hasSuffix("/v1/logs/") {
-            throw ValidationError("--endpoint is the collector's base URL (/v1/traces and /v1/logs are appended), got \(TerminalText.escaped(redactedEndpoint))")
+            throw ValidationError(
+                "--endpoint is the collector's base URL (/v1/traces and /v1/logs are appended), got \(TerminalText.escaped(redactedEndpoint))"
+            )
         }
         // The checks the configuration makes of an `otlp` section, named by the options that set it.
         if let problem = OTLPTelemetryConfiguration(otlp: exporterConfiguration).problems.first {
-            let option = problem.keyPath.hasPrefix("otlp.headers") ? "--header" : problem.keyPath.hasPrefix("otlp.endpoint") ? "--endpoint" : problem.keyPath
+            let option =
+                problem.keyPath.hasPrefix("otlp.headers")
+                ? "--header" : problem.keyPath.hasPrefix("otlp.endpoint") ? "--endpoint" : problem.keyPath
             throw ValidationError("\(option): \(TerminalText.escaped(problem.message))")
         }
     }
@@ -163,7 +176,9 @@ struct SendCommand: ParsableCommand {
                     } else {
                         guard let record = try reader.next() else { break }
                         (index, signal, items, decoded) = (record.index, record.payload.signal, record.payload.itemCount, record.payload)
-                        body = wireProtocol == .httpJSON ? jsonEncoder.encode(record.payload) : encoder.withEncoded(record.payload) { Array($0) }
+                        body =
+                            wireProtocol == .httpJSON
+                            ? jsonEncoder.encode(record.payload) : encoder.withEncoded(record.payload) { Array($0) }
                     }
                     // Answered in an earlier run with this checkpoint: read (so the stream stays in step), not sent.
                     if index < answered {
@@ -176,7 +191,10 @@ struct SendCommand: ParsableCommand {
                         try resume.answered(index + 1, of: file)
                         continue
                     }
-                    guard let sender = senders[signal] ?? configuration.resolved(for: signal).map({ OTLPHTTPSender(signal: signal, endpoint: $0) }) else {
+                    guard
+                        let sender = senders[signal]
+                            ?? configuration.resolved(for: signal).map({ OTLPHTTPSender(signal: signal, endpoint: $0) })
+                    else {
                         // validate() refused every endpoint resolved(for:) would not take.
                         throw ValidationError("--endpoint: not an absolute http or https URL: \(TerminalText.escaped(redactedEndpoint))")
                     }
@@ -194,7 +212,8 @@ struct SendCommand: ParsableCommand {
                             return try? (signal == .traces ? .traces(decoder.decodeTraces(bytes)) : .logs(decoder.decodeLogs(bytes)))
                         }
                     }
-                    let delivery = Self.delivery(after: result, of: body.count, items: items, signal: signal, payload: payload, sender: sender, encoder: encoder)
+                    let delivery = Self.delivery(
+                        after: result, of: body.count, items: items, signal: signal, payload: payload, sender: sender, encoder: encoder)
                     tally.retries += delivery.retries
                     let place = "\(displayName(file)): record \(index)"
                     let refusedItems = delivery.refusedRequests.reduce(0) { $0 + $1.items }
@@ -302,7 +321,8 @@ struct SendTally {
     }
 
     func summary(endpoint: String) -> String {
-        var text = "accepted \(records) records (\(spans) spans, \(logRecords) log records, \(bytes) bytes) at \(TerminalText.escaped(endpoint))"
+        var text =
+            "accepted \(records) records (\(spans) spans, \(logRecords) log records, \(bytes) bytes) at \(TerminalText.escaped(endpoint))"
         if rejectedItems > 0 { text += ", of which the collector rejected \(rejectedItems) items" }
         if refusedRecords > 0 {
             text += "; not accepted: \(refusedRecords) records (\(refusedItems) items)"

@@ -58,7 +58,9 @@ struct SendInputIdentity: Equatable {
         while filled < head.count {
             let count = try head.withUnsafeMutableBytes { raw in
                 Result { () throws(OTLPWriteError) in
-                    try OTLPSystemCall.check("cannot read \(path)") { pread(descriptor, raw.baseAddress! + filled, raw.count - filled, off_t(filled)) }
+                    try OTLPSystemCall.check("cannot read \(path)") {
+                        pread(descriptor, raw.baseAddress! + filled, raw.count - filled, off_t(filled))
+                    }
                 }
             }.get()
             if count == 0 { break }
@@ -76,7 +78,8 @@ struct SendInputIdentity: Equatable {
             return "it is device \(device) inode \(inode), the checkpoint's file was device \(self.device) inode \(self.inode)"
         }
         if head.count < fingerprintBytes {
-            return "same inode, but it holds \(head.count) bytes where the checkpoint's file began with \(fingerprintBytes): truncated or rewritten in place"
+            return
+                "same inode, but it holds \(head.count) bytes where the checkpoint's file began with \(fingerprintBytes): truncated or rewritten in place"
         }
         if Self.fnv1a64(head.prefix(fingerprintBytes)) != fingerprint {
             return "same inode, but its first \(fingerprintBytes) bytes differ: rewritten in place (copytruncate rotation)"

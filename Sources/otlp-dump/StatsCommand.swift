@@ -94,7 +94,9 @@ struct StatsCommand: ParsableCommand {
                 }
             case .logs(let data):
                 tallies.add(data, as: "logs (log records)") { record, tallies in
-                    tallies.severities.add(record.severityText.isEmpty || record.severityText == record.severity.description ? record.severity.description : "\(record.severity) (\(record.severityText))")
+                    tallies.severities.add(
+                        record.severityText.isEmpty || record.severityText == record.severity.description
+                            ? record.severity.description : "\(record.severity) (\(record.severityText))")
                     tallies.addSession(of: record.attributes)
                 }
             }

@@ -90,7 +90,8 @@ struct TreeRenderer {
             let members = byTrace.removeValue(forKey: traceID)!
             let start = members.lazy.map { spans[$0].startTimeUnixNano }.min() ?? 0
             let end = max(members.lazy.map { spans[$0].endTimeUnixNano }.max() ?? 0, start)
-            out += "    trace \(traceID?.hex ?? "(no trace id)") · \(members.count) span\(members.count == 1 ? "" : "s") · \(UnixTime.duration(end - start)) · starts \(UnixTime.iso8601(start))\n"
+            out +=
+                "    trace \(traceID?.hex ?? "(no trace id)") · \(members.count) span\(members.count == 1 ? "" : "s") · \(UnixTime.duration(end - start)) · starts \(UnixTime.iso8601(start))\n"
             out += spanForest(TraceSpans(all: spans, members: members), traceStart: start, traceEnd: end)
         }
         return out
@@ -148,8 +149,9 @@ struct TreeRenderer {
                 guard !shown[index] else { continue }  // the way back into a parent cycle
                 shown[index] = true
                 let span = spans[index]
-                out += spanLines(span, depth: depth, placement: placement[index], sharedIDCount: span.spanID.map { spansByID[$0] ?? 1 } ?? 1,
-                                 traceStart: traceStart, traceEnd: traceEnd)
+                out += spanLines(
+                    span, depth: depth, placement: placement[index], sharedIDCount: span.spanID.map { spansByID[$0] ?? 1 } ?? 1,
+                    traceStart: traceStart, traceEnd: traceEnd)
                 // The children of a span ID go under the first span shown with that ID.
                 guard let id = span.spanID, expandedIDs.insert(id).inserted, let kids = children[id] else { continue }
                 for child in kids.reversed() where !shown[child] { stack.append((child, depth + 1)) }
@@ -209,11 +211,17 @@ struct TreeRenderer {
             let detailIndent = indent + String(repeating: " ", count: Self.barWidth + 3)
             if !span.attributes.isEmpty { out += detailIndent + dim(attributes(span.attributes)) + "\n" }
             for event in span.events {
-                let offset = event.timeUnixNano >= span.startTimeUnixNano ? "+" + UnixTime.duration(event.timeUnixNano - span.startTimeUnixNano) : UnixTime.iso8601(event.timeUnixNano)
-                out += detailIndent + "• \(quoteIfNeeded(event.name)) \(offset)" + (event.attributes.isEmpty ? "" : " " + dim(attributes(event.attributes))) + "\n"
+                let offset =
+                    event.timeUnixNano >= span.startTimeUnixNano
+                    ? "+" + UnixTime.duration(event.timeUnixNano - span.startTimeUnixNano) : UnixTime.iso8601(event.timeUnixNano)
+                out +=
+                    detailIndent + "• \(quoteIfNeeded(event.name)) \(offset)"
+                    + (event.attributes.isEmpty ? "" : " " + dim(attributes(event.attributes))) + "\n"
             }
             for link in span.links {
-                out += detailIndent + "→ link trace=\(link.traceID?.hex ?? "-") span=\(link.spanID?.hex ?? "-")" + (link.attributes.isEmpty ? "" : " " + dim(attributes(link.attributes))) + "\n"
+                out +=
+                    detailIndent + "→ link trace=\(link.traceID?.hex ?? "-") span=\(link.spanID?.hex ?? "-")"
+                    + (link.attributes.isEmpty ? "" : " " + dim(attributes(link.attributes))) + "\n"
             }
             var dropped: [String] = []
             if span.droppedAttributesCount > 0 { dropped.append("\(span.droppedAttributesCount) attributes") }
@@ -233,7 +241,8 @@ struct TreeRenderer {
         first = min(max(first, 0), width - 1)
         var length = Int((Double(span.durationNano) / total * Double(width)).rounded())
         length = min(max(length, 1), width - first)
-        let cells = String(repeating: " ", count: first) + String(repeating: "█", count: length)
+        let cells =
+            String(repeating: " ", count: first) + String(repeating: "█", count: length)
             + String(repeating: " ", count: width - first - length)
         return "|" + paint(cells, "36") + "|"
     }
@@ -278,7 +287,10 @@ struct TreeRenderer {
         case .bool(let bool): return String(bool)
         case .int(let int): return String(int)
         case .double(let double): return double.isNaN ? "NaN" : String(double)
-        case .bytes(let bytes): return "0x" + bytes.map { byte in String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }.joined()
+        case .bytes(let bytes):
+            return "0x"
+                + bytes.map { byte in String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }
+                .joined()
         case .array(let values): return "[" + values.map(self.value).joined(separator: ", ") + "]"
         case .keyValueList(let list): return "{" + attributes(list) + "}"
         case .empty: return "<empty>"

@@ -27,7 +27,9 @@ struct ValidateCommand: ParsableCommand {
                     items += count
                 }
                 let signal = reader.signal.map { $0 == .traces ? "spans" : "log records" } ?? "items"
-                output.write("\(displayName(file)): valid, \(records) records, \(items) \(signal) (\(reader.framing)\(reader.isCompressed ? ", gzip" : ""), \(reader.inputBytesRead) bytes)\n")
+                output.write(
+                    "\(displayName(file)): valid, \(records) records, \(items) \(signal) (\(reader.framing)\(reader.isCompressed ? ", gzip" : ""), \(reader.inputBytesRead) bytes)\n"
+                )
             } catch {
                 Output.diagnostic("\(displayName(file)): \(error) [\(records) valid records before it]")
                 if status == .success { status = error.code == .io ? ExitStatus.ioError : ExitStatus.damagedInput }

@@ -35,8 +35,11 @@ extension OTLPMetricKitCommand {
     }
 
     /// Spans as records of one traces request each.
-    static func traceRecords(_ spans: [OTLPSpan], resource: OTLPResource, scope: OTLPInstrumentationScope, framing: OTLPFraming)
-        throws(MetricKitConversionError) -> [[UInt8]] {
+    static func traceRecords(
+        _ spans: [OTLPSpan], resource: OTLPResource, scope: OTLPInstrumentationScope, framing: OTLPFraming
+    )
+        throws(MetricKitConversionError) -> [[UInt8]]
+    {
         try records(spans, framing: framing, what: "span") { spans, framing in
             let data = OTLPTracesData(resource: resource, scope: scope, spans: spans)
             return framing == .jsonl ? OTLPJSONEncoder().encode(data) : OTLPEncoder().encode(data)
@@ -44,8 +47,11 @@ extension OTLPMetricKitCommand {
     }
 
     /// Log records as records of one logs request each.
-    static func logRecords(_ logRecords: [OTLPLogRecord], resource: OTLPResource, scope: OTLPInstrumentationScope, framing: OTLPFraming)
-        throws(MetricKitConversionError) -> [[UInt8]] {
+    static func logRecords(
+        _ logRecords: [OTLPLogRecord], resource: OTLPResource, scope: OTLPInstrumentationScope, framing: OTLPFraming
+    )
+        throws(MetricKitConversionError) -> [[UInt8]]
+    {
         try records(logRecords, framing: framing, what: "log record") { logRecords, framing in
             let data = OTLPLogsData(resource: resource, scope: scope, logRecords: logRecords)
             return framing == .jsonl ? OTLPJSONEncoder().encode(data) : OTLPEncoder().encode(data)

@@ -55,7 +55,9 @@ struct OTLPMetricKitCommand: ParsableCommand {
     @Option(name: .customLong("service-name"), help: "service.name of the output's resource.")
     var serviceName: String = "metrickit"
 
-    @Option(name: .customLong("max-payload-bytes"), help: "Largest payload file read, in bytes (larger ones fail without being read whole); at most 1 GiB.")
+    @Option(
+        name: .customLong("max-payload-bytes"),
+        help: "Largest payload file read, in bytes (larger ones fail without being read whole); at most 1 GiB.")
     var maxPayloadBytes: Int = 16 << 20
 
     // Named as MetricKitConverter.Options.maxPayloadNestingDepth; the help states the default.
@@ -108,15 +110,20 @@ struct OTLPMetricKitCommand: ParsableCommand {
         for path in payloads {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }  // run() reports it
-            let files = isDirectory.boolValue
+            let files =
+                isDirectory.boolValue
                 ? (try? Self.directoryPayloads(path).files) ?? []
                 : [path]
             for file in files { if let identity = OTLPFileStatus.reached(by: file) { inputs.append((file, identity)) } }
         }
         for (option, path) in [("--traces", traces), ("--logs", logs)] {
-            guard let path, let identity = path == "-" ? OTLPFileStatus.reached(byDescriptor: 1) : OTLPFileStatus.reached(by: path) else { continue }
+            guard let path, let identity = path == "-" ? OTLPFileStatus.reached(byDescriptor: 1) : OTLPFileStatus.reached(by: path) else {
+                continue
+            }
             if let (input, _) = inputs.first(where: { identity.overlaps($0.1) }) {
-                throw ValidationError("\(option) \(path == "-" ? "<stdout>" : path) is the same file as payload \(input): writing it would destroy the payload before it is read")
+                throw ValidationError(
+                    "\(option) \(path == "-" ? "<stdout>" : path) is the same file as payload \(input): writing it would destroy the payload before it is read"
+                )
             }
         }
     }
@@ -152,8 +159,12 @@ struct OTLPMetricKitCommand: ParsableCommand {
                 // Encoded whole, too (split into records readers accept), before anything is written.
                 switch try converter.convertPayload(json: bytes) {
                 case .diagnostic(let result):
-                    let spanRecords = traceWriter == nil ? [] : try Self.traceRecords([result.span], resource: resource, scope: scope, framing: outputFraming)
-                    let logRecords = logWriter == nil ? [] : try Self.logRecords(result.logRecords, resource: resource, scope: scope, framing: outputFraming)
+                    let spanRecords =
+                        traceWriter == nil
+                        ? [] : try Self.traceRecords([result.span], resource: resource, scope: scope, framing: outputFraming)
+                    let logRecords =
+                        logWriter == nil
+                        ? [] : try Self.logRecords(result.logRecords, resource: resource, scope: scope, framing: outputFraming)
                     try Self.write(spanRecords, to: traceWriter)
                     try Self.write(logRecords, to: logWriter)
                     diagnosticCount += 1
@@ -161,7 +172,9 @@ struct OTLPMetricKitCommand: ParsableCommand {
                     logCount += result.logRecords.count
                     (skippedValues, skippedCount) = (result.skippedValues, result.skippedValueCount)
                 case .metric(let result):
-                    let spanRecords = traceWriter == nil ? [] : try Self.traceRecords(result.spans, resource: resource, scope: scope, framing: outputFraming)
+                    let spanRecords =
+                        traceWriter == nil
+                        ? [] : try Self.traceRecords(result.spans, resource: resource, scope: scope, framing: outputFraming)
                     try Self.write(spanRecords, to: traceWriter)
                     metricCount += 1
                     spanCount += result.spans.count
@@ -171,7 +184,9 @@ struct OTLPMetricKitCommand: ParsableCommand {
                 try traceWriter?.flush()
                 try logWriter?.flush()
                 skipped += skippedCount
-                let warned = skippedValues.prefix(Self.maxWarningsPerPayload).filter { $0.path != "$" || !$0.message.hasSuffix("more values skipped") }
+                let warned = skippedValues.prefix(Self.maxWarningsPerPayload).filter {
+                    $0.path != "$" || !$0.message.hasSuffix("more values skipped")
+                }
                 for value in warned { Self.diagnostic("\(file): warning: \(value)") }
                 if skippedCount > warned.count { Self.diagnostic("\(file): warning: \(skippedCount - warned.count) more values skipped") }
             } catch let error as MetricKitConversionError {
@@ -192,8 +207,12 @@ struct OTLPMetricKitCommand: ParsableCommand {
         }
         try Self.close([traceWriter, logWriter])
         let skippedText = skipped > 0 ? "; \(skipped) values skipped" : ""
-        let entriesText = skippedEntries.isEmpty ? "" : ", \(skippedEntries.count) skipped (not \(skippedEntries.count == 1 ? "a regular file" : "regular files"))"
-        Self.diagnostic("\(files.count) payloads: \(metricCount) metric, \(diagnosticCount) diagnostic, \(failed) failed\(entriesText); wrote \(traces == nil ? 0 : spanCount) spans, \(logs == nil ? 0 : logCount) log records\(skippedText)")
+        let entriesText =
+            skippedEntries.isEmpty
+            ? "" : ", \(skippedEntries.count) skipped (not \(skippedEntries.count == 1 ? "a regular file" : "regular files"))"
+        Self.diagnostic(
+            "\(files.count) payloads: \(metricCount) metric, \(diagnosticCount) diagnostic, \(failed) failed\(entriesText); wrote \(traces == nil ? 0 : spanCount) spans, \(logs == nil ? 0 : logCount) log records\(skippedText)"
+        )
         if failed > 0 || !skippedEntries.isEmpty { throw ExitCode(1) }
     }
 

@@ -60,7 +60,8 @@ struct ExampleAppLaunch {
         let processStart = clock.nowUnixNano()
         clock.advance(milliseconds: 180)  // exec, dynamic linking, runtime start, main()
         let launch = AppLaunchInstrumentation(
-            telemetry: telemetry, provider: ReplayedLaunchProvider(coldLaunchStartTime: Date(timeIntervalSince1970: Double(processStart) / 1e9)),
+            telemetry: telemetry,
+            provider: ReplayedLaunchProvider(coldLaunchStartTime: Date(timeIntervalSince1970: Double(processStart) / 1e9)),
             notificationCenter: center, environment: [:], clock: clock,
             attributes: ["app.launch.scenario": scenario.rawValue, "app.version": appVersion], sessions: sessions)
 
@@ -78,14 +79,18 @@ struct ExampleAppLaunch {
                 screens.append(screen("RootTabBarController", attributes: ["tab.count": "5"]))
             } else {
                 if scenario == .expiredSession { log(.warn, "session cookie expired; showing login") }
-                screens.append(screen("LoginViewController", attributes: ["login.reason": scenario == .expiredSession ? "session_expired" : "no_account"]))
+                screens.append(
+                    screen(
+                        "LoginViewController", attributes: ["login.reason": scenario == .expiredSession ? "session_expired" : "no_account"])
+                )
             }
         }
         if scenario == .stateRestoration {
             launch.mark("restoration.start")
             clock.advance(milliseconds: 9)  // interface version check: "3.0" matches
             screens.append(screen("ForumsTableViewController", attributes: ["restoration.identifier": "AwfulForumsTableViewController"]))
-            screens.append(screen("PostsPageViewController", attributes: ["restoration.identifier": "AwfulPostsPageViewController-3836742"]))
+            screens.append(
+                screen("PostsPageViewController", attributes: ["restoration.identifier": "AwfulPostsPageViewController-3836742"]))
             clock.advance(milliseconds: 31)
             launch.phase("launch.state_restoration", from: "restoration.start")
         }
@@ -124,7 +129,8 @@ struct ExampleAppLaunch {
 
     /// A screen: made now, body evaluated twice (layout, then data), appearing after launch.
     private func screen(_ name: String, attributes: [String: String]) -> ViewTraceTracker<OTLPTracer> {
-        let tracker = ViewTraceTracker(name, viewType: "uikit", attributes: attributes, tracer: viewTracer, isEnabled: viewTracingEnabled, clock: clock)
+        let tracker = ViewTraceTracker(
+            name, viewType: "uikit", attributes: attributes, tracer: viewTracer, isEnabled: viewTracingEnabled, clock: clock)
         tracker.body { clock.advance(milliseconds: 4) }
         tracker.body { clock.advance(milliseconds: 2) }
         return tracker
@@ -132,8 +138,9 @@ struct ExampleAppLaunch {
 
     private func log(_ severity: OTLPSeverity, _ message: String) {
         let now = clock.nowUnixNano()
-        telemetry.logEmitter(scope: appScope).emit(OTLPLogRecord(
-            timeUnixNano: now, observedTimeUnixNano: now, severity: severity, severityText: severity.description,
-            body: .string(message)), context: nil)
+        telemetry.logEmitter(scope: appScope).emit(
+            OTLPLogRecord(
+                timeUnixNano: now, observedTimeUnixNano: now, severity: severity, severityText: severity.description,
+                body: .string(message)), context: nil)
     }
 }

@@ -114,7 +114,8 @@ struct OTLPWireDemo: ParsableCommand {
         // OpenTelemetry environment variables over it; the files stay as they are.
         configuration.otlp = appConfiguration.telemetry.otlp
         let (fromEnvironment, environmentWarnings) = configuration.applyingEnvironment()
-        for warning in environmentWarnings where warning.keyPath.first.map({ $0.hasPrefix("OTEL_EXPORTER_OTLP") || $0.hasSuffix("_EXPORTER") }) == true {
+        for warning in environmentWarnings
+        where warning.keyPath.first.map({ $0.hasPrefix("OTEL_EXPORTER_OTLP") || $0.hasSuffix("_EXPORTER") }) == true {
             FileHandle.standardError.write(Data("otlpwire-demo: \(warning)\n".utf8))
         }
         configuration.otlp = fromEnvironment.otlp
@@ -183,7 +184,9 @@ struct OTLPWireDemo: ParsableCommand {
         if snapshot.totalSpansDropped > 0 || snapshot.totalLogRecordsDropped > 0 {
             throw DemoFailure("telemetry was dropped (\(snapshot))", status: .dataError)
         }
-        print("wrote \(snapshot.spansExported) spans to \(directory)/traces.u32be.bin and \(snapshot.logRecordsExported) log records to \(directory)/logs.u32be.bin.gz")
+        print(
+            "wrote \(snapshot.spansExported) spans to \(directory)/traces.u32be.bin and \(snapshot.logRecordsExported) log records to \(directory)/logs.u32be.bin.gz"
+        )
         if let otlp = configuration.otlp {
             let delivery = telemetry.deliveryCounters.snapshot
             let endpoint = otlp.resolved(for: .traces)?.redactedURL ?? otlp.resolved(for: .logs)?.redactedURL ?? otlp.redactedEndpoint
@@ -192,7 +195,9 @@ struct OTLPWireDemo: ParsableCommand {
                 let spans = delivery.spansReceived - delivery.spansExported - delivery.totalSpansDropped
                 let logRecords = delivery.logRecordsReceived - delivery.logRecordsExported - delivery.totalLogRecordsDropped
                 if spans > 0 || logRecords > 0 {
-                    print("\(spans) spans and \(logRecords) log records wait in the spool \(OTLPDiagnostics.printable(spool.directory, maxCharacters: 256)) (sent at the next start, or with otlp-dump send --spool)")
+                    print(
+                        "\(spans) spans and \(logRecords) log records wait in the spool \(OTLPDiagnostics.printable(spool.directory, maxCharacters: 256)) (sent at the next start, or with otlp-dump send --spool)"
+                    )
                 }
             }
             // The exporter has reported each refusal or failure on stderr.

@@ -39,6 +39,14 @@ final class CountingIDGenerator: OTLPIDGenerator, @unchecked Sendable {
     private let lock = NSLock()
     private var next: UInt64 = 0x1000
 
-    func newTraceID() -> OTLPTraceID { lock.withLock { next += 1; return OTLPTraceID(high: 0x0d3e_0000_0000_0000, low: next) } }
-    func newSpanID() -> OTLPSpanID { lock.withLock { next += 1; return OTLPSpanID(next) } }
+    func newTraceID() -> OTLPTraceID {
+        lock.withLock {
+            next += 1; return OTLPTraceID(high: 0x0d3e_0000_0000_0000, low: next)
+        }
+    }
+    func newSpanID() -> OTLPSpanID {
+        lock.withLock {
+            next += 1; return OTLPSpanID(next)
+        }
+    }
 }

@@ -17,7 +17,9 @@ struct ConvertLimitTests {
         defer { try? FileManager.default.removeItem(atPath: output) }
         let limited = try OTLPDumpRunner.run(["convert", "--max-record-bytes", "20", Self.traces, output, "--to", "varint"])
         #expect(limited.status == 1 && limited.stderr.contains("record_too_large"), "\(limited.stderr)")
-        let generous = try OTLPDumpRunner.run(["convert", "--max-record-bytes", "20000000", "--max-decoded-bytes", "200000000", Self.traces, output, "--to", "varint"])
+        let generous = try OTLPDumpRunner.run([
+            "convert", "--max-record-bytes", "20000000", "--max-decoded-bytes", "200000000", Self.traces, output, "--to", "varint",
+        ])
         #expect(generous.status == 0, "\(generous.stderr)")
         let usage = try OTLPDumpRunner.run(["convert", "--max-record-bytes", "0", Self.traces, output, "--to", "varint"])
         #expect(usage.status == 64)
@@ -27,7 +29,11 @@ struct ConvertLimitTests {
     func overlongLineIsRefused() throws {
         let lines = try OTLPDumpRunner.run(["print", "--format", "json", Self.traces]).stdout.split(separator: "\n")
         // The first record whose line is longer than every line before it: the limit lets those through.
-        guard let longer = lines.indices.dropFirst().first(where: { index in lines[index].utf8.count > lines[..<index].map(\.utf8.count).max()! }) else {
+        guard
+            let longer = lines.indices.dropFirst().first(where: { index in
+                lines[index].utf8.count > lines[..<index].map(\.utf8.count).max()!
+            })
+        else {
             Issue.record("no record longer than those before it")
             return
         }

@@ -24,9 +24,15 @@ struct InputOptionsTests {
     }
 
     static let limits = [
-        Limit(name: "--max-record-bytes", former: "--max-frame-bytes", field: \.maxRecordBytes, failing: ["100", framed], kind: "record_too_large", range: "1...2147483647"),
-        Limit(name: "--max-nesting-depth", former: "--max-depth", field: \.maxNestingDepth, failing: ["3", "--framing", "none", message], kind: "nesting_too_deep", range: "1...128"),
-        Limit(name: "--max-attributes-per-item", former: "--max-attributes", field: \.maxAttributesPerItem, failing: ["2", "--framing", "none", message], kind: "too_many_attributes", range: "0...1000000"),
+        Limit(
+            name: "--max-record-bytes", former: "--max-frame-bytes", field: \.maxRecordBytes, failing: ["100", framed],
+            kind: "record_too_large", range: "1...2147483647"),
+        Limit(
+            name: "--max-nesting-depth", former: "--max-depth", field: \.maxNestingDepth, failing: ["3", "--framing", "none", message],
+            kind: "nesting_too_deep", range: "1...128"),
+        Limit(
+            name: "--max-attributes-per-item", former: "--max-attributes", field: \.maxAttributesPerItem,
+            failing: ["2", "--framing", "none", message], kind: "too_many_attributes", range: "0...1000000"),
     ]
 
     @Test("without options, the reader options are the library's defaults")

@@ -139,7 +139,8 @@ struct OTLPDumpTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         let result = try OTLPDumpRunner.run(["convert", framed.path, link, "--to", "u32be"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("\(link) is a symbolic link: writing to ") && result.stderr.contains("target.bin"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("\(link) is a symbolic link: writing to ") && result.stderr.contains("target.bin"), "\(result.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data(contentsOf: framed))
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
     }
@@ -181,7 +182,10 @@ struct OTLPDumpTests {
             #expect(result.stdout.contains(text), "missing \(text)")
         }
         let printHelp = try OTLPDumpRunner.run(["print", "--help"])
-        for option in ["--framing", "--signal", "--max-record-bytes", "--max-nesting-depth", "--max-attributes-per-item", "--max-decoded-bytes", "--max-line-bytes", "--max-inflation-ratio", "--trace-id", "--name", "--severity-min", "--limit", "--format"] {
+        for option in [
+            "--framing", "--signal", "--max-record-bytes", "--max-nesting-depth", "--max-attributes-per-item", "--max-decoded-bytes",
+            "--max-line-bytes", "--max-inflation-ratio", "--trace-id", "--name", "--severity-min", "--limit", "--format",
+        ] {
             #expect(printHelp.stdout.contains(option), "missing \(option)")
         }
     }
@@ -223,7 +227,9 @@ struct OTLPDumpMemoryTests {
         #expect(process.terminationStatus == 0)
     }
 
-    @Test("a gzip bomb and a 4 GiB length prefix: a clear error, peak memory under 100 MB; a record that would unpack to 3.8 GB: refused under 200 MB")
+    @Test(
+        "a gzip bomb and a 4 GiB length prefix: a clear error, peak memory under 100 MB; a record that would unpack to 3.8 GB: refused under 200 MB"
+    )
     func peakMemory() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dump-memory-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -239,7 +245,8 @@ struct OTLPDumpMemoryTests {
         #expect(bombResult.stderr.contains("gzip_too_large"), "\(bombResult.stderr)")
         // Under a sanitizer (make sanitize) shadow memory and quarantine dwarf the program's own: the bound is
         // checked in normal builds.
-        let sanitized = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil || ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
+        let sanitized =
+            ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil || ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
         #expect(sanitized || bombResult.peakKiB < 100 * 1024, "peak RSS \(bombResult.peakKiB) KiB on the gzip bomb")
         let prefixResult = try Self.peakKiB(["validate", prefix.path])
         #expect(prefixResult.status == 1)
@@ -250,7 +257,9 @@ struct OTLPDumpMemoryTests {
         let amplifier = directory.appendingPathComponent("empty-attributes.u32be.bin")
         let generate = Process()
         generate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        generate.arguments = ["python3", "-c", """
+        generate.arguments = [
+            "python3", "-c",
+            """
             import struct, sys
             def field(number, payload):
                 n, prefix = len(payload), bytearray([number << 3 | 2])
@@ -259,7 +268,8 @@ struct OTLPDumpMemoryTests {
             span = field(2, b"\\x4a\\x00" * 10000)
             request = field(1, field(2, span * 3000))
             open(sys.argv[1], "wb").write(struct.pack(">I", len(request)) + request)
-            """, amplifier.path]
+            """, amplifier.path,
+        ]
         try generate.run()
         generate.waitUntilExit()
         // A 60 MB record needs a raised record limit (default 8 MiB); the decoded-memory limit then refuses it.
@@ -267,8 +277,9 @@ struct OTLPDumpMemoryTests {
         #expect(amplified.status == 1)
         #expect(amplified.stderr.contains("record_too_large") && amplified.stderr.contains("bytes of memory"), "\(amplified.stderr)")
         #expect(sanitized || amplified.peakKiB < 200 * 1024, "peak RSS \(amplified.peakKiB) KiB on 60 MB of empty attributes")
-        print("otlp-dump peak RSS: gzip bomb \(bombResult.peakKiB / 1024) MiB, 4 GiB length prefix \(prefixResult.peakKiB / 1024) MiB, "
-            + "60 MB of empty attributes \(amplified.peakKiB / 1024) MiB")
+        print(
+            "otlp-dump peak RSS: gzip bomb \(bombResult.peakKiB / 1024) MiB, 4 GiB length prefix \(prefixResult.peakKiB / 1024) MiB, "
+                + "60 MB of empty attributes \(amplified.peakKiB / 1024) MiB")
     }
 
     /// Writes the hostile and near-limit inputs of the memory tests into `directory`, with a Python script
@@ -277,7 +288,9 @@ struct OTLPDumpMemoryTests {
         let generate = Process()
         generate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         generate.currentDirectoryURL = directory
-        generate.arguments = ["python3", "-c", """
+        generate.arguments = [
+            "python3", "-c",
+            """
             import gzip, struct
             def field(number, payload):
                 n, prefix = len(payload), bytearray([number << 3 | 2])
@@ -300,7 +313,8 @@ struct OTLPDumpMemoryTests {
             merged = field(5, b"x" * ((8 << 20) - 80)) + field(15, b"\\x18\\x02") + field(15, field(2, b"m"))
             open("big-string-merged.u32be.bin", "wb").write(u32(field(1, field(2, field(2, merged)))) * 2)
             open("big-string.jsonl", "wb").write(spans_line(b'{"name":"' + b"x" * 8_000_000 + b'"}') * 2)
-            """]
+            """,
+        ]
         try generate.run()
         generate.waitUntilExit()
         #expect(generate.terminationStatus == 0)
@@ -312,7 +326,8 @@ struct OTLPDumpMemoryTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.writeInputs(to: directory)
-        let sanitized = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil || ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
+        let sanitized =
+            ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil || ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
         let cases: [(file: String, refusal: String?)] = [
             ("empty-spans.u32be.bin.gz", "record_too_large"), ("empty-spans.jsonl", "line_too_long"), ("no-newline.jsonl", "line_too_long"),
             ("empty-attributes.u32be.bin", "record_too_large"), ("empty-attributes.jsonl", "record_too_large"),
@@ -327,7 +342,9 @@ struct OTLPDumpMemoryTests {
                 let result = try Self.peakKiB(command + [directory.appendingPathComponent(file).path])
                 let what = "\(command.joined(separator: " ")) \(file)"
                 if let refusal {
-                    #expect(result.status == 1 && result.stderr.contains(refusal) && result.stderr.contains("record 0"), "\(what): \(result.stderr)")
+                    #expect(
+                        result.status == 1 && result.stderr.contains(refusal) && result.stderr.contains("record 0"),
+                        "\(what): \(result.stderr)")
                 } else {
                     #expect(result.status == 0, "\(what): \(result.stderr)")
                 }
@@ -349,7 +366,9 @@ struct OTLPDumpTreeTests {
         let file = directory.appendingPathComponent("chain.u32be.bin")
         let generate = Process()
         generate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        generate.arguments = ["python3", "-c", """
+        generate.arguments = [
+            "python3", "-c",
+            """
             import struct, sys
             def field(number, payload):
                 n, prefix = len(payload), bytearray([number << 3 | 2])
@@ -360,7 +379,8 @@ struct OTLPDumpTreeTests {
                              for i in range(1, 40001))
             request = field(1, field(2, spans))
             open(sys.argv[1], "wb").write(struct.pack(">I", len(request)) + request)
-            """, file.path]
+            """, file.path,
+        ]
         try generate.run()
         generate.waitUntilExit()
         let result = try OTLPDumpRunner.run(["--brief", file.path])
@@ -373,11 +393,13 @@ struct OTLPDumpTreeTests {
 struct OTLPDumpLimitOptionTests {
     static let file = OTLPDumpRunner.vectors.appendingPathComponent("traces/all-fields.pb").path
 
-    @Test("each limit option at its documented maximum reads a file; one past it is a usage error naming the option and its range", arguments: [
-        ("--max-record-bytes", 2_147_483_647, "1...2147483647"), ("--max-nesting-depth", 128, "1...128"),
-        ("--max-attributes-per-item", 1_000_000, "0...1000000"), ("--max-decoded-bytes", 68_719_476_736, "1...68719476736"),
-        ("--max-line-bytes", 2_147_483_647, "1...2147483647"),
-    ])
+    @Test(
+        "each limit option at its documented maximum reads a file; one past it is a usage error naming the option and its range",
+        arguments: [
+            ("--max-record-bytes", 2_147_483_647, "1...2147483647"), ("--max-nesting-depth", 128, "1...128"),
+            ("--max-attributes-per-item", 1_000_000, "0...1000000"), ("--max-decoded-bytes", 68_719_476_736, "1...68719476736"),
+            ("--max-line-bytes", 2_147_483_647, "1...2147483647"),
+        ])
     func ranges(option: String, maximum: Int, range: String) throws {
         let atMaximum = try OTLPDumpRunner.run(["validate", option, String(maximum), Self.file])
         #expect(atMaximum.status == 0, "\(atMaximum.stderr)")
@@ -409,7 +431,10 @@ struct OTLPDumpLimitOptionTests {
             let validate = try OTLPDumpRunner.run(["validate", "--max-decompressed-bytes", String(limit), file])
             #expect(validate.status == 1)
             #expect(validate.stderr.contains("\(file): record \(records), byte offset "), "\(name): \(validate.stderr)")
-            #expect(validate.stderr.contains("(file): gzip_too_large: decompressed data exceeds the limit of \(limit) bytes [\(records) valid records before it]"), "\(name): \(validate.stderr)")
+            #expect(
+                validate.stderr.contains(
+                    "(file): gzip_too_large: decompressed data exceeds the limit of \(limit) bytes [\(records) valid records before it]"),
+                "\(name): \(validate.stderr)")
             let printed = try OTLPDumpRunner.run(["--format", "json", "--max-decompressed-bytes", String(limit), file])
             #expect(printed.status == 1)
             #expect(printed.stdout.split(separator: "\n").count == records, "\(name)")

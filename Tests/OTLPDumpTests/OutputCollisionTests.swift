@@ -32,29 +32,38 @@ struct OutputCollisionTests {
         try OTLPProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, OTLPDumpRunner.binary.path] + arguments)
     }
 
-    @Test("convert IN OUT: the same path, another spelling, a hard link, a symbolic link, stdin from OUT: exit 64 naming both, input intact")
+    @Test(
+        "convert IN OUT: the same path, another spelling, a hard link, a symbolic link, stdin from OUT: exit 64 naming both, input intact")
     func convertOntoInput() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let dotted = scratch.directory.path + "/./in.jsonl"
-        for (input, output) in [(scratch.file, scratch.file), (scratch.file, dotted), (scratch.file, scratch.hardLink), (scratch.symbolicLink, scratch.file)] {
+        for (input, output) in [
+            (scratch.file, scratch.file), (scratch.file, dotted), (scratch.file, scratch.hardLink), (scratch.symbolicLink, scratch.file),
+        ] {
             let result = try OTLPDumpRunner.run(["convert", input, output, "--to", "u32be"])
             #expect(result.status == 64, "\(input) → \(output): \(result.stderr)")
             #expect(result.stderr.contains("output \(output) is the same file as input \(input)"), "\(result.stderr)")
             #expect(try scratch.unchanged())
         }
         let fromStandardInput = try Self.shell(#"exec "$0" convert - "$1" --to u32be < "$1""#, [scratch.file])
-        #expect(fromStandardInput.status == 64 && fromStandardInput.errors.contains("is the same file as input <stdin>"), "\(fromStandardInput.errors)")
+        #expect(
+            fromStandardInput.status == 64 && fromStandardInput.errors.contains("is the same file as input <stdin>"),
+            "\(fromStandardInput.errors)")
         #expect(try scratch.unchanged())
         let appendedToInput = try Self.shell(#"exec "$0" convert "$1" - --to jsonl >> "$1""#, [scratch.file])
-        #expect(appendedToInput.status == 64 && appendedToInput.errors.contains("output <stdout> is the same file as input \(scratch.file)"), "\(appendedToInput.errors)")
+        #expect(
+            appendedToInput.status == 64 && appendedToInput.errors.contains("output <stdout> is the same file as input \(scratch.file)"),
+            "\(appendedToInput.errors)")
         #expect(try scratch.unchanged())
         // A different file is fine.
         let elsewhere = scratch.directory.appendingPathComponent("out.bin").path
         #expect(try OTLPDumpRunner.run(["convert", scratch.file, elsewhere, "--to", "u32be"]).status == 0)
     }
 
-    @Test("print, stats and validate with standard output appended to an input: exit 64, input intact; /dev/null is fine", arguments: [["print", "--format", "json"], ["stats"], ["validate"]])
+    @Test(
+        "print, stats and validate with standard output appended to an input: exit 64, input intact; /dev/null is fine",
+        arguments: [["print", "--format", "json"], ["stats"], ["validate"]])
     func standardOutputOntoInput(command: [String]) throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

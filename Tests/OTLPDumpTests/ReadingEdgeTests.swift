@@ -14,7 +14,9 @@ struct ReadingEdgeTests {
     }
 
     /// Runs `arguments` on a file named `name` holding `bytes`, and with the bytes on standard input (`-`).
-    static func runBoth(_ arguments: [String], _ bytes: [UInt8], name: String = "input.bin") throws -> (file: OTLPDumpRunner.Result, stdin: OTLPDumpRunner.Result, path: String) {
+    static func runBoth(
+        _ arguments: [String], _ bytes: [UInt8], name: String = "input.bin"
+    ) throws -> (file: OTLPDumpRunner.Result, stdin: OTLPDumpRunner.Result, path: String) {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent(name).path
@@ -37,11 +39,15 @@ struct ReadingEdgeTests {
     static let span = OTLPSpan(
         traceID: OTLPTraceID(hex: "5b8efff798038103d269b633813fc60c"), spanID: OTLPSpanID(hex: "eee19b7ec3c1b174"),
         name: "GET /cart", kind: .server, startTimeUnixNano: 1_700_000_000_000_000_000, endTimeUnixNano: 1_700_000_000_250_000_000)
-    static let traces = OTLPEncoder().encode(OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [span]))
+    static let traces = OTLPEncoder().encode(
+        OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [span]))
 
-    @Test("varint prefixes past Int.max, past 64 bits and 11 bytes long: a located error and exit 1, never a crash",
-          arguments: [[UInt8](repeating: 0xFF, count: 9) + [0x01], [UInt8](repeating: 0x80, count: 9) + [0x01],
-                      [UInt8](repeating: 0xFF, count: 9) + [0x7F], [UInt8](repeating: 0xFF, count: 10) + [0x01]])
+    @Test(
+        "varint prefixes past Int.max, past 64 bits and 11 bytes long: a located error and exit 1, never a crash",
+        arguments: [
+            [UInt8](repeating: 0xFF, count: 9) + [0x01], [UInt8](repeating: 0x80, count: 9) + [0x01],
+            [UInt8](repeating: 0xFF, count: 9) + [0x7F], [UInt8](repeating: 0xFF, count: 10) + [0x01],
+        ])
     func overflowingPrefixes(prefix: [UInt8]) throws {
         for arguments in [["print"], ["validate"], ["stats"], ["--framing", "varint"], ["validate", "--framing", "varint"]] {
             let (file, stdin, _) = try Self.runBoth(arguments, prefix)
@@ -51,15 +57,17 @@ struct ReadingEdgeTests {
                 #expect(["record_too_large", "bad_length_prefix", "truncated_record"].contains { result.stderr.contains($0) })
             }
         }
-        let (file, _, _) = try Self.runBoth(["validate", "--framing", "varint", "--max-record-bytes", "100"], try Self.framed([Self.traces], framing: .varint) + prefix)
+        let (file, _, _) = try Self.runBoth(
+            ["validate", "--framing", "varint", "--max-record-bytes", "100"], try Self.framed([Self.traces], framing: .varint) + prefix)
         #expect(file.stderr.contains("record 1"))
     }
 
     @Test("logs whose records also read as spans are shown as logs, from a neutral file name and from stdin")
     func logsThatReadAsSpans() throws {
-        let logs = OTLPEncoder().encode(OTLPLogsData(
-            resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
-            logRecords: [OTLPLogRecord(timeUnixNano: 0, severityText: "INFO", body: .string("hello"))]))
+        let logs = OTLPEncoder().encode(
+            OTLPLogsData(
+                resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
+                logRecords: [OTLPLogRecord(timeUnixNano: 0, severityText: "INFO", body: .string("hello"))]))
         let bytes = try Self.framed([logs, logs])
         let (file, stdin, _) = try Self.runBoth(["--format", "json"], bytes, name: "catalog.bin")
         for result in [file, stdin] {
@@ -80,15 +88,24 @@ struct ReadingEdgeTests {
             #expect(result.stderr.contains("ambiguous_signal") && result.stderr.contains("--signal"), "\(result.stderr)")
         }
         #expect(try Self.runBoth(["validate", "--signal", "logs"], bytes).stdin.status == 0)
-        #expect(try Self.runBoth(["validate"], bytes, name: "resources.logs.u32be.bin").file.stdout.contains("valid, 1 records, 0 log records"))
+        #expect(
+            try Self.runBoth(["validate"], bytes, name: "resources.logs.u32be.bin").file.stdout.contains("valid, 1 records, 0 log records"))
     }
 
     @Test("JSON lines: a traces line in a logs file is wrong_kind; metrics and profiles lines are unsupported_signal")
     func jsonOtherSignals() throws {
-        let logsLine = String(decoding: OTLPJSONEncoder().encode(OTLPLogsData(
-            resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), logRecords: [OTLPLogRecord(timeUnixNano: 1, body: "x")])), as: UTF8.self)
-        let tracesLine = String(decoding: OTLPJSONEncoder().encode(OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [Self.span])), as: UTF8.self)
-        for (second, kind) in [(tracesLine, "wrong_kind"), ("{\"resourceMetrics\":[]}", "unsupported_signal"), ("{\"resourceProfiles\":[{}]}", "unsupported_signal")] {
+        let logsLine = String(
+            decoding: OTLPJSONEncoder().encode(
+                OTLPLogsData(
+                    resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
+                    logRecords: [OTLPLogRecord(timeUnixNano: 1, body: "x")])), as: UTF8.self)
+        let tracesLine = String(
+            decoding: OTLPJSONEncoder().encode(
+                OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [Self.span])), as: UTF8.self)
+        for (second, kind) in [
+            (tracesLine, "wrong_kind"), ("{\"resourceMetrics\":[]}", "unsupported_signal"),
+            ("{\"resourceProfiles\":[{}]}", "unsupported_signal"),
+        ] {
             let bytes = Array((logsLine + "\n" + second + "\n" + logsLine + "\n").utf8)
             for arguments in [["--format", "json"], ["--format", "json", "--signal", "logs"]] {
                 let (file, stdin, _) = try Self.runBoth(arguments, bytes, name: "app.jsonl")
@@ -104,7 +121,9 @@ struct ReadingEdgeTests {
 
     @Test("zstd, xz and bzip2 files are unsupported_compression, from a file and stdin, never record_too_large")
     func foreignCompression() throws {
-        for (name, magic) in [("zstd", [0x28, 0xB5, 0x2F, 0xFD] as [UInt8]), ("xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]), ("bzip2", Array("BZh9".utf8))] {
+        for (name, magic) in [
+            ("zstd", [0x28, 0xB5, 0x2F, 0xFD] as [UInt8]), ("xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]), ("bzip2", Array("BZh9".utf8)),
+        ] {
             let bytes = magic + [UInt8](repeating: 0x31, count: 64)
             for arguments in [["validate"], ["stats"], ["--framing", "u32be"]] {
                 let (file, stdin, _) = try Self.runBoth(arguments, bytes, name: "traces.u32be.bin.\(name)")
@@ -136,7 +155,9 @@ struct ReadingEdgeTests {
                 #expect(p.status == 1 && v.status == 1, "print \(p.stderr) / validate \(v.stdout)")
                 // The same error at the same place (the temporary paths differ).
                 let verdict = { (text: String) in text.range(of: ": record ").map { String(text[$0.lowerBound...]) } ?? text }
-                #expect(verdict(v.stderr).hasPrefix(verdict(p.stderr).trimmingCharacters(in: .newlines)), "print: \(p.stderr) validate: \(v.stderr)")
+                #expect(
+                    verdict(v.stderr).hasPrefix(verdict(p.stderr).trimmingCharacters(in: .newlines)),
+                    "print: \(p.stderr) validate: \(v.stderr)")
                 #expect(p.stderr.contains("record 1") && p.stderr.contains("malformed_protobuf"), "\(p.stderr)")
             }
         }
@@ -175,7 +196,9 @@ struct ReadingEdgeTests {
         for cut in 1..<bytes.count where !boundaries.contains(cut) {
             let result = try OTLPDumpRunner.run(["validate", "-"], stdin: Data(bytes[..<cut]))
             #expect(result.status == 1, "cut at \(cut): \(result.stdout)")
-            #expect(result.stderr.contains("truncated_length_prefix") || result.stderr.contains("truncated_record"), "cut at \(cut): \(result.stderr)")
+            #expect(
+                result.stderr.contains("truncated_length_prefix") || result.stderr.contains("truncated_record"),
+                "cut at \(cut): \(result.stderr)")
         }
     }
 }

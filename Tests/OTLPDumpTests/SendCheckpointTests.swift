@@ -50,7 +50,9 @@ struct SendCheckpointTests {
         try OTLPDumpRunner.run(["send", file, "--endpoint", collector.endpoint, "--checkpoint", checkpoint])
     }
 
-    @Test("a file rotated away and another put at its path: the new one is sent from its start with a warning, every record (regression: its first records were skipped as answered, exit 0)")
+    @Test(
+        "a file rotated away and another put at its path: the new one is sent from its start with a warning, every record (regression: its first records were skipped as answered, exit 0)"
+    )
     func rotatedByRenaming() throws {
         let root = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -75,12 +77,15 @@ struct SendCheckpointTests {
         collector.stop()
         #expect(third.status == 0 && third.stderr.isEmpty, "\(third.stderr)")
         #expect(third.stdout.contains("5 records answered in an earlier run skipped"), "\(third.stdout)")
-        let expected = try OTLPTestCollector.canonicalItems(ofFile: file + ".1", signal: "traces")
+        let expected =
+            try OTLPTestCollector.canonicalItems(ofFile: file + ".1", signal: "traces")
             + OTLPTestCollector.canonicalItems(ofFile: file, signal: "traces")
         #expect(collector.items.sorted() == expected.sorted())
     }
 
-    @Test("copytruncate: the same inode truncated and written again with other records is sent from its start with a warning (regression: skipped as answered)")
+    @Test(
+        "copytruncate: the same inode truncated and written again with other records is sent from its start with a warning (regression: skipped as answered)"
+    )
     func rotatedByCopyTruncate() throws {
         let root = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -96,12 +101,15 @@ struct SendCheckpointTests {
         let second = try Self.send(file, checkpoint: checkpoint, to: collector)
         collector.stop()
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(second.stderr.contains("\(file) is not the file the checkpoint was made for (same inode, but its first "), "\(second.stderr)")
+        #expect(
+            second.stderr.contains("\(file) is not the file the checkpoint was made for (same inode, but its first "), "\(second.stderr)")
         #expect(SendSpoolTests.requestCount(collector) == 7, "all four records of the rewritten file sent")
         #expect(Set(collector.items).isSuperset(of: try OTLPTestCollector.canonicalItems(ofFile: file, signal: "traces")))
     }
 
-    @Test("a file cut short in place (its first 4 KiB kept) ends before the checkpoint's count: exit 2 naming the file, the count and the records found; nothing sent, the checkpoint kept (regression: skipped silently, exit 0)")
+    @Test(
+        "a file cut short in place (its first 4 KiB kept) ends before the checkpoint's count: exit 2 naming the file, the count and the records found; nothing sent, the checkpoint kept (regression: skipped silently, exit 0)"
+    )
     func checkpointPastTheEnd() throws {
         let root = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -119,12 +127,16 @@ struct SendCheckpointTests {
         let second = try Self.send(file, checkpoint: checkpoint, to: collector)
         collector.stop()
         #expect(second.status == 2, "\(second.stdout) \(second.stderr)")
-        #expect(second.stderr.contains("\(file): io_error: --checkpoint \(checkpoint) counts 90 records of it answered, but it ends after 60"), "\(second.stderr)")
+        #expect(
+            second.stderr.contains("\(file): io_error: --checkpoint \(checkpoint) counts 90 records of it answered, but it ends after 60"),
+            "\(second.stderr)")
         #expect(SendSpoolTests.requestCount(collector) == 90, "nothing sent again")
         #expect(try String(contentsOfFile: checkpoint, encoding: .utf8) == saved)
     }
 
-    @Test("the normal resume: a file that grew since is the same file, its answered records skipped and only the new ones sent, no warning; the line records the file's identity")
+    @Test(
+        "the normal resume: a file that grew since is the same file, its answered records skipped and only the new ones sent, no warning; the line records the file's identity"
+    )
     func grownFileResumes() throws {
         let root = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -143,11 +155,15 @@ struct SendCheckpointTests {
         let second = try Self.send(file, checkpoint: checkpoint, to: collector)
         collector.stop()
         #expect(second.status == 0 && second.stderr.isEmpty, "\(second.stderr)")
-        #expect(second.stdout.hasPrefix("accepted 2 records") && second.stdout.contains("3 records answered in an earlier run skipped"), "\(second.stdout)")
+        #expect(
+            second.stdout.hasPrefix("accepted 2 records") && second.stdout.contains("3 records answered in an earlier run skipped"),
+            "\(second.stdout)")
         #expect(collector.items.sorted() == (try OTLPTestCollector.canonicalItems(ofFile: file, signal: "traces")).sorted())
     }
 
-    @Test("a line without the file's identity (COUNT<TAB>PATH, an earlier otlp-dump's) is not trusted: the file is sent from its start with a warning, and the line gets the identity")
+    @Test(
+        "a line without the file's identity (COUNT<TAB>PATH, an earlier otlp-dump's) is not trusted: the file is sent from its start with a warning, and the line gets the identity"
+    )
     func lineWithoutIdentity() throws {
         let root = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -164,7 +180,9 @@ struct SendCheckpointTests {
         #expect(try String(contentsOfFile: checkpoint, encoding: .utf8).split(separator: "\t").count == 6)
     }
 
-    @Test("a FIFO at the checkpoint's temporary path (CP.tmp) does not hang send (regression: it waited for a reader forever): it is removed and the run completes")
+    @Test(
+        "a FIFO at the checkpoint's temporary path (CP.tmp) does not hang send (regression: it waited for a reader forever): it is removed and the run completes"
+    )
     func fifoAtCheckpointTemporaryPath() throws {
         let root = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -12,7 +12,8 @@ struct SendCommandTests {
         name.contains(".jsonl") ? "jsonl" : name.contains(".varint.") ? "varint" : "u32be"
     }
 
-    @Test("every framed vector (plain, gzip, multi-member, varint, JSON lines) arrives at rotel with equal content",
+    @Test(
+        "every framed vector (plain, gzip, multi-member, varint, JSON lines) arrives at rotel with equal content",
         arguments: ["http/protobuf", "http/json"])
     func framedVectorsThroughRotel(wireProtocol: String) throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.framed.path).sorted()
@@ -41,7 +42,9 @@ struct SendCommandTests {
         let collector = try OTLPTestCollector()
         defer { collector.removeRecords() }
         let path = Self.framed.appendingPathComponent("traces-mixed.u32be.bin").path
-        let result = try OTLPDumpRunner.run(["send", path, "--endpoint", collector.endpoint, "--compression", "none", "--header", "x-team=obs"])
+        let result = try OTLPDumpRunner.run([
+            "send", path, "--endpoint", collector.endpoint, "--compression", "none", "--header", "x-team=obs",
+        ])
         collector.stop()
         #expect(result.status == 0, "\(result.stderr)")
         let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
@@ -54,7 +57,10 @@ struct SendCommandTests {
         }
         let requests = collector.requests
         #expect(requests.map(\.body) == records)
-        #expect(requests.allSatisfy { $0.path == "/v1/traces" && $0.headers["x-team"] == "obs" && $0.headers["content-type"] == "application/x-protobuf" })
+        #expect(
+            requests.allSatisfy {
+                $0.path == "/v1/traces" && $0.headers["x-team"] == "obs" && $0.headers["content-type"] == "application/x-protobuf"
+            })
     }
 
     @Test("a damaged file: the records before the fault are sent, the fault reported, exit 1")
@@ -75,7 +81,9 @@ struct SendCommandTests {
     @Test("a collector refusing records for their content (400 with an OTLP Status): every record is sent and reported, exit 3")
     func badRequest() throws {
         let status = OTLPRPCStatus(code: 3, message: "no thanks", detailTypeURLs: [])
-        let collector = try OTLPTestCollector(answers: Array(repeating: .init(status: 400, headers: ["Content-Type": "application/x-protobuf"], body: status.encoded()), count: 100))
+        let collector = try OTLPTestCollector(
+            answers: Array(
+                repeating: .init(status: 400, headers: ["Content-Type": "application/x-protobuf"], body: status.encoded()), count: 100))
         defer { collector.removeRecords() }
         let path = Self.framed.appendingPathComponent("traces-edge.varint.bin").path
         let reader = try OTLPRecordReader(path: path)
@@ -89,10 +97,15 @@ struct SendCommandTests {
         #expect(collector.requests.count == records, "every record is sent")
     }
 
-    @Test("an endpoint that answers as no OTLP endpoint would (401, 404, 500, a redirect, a 400 that is not OTLP): sending stops at the first record, the answer reported, exit 3",
+    @Test(
+        "an endpoint that answers as no OTLP endpoint would (401, 404, 500, a redirect, a 400 that is not OTLP): sending stops at the first record, the answer reported, exit 3",
         arguments: [401, 404, 500, 302, 400])
     func endpointRefusing(statusCode: Int) throws {
-        let collector = try OTLPTestCollector(answers: Array(repeating: .init(status: statusCode, headers: ["Content-Type": "text/plain", "Location": "http://u:SECRET-PASSWORD@x/"], body: Array("no thanks".utf8)), count: 100))
+        let collector = try OTLPTestCollector(
+            answers: Array(
+                repeating: .init(
+                    status: statusCode, headers: ["Content-Type": "text/plain", "Location": "http://u:SECRET-PASSWORD@x/"],
+                    body: Array("no thanks".utf8)), count: 100))
         defer { collector.removeRecords() }
         let path = Self.framed.appendingPathComponent("traces-mixed.u32be.bin").path
         let result = try OTLPDumpRunner.run(["send", path, "--endpoint", collector.endpoint])
@@ -103,10 +116,14 @@ struct SendCommandTests {
         #expect(collector.requests.count == 1)
     }
 
-    @Test("secrets never leave the process: the endpoint's query, --header values (a bare token, too) and user-info appear in no output, whatever the outcome")
+    @Test(
+        "secrets never leave the process: the endpoint's query, --header values (a bare token, too) and user-info appear in no output, whatever the outcome"
+    )
     func secretsRedacted() throws {
         // The collector echoes the credential in its error text.
-        let collector = try OTLPTestCollector(answers: [.init(status: 401, headers: ["Content-Type": "text/plain"], body: Array("who is Bearer SECRET-HEADER?".utf8))])
+        let collector = try OTLPTestCollector(answers: [
+            .init(status: 401, headers: ["Content-Type": "text/plain"], body: Array("who is Bearer SECRET-HEADER?".utf8))
+        ])
         defer { collector.removeRecords() }
         let path = Self.framed.appendingPathComponent("traces-mixed.u32be.bin").path
         let runs = [
@@ -129,7 +146,9 @@ struct SendCommandTests {
 
     @Test("a collector's text is escaped once for the terminal (regression: escaped twice, in the sender and in send)")
     func collectorTextEscapedOnce() throws {
-        let collector = try OTLPTestCollector(answers: [.init(status: 500, headers: ["Content-Type": "text/plain"], body: Array("boom\n\u{1B}[31m".utf8))])
+        let collector = try OTLPTestCollector(answers: [
+            .init(status: 500, headers: ["Content-Type": "text/plain"], body: Array("boom\n\u{1B}[31m".utf8))
+        ])
         defer { collector.removeRecords() }
         let path = OTLPDumpRunner.vectors.appendingPathComponent("traces/app-telemetry.pb").path
         let result = try OTLPDumpRunner.run(["send", path, "--endpoint", collector.endpoint])
@@ -152,7 +171,9 @@ struct SendCommandTests {
     @Test("hostile partial-success counts (Int64.max, negative) are clamped: no trap, every record sent, exit 3 (regression: overflow)")
     func hostileRejectedCounts() throws {
         func answer(_ rejected: Int64) -> OTLPTestCollector.Answer {
-            .init(status: 200, headers: ["Content-Type": "application/json"], body: Array(#"{"partialSuccess":{"rejectedSpans":"\#(rejected)","errorMessage":"no"}}"#.utf8))
+            .init(
+                status: 200, headers: ["Content-Type": "application/json"],
+                body: Array(#"{"partialSuccess":{"rejectedSpans":"\#(rejected)","errorMessage":"no"}}"#.utf8))
         }
         let collector = try OTLPTestCollector(answers: [answer(.max), answer(.max), answer(-5)])
         defer { collector.removeRecords() }
@@ -164,12 +185,14 @@ struct SendCommandTests {
         #expect(!result.stderr.contains("9223372036854775807") && !result.stderr.contains("-5"))
     }
 
-    @Test("usage errors exit 64", arguments: [
-        ["--endpoint", "http://127.0.0.1:65536"], ["--endpoint", "http://u:p@127.0.0.1:4318"], ["--endpoint", "http://x/v1/traces"],
-        ["--endpoint", "ftp://example.com"], ["--endpoint", "not a url"], ["--endpoint", "http://x", "--header", "novalue"],
-        ["--endpoint", "http://x", "--header", "bad name=1"], ["--endpoint", "http://x", "--timeout", "nan"],
-        ["--endpoint", "http://x", "--timeout", "-1"], ["--endpoint", "http://x", "--protocol", "grpc"], [],
-    ])
+    @Test(
+        "usage errors exit 64",
+        arguments: [
+            ["--endpoint", "http://127.0.0.1:65536"], ["--endpoint", "http://u:p@127.0.0.1:4318"], ["--endpoint", "http://x/v1/traces"],
+            ["--endpoint", "ftp://example.com"], ["--endpoint", "not a url"], ["--endpoint", "http://x", "--header", "novalue"],
+            ["--endpoint", "http://x", "--header", "bad name=1"], ["--endpoint", "http://x", "--timeout", "nan"],
+            ["--endpoint", "http://x", "--timeout", "-1"], ["--endpoint", "http://x", "--protocol", "grpc"], [],
+        ])
     func usage(arguments: [String]) throws {
         let path = Self.framed.appendingPathComponent("traces-edge.varint.bin").path
         let result = try OTLPDumpRunner.run(["send", path] + arguments)

@@ -18,14 +18,18 @@ struct SendSpoolTests {
             let indices = (record * perRecord)..<((record + 1) * perRecord)
             if signal == .traces {
                 let spans = indices.map { index in
-                    OTLPScopedSpan(scope: scope, span: OTLPSpan(
-                        traceID: OTLPTraceID(high: 1, low: UInt64(index + 1)), spanID: OTLPSpanID(UInt64(index + 1)), name: "span \(index)",
-                        startTimeUnixNano: 1_000, endTimeUnixNano: 2_000))
+                    OTLPScopedSpan(
+                        scope: scope,
+                        span: OTLPSpan(
+                            traceID: OTLPTraceID(high: 1, low: UInt64(index + 1)), spanID: OTLPSpanID(UInt64(index + 1)),
+                            name: "span \(index)",
+                            startTimeUnixNano: 1_000, endTimeUnixNano: 2_000))
                 }
                 return encoder.withEncoded(OTLPScopedSpan.request(spans, resource: resource)) { Array($0) }
             }
             let records = indices.map { index in
-                OTLPScopedLogRecord(scope: scope, record: OTLPLogRecord(timeUnixNano: 5_000, severity: .info, body: .string("record \(index)")))
+                OTLPScopedLogRecord(
+                    scope: scope, record: OTLPLogRecord(timeUnixNano: 5_000, severity: .info, body: .string("record \(index)")))
             }
             return encoder.withEncoded(OTLPScopedLogRecord.request(records, resource: resource)) { Array($0) }
         }
@@ -43,7 +47,9 @@ struct SendSpoolTests {
 
     /// Requests the collector has recorded so far (each recorded before it is answered).
     static func requestCount(_ collector: OTLPTestCollector) -> Int {
-        ((try? FileManager.default.contentsOfDirectory(atPath: collector.directory.path)) ?? []).count { $0.hasSuffix(".json") && $0 != "script.json" }
+        ((try? FileManager.default.contentsOfDirectory(atPath: collector.directory.path)) ?? []).count {
+            $0.hasSuffix(".json") && $0 != "script.json"
+        }
     }
 
     /// Runs otlp-dump with `arguments` and SIGKILLs it once the collector has recorded `requests` more
@@ -72,7 +78,9 @@ struct SendSpoolTests {
         return arrived.count - Set(arrived).count
     }
 
-    @Test("send --spool, SIGKILLed 20 times at random moments and run again: nothing lost, at most one record sent twice per kill, the spool empty at the end")
+    @Test(
+        "send --spool, SIGKILLed 20 times at random moments and run again: nothing lost, at most one record sent twice per kill, the spool empty at the end"
+    )
     func spoolKilledAndRerun() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-spool-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -88,7 +96,8 @@ struct SendSpoolTests {
         try Self.writeFile(traces, to: expectedFile)
         let logsFile = "\(root)/expected-logs.u32be.bin"
         try Self.writeFile(logs, to: logsFile)
-        let expected = try OTLPTestCollector.canonicalItems(ofFile: expectedFile, signal: "traces")
+        let expected =
+            try OTLPTestCollector.canonicalItems(ofFile: expectedFile, signal: "traces")
             + OTLPTestCollector.canonicalItems(ofFile: logsFile, signal: "logs")
 
         let collector = try OTLPTestCollector()
@@ -108,7 +117,9 @@ struct SendSpoolTests {
         #expect(extra != nil, "every item arrived")
         #expect((extra ?? .max) <= kills * perRecord, "at most one record again per kill: \(extra ?? -1) extra items")
         #expect(Set(arrived) == Set(expected))
-        let left = try FileManager.default.subpathsOfDirectory(atPath: root).filter { $0.hasSuffix(".u32be.bin") && !$0.hasPrefix("expected") }
+        let left = try FileManager.default.subpathsOfDirectory(atPath: root).filter {
+            $0.hasSuffix(".u32be.bin") && !$0.hasPrefix("expected")
+        }
         #expect(left.isEmpty, "\(left)")
     }
 
@@ -154,7 +165,9 @@ struct SendSpoolTests {
         #expect(try OTLPDumpRunner.run(["send", "--spool", root, "--checkpoint", "cp", "--endpoint", "http://127.0.0.1:9"]).status == 64)
     }
 
-    @Test("--spool: a path that is not a spool directory is exit 2 (regression: \"accepted 0 records\", exit 0); a record refused for its content (400 with an OTLP Status) is reported as not accepted and kept in the quarantine, exit 3 (regression: counted as accepted)")
+    @Test(
+        "--spool: a path that is not a spool directory is exit 2 (regression: \"accepted 0 records\", exit 0); a record refused for its content (400 with an OTLP Status) is reported as not accepted and kept in the quarantine, exit 3 (regression: counted as accepted)"
+    )
     func spoolPathAndRefusals() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-spool-refused-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -168,12 +181,17 @@ struct SendSpoolTests {
         let inner = try OTLPDumpRunner.run(["send", "--spool", "\(root)/traces", "--endpoint", "http://127.0.0.1:9"])
         #expect(inner.status == 2 && inner.stderr.contains("give the spool directory"), "\(inner.stderr)")
         let status = OTLPRPCStatus(code: 3, message: "bad \u{1B}[31mred", detailTypeURLs: [])
-        let collector = try OTLPTestCollector(answers: [.init(status: 400, headers: ["Content-Type": "application/json"], body: status.jsonEncoded())])
+        let collector = try OTLPTestCollector(answers: [
+            .init(status: 400, headers: ["Content-Type": "application/json"], body: status.jsonEncoded())
+        ])
         defer { collector.removeRecords() }
         let result = try OTLPDumpRunner.run(["send", "--spool", root, "--endpoint", collector.endpoint])
         collector.stop()
         #expect(result.status == 3)
-        #expect(result.stdout.contains("accepted 1 records (3 spans") && result.stdout.contains("not accepted: 1 records (3 items), 3 items of them kept in the spool's rejected/"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("accepted 1 records (3 spans")
+                && result.stdout.contains("not accepted: 1 records (3 items), 3 items of them kept in the spool's rejected/"),
+            "\(result.stdout)")
         #expect(result.stderr.contains(#"HTTP 400: bad \u{1B}[31mred"#), "escaped once: \(result.stderr)")
         #expect(collector.items.count == 3)
         let kept = try FileManager.default.contentsOfDirectory(atPath: "\(root)/traces/rejected").filter { $0.hasSuffix(".u32be.bin") }
@@ -182,7 +200,8 @@ struct SendSpoolTests {
         #expect(shown.status == 0 && shown.stdout.contains("3"), "the quarantine is readable: \(shown.stdout) \(shown.stderr)")
     }
 
-    @Test("--spool against an endpoint that refuses to talk (401, 404, 500, a redirect, a 400 that is not OTLP): exit 3, every record kept and nothing quarantined; run again when it accepts: everything delivered once (regression: one run emptied the spool)",
+    @Test(
+        "--spool against an endpoint that refuses to talk (401, 404, 500, a redirect, a 400 that is not OTLP): exit 3, every record kept and nothing quarantined; run again when it accepts: everything delivered once (regression: one run emptied the spool)",
         arguments: [401, 404, 500, 301, 400])
     func spoolKeptOnRefusal(statusCode: Int) throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-spool-kept-\(UUID().uuidString)").path
@@ -193,9 +212,13 @@ struct SendSpoolTests {
             queue.release()
         }
         let before = try FileManager.default.subpathsOfDirectory(atPath: root).sorted()
-        let refusing = try OTLPTestCollector(answers: Array(repeating: .init(status: statusCode, headers: ["Content-Type": "text/html"], body: Array("<h1>no</h1>".utf8)), count: 50))
+        let refusing = try OTLPTestCollector(
+            answers: Array(
+                repeating: .init(status: statusCode, headers: ["Content-Type": "text/html"], body: Array("<h1>no</h1>".utf8)), count: 50))
         defer { refusing.removeRecords() }
-        let refused = try OTLPDumpRunner.run(["send", "--spool", root, "--endpoint", refusing.endpoint, "--header", "authorization=Bearer SECRET-TOKEN"])
+        let refused = try OTLPDumpRunner.run([
+            "send", "--spool", root, "--endpoint", refusing.endpoint, "--header", "authorization=Bearer SECRET-TOKEN",
+        ])
         refusing.stop()
         #expect(refused.status == 3, "\(refused.stderr)")
         #expect(refused.stderr.contains("HTTP \(statusCode)") && refused.stderr.contains("stopping"), "\(refused.stderr)")
@@ -229,12 +252,16 @@ struct SendSpoolTests {
             let unwritable = try OTLPDumpRunner.run(["send", file, "--endpoint", collector.endpoint, "--checkpoint", bad])
             #expect(unwritable.status == 2, "\(bad): \(unwritable.stderr)")
         }
-        #expect(FileManager.default.fileExists(atPath: "/dev/null") && (try? FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType) == .typeCharacterSpecial)
+        #expect(
+            FileManager.default.fileExists(atPath: "/dev/null")
+                && (try? FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType) == .typeCharacterSpecial)
         collector.stop()
         #expect(Self.requestCount(collector) == 0)
     }
 
-    @Test("send --spool counts a partial success as send FILE does: the request's items accepted, the rejected among them apart (regression: only the accepted part was counted)")
+    @Test(
+        "send --spool counts a partial success as send FILE does: the request's items accepted, the rejected among them apart (regression: only the accepted part was counted)"
+    )
     func partialSuccessCounted() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-spool-partial-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }

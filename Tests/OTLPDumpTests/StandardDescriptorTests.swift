@@ -10,7 +10,8 @@ struct StandardDescriptorTests {
     /// Runs otlp-dump through `sh -c 'exec otlp-dump ARGS REDIRECTIONS'`.
     static func run(_ arguments: [String], redirections: String, stdin: Data? = nil) throws -> OTLPProcess.Result {
         try OTLPProcess.run(
-            URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" "$@" "# + redirections, OTLPDumpRunner.binary.path] + arguments, stdin: stdin)
+            URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" "$@" "# + redirections, OTLPDumpRunner.binary.path] + arguments,
+            stdin: stdin)
     }
 
     @Test("regression: with standard error closed, the output file does not become descriptor 2 and receives no diagnostics")
@@ -19,7 +20,9 @@ struct StandardDescriptorTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.jsonl").path
-        let result = try Self.run(["convert", "-", output, "--to", "jsonl"], redirections: "2>&-", stdin: try Data(contentsOf: URL(fileURLWithPath: Self.damaged)))
+        let result = try Self.run(
+            ["convert", "-", output, "--to", "jsonl"], redirections: "2>&-", stdin: try Data(contentsOf: URL(fileURLWithPath: Self.damaged))
+        )
         #expect(result.status == 1)
         let written = try String(contentsOfFile: output, encoding: .utf8)
         #expect(!written.contains("otlp-dump:"), "diagnostics in the output: \(written.suffix(200))")

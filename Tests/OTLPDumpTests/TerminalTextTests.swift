@@ -8,8 +8,10 @@ struct TerminalTextTests {
     /// ESC ] 0 ; title BEL, a carriage return and a fake line, and CSI in its one-character C1 form.
     static let hostile = #"\u001b]0;pwned\u0007\r\nfake: valid\u009b2J\u007f"#
 
-    static let logs = #"{"resourceLogs":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"svc\#(hostile)"}}]},"scopeLogs":[{"scope":{"name":"s\#(hostile)","version":"1\#(hostile)"},"logRecords":[{"timeUnixNano":"1","severityText":"SEV\#(hostile)","eventName":"ev\#(hostile)","body":{"stringValue":"b"}}],"schemaUrl":"https://x\#(hostile)"}],"schemaUrl":"https://r\#(hostile)"}]}"#
-    static let traces = #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"0102030405060708090a0b0c0d0e0f10","spanId":"0102030405060708","name":"n\#(hostile)","startTimeUnixNano":"1","endTimeUnixNano":"2"}]}]}]}"#
+    static let logs =
+        #"{"resourceLogs":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"svc\#(hostile)"}}]},"scopeLogs":[{"scope":{"name":"s\#(hostile)","version":"1\#(hostile)"},"logRecords":[{"timeUnixNano":"1","severityText":"SEV\#(hostile)","eventName":"ev\#(hostile)","body":{"stringValue":"b"}}],"schemaUrl":"https://x\#(hostile)"}],"schemaUrl":"https://r\#(hostile)"}]}"#
+    static let traces =
+        #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"0102030405060708090a0b0c0d0e0f10","spanId":"0102030405060708","name":"n\#(hostile)","startTimeUnixNano":"1","endTimeUnixNano":"2"}]}]}]}"#
 
     /// No control character other than the line ends of the output itself.
     static func isTerminalSafe(_ text: String) -> Bool {
@@ -22,9 +24,11 @@ struct TerminalTextTests {
         return path
     }
 
-    @Test("regression: the tree and stats escape severity text, event names, scope versions, schema URLs and every name", arguments: [
-        ["print", "--color", "never"], ["print", "--brief", "--color", "never"], ["stats"],
-    ])
+    @Test(
+        "regression: the tree and stats escape severity text, event names, scope versions, schema URLs and every name",
+        arguments: [
+            ["print", "--color", "never"], ["print", "--brief", "--color", "never"], ["stats"],
+        ])
     func printedFieldsAreEscaped(command: [String]) throws {
         for input in [Self.logs, Self.traces] {
             let path = try Self.write(input)

@@ -32,7 +32,9 @@ struct TreeRendererTests {
             return out + [UInt8(value)]
         }
         func bytes(_ field: UInt64, _ payload: [UInt8]) -> [UInt8] { varint(field << 3 | 2) + varint(UInt64(payload.count)) + payload }
-        func fixed64(_ field: UInt64, _ value: UInt64) -> [UInt8] { varint(field << 3 | 1) + (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        func fixed64(_ field: UInt64, _ value: UInt64) -> [UInt8] {
+            varint(field << 3 | 1) + (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
         func id(_ number: Int) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: UInt64(number + 1) >> (8 * (7 - $0))) } }
         let traceID = (0..<16).map { UInt8($0 + 1) }
         var scopeSpans: [UInt8] = []
@@ -104,7 +106,10 @@ struct TreeRendererTests {
         let result = try Self.render(spans)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
-        for name in ["cycle-a", "cycle-b", "cycle-c", "under-cycle", "self", "orphan", "dup-first", "dup-second", "dup-child", "no-id", "no-id-root", "ring-a", "ring-b"] {
+        for name in [
+            "cycle-a", "cycle-b", "cycle-c", "under-cycle", "self", "orphan", "dup-first", "dup-second", "dup-child", "no-id", "no-id-root",
+            "ring-a", "ring-b",
+        ] {
             #expect(lines.filter { $0.contains("| \(name) ") }.count == 1, "\(name)\n\(result.stdout)")
         }
         func line(_ name: String) -> Substring { lines.first { $0.contains("| \(name) ") } ?? "" }

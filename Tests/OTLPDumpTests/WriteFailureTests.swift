@@ -13,10 +13,12 @@ struct WriteFailureTests {
         ["convert", file, "-", "--to", "u32be"], ["convert", file, "-", "--to", "jsonl", "--gzip"],
     ]
 
-    @Test("standard output on /dev/full: exit 2, one message with the errno text (help and version text too)",
-          arguments: commands + [["--help"], ["--version"], ["convert", "--help"]])
+    @Test(
+        "standard output on /dev/full: exit 2, one message with the errno text (help and version text too)",
+        arguments: commands + [["--help"], ["--version"], ["convert", "--help"]])
     func deviceFull(arguments: [String]) throws {
-        let result = try OTLPProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" "$@" > /dev/full"#, OTLPDumpRunner.binary.path] + arguments)
+        let result = try OTLPProcess.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" "$@" > /dev/full"#, OTLPDumpRunner.binary.path] + arguments)
         #expect(result.status == 2, "\(result.errors)")
         #expect(result.errors == "otlp-dump: <stdout>: write failed: No space left on device\n", "\(result.errors)")
     }

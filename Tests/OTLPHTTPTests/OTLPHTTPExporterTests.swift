@@ -63,7 +63,8 @@ struct OTLPHTTPExporterTests {
         let collector = try OTLPTestCollector(answers: [busy, busy])
         defer { collector.removeRecords() }
         let counters = OTLPTelemetryCounters()
-        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(endpoint: Data_.endpoint(collector.endpoint), resource: Data_.resource, counters: counters)
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), resource: Data_.resource, counters: counters)
         let started = Date()
         #expect(exporter.export(Data_.spans(10)))
         #expect(Date().timeIntervalSince(started) >= 2)
@@ -88,7 +89,8 @@ struct OTLPHTTPExporterTests {
         #expect(counters.snapshot.spanExportRetries == 3 && counters.snapshot.spansExported == 3)
     }
 
-    @Test("400 with a google.rpc.Status body (protobuf and JSON): refused for its content, counted rejected, the message reported, not retried",
+    @Test(
+        "400 with a google.rpc.Status body (protobuf and JSON): refused for its content, counted rejected, the message reported, not retried",
         arguments: [false, true])
     func badRequest(json: Bool) throws {
         let status = OTLPRPCStatus(code: 3, message: "span 4 has an invalid trace id\u{1B}]0;owned\u{07}", detailTypeURLs: [])
@@ -111,10 +113,13 @@ struct OTLPHTTPExporterTests {
         #expect(messages.all.first?.contains("HTTP 400: span 4 has an invalid trace id\\u{1B}]0;owned\\u{07}") == true, "\(messages.all)")
     }
 
-    @Test("a 400 whose JSON body is not a Status with an error code (a gateway's {\"error\": ...}, or {}) is not a refusal of the content: counted export_failed, its text reported",
+    @Test(
+        "a 400 whose JSON body is not a Status with an error code (a gateway's {\"error\": ...}, or {}) is not a refusal of the content: counted export_failed, its text reported",
         arguments: [#"{"error":"invalid api key"}"#, "{}"])
     func badRequestNotOTLP(body: String) throws {
-        let collector = try OTLPTestCollector(answers: [.init(status: 400, headers: ["Content-Type": "Application/JSON; charset=utf-8"], body: Array(body.utf8))])
+        let collector = try OTLPTestCollector(answers: [
+            .init(status: 400, headers: ["Content-Type": "Application/JSON; charset=utf-8"], body: Array(body.utf8))
+        ])
         defer { collector.removeRecords() }
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
@@ -129,7 +134,11 @@ struct OTLPHTTPExporterTests {
 
     @Test("a collector echoing the configured credential in its error text: the credential is not printed")
     func echoedCredentialRedacted() throws {
-        let collector = try OTLPTestCollector(answers: [.init(status: 403, headers: ["Content-Type": "text/plain"], body: Array("token Bearer SECRET-TOKEN-1 unknown; also SECRET-TOKEN-1".utf8))])
+        let collector = try OTLPTestCollector(answers: [
+            .init(
+                status: 403, headers: ["Content-Type": "text/plain"],
+                body: Array("token Bearer SECRET-TOKEN-1 unknown; also SECRET-TOKEN-1".utf8))
+        ])
         defer { collector.removeRecords() }
         let messages = Messages()
         let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
@@ -144,7 +153,9 @@ struct OTLPHTTPExporterTests {
 
     @Test("a 500 with a plain-text body is not retried; its text is reported, escaped")
     func serverErrorText() throws {
-        let collector = try OTLPTestCollector(answers: [.init(status: 500, headers: ["Content-Type": "text/plain"], body: Array("boom\n\u{1B}[31m".utf8))])
+        let collector = try OTLPTestCollector(answers: [
+            .init(status: 500, headers: ["Content-Type": "text/plain"], body: Array("boom\n\u{1B}[31m".utf8))
+        ])
         defer { collector.removeRecords() }
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
@@ -158,7 +169,8 @@ struct OTLPHTTPExporterTests {
         #expect(messages.all.first?.contains("HTTP 500: boom\\n\\u{1B}[31m") == true)
     }
 
-    @Test("a partial success: the rejected items are counted as dropped (rejected), the rest as exported, its message reported",
+    @Test(
+        "a partial success: the rejected items are counted as dropped (rejected), the rest as exported, its message reported",
         arguments: [false, true])
     func partialSuccess(json: Bool) throws {
         let response = OTLPExportResponse(rejectedItems: 3, errorMessage: "3 log records too old")
@@ -170,7 +182,8 @@ struct OTLPHTTPExporterTests {
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
         let exporter = OTLPHTTPExporter<OTLPScopedLogRecord>(
-            endpoint: Data_.endpoint(collector.endpoint, signal: .logs), resource: Data_.resource, counters: counters, diagnostics: messages.add)
+            endpoint: Data_.endpoint(collector.endpoint, signal: .logs), resource: Data_.resource, counters: counters,
+            diagnostics: messages.add)
         #expect(!exporter.export(Data_.logRecords(10)))
         exporter.shutdown()
         collector.stop()
@@ -262,7 +275,9 @@ struct OTLPHTTPExporterTests {
 
     @Test("an unreadable 2xx answer: delivered, and the unreadable answer reported")
     func unreadableAnswer() throws {
-        let collector = try OTLPTestCollector(answers: [.init(status: 200, headers: ["Content-Type": "application/x-protobuf"], body: [0xFF, 0xFF, 0xFF])])
+        let collector = try OTLPTestCollector(answers: [
+            .init(status: 200, headers: ["Content-Type": "application/x-protobuf"], body: [0xFF, 0xFF, 0xFF])
+        ])
         defer { collector.removeRecords() }
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
@@ -280,7 +295,8 @@ struct OTLPHTTPExporterTests {
         let collector = try OTLPTestCollector()
         defer { collector.removeRecords() }
         let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
-            endpoint: Data_.endpoint(collector.endpoint, headers: ["Content-Type": "text/plain", "Host": "evil.example", "User-Agent": "x"]),
+            endpoint: Data_.endpoint(
+                collector.endpoint, headers: ["Content-Type": "text/plain", "Host": "evil.example", "User-Agent": "x"]),
             resource: Data_.resource)
         #expect(exporter.export(Data_.spans(1)))
         exporter.shutdown()

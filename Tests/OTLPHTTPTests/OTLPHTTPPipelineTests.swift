@@ -11,7 +11,9 @@ import Testing
 struct OTLPHTTPPipelineTests {
     typealias Data_ = OTLPHTTPTestData
 
-    static let formats: [(OTLPHTTPProtocol, OTLPCompression)] = [(.httpProtobuf, .gzip), (.httpProtobuf, .none), (.httpJSON, .gzip), (.httpJSON, .none)]
+    static let formats: [(OTLPHTTPProtocol, OTLPCompression)] = [
+        (.httpProtobuf, .gzip), (.httpProtobuf, .none), (.httpJSON, .gzip), (.httpJSON, .none),
+    ]
 
     @Test("every span and log record reaches rotel with equal content, beside the file output", arguments: formats)
     func rotel(wireProtocol: OTLPHTTPProtocol, compression: OTLPCompression) throws {
@@ -41,7 +43,8 @@ struct OTLPHTTPPipelineTests {
         #expect(delivered.logRecordsReceived == 1_000 && delivered.logRecordsExported == 1_000 && delivered.totalLogRecordsDropped == 0)
         #expect(telemetry.counters.snapshot.spansExported == 1_000 && telemetry.counters.snapshot.logRecordsExported == 1_000)
         #expect(messages.all.isEmpty, "\(messages.all)")
-        let expected = try OTLPTestCollector.canonicalItems(ofFile: tracesPath, signal: "traces")
+        let expected =
+            try OTLPTestCollector.canonicalItems(ofFile: tracesPath, signal: "traces")
             + OTLPTestCollector.canonicalItems(ofFile: logsPath, signal: "logs")
         #expect(expected.count == 2_000)
         let arrived = collector.items

@@ -23,7 +23,8 @@ struct OTLPHTTPSenderTests {
             signal: .traces, endpoint: OTLPHTTPTestData.endpoint(server.endpoint, compression: .none, timeoutSeconds: 30),
             retryPolicy: OTLPHTTPTestData.quickRetries)
         let body = OTLPEncoder().encode(
-            OTLPTracesData(resource: OTLPHTTPTestData.resource, scope: OTLPHTTPTestData.scope, spans: OTLPHTTPTestData.spans(20).map(\.span)))
+            OTLPTracesData(
+                resource: OTLPHTTPTestData.resource, scope: OTLPHTTPTestData.scope, spans: OTLPHTTPTestData.spans(20).map(\.span)))
         let results = Results()
         DispatchQueue.concurrentPerform(iterations: threadCount) { _ in
             for _ in 0..<requestsPerThread { results.add(sender.send(body)) }

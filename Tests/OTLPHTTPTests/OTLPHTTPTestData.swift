@@ -21,9 +21,11 @@ enum OTLPHTTPTestData {
 
     static func logRecords(_ count: Int, from first: Int = 0) -> [OTLPScopedLogRecord] {
         (first..<first + count).map { index in
-            OTLPScopedLogRecord(scope: scope, record: OTLPLogRecord(
-                timeUnixNano: 5_000 + UInt64(index), severity: .info, body: .string("record \(index)"),
-                attributes: [OTLPAttribute("index", .int(Int64(index)))]))
+            OTLPScopedLogRecord(
+                scope: scope,
+                record: OTLPLogRecord(
+                    timeUnixNano: 5_000 + UInt64(index), severity: .info, body: .string("record \(index)"),
+                    attributes: [OTLPAttribute("index", .int(Int64(index)))]))
         }
     }
 
@@ -31,8 +33,10 @@ enum OTLPHTTPTestData {
         _ url: String, protocol wireProtocol: OTLPHTTPProtocol = .httpProtobuf, compression: OTLPCompression = .gzip,
         headers: [String: String] = [:], timeoutSeconds: Double = 10, signal: OTLPSignal = .traces
     ) -> OTLPExporterConfiguration.Resolved {
-        OTLPExporterConfiguration(endpoint: url, protocol: wireProtocol, compression: compression, headers: headers, timeoutSeconds: timeoutSeconds)
-            .resolved(for: signal)!
+        OTLPExporterConfiguration(
+            endpoint: url, protocol: wireProtocol, compression: compression, headers: headers, timeoutSeconds: timeoutSeconds
+        )
+        .resolved(for: signal)!
     }
 
     /// Retries quickly, so that tests of retrying take fractions of a second.

@@ -44,7 +44,8 @@ struct AppLaunchInstrumentationTests {
     @Test("each return to the foreground is session activity: it keeps the session alive past the inactivity timeout")
     func foregroundKeepsTheSession() {
         let clock = OTLPManualClock()
-        let sessions = OTLPSessionManager(configuration: .init(inactivityTimeoutSeconds: 10), clock: clock, idGenerator: OTLPSequentialIDGenerator())
+        let sessions = OTLPSessionManager(
+            configuration: .init(inactivityTimeoutSeconds: 10), clock: clock, idGenerator: OTLPSequentialIDGenerator())
         let center = NotificationCenter()
         let provider = TestProvider(coldLaunchStartTime: Date(timeIntervalSince1970: Double(clock.nowUnixNano()) / 1e9))
         let instrumentation = AppLaunchInstrumentation(
@@ -179,12 +180,15 @@ struct AppLaunchInstrumentationTests {
         let spans = try harness.recorder.spans().map(\.span)
         let cold = try #require(spans.first { $0.name == "AppStart" })
         let phases = spans.filter { $0.parentSpanID == cold.spanID && $0.name != "launch.process_start_to_instrumentation" }
-        #expect(phases.map(\.name) == [
-            "launch.runtime_ready_to_did_finish_launching", "launch.did_finish_launching_to_will_connect",
-            "launch.will_connect_to_did_become_active",
-        ])
+        #expect(
+            phases.map(\.name) == [
+                "launch.runtime_ready_to_did_finish_launching", "launch.did_finish_launching_to_will_connect",
+                "launch.will_connect_to_did_become_active",
+            ])
         #expect(phases.map(\.durationNano) == [100_000_000, 50_000_000, 20_000_000])
-        #expect(AppLaunchInstrumentation<OTLPTracer>.label(Notification.Name("UIApplicationDidFinishLaunchingNotification")) == "did_finish_launching")
+        #expect(
+            AppLaunchInstrumentation<OTLPTracer>.label(Notification.Name("UIApplicationDidFinishLaunchingNotification"))
+                == "did_finish_launching")
     }
 
     @Test("the Linux provider reads the process start from /proc")
@@ -194,8 +198,10 @@ struct AppLaunchInstrumentationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         // starttime (field 22) = 250 ticks; the command name has spaces and a ')' to parse around.
         let fields = ["S"] + (4...21).map(String.init) + ["250", "0"]
-        try "1234 (my (odd) app) \(fields.joined(separator: " "))".write(to: directory.appendingPathComponent("self/stat"), atomically: true, encoding: .utf8)
-        try "cpu 1 2 3\nbtime 1700000000\nprocesses 5\n".write(to: directory.appendingPathComponent("stat"), atomically: true, encoding: .utf8)
+        try "1234 (my (odd) app) \(fields.joined(separator: " "))".write(
+            to: directory.appendingPathComponent("self/stat"), atomically: true, encoding: .utf8)
+        try "cpu 1 2 3\nbtime 1700000000\nprocesses 5\n".write(
+            to: directory.appendingPathComponent("stat"), atomically: true, encoding: .utf8)
         let start = LinuxAppLaunchProvider.processStartTime(procRoot: directory.path, ticksPerSecond: 100)
         #expect(start == Date(timeIntervalSince1970: 1_700_000_002.5))
         // This process's real start is in the past, and not by more than the age of the test run.

@@ -25,7 +25,9 @@ struct DemoCommandLineTests {
         try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     }
 
-    @Test("--help prints the usage with every option and creates nothing", arguments: [["--help"], ["-h"], ["--deterministic", "--help", "out"]])
+    @Test(
+        "--help prints the usage with every option and creates nothing",
+        arguments: [["--help"], ["-h"], ["--deterministic", "--help", "out"]])
     func help(arguments: [String]) throws {
         let directory = try Self.workingDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -37,8 +39,9 @@ struct DemoCommandLineTests {
         #expect(try Self.contents(directory).isEmpty)
     }
 
-    @Test("an unknown option or a second directory is a usage error (64) that creates nothing",
-          arguments: [["--bogus"], ["--deterministic/"], ["-x", "out"], ["out", "other"], ["--config"]])
+    @Test(
+        "an unknown option or a second directory is a usage error (64) that creates nothing",
+        arguments: [["--bogus"], ["--deterministic/"], ["-x", "out"], ["out", "other"], ["--config"]])
     func usageErrors(arguments: [String]) throws {
         let directory = try Self.workingDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -82,7 +85,8 @@ struct DemoCommandLineTests {
     func unreplaceableFile() throws {
         let directory = try Self.workingDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("out/traces.u32be.bin/keep"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("out/traces.u32be.bin/keep"), withIntermediateDirectories: true)
         let result = try Self.run(["--deterministic", "out"], in: directory)
         #expect(result.status == 2)
         #expect(result.errors.contains("otlpwire-demo: cannot replace out/traces.u32be.bin: "), "\(result.errors)")
@@ -139,7 +143,8 @@ struct DemoCommandLineTests {
         collector.stop()
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("delivered 141 spans and 10 log records to the collector"))
-        let written = try OTLPTestCollector.canonicalItems(ofFile: directory.appendingPathComponent("out/traces.u32be.bin").path, signal: "traces")
+        let written =
+            try OTLPTestCollector.canonicalItems(ofFile: directory.appendingPathComponent("out/traces.u32be.bin").path, signal: "traces")
             + OTLPTestCollector.canonicalItems(ofFile: directory.appendingPathComponent("out/logs.u32be.bin.gz").path, signal: "logs")
         #expect(written.count == 151)
         #expect(collector.items.sorted() == written.sorted())
@@ -163,7 +168,8 @@ struct DemoCommandLineTests {
         let directory = try Self.workingDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         for arguments in [["--help"], ["--deterministic", directory.appendingPathComponent("out").path]] {
-            let result = try OTLPProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" "$@" > /dev/full"#, Self.demo.path] + arguments)
+            let result = try OTLPProcess.run(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" "$@" > /dev/full"#, Self.demo.path] + arguments)
             #expect(result.status == 2, "\(arguments): \(result.errors)")
             #expect(result.errors.hasSuffix("otlpwire-demo: <stdout>: write failed: No space left on device\n"), "\(result.errors)")
         }

@@ -24,14 +24,18 @@ struct DemoGoldenTests {
         let second = try Self.run(Self.demo, ["--deterministic", directory.appendingPathComponent("b").path])
         #expect(second.status == 0)
         for file in ["traces.u32be.bin", "logs.u32be.bin.gz"] {
-            #expect(try Data(contentsOf: directory.appendingPathComponent("a/\(file)")) == Data(contentsOf: directory.appendingPathComponent("b/\(file)")), "\(file) is not byte-stable")
+            #expect(
+                try Data(contentsOf: directory.appendingPathComponent("a/\(file)"))
+                    == Data(contentsOf: directory.appendingPathComponent("b/\(file)")), "\(file) is not byte-stable")
         }
         let python = URL(fileURLWithPath: "/usr/bin/env")
         let script = Self.repository.appendingPathComponent("scripts/reference-decode.py").path
         for (file, signal) in [("traces.u32be.bin", "traces"), ("logs.u32be.bin.gz", "logs")] {
             let decoded = try Self.run(python, ["python3", script, directory.appendingPathComponent("a/\(file)").path, "u32be", signal])
             #expect(decoded.status == 0, "reference decoder: \(decoded.errors)")
-            let golden = try String(contentsOf: Self.repository.appendingPathComponent("Tests/OTLPInstrumentationTests/Fixtures/demo-deterministic.\(signal).jsonl"), encoding: .utf8)
+            let golden = try String(
+                contentsOf: Self.repository.appendingPathComponent(
+                    "Tests/OTLPInstrumentationTests/Fixtures/demo-deterministic.\(signal).jsonl"), encoding: .utf8)
             #expect(decoded.output == golden, "\(signal) differ from the golden file (see Fixtures/README.md to regenerate)")
         }
     }
@@ -43,13 +47,15 @@ struct DemoGoldenTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try OTLPProcess.run(demo, ["--deterministic"] + arguments + ["out"], in: directory)
         #expect(run.status == 0, "\(run.errors)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).sorted() == [
-            "logs.u32be.bin.gz", "traces.u32be.bin",
-        ])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).sorted() == [
+                "logs.u32be.bin.gz", "traces.u32be.bin",
+            ])
         var spans: [OTLPSpan] = []
         var records: [OTLPLogRecord] = []
         for (file, signal) in [("traces.u32be.bin", OTLPSignal.traces), ("logs.u32be.bin.gz", .logs)] {
-            let reader = try OTLPRecordReader(path: directory.appendingPathComponent("out/\(file)").path, options: OTLPReaderOptions(signal: signal))
+            let reader = try OTLPRecordReader(
+                path: directory.appendingPathComponent("out/\(file)").path, options: OTLPReaderOptions(signal: signal))
             while let record = try reader.next() {
                 switch record.payload {
                 case .traces(let data): spans += data.resourceSpans.flatMap { $0.scopeSpans.flatMap(\.spans) }
@@ -65,7 +71,9 @@ struct DemoGoldenTests {
         return value
     }
 
-    @Test("the replayed app's sessions: relaunches within the timeout continue the session, later ones start a new one naming the previous, every item carries one")
+    @Test(
+        "the replayed app's sessions: relaunches within the timeout continue the session, later ones start a new one naming the previous, every item carries one"
+    )
     func sessions() throws {
         let (spans, records) = try Self.items()
         let string = Self.string
@@ -75,9 +83,11 @@ struct DemoGoldenTests {
         let launches = spans.filter { $0.name == "AppStart" && string($0.attributes, "launch.type") != "WARM" }
             .sorted { $0.startTimeUnixNano < $1.startTimeUnixNano }
         let session = Dictionary(
-            launches.map { (string($0.attributes, "app.launch.scenario") ?? "", string($0.attributes, "session.id") ?? "") }, uniquingKeysWith: { a, _ in a })
+            launches.map { (string($0.attributes, "app.launch.scenario") ?? "", string($0.attributes, "session.id") ?? "") },
+            uniquingKeysWith: { a, _ in a })
         let previous = Dictionary(
-            launches.map { (string($0.attributes, "app.launch.scenario") ?? "", string($0.attributes, "session.previous_id")) }, uniquingKeysWith: { a, _ in a })
+            launches.map { (string($0.attributes, "app.launch.scenario") ?? "", string($0.attributes, "session.previous_id")) },
+            uniquingKeysWith: { a, _ in a })
         #expect(session.count == 7)
         // Five minutes later, and a warm resume after ten minutes in the background: the same session.
         #expect(session["returning_user"] == session["fresh_install"])
@@ -90,12 +100,15 @@ struct DemoGoldenTests {
         #expect(session["state_restoration"] == session["version_upgrade"])
         #expect(previous["background_launch"] == session["state_restoration"])
         #expect(session["deep_link_launch"] == session["background_launch"])
-        let events = records.filter { $0.eventName.hasPrefix("session.") }.map { "\($0.eventName) \(string($0.attributes, "session.id") ?? "")" }
+        let events = records.filter { $0.eventName.hasPrefix("session.") }.map {
+            "\($0.eventName) \(string($0.attributes, "session.id") ?? "")"
+        }
         let ids = [session["fresh_install"]!, session["expired_session"]!, session["version_upgrade"]!, session["background_launch"]!]
-        #expect(events == [
-            "session.start \(ids[0])", "session.end \(ids[0])", "session.start \(ids[1])", "session.end \(ids[1])",
-            "session.start \(ids[2])", "session.end \(ids[2])", "session.start \(ids[3])",
-        ])
+        #expect(
+            events == [
+                "session.start \(ids[0])", "session.end \(ids[0])", "session.start \(ids[1])", "session.end \(ids[1])",
+                "session.start \(ids[2])", "session.end \(ids[2])", "session.start \(ids[3])",
+            ])
     }
 
     @Test("telemetry.sessions.enabled false in the --config file: no item carries a session, no session event")

@@ -36,15 +36,18 @@ struct DemoSpoolTests {
         #expect(second.status == 0, "\(second.errors)")
         var written: [String] = []
         for run in ["out1", "out2"] {
-            written += try OTLPTestCollector.canonicalItems(ofFile: directory.appendingPathComponent("\(run)/traces.u32be.bin").path, signal: "traces")
-            written += try OTLPTestCollector.canonicalItems(ofFile: directory.appendingPathComponent("\(run)/logs.u32be.bin.gz").path, signal: "logs")
+            written += try OTLPTestCollector.canonicalItems(
+                ofFile: directory.appendingPathComponent("\(run)/traces.u32be.bin").path, signal: "traces")
+            written += try OTLPTestCollector.canonicalItems(
+                ofFile: directory.appendingPathComponent("\(run)/logs.u32be.bin.gz").path, signal: "logs")
         }
         #expect(collector.items.sorted() == written.sorted(), "both runs' telemetry arrived, once")
         let left = try FileManager.default.subpathsOfDirectory(atPath: spool).filter { $0.hasSuffix(".u32be.bin") }
         #expect(left.isEmpty, "\(left)")
     }
 
-    @Test("the uploading app SIGKILLed at 20 random moments and started again: every spooled item arrives, at most one record twice per kill")
+    @Test(
+        "the uploading app SIGKILLed at 20 random moments and started again: every spooled item arrives, at most one record twice per kill")
     func uploaderKilled() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-spool-kill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -59,14 +62,18 @@ struct DemoSpoolTests {
             let queue = try OTLPSpoolQueue(directory: "\(spool)/traces", signal: .traces, maxBytes: 128 << 20, durability: .flush)
             for record in 0..<250 {
                 let spans = (record * perRecord..<(record + 1) * perRecord).map { index in
-                    OTLPScopedSpan(scope: Self.scope, span: OTLPSpan(
-                        traceID: OTLPTraceID(high: 9, low: UInt64(index + 1)), spanID: OTLPSpanID(UInt64(index + 1)), name: "backlog \(index)",
-                        startTimeUnixNano: 1, endTimeUnixNano: 2))
+                    OTLPScopedSpan(
+                        scope: Self.scope,
+                        span: OTLPSpan(
+                            traceID: OTLPTraceID(high: 9, low: UInt64(index + 1)), spanID: OTLPSpanID(UInt64(index + 1)),
+                            name: "backlog \(index)",
+                            startTimeUnixNano: 1, endTimeUnixNano: 2))
                 }
                 let request = encoder.withEncoded(OTLPScopedSpan.request(spans, resource: resource)) { Array($0) }
                 _ = try queue.append(request, items: perRecord)
                 let length = request.count
-                expectedFile += [UInt8(length >> 24 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + request
+                expectedFile +=
+                    [UInt8(length >> 24 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + request
             }
             queue.release()
         }
@@ -79,7 +86,9 @@ struct DemoSpoolTests {
         let config = directory.appendingPathComponent("config.json")
         try Self.configuration(endpoint: collector.endpoint, spool: spool).write(to: config)
         func requestCount() -> Int {
-            ((try? FileManager.default.contentsOfDirectory(atPath: collector.directory.path)) ?? []).count { $0.hasSuffix(".json") && $0 != "script.json" }
+            ((try? FileManager.default.contentsOfDirectory(atPath: collector.directory.path)) ?? []).count {
+                $0.hasSuffix(".json") && $0 != "script.json"
+            }
         }
         var kills = 0
         for run in 0..<20 {
@@ -120,7 +129,8 @@ struct DemoSpoolTests {
     /// under a file size limit (`ThreadSanitizer:DEADLYSIGNAL`).
     static let isThreadSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
 
-    @Test("a spool write that fails (a file size limit, as a full disk would): dropped and counted write_failed, no torn record; the next run spools and delivers",
+    @Test(
+        "a spool write that fails (a file size limit, as a full disk would): dropped and counted write_failed, no torn record; the next run spools and delivers",
         .disabled(if: isThreadSanitized, "ThreadSanitizer's runtime cannot run under a file size limit"))
     func writeFailure() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-spool-full-\(UUID().uuidString)")
@@ -132,7 +142,8 @@ struct DemoSpoolTests {
         // 8 KiB per file (SIGXFSZ ignored, so writes past it fail with EFBIG): smaller than the demo's span batch.
         let demo = OTLPProcess.executable("otlpwire-demo").path
         let limited = try OTLPProcess.run(
-            URL(fileURLWithPath: "/bin/sh"), ["-c", "trap '' XFSZ; ulimit -f 16; exec \"$0\" --config \"$1\" out1", demo, config.path], in: directory)
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "trap '' XFSZ; ulimit -f 16; exec \"$0\" --config \"$1\" out1", demo, config.path],
+            in: directory)
         #expect(limited.status != 0)
         #expect(limited.errors.contains("OTLP spool: 146 spans dropped (write_failed)"), "\(limited.errors)")
         // What is in the spool is whole records only.
@@ -148,7 +159,8 @@ struct DemoSpoolTests {
         collector.stop()
         #expect(next.status == 0, "\(next.errors)")
         #expect(!next.errors.contains("torn"), "\(next.errors)")
-        let written = try OTLPTestCollector.canonicalItems(ofFile: directory.appendingPathComponent("out2/traces.u32be.bin").path, signal: "traces")
+        let written = try OTLPTestCollector.canonicalItems(
+            ofFile: directory.appendingPathComponent("out2/traces.u32be.bin").path, signal: "traces")
         #expect(Set(written).isSubset(of: Set(collector.items)))
         let left = try FileManager.default.subpathsOfDirectory(atPath: spool).filter { $0.hasSuffix(".u32be.bin") }
         #expect(left.isEmpty, "\(left)")

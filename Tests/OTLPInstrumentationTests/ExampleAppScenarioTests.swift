@@ -26,7 +26,9 @@ struct ExampleAppScenarioTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = SimulatedClock(startUnixNano: 1_750_000_000_000_000_000)
         let telemetry = OTLPTelemetry(
-            configuration: .init(traces: .init(path: directory.appendingPathComponent("t.bin").path), logs: .init(path: directory.appendingPathComponent("l.bin").path)),
+            configuration: .init(
+                traces: .init(path: directory.appendingPathComponent("t.bin").path),
+                logs: .init(path: directory.appendingPathComponent("l.bin").path)),
             clock: clock, idGenerator: CountingIDGenerator())
         ExampleAppLaunch(telemetry: telemetry, clock: clock, appVersion: "5.13.6", viewTracingEnabled: true).replay(scenario)
         telemetry.shutdown()
@@ -56,11 +58,12 @@ struct ExampleAppScenarioTests {
         #expect(replay.screens == ["LoginViewController"])
         let login = try #require(replay.spans.first { $0.name == "LoginViewController" })
         #expect(replay.attribute(login, "login.reason") == .string("no_account"))
-        #expect(replay.children(of: replay.cold) == [
-            "launch.process_start_to_instrumentation", "launch.configure_logging", "launch.settings_migration",
-            "launch.auth_routing", "launch.configure_appearance", "launch.background_refresh_setup",
-            "launch.runtime_ready_to_did_finish_launching", "launch.did_finish_launching_to_did_become_active",
-        ])
+        #expect(
+            replay.children(of: replay.cold) == [
+                "launch.process_start_to_instrumentation", "launch.configure_logging", "launch.settings_migration",
+                "launch.auth_routing", "launch.configure_appearance", "launch.background_refresh_setup",
+                "launch.runtime_ready_to_did_finish_launching", "launch.did_finish_launching_to_did_become_active",
+            ])
     }
 
     @Test("returning user: split view screens, then a WARM launch after backgrounding")

@@ -7,12 +7,14 @@ import OTLPTelemetry
 struct OTLPAppConfigurationTests {
     @Test("the reference keys and the pipeline keys come from one document")
     func merged() throws {
-        let (configuration, warnings) = try OTLPAppConfiguration.load(json: Data("""
-            {"version": "1.0.0", "rum": {"region": "us-west-2", "appMonitorId": "abc"},
-             "application": {"applicationVersion": "3.14.0"},
-             "telemetry": {"startup": {"enabled": false}, "isSwiftUIViewInstrumentationEnabled": false},
-             "service": {"name": "shop"}, "traces": {"path": "t.bin"}}
-            """.utf8))
+        let (configuration, warnings) = try OTLPAppConfiguration.load(
+            json: Data(
+                """
+                {"version": "1.0.0", "rum": {"region": "us-west-2", "appMonitorId": "abc"},
+                 "application": {"applicationVersion": "3.14.0"},
+                 "telemetry": {"startup": {"enabled": false}, "isSwiftUIViewInstrumentationEnabled": false},
+                 "service": {"name": "shop"}, "traces": {"path": "t.bin"}}
+                """.utf8))
         #expect(warnings.isEmpty)
         #expect(configuration.rumRegion == "us-west-2" && configuration.rumAppMonitorId == "abc")
         #expect(!configuration.isStartupEnabled && !configuration.isViewInstrumentationEnabled)
@@ -29,13 +31,16 @@ struct OTLPAppConfigurationTests {
 
     @Test("unknown keys at any level are ignored with a warning naming them")
     func unknownKeys() throws {
-        let (_, warnings) = try OTLPAppConfiguration.load(json: Data("""
-            {"rum": {"regoin": "x"}, "telemetry": {"startup": {"enabled": true, "fast": 1}, "metrickit": {}}, "colour": "blue"}
-            """.utf8))
-        #expect(warnings.map(\.description) == [
-            "unknown configuration key colour (ignored)", "unknown configuration key rum.regoin (ignored)",
-            "unknown configuration key telemetry.metrickit (ignored)", "unknown configuration key telemetry.startup.fast (ignored)",
-        ])
+        let (_, warnings) = try OTLPAppConfiguration.load(
+            json: Data(
+                """
+                {"rum": {"regoin": "x"}, "telemetry": {"startup": {"enabled": true, "fast": 1}, "metrickit": {}}, "colour": "blue"}
+                """.utf8))
+        #expect(
+            warnings.map(\.description) == [
+                "unknown configuration key colour (ignored)", "unknown configuration key rum.regoin (ignored)",
+                "unknown configuration key telemetry.metrickit (ignored)", "unknown configuration key telemetry.startup.fast (ignored)",
+            ])
     }
 
     @Test("an empty document, and every init default, is the default")
@@ -51,9 +56,11 @@ struct OTLPAppConfigurationTests {
 
     @Test("unknown keys are values: code and key path from both parts, sorted by key path")
     func structuredWarnings() throws {
-        let (_, warnings) = try OTLPAppConfiguration.load(json: Data("""
-            {"rum": {"regoin": "x"}, "telemetry": {"startup": {"fast": 1}}, "batch": {"size": 1}, "colour": "blue"}
-            """.utf8))
+        let (_, warnings) = try OTLPAppConfiguration.load(
+            json: Data(
+                """
+                {"rum": {"regoin": "x"}, "telemetry": {"startup": {"fast": 1}}, "batch": {"size": 1}, "colour": "blue"}
+                """.utf8))
         #expect(warnings.allSatisfy { $0.code == .unknownKey })
         #expect(warnings.map(\.keyPath) == [["batch", "size"], ["colour"], ["rum", "regoin"], ["telemetry", "startup", "fast"]])
     }
@@ -64,12 +71,14 @@ struct OTLPAppConfigurationTests {
         #expect(warnings == [.unknownKey(["rum.region"])])
     }
 
-    @Test("wrong types are rejected with the key path", arguments: [
-        (#"{"telemetry": {"startup": {"enabled": "yes"}}}"#, "telemetry.startup.enabled"),
-        (#"{"telemetry": {"isSwiftUIViewInstrumentationEnabled": 1}}"#, "telemetry.isSwiftUIViewInstrumentationEnabled"),
-        (#"{"application": {"applicationVersion": 3}}"#, "application.applicationVersion"),
-        (#"{"batch": {"maxQueueSize": true}}"#, "batch.maxQueueSize"),
-    ])
+    @Test(
+        "wrong types are rejected with the key path",
+        arguments: [
+            (#"{"telemetry": {"startup": {"enabled": "yes"}}}"#, "telemetry.startup.enabled"),
+            (#"{"telemetry": {"isSwiftUIViewInstrumentationEnabled": 1}}"#, "telemetry.isSwiftUIViewInstrumentationEnabled"),
+            (#"{"application": {"applicationVersion": 3}}"#, "application.applicationVersion"),
+            (#"{"batch": {"maxQueueSize": true}}"#, "batch.maxQueueSize"),
+        ])
     func wrongTypes(json: String, keyPath: String) {
         #expect { try OTLPAppConfiguration.load(json: Data(json.utf8)) } throws: { ($0 as! OTLPConfigurationError).keyPath == keyPath }
     }

@@ -31,7 +31,10 @@ struct ViewTraceTrackerTests {
         let all = try recorder.spans()
         #expect(all.allSatisfy { $0.scope?.name == "aws-opentelemetry-swift" && $0.scope?.version == "1.0.0" })
         let spans = all.map(\.span)
-        #expect(spans.map(\.name).sorted() == ["HomeScreen", "HomeScreen.body", "HomeScreen.body", "HomeScreen.onAppear", "HomeScreen.onDisappear"])
+        #expect(
+            spans.map(\.name).sorted() == [
+                "HomeScreen", "HomeScreen.body", "HomeScreen.body", "HomeScreen.onAppear", "HomeScreen.onDisappear",
+            ])
         let root = try #require(spans.first { $0.name == "HomeScreen" })
         #expect(root.startTimeUnixNano == start && root.endTimeUnixNano == start + 5_013_000_000)
         #expect(root.kind == .client)
@@ -44,7 +47,9 @@ struct ViewTraceTrackerTests {
         let appear = try #require(spans.first { $0.name == "HomeScreen.onAppear" })
         #expect(appear.durationNano == 0 && Self.attribute(appear, "view.appear.count") == .int(1) && appear.parentSpanID == root.spanID)
         let disappear = try #require(spans.first { $0.name == "HomeScreen.onDisappear" })
-        #expect(Self.attribute(disappear, "view.lifecycle") == .string("onDisappear") && Self.attribute(disappear, "view.disappear.count") == .int(1))
+        #expect(
+            Self.attribute(disappear, "view.lifecycle") == .string("onDisappear")
+                && Self.attribute(disappear, "view.disappear.count") == .int(1))
     }
 
     @Test("re-appearance adds onAppear children only; the root is made and ended once")

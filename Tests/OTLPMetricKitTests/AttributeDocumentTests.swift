@@ -30,17 +30,22 @@ struct AttributeDocumentTests {
         let converter = MetricKitConverter(idGenerator: OTLPSequentialIDGenerator())
         var keys = Set<String>()
         for name in ["metric-full.json", "metric-legacy-minimal.json"] {
-            for span in try converter.convertMetricPayload(json: MetricKitConverterTests.sample(name)) { keys.formUnion(span.attributes.map(\.key)) }
+            for span in try converter.convertMetricPayload(json: MetricKitConverterTests.sample(name)) {
+                keys.formUnion(span.attributes.map(\.key))
+            }
         }
         let diagnostics = try converter.convertDiagnosticPayload(json: MetricKitConverterTests.sample("diagnostic-all-kinds.json"))
         keys.formUnion(diagnostics.span.attributes.map(\.key))
         for record in diagnostics.logRecords { keys.formUnion(record.attributes.map(\.key)) }
         // Attributes only edge cases produce: skipped values, a stack tree cut between frames.
         let deep = try converter.convertDiagnosticPayload(json: Array(MetricKitHostileInputTests.crashPayload(frames: 1_000).utf8))
-        let odd = try converter.convertDiagnosticPayload(json: Array(#"{"timeStampBegin": "2025-06-03 09:14:00", "crashDiagnostics": [{"diagnosticMetaData": {"signal": "x"}}]}"#.utf8))
+        let odd = try converter.convertDiagnosticPayload(
+            json: Array(#"{"timeStampBegin": "2025-06-03 09:14:00", "crashDiagnostics": [{"diagnosticMetaData": {"signal": "x"}}]}"#.utf8))
         for record in deep.logRecords + odd.logRecords { keys.formUnion(record.attributes.map(\.key)) }
         keys.formUnion(odd.span.attributes.map(\.key))
-        #expect(keys.contains("metrickit.skipped_value_count") && keys.contains("metrickit.diagnostic.crash.exception.stacktrace_json_omitted_frames"))
+        #expect(
+            keys.contains("metrickit.skipped_value_count")
+                && keys.contains("metrickit.diagnostic.crash.exception.stacktrace_json_omitted_frames"))
         let missing = keys.filter { !Self.documented($0) }.sorted()
         #expect(missing.isEmpty, "not in Docs/MetricKitAttributes.md: \(missing)")
         #expect(keys.count > 80)

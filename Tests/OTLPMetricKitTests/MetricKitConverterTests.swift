@@ -56,7 +56,8 @@ struct MetricKitConverterTests {
             let average = try #require(Self.double(a["\(name)_average"]), "\(name)")
             #expect(abs(average - expected) < 0.00001, "\(name): \(average)")
             #expect(a["\(name)_count"] == .int(Int64(count)))
-            let p50 = try #require(Self.double(a["\(name)_p50"])), p90 = try #require(Self.double(a["\(name)_p90"])), p99 = try #require(Self.double(a["\(name)_p99"]))
+            let p50 = try #require(Self.double(a["\(name)_p50"])), p90 = try #require(Self.double(a["\(name)_p90"])),
+                p99 = try #require(Self.double(a["\(name)_p99"]))
             #expect(p50 <= p90 && p90 <= p99, "\(name)")
         }
         // Metadata, snake_case; exit counters default to 0 when the OS left them out.
@@ -80,7 +81,8 @@ struct MetricKitConverterTests {
         let payload = spans[0]
         let signposts = spans.dropFirst()
         #expect(signposts.count == 3)
-        #expect(signposts.allSatisfy { $0.name == "MXSignpostMetric" && $0.parentSpanID == payload.spanID && $0.traceID == payload.traceID })
+        #expect(
+            signposts.allSatisfy { $0.name == "MXSignpostMetric" && $0.parentSpanID == payload.spanID && $0.traceID == payload.traceID })
         #expect(signposts.allSatisfy { $0.startTimeUnixNano == payload.startTimeUnixNano && $0.endTimeUnixNano == payload.endTimeUnixNano })
         let sync = try #require(signposts.first { Self.attributes($0)["signpost.name"] == .string("SyncTrails") })
         let a = Self.attributes(sync)
@@ -128,32 +130,38 @@ struct MetricKitConverterTests {
     func timestamps() throws {
         // Unwrapped before comparing: with AddressSanitizer, Swift Testing's #expect on an Optional<UInt64>
         // reads past a stack slot (a toolchain issue, seen with Swift 6.3.1).
-        func time(_ text: String, offset: Int = 0) throws -> UInt64 { try #require(MetricKitTimestamp.unixNano(text, assumedUTCOffsetSeconds: offset)) }
+        func time(_ text: String, offset: Int = 0) throws -> UInt64 {
+            try #require(MetricKitTimestamp.unixNano(text, assumedUTCOffsetSeconds: offset))
+        }
         #expect(try time("2020-10-10 04:00:00 +0000") == 1_602_302_400_000_000_000)
         #expect(try time("2020-10-10 04:00:00 -0700") == 1_602_302_400_000_000_000 + 25_200_000_000_000)
         #expect(try time("2022-11-14 00:00:00") == 1_668_384_000_000_000_000)
         #expect(try time("2022-11-14 00:00:00", offset: 3600) == 1_668_380_400_000_000_000)
         #expect(MetricKitTimestamp.unixNano("yesterday") == nil)
         let json = Array(#"{"timeStampBegin": "2022-11-14 00:00:00", "timeStampEnd": "2022-11-14 23:59:00"}"#.utf8)
-        let shifted = try MetricKitConverter(options: .init(assumedUTCOffsetSeconds: -8 * 3600), idGenerator: OTLPSequentialIDGenerator()).convertMetricPayload(json: json)
+        let shifted = try MetricKitConverter(options: .init(assumedUTCOffsetSeconds: -8 * 3600), idGenerator: OTLPSequentialIDGenerator())
+            .convertMetricPayload(json: json)
         #expect(shifted[0].startTimeUnixNano == 1_668_384_000_000_000_000 + 28_800_000_000_000)
     }
 
     @Test("histogram percentiles interpolate within buckets")
     func percentiles() {
-        let histogram = MetricKitHistogram(buckets: [.init(start: 0, end: 10, count: 50), .init(start: 10, end: 20, count: 50)], unit: .seconds)
+        let histogram = MetricKitHistogram(
+            buckets: [.init(start: 0, end: 10, count: 50), .init(start: 10, end: 20, count: 50)], unit: .seconds)
         #expect(histogram.average == 10)
         #expect(histogram.percentile(0.5) == 10)
         #expect(histogram.percentile(0.9) == 18)
         #expect(histogram.percentile(0.25) == 5)
     }
 
-    @Test("a payload that cannot be converted at all names the JSON path", arguments: [
-        (#"{"timeStampBegin": "not a time"}"#, "$.timeStampBegin"),
-        (#"[1, 2]"#, "$"),
-        (#"{"appVersion": "1.0"}"#, "$"),
-        (#"{"timeStampBegin": "2022-"#, "$"),
-    ])
+    @Test(
+        "a payload that cannot be converted at all names the JSON path",
+        arguments: [
+            (#"{"timeStampBegin": "not a time"}"#, "$.timeStampBegin"),
+            (#"[1, 2]"#, "$"),
+            (#"{"appVersion": "1.0"}"#, "$"),
+            (#"{"timeStampBegin": "2022-"#, "$"),
+        ])
     func badInput(json: String, path: String) {
         #expect {
             try convert(Array(json.utf8))
@@ -164,7 +172,10 @@ struct MetricKitConverterTests {
 
     @Test("unknown sections and keys are ignored; an unknown unit is kept raw")
     func tolerant() throws {
-        let spans = try convert(Array(#"{"timeStampBegin": "2022-11-14 00:00:00", "futureMetrics": {"x": 1}, "gpuMetrics": {"cumulativeGPUTime": "3 lightyears", "newKey": true}}"#.utf8))
+        let spans = try convert(
+            Array(
+                #"{"timeStampBegin": "2022-11-14 00:00:00", "futureMetrics": {"x": 1}, "gpuMetrics": {"cumulativeGPUTime": "3 lightyears", "newKey": true}}"#
+                    .utf8))
         let a = Self.attributes(spans[0])
         #expect(a["metrickit.gpu.time_raw"] == .string("3 lightyears"))
         #expect(a["metrickit.gpu.time"] == nil)

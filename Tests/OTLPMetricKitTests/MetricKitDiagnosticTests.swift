@@ -22,9 +22,16 @@ struct MetricKitDiagnosticTests {
         #expect(result.span.name == "MXDiagnosticPayload")
         #expect(result.span.startTimeUnixNano == (try #require(MetricKitTimestamp.unixNano("2025-06-03 09:14:00"))))
         #expect(result.span.endTimeUnixNano == (try #require(MetricKitTimestamp.unixNano("2025-06-03 17:42:00"))))
-        #expect(result.logRecords.map(\.eventName) == ["crash", "hang", "cpu_exception", "disk_write_exception", "app_launch"].map { "metrickit.diagnostic.\($0)" })
-        #expect(result.logRecords.allSatisfy { $0.timeUnixNano == result.span.endTimeUnixNano && $0.traceID == result.span.traceID && $0.spanID == result.span.spanID })
-        #expect(result.logRecords.map { Self.attributes($0)["metrickit.diagnostic.name"] } == ["crash", "hang", "cpu_exception", "disk_write_exception", "app_launch"].map { .string($0) })
+        #expect(
+            result.logRecords.map(\.eventName)
+                == ["crash", "hang", "cpu_exception", "disk_write_exception", "app_launch"].map { "metrickit.diagnostic.\($0)" })
+        #expect(
+            result.logRecords.allSatisfy {
+                $0.timeUnixNano == result.span.endTimeUnixNano && $0.traceID == result.span.traceID && $0.spanID == result.span.spanID
+            })
+        #expect(
+            result.logRecords.map { Self.attributes($0)["metrickit.diagnostic.name"] }
+                == ["crash", "hang", "cpu_exception", "disk_write_exception", "app_launch"].map { .string($0) })
         #expect(result.logRecords.map(\.severity) == [.fatal, .warn, .warn, .warn, .warn])
     }
 
@@ -44,9 +51,15 @@ struct MetricKitDiagnosticTests {
         #expect(a["exception.message"] == a["metrickit.diagnostic.crash.exception.objc.message"])
         #expect(a["metrickit.metadata.application_version"] == .string("4.2.0"))
         #expect(a["metrickit.metadata.pid"] == .int(3127))
-        if case .array(let signposts)? = a["metrickit.diagnostic.crash.signposts"] { #expect(signposts.count == 2) } else { Issue.record("signposts") }
+        if case .array(let signposts)? = a["metrickit.diagnostic.crash.signposts"] {
+            #expect(signposts.count == 2)
+        } else {
+            Issue.record("signposts")
+        }
         // The raw tree round-trips as JSON; the readable trace is the attributed thread, innermost first.
-        guard case .string(let json)? = a["metrickit.diagnostic.crash.exception.stacktrace_json"] else { Issue.record("no stacktrace_json"); return }
+        guard case .string(let json)? = a["metrickit.diagnostic.crash.exception.stacktrace_json"] else {
+            Issue.record("no stacktrace_json"); return
+        }
         #expect((try? JSONSerialization.jsonObject(with: Data(json.utf8))) != nil)
         guard case .string(let trace)? = a["exception.stacktrace"] else { Issue.record("no exception.stacktrace"); return }
         #expect(trace.split(separator: "\n").count == 17)
@@ -72,7 +85,8 @@ struct MetricKitDiagnosticTests {
         #expect(lines.count >= 2)
         #expect(cpu["metrickit.diagnostic.cpu_exception.stacktrace_json"] != nil)
         // The outermost frame of a flame graph (a root: parentIndex -1, the heaviest) is printed last.
-        let json = try #require({ if case .string(let s)? = cpu["metrickit.diagnostic.cpu_exception.stacktrace_json"] { return s } else { return nil } }())
+        let json = try #require(
+            { if case .string(let s)? = cpu["metrickit.diagnostic.cpu_exception.stacktrace_json"] { return s } else { return nil } }())
         let tree = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let frames = try #require(((tree["callStacks"] as? [[String: Any]])?.first?["callStackFrames"]) as? [[String: Any]])
         let roots = frames.filter { ($0["parentIndex"] as? Int) == -1 }
@@ -93,9 +107,13 @@ struct MetricKitDiagnosticTests {
         let crash = Self.attributes(try Self.convert(.init(maxStacktraceJSONBytes: 500)).logRecords[0])
         guard case .string(let json)? = crash["metrickit.diagnostic.crash.exception.stacktrace_json"] else { Issue.record("none"); return }
         #expect(json.utf8.count <= 500)
-        guard case .int(let cut)? = crash["metrickit.diagnostic.crash.exception.stacktrace_json_truncated_bytes"] else { Issue.record("not counted"); return }
+        guard case .int(let cut)? = crash["metrickit.diagnostic.crash.exception.stacktrace_json_truncated_bytes"] else {
+            Issue.record("not counted"); return
+        }
         #expect(cut > 0)
-        guard case .int(let frames)? = crash["metrickit.diagnostic.crash.exception.stacktrace_json_omitted_frames"] else { Issue.record("frames not counted"); return }
+        guard case .int(let frames)? = crash["metrickit.diagnostic.crash.exception.stacktrace_json_omitted_frames"] else {
+            Issue.record("frames not counted"); return
+        }
         #expect(frames > 0)
         #expect((try? JSONSerialization.jsonObject(with: Data(json.utf8))) != nil, "cut between frames: still valid JSON")
         #expect(crash["exception.stacktrace"] != nil, "the readable trace is made from the whole tree")
@@ -105,10 +123,12 @@ struct MetricKitDiagnosticTests {
     func edges() throws {
         #expect(DarwinExceptionNames.mach(57).name == "Unknown exception type: 57")
         #expect(DarwinExceptionNames.signal(59).description == "Unknown signal: 59")
-        let empty = try MetricKitConverter(idGenerator: OTLPSequentialIDGenerator()).convertDiagnosticPayload(json: Array(#"{"timeStampBegin": "2025-06-03 09:14:00", "timeStampEnd": "2025-06-03 09:14:00"}"#.utf8))
+        let empty = try MetricKitConverter(idGenerator: OTLPSequentialIDGenerator()).convertDiagnosticPayload(
+            json: Array(#"{"timeStampBegin": "2025-06-03 09:14:00", "timeStampEnd": "2025-06-03 09:14:00"}"#.utf8))
         #expect(empty.logRecords.isEmpty)
         // A diagnostic that is not an object is skipped and noted, not a failure of the payload.
-        let odd = try MetricKitConverter().convertDiagnosticPayload(json: Array(#"{"timeStampBegin": "2025-06-03 09:14:00", "crashDiagnostics": [1]}"#.utf8))
+        let odd = try MetricKitConverter().convertDiagnosticPayload(
+            json: Array(#"{"timeStampBegin": "2025-06-03 09:14:00", "crashDiagnostics": [1]}"#.utf8))
         #expect(odd.logRecords.isEmpty)
         #expect(odd.skippedValues.map(\.path) == ["$.crashDiagnostics[0]"])
     }

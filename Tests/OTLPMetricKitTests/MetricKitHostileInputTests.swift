@@ -20,8 +20,10 @@ struct MetricKitHostileInputTests {
     }
 
     /// Expects `json` to fail as one payload error at `path` whose message contains `message`.
-    static func expectFailure(_ json: String, path: String, message: String = "", options: MetricKitConverter.Options = .init(),
-                              sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectFailure(
+        _ json: String, path: String, message: String = "", options: MetricKitConverter.Options = .init(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             let result = try converter(options).convertPayload(json: Array(json.utf8))
             Issue.record("converted, expected an error at \(path): \(result)", sourceLocation: sourceLocation)
@@ -46,7 +48,8 @@ struct MetricKitHostileInputTests {
     }
 
     /// The output as the readers see it with default limits: protobuf and OTLP JSON, traces and logs.
-    static func expectReadable(_ result: MetricKitConverter.DiagnosticConversion, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectReadable(_ result: MetricKitConverter.DiagnosticConversion, sourceLocation: SourceLocation = #_sourceLocation) throws
+    {
         let resource = OTLPResource(attributes: [OTLPAttribute("service.name", "test")])
         let scope = OTLPInstrumentationScope(name: "test")
         let logs = OTLPLogsData(resource: resource, scope: scope, logRecords: result.logRecords)
@@ -65,29 +68,43 @@ struct MetricKitHostileInputTests {
 
     // MARK: - Arithmetic
 
-    @Test("numbers whose arithmetic overflows are payload errors naming the JSON path, never traps", arguments: [
-        // Bucket counts adding up past Int64.
-        (#"{\#(period), "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": {"histogramValue": {"#
-            + #""0": {"bucketCount": 9223372036854775807, "bucketStart": "1 ms", "bucketEnd": "2 ms"}, "#
-            + #""1": {"bucketCount": 9223372036854775807, "bucketStart": "2 ms", "bucketEnd": "3 ms"}}}}}"#,
-         "$.applicationLaunchMetrics.histogrammedTimeToFirstDrawKey", "add up to more than"),
-        // A bucket bound beyond Double once in its base unit.
-        (#"{\#(period), "applicationResponsivenessMetrics": {"histogrammedAppHangTime": {"histogramValue": {"#
-            + #""0": {"bucketCount": 1, "bucketStart": "1 hr", "bucketEnd": "1\#(String(repeating: "0", count: 306)) hr"}}}}}"#,
-         "$.applicationResponsivenessMetrics.histogrammedAppHangTime.histogramValue.0", "beyond the range"),
-        // A measurement whose number is infinite as a Double, and one whose unit factor makes it so.
-        (#"{\#(period), "memoryMetrics": {"peakMemoryUsage": "1\#(String(repeating: "0", count: 400)) kB"}}"#,
-         "$.memoryMetrics.peakMemoryUsage", "beyond the range"),
-        (#"{\#(period), "networkTransferMetrics": {"cumulativeWifiUpload": "1\#(String(repeating: "0", count: 300)) TB"}}"#,
-         "$.networkTransferMetrics.cumulativeWifiUpload", "beyond the range"),
-        // A standard deviation scaled by the average's unit.
-        (#"{\#(period), "memoryMetrics": {"averageSuspendedMemory": {"averageValue": "1 GB", "standardDeviation": 1e300, "sampleCount": 2}}}"#,
-         "$.memoryMetrics.averageSuspendedMemory.standardDeviation", "beyond the range"),
-        // Frame address minus a load address above it.
-        (crashPayload(frames: 3, loadAddressAt: 1),
-         "$.crashDiagnostics[0].callStackTree.callStacks[0].callStackRootFrames[0].subFrames[0].offsetIntoBinaryTextSegment",
-         "above the frame's address"),
-    ])
+    @Test(
+        "numbers whose arithmetic overflows are payload errors naming the JSON path, never traps",
+        arguments: [
+            // Bucket counts adding up past Int64.
+            (
+                #"{\#(period), "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": {"histogramValue": {"#
+                    + #""0": {"bucketCount": 9223372036854775807, "bucketStart": "1 ms", "bucketEnd": "2 ms"}, "#
+                    + #""1": {"bucketCount": 9223372036854775807, "bucketStart": "2 ms", "bucketEnd": "3 ms"}}}}}"#,
+                "$.applicationLaunchMetrics.histogrammedTimeToFirstDrawKey", "add up to more than"
+            ),
+            // A bucket bound beyond Double once in its base unit.
+            (
+                #"{\#(period), "applicationResponsivenessMetrics": {"histogrammedAppHangTime": {"histogramValue": {"#
+                    + #""0": {"bucketCount": 1, "bucketStart": "1 hr", "bucketEnd": "1\#(String(repeating: "0", count: 306)) hr"}}}}}"#,
+                "$.applicationResponsivenessMetrics.histogrammedAppHangTime.histogramValue.0", "beyond the range"
+            ),
+            // A measurement whose number is infinite as a Double, and one whose unit factor makes it so.
+            (
+                #"{\#(period), "memoryMetrics": {"peakMemoryUsage": "1\#(String(repeating: "0", count: 400)) kB"}}"#,
+                "$.memoryMetrics.peakMemoryUsage", "beyond the range"
+            ),
+            (
+                #"{\#(period), "networkTransferMetrics": {"cumulativeWifiUpload": "1\#(String(repeating: "0", count: 300)) TB"}}"#,
+                "$.networkTransferMetrics.cumulativeWifiUpload", "beyond the range"
+            ),
+            // A standard deviation scaled by the average's unit.
+            (
+                #"{\#(period), "memoryMetrics": {"averageSuspendedMemory": {"averageValue": "1 GB", "standardDeviation": 1e300, "sampleCount": 2}}}"#,
+                "$.memoryMetrics.averageSuspendedMemory.standardDeviation", "beyond the range"
+            ),
+            // Frame address minus a load address above it.
+            (
+                crashPayload(frames: 3, loadAddressAt: 1),
+                "$.crashDiagnostics[0].callStackTree.callStacks[0].callStackRootFrames[0].subFrames[0].offsetIntoBinaryTextSegment",
+                "above the frame's address"
+            ),
+        ])
     func overflow(json: String, path: String, message: String) {
         Self.expectFailure(json, path: path, message: message)
     }
@@ -110,12 +127,15 @@ struct MetricKitHostileInputTests {
 
     @Test("timestamps: offsets and fields out of range are not timestamps; the other timestamp is used, the bad one noted")
     func timestamps() throws {
-        for text in ["2022-11-14 00:00:00 +9900", "2022-11-14 00:00:00 +-100", "2022-11-14 00:00:00 +0060", "2022-11-14 00:00:00 +1900",
-                     "2022-+1-14 00:00:00", "99999-11-14 00:00:00", "2022-11-14 -1:00:00"] {
+        for text in [
+            "2022-11-14 00:00:00 +9900", "2022-11-14 00:00:00 +-100", "2022-11-14 00:00:00 +0060", "2022-11-14 00:00:00 +1900",
+            "2022-+1-14 00:00:00", "99999-11-14 00:00:00", "2022-11-14 -1:00:00",
+        ] {
             #expect(MetricKitTimestamp.unixNano(text) == nil, "\(text)")
         }
         #expect(MetricKitTimestamp.unixNano("2022-11-14 00:00:00 +1800") != nil)
-        let result = try Self.converter().convertPayload(json: Array(#"{"timeStampBegin": "2022-11-14 00:00:00 +9900", "timeStampEnd": "2022-11-14 01:00:00"}"#.utf8))
+        let result = try Self.converter().convertPayload(
+            json: Array(#"{"timeStampBegin": "2022-11-14 00:00:00 +9900", "timeStampEnd": "2022-11-14 01:00:00"}"#.utf8))
         guard case .metric(let metric) = result else { Issue.record("not a metric payload"); return }
         #expect(metric.skippedValues.map(\.path) == ["$.timeStampBegin"])
         #expect(metric.spans[0].startTimeUnixNano == metric.spans[0].endTimeUnixNano)
@@ -123,11 +143,13 @@ struct MetricKitHostileInputTests {
 
     @Test("histogram statistics are nil, not traps, when counts overflow or are negative")
     func histogramTotals() {
-        let overflowing = MetricKitHistogram(buckets: [.init(start: 0, end: 1, count: .max), .init(start: 1, end: 2, count: 1)], unit: .seconds)
+        let overflowing = MetricKitHistogram(
+            buckets: [.init(start: 0, end: 1, count: .max), .init(start: 1, end: 2, count: 1)], unit: .seconds)
         #expect(overflowing.totalCount == nil && overflowing.average == nil && overflowing.percentile(0.5) == nil)
         let negative = MetricKitHistogram(buckets: [.init(start: 0, end: 1, count: -3), .init(start: 1, end: 2, count: 5)], unit: .seconds)
         #expect(negative.totalCount == nil && negative.average == nil)
-        let huge = MetricKitHistogram(buckets: [.init(start: .greatestFiniteMagnitude, end: .greatestFiniteMagnitude, count: 4)], unit: .bytes)
+        let huge = MetricKitHistogram(
+            buckets: [.init(start: .greatestFiniteMagnitude, end: .greatestFiniteMagnitude, count: 4)], unit: .bytes)
         #expect(huge.average == .greatestFiniteMagnitude, "the midpoint and the mean are computed without overflowing")
         #expect(huge.percentile(0.99) == .greatestFiniteMagnitude)
         let heavy = MetricKitHistogram(buckets: [.init(start: 1e302, end: 2e302, count: 9_000_000_000_000_000_000)], unit: .bytes)
@@ -136,7 +158,8 @@ struct MetricKitHostileInputTests {
 
     @Test("addresses above Int64.max are read and printed")
     func highAddresses() throws {
-        let json = #"{\#(Self.period), "crashDiagnostics": [{"callStackTree": {"callStackPerThread": true, "callStacks": [{"threadAttributed": true, "callStackRootFrames": [{"binaryName": "App", "address": 18446744073709551615, "offsetIntoBinaryTextSegment": 16}]}]}}]}"#
+        let json =
+            #"{\#(Self.period), "crashDiagnostics": [{"callStackTree": {"callStackPerThread": true, "callStacks": [{"threadAttributed": true, "callStackRootFrames": [{"binaryName": "App", "address": 18446744073709551615, "offsetIntoBinaryTextSegment": 16}]}]}}]}"#
         let result = try Self.converter().convertDiagnosticPayload(json: Array(json.utf8))
         let trace = try #require(Self.string(Self.attributes(result.logRecords[0].attributes)["exception.stacktrace"]))
         #expect(trace.contains("0xffffffffffffffff App + 16"), "\(trace)")
@@ -146,7 +169,8 @@ struct MetricKitHostileInputTests {
 
     @Test("the payload kind is decided by top-level structure, never by text in values or nested keys")
     func classification() throws {
-        let metric = #"{\#(Self.period), "metaData": {"crashDiagnostics": "hangDiagnostics", "deviceType": "\"crashDiagnostics\""}, "#
+        let metric =
+            #"{\#(Self.period), "metaData": {"crashDiagnostics": "hangDiagnostics", "deviceType": "\"crashDiagnostics\""}, "#
             + #""futureMetrics": {"nested": {"crashDiagnostics": [{"a": 1}], "appLaunchDiagnostics": []}}, "#
             + #""signpostMetrics": [{"signpostName": "crashDiagnostics", "signpostCategory": "\"hangDiagnostics\": ["}], "#
             + #""crashDiagnostics": "not an array"}"#
@@ -204,23 +228,30 @@ struct MetricKitHostileInputTests {
 
     @Test("the payload nesting limit bounds hostile depth with a clear error, and can be set")
     func hostileDepth() {
-        for json in [String(repeating: "[", count: 100_000), String(repeating: #"{"a":"#, count: 100_000),
-                     #"{\#(Self.period), "x": \#(String(repeating: "[", count: 5_000))1\#(String(repeating: "]", count: 5_000))}"#] {
+        for json in [
+            String(repeating: "[", count: 100_000), String(repeating: #"{"a":"#, count: 100_000),
+            #"{\#(Self.period), "x": \#(String(repeating: "[", count: 5_000))1\#(String(repeating: "]", count: 5_000))}"#,
+        ] {
             Self.expectFailure(json, path: "$", message: "nested deeper than 4096 levels")
         }
-        Self.expectFailure(Self.crashPayload(frames: 126), path: "$", message: "nested deeper than 100 levels", options: .init(maxPayloadNestingDepth: 100))
+        Self.expectFailure(
+            Self.crashPayload(frames: 126), path: "$", message: "nested deeper than 100 levels", options: .init(maxPayloadNestingDepth: 100)
+        )
         Self.expectFailure(Self.crashPayload(frames: 2_050), path: "$", message: "--max-payload-nesting-depth")
         let limit = MetricKitConverter.Options.maxPayloadNestingDepthLimit
         #expect(throws: Never.self) {
-            try Self.converter(.init(maxPayloadNestingDepth: limit)).convertPayload(json: Array(Self.crashPayload(frames: limit / 2 - 10).utf8))
+            try Self.converter(.init(maxPayloadNestingDepth: limit)).convertPayload(
+                json: Array(Self.crashPayload(frames: limit / 2 - 10).utf8))
         }
     }
 
-    @Test("the JSON parser accepts exactly what OTLPWire's parser accepts", arguments: [
-        #"{"a": [1, -2.5e3, true, false, null, "x\"y\\u00e9\ud83d\ude00", {}, []]}"#, #"  {"a" : { "b" : [ ] } }  "#,
-        #"{"a": 01}"#, #"{"a": 1,}"#, #"{"a" 1}"#, #"{"a": [1 2]}"#, #"{"a": tru}"#, #"{"a": "\x"}"#, #"{"a": "unterminated}"#,
-        #"{"a": 1} x"#, #"{"a": "\ud800"}"#, "{\"a\": \"\u{1}\"}", #"{1: 2}"#, #"{"a": -}"#, #"{"a": [1,]}"#, "", "  ",
-    ])
+    @Test(
+        "the JSON parser accepts exactly what OTLPWire's parser accepts",
+        arguments: [
+            #"{"a": [1, -2.5e3, true, false, null, "x\"y\\u00e9\ud83d\ude00", {}, []]}"#, #"  {"a" : { "b" : [ ] } }  "#,
+            #"{"a": 01}"#, #"{"a": 1,}"#, #"{"a" 1}"#, #"{"a": [1 2]}"#, #"{"a": tru}"#, #"{"a": "\x"}"#, #"{"a": "unterminated}"#,
+            #"{"a": 1} x"#, #"{"a": "\ud800"}"#, "{\"a\": \"\u{1}\"}", #"{1: 2}"#, #"{"a": -}"#, #"{"a": [1,]}"#, "", "  ",
+        ])
     func parserAgreement(json: String) {
         let bytes = Array(json.utf8)
         let ours = bytes.withUnsafeBufferPointer { try? MetricKitJSONParser.parse($0, maxDepth: 64) }
@@ -231,10 +262,14 @@ struct MetricKitHostileInputTests {
     @Test("nested values from the payload never go deeper than readers accept: the deep part is kept as JSON text, noted")
     func deepAttributeValues() throws {
         let deep = String(repeating: #"{"a": ["#, count: 40) + "1" + String(repeating: "]}", count: 40)
-        let json = #"{\#(Self.period), "hangDiagnostics": [{"diagnosticMetaData": {"hangDuration": "3 sec", "signpostData": [\#(deep), {"name": "flat"}]}}]}"#
+        let json =
+            #"{\#(Self.period), "hangDiagnostics": [{"diagnosticMetaData": {"hangDuration": "3 sec", "signpostData": [\#(deep), {"name": "flat"}]}}]}"#
         let result = try Self.converter().convertDiagnosticPayload(json: Array(json.utf8))
         try Self.expectReadable(result)
-        #expect(result.skippedValues.contains { $0.message.contains("kept as JSON text") && $0.path.hasPrefix("$.hangDiagnostics[0].diagnosticMetaData.signpostData[0]") })
+        #expect(
+            result.skippedValues.contains {
+                $0.message.contains("kept as JSON text") && $0.path.hasPrefix("$.hangDiagnostics[0].diagnosticMetaData.signpostData[0]")
+            })
         guard case .array(let signposts)? = Self.attributes(result.logRecords[0].attributes)["metrickit.diagnostic.hang.signposts"] else {
             Issue.record("no signposts")
             return
@@ -247,7 +282,8 @@ struct MetricKitHostileInputTests {
 
     @Test("unexpected types in known and unknown keys are skipped or kept as text, counted with their paths; the payload converts")
     func tolerance() throws {
-        let json = #"{"timeStampBegin": "2022-11-14 00:00:00", "timeStampEnd": {"when": 1}, "appVersion": {"major": 4}, "#
+        let json =
+            #"{"timeStampBegin": "2022-11-14 00:00:00", "timeStampEnd": {"when": 1}, "appVersion": {"major": 4}, "#
             + #""multipleAppVersions": "maybe", "metaData": {"pid": 1.5, "appBuildVersion": 7, "regionFormat": null, "x": {"y": 1}, "z": [1], "#
             + #""lowPowerModeEnabled": true, "huge": 1e999}, "cpuMetrics": [], "memoryMetrics": {"peakMemoryUsage": {"a": 1}, "#
             + #""averageSuspendedMemory": {"averageValue": "10 MB", "standardDeviation": "wide", "sampleCount": -2}}, "#
@@ -255,13 +291,17 @@ struct MetricKitHostileInputTests {
             + #""applicationExitMetrics": {"foregroundExitData": {"cumulativeBadAccessExitCount": 1.5, "cumulativeFutureExitCount": "3"}}, "#
             + #""applicationLaunchMetrics": {"histogrammedResumeTime": {"histogramValue": {"0": {"bucketCount": -1, "bucketStart": "1 ms", "bucketEnd": "2 ms"}}}, "#
             + #""histogrammedTimeToFirstDrawKey": {"histogramValue": {"0": {"bucketCount": "many", "bucketStart": "1 ms", "bucketEnd": "2 ms"}, "1": {"bucketCount": 2, "bucketStart": "1 ms", "bucketEnd": "3 ms"}}}}}"#
-        guard case .metric(let result) = try Self.converter().convertPayload(json: Array(json.utf8)) else { Issue.record("not metric"); return }
+        guard case .metric(let result) = try Self.converter().convertPayload(json: Array(json.utf8)) else {
+            Issue.record("not metric"); return
+        }
         let paths = Set(result.skippedValues.map(\.path))
-        for path in ["$.timeStampEnd", "$.appVersion", "$.multipleAppVersions", "$.metaData.x", "$.metaData.z", "$.cpuMetrics",
-                     "$.memoryMetrics.peakMemoryUsage", "$.memoryMetrics.averageSuspendedMemory.standardDeviation",
-                     "$.memoryMetrics.averageSuspendedMemory.sampleCount", "$.signpostMetrics[0]", "$.signpostMetrics[1].totalSignpostCount",
-                     "$.applicationExitMetrics.foregroundExitData.cumulativeBadAccessExitCount", "$.applicationLaunchMetrics.histogrammedResumeTime",
-                     "$.applicationLaunchMetrics.histogrammedTimeToFirstDrawKey.histogramValue.0.bucketCount"] {
+        for path in [
+            "$.timeStampEnd", "$.appVersion", "$.multipleAppVersions", "$.metaData.x", "$.metaData.z", "$.cpuMetrics",
+            "$.memoryMetrics.peakMemoryUsage", "$.memoryMetrics.averageSuspendedMemory.standardDeviation",
+            "$.memoryMetrics.averageSuspendedMemory.sampleCount", "$.signpostMetrics[0]", "$.signpostMetrics[1].totalSignpostCount",
+            "$.applicationExitMetrics.foregroundExitData.cumulativeBadAccessExitCount", "$.applicationLaunchMetrics.histogrammedResumeTime",
+            "$.applicationLaunchMetrics.histogrammedTimeToFirstDrawKey.histogramValue.0.bucketCount",
+        ] {
             #expect(paths.contains(path), "\(path) not noted: \(result.skippedValues)")
         }
         #expect(paths.count == result.skippedValues.count, "a value read twice is noted once: \(result.skippedValues)")
@@ -287,7 +327,8 @@ struct MetricKitHostileInputTests {
 
     @Test("diagnostics with unexpected types convert; the record and the span count what was skipped")
     func diagnosticTolerance() throws {
-        let json = #"{\#(Self.period), "crashDiagnostics": [{"diagnosticMetaData": {"exceptionType": "EXC", "signal": 1.5, "objectiveCexceptionReason": "text", "terminationReason": ["a"], "#
+        let json =
+            #"{\#(Self.period), "crashDiagnostics": [{"diagnosticMetaData": {"exceptionType": "EXC", "signal": 1.5, "objectiveCexceptionReason": "text", "terminationReason": ["a"], "#
             + #""signpostData": {"a": 1}}, "callStackTree": {"callStackPerThread": "yes", "callStacks": [1, {"callStackRootFrames": [null, 2, "#
             + #"{"binaryName": 5, "address": "0x10", "offsetIntoBinaryTextSegment": -4, "sampleCount": -1, "subFrames": {}}]}]}}, "#
             + #"{"callStackTree": [1]}], "hangDiagnostics": {"not": "an array"}}"#
@@ -297,18 +338,23 @@ struct MetricKitHostileInputTests {
         let paths = Set(result.skippedValues.map(\.path))
         #expect(paths.count == result.skippedValues.count, "a value read twice is noted once: \(result.skippedValues)")
         let tree = "$.crashDiagnostics[0].callStackTree"
-        for path in ["$.crashDiagnostics[0].diagnosticMetaData.exceptionType", "$.crashDiagnostics[0].diagnosticMetaData.signal",
-                     "$.crashDiagnostics[0].diagnosticMetaData.terminationReason",
-                     "$.crashDiagnostics[0].diagnosticMetaData.objectiveCexceptionReason", "$.crashDiagnostics[0].diagnosticMetaData.signpostData",
-                     "\(tree).callStackPerThread", "\(tree).callStacks[0]", "\(tree).callStacks[1].callStackRootFrames[1]",
-                     "\(tree).callStacks[1].callStackRootFrames[2].address", "\(tree).callStacks[1].callStackRootFrames[2].offsetIntoBinaryTextSegment",
-                     "\(tree).callStacks[1].callStackRootFrames[2].sampleCount", "\(tree).callStacks[1].callStackRootFrames[2].subFrames",
-                     "$.crashDiagnostics[1].callStackTree", "$.hangDiagnostics"] {
+        for path in [
+            "$.crashDiagnostics[0].diagnosticMetaData.exceptionType", "$.crashDiagnostics[0].diagnosticMetaData.signal",
+            "$.crashDiagnostics[0].diagnosticMetaData.terminationReason",
+            "$.crashDiagnostics[0].diagnosticMetaData.objectiveCexceptionReason", "$.crashDiagnostics[0].diagnosticMetaData.signpostData",
+            "\(tree).callStackPerThread", "\(tree).callStacks[0]", "\(tree).callStacks[1].callStackRootFrames[1]",
+            "\(tree).callStacks[1].callStackRootFrames[2].address",
+            "\(tree).callStacks[1].callStackRootFrames[2].offsetIntoBinaryTextSegment",
+            "\(tree).callStacks[1].callStackRootFrames[2].sampleCount", "\(tree).callStacks[1].callStackRootFrames[2].subFrames",
+            "$.crashDiagnostics[1].callStackTree", "$.hangDiagnostics",
+        ] {
             #expect(paths.contains(path), "\(path) not noted: \(result.skippedValues)")
         }
         let first = Self.attributes(result.logRecords[0].attributes)
         let second = Self.attributes(result.logRecords[1].attributes)
-        #expect(first["metrickit.skipped_value_count"] == .int(Int64(result.skippedValues.filter { $0.path.hasPrefix("$.crashDiagnostics[0]") }.count)))
+        #expect(
+            first["metrickit.skipped_value_count"]
+                == .int(Int64(result.skippedValues.filter { $0.path.hasPrefix("$.crashDiagnostics[0]") }.count)))
         #expect(second["metrickit.skipped_value_count"] == .int(1))
         #expect(Self.attributes(result.span.attributes)["metrickit.skipped_value_count"] == .int(Int64(result.skippedValues.count)))
         #expect(Self.string(first["exception.stacktrace"])?.contains("5 ") == true, "a numeric binary name is kept as text")
@@ -316,12 +362,18 @@ struct MetricKitHostileInputTests {
 
     // MARK: - Size
 
-    @Test("thousands of metadata keys: at most the readers' attributes per item, the excess counted as dropped; large objects read in linear time")
+    @Test(
+        "thousands of metadata keys: at most the readers' attributes per item, the excess counted as dropped; large objects read in linear time"
+    )
     func manyAttributes() throws {
         let keys = (0..<30_000).map { #""key\#($0)": \#($0)"# }.joined(separator: ", ")
-        let buckets = (0..<100_000).map { #""\#($0)": {"bucketCount": 1, "bucketStart": "\#($0) ms", "bucketEnd": "\#($0 + 1) ms"}"# }.joined(separator: ", ")
-        let json = #"{\#(Self.period), "metaData": {\#(keys)}, "applicationLaunchMetrics": {"histogrammedResumeTime": {"histogramValue": {\#(buckets)}}}, "cpuMetrics": [1]}"#
-        guard case .metric(let result) = try Self.converter().convertPayload(json: Array(json.utf8)) else { Issue.record("not metric"); return }
+        let buckets = (0..<100_000).map { #""\#($0)": {"bucketCount": 1, "bucketStart": "\#($0) ms", "bucketEnd": "\#($0 + 1) ms"}"# }
+            .joined(separator: ", ")
+        let json =
+            #"{\#(Self.period), "metaData": {\#(keys)}, "applicationLaunchMetrics": {"histogrammedResumeTime": {"histogramValue": {\#(buckets)}}}, "cpuMetrics": [1]}"#
+        guard case .metric(let result) = try Self.converter().convertPayload(json: Array(json.utf8)) else {
+            Issue.record("not metric"); return
+        }
         let span = result.spans[0]
         let limit = OTLPDecodingOptions.default.maxAttributesPerItem
         #expect(span.attributes.count == limit)
@@ -341,7 +393,10 @@ struct MetricKitHostileInputTests {
     @Test("every skipped value is counted; the first 100 are kept with their paths, then one summary entry")
     func manySkipped() throws {
         let values = (0..<500).map { #"{"signpostName": {"n": \#($0)}}"# }.joined(separator: ", ")
-        guard case .metric(let result) = try Self.converter().convertPayload(json: Array(#"{\#(Self.period), "signpostMetrics": [\#(values)]}"#.utf8)) else {
+        guard
+            case .metric(let result) = try Self.converter().convertPayload(
+                json: Array(#"{\#(Self.period), "signpostMetrics": [\#(values)]}"#.utf8))
+        else {
             Issue.record("not metric")
             return
         }

@@ -42,7 +42,8 @@ struct MetricKitSessionTests {
             configuration: OTLPSessionConfiguration(inactivityTimeoutSeconds: 60, maxLengthSeconds: 3600), clock: clock,
             idGenerator: OTLPSequentialIDGenerator())
         var configuration = OTLPTelemetryConfiguration(
-            traces: .init(path: directory.appendingPathComponent("t.bin").path), logs: .init(path: directory.appendingPathComponent("l.bin").path))
+            traces: .init(path: directory.appendingPathComponent("t.bin").path),
+            logs: .init(path: directory.appendingPathComponent("l.bin").path))
         if let attributeCountLimit { configuration.limits.attributeCountLimit = attributeCountLimit }
         let telemetry = OTLPTelemetry(
             configuration: configuration, clock: clock, spanProcessors: [sessions], logRecordProcessors: [sessions])

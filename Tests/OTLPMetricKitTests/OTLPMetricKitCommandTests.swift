@@ -22,7 +22,9 @@ struct OTLPMetricKitCommandTests {
         return (result.status, result.output, result.errors)
     }
 
-    @Test("converts every sample; a broken payload is named with its JSON path and sets the exit status; the reference decoder reads the output")
+    @Test(
+        "converts every sample; a broken payload is named with its JSON path and sets the exit status; the reference decoder reads the output"
+    )
     func samples() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("in"), withIntermediateDirectories: true)
@@ -35,7 +37,8 @@ struct OTLPMetricKitCommandTests {
             .write(to: directory.appendingPathComponent("in/bad.json"), atomically: true, encoding: .utf8)
         let traces = directory.appendingPathComponent("traces.u32be.bin").path
         let logs = directory.appendingPathComponent("logs.u32be.bin.gz").path
-        let result = try Self.run(Self.binary("otlp-metrickit"), [directory.appendingPathComponent("in").path, "--traces", traces, "--logs", logs, "--gzip"])
+        let result = try Self.run(
+            Self.binary("otlp-metrickit"), [directory.appendingPathComponent("in").path, "--traces", traces, "--logs", logs, "--gzip"])
         #expect(result.status == 1)
         #expect(result.errors.contains("bad.json: $: not valid JSON at byte 87"), "\(result.errors)")
         #expect(result.errors.contains("4 payloads: 2 metric, 1 diagnostic, 1 failed; wrote 6 spans, 5 log records"))
@@ -72,7 +75,8 @@ struct OTLPMetricKitCommandTests {
         let size = try #require(try FileManager.default.attributesOfItem(atPath: sample)[.size] as? Int)
         let exact = try Self.run(Self.binary("otlp-metrickit"), [sample, "--traces", "/dev/null", "--max-payload-bytes", "\(size)"])
         #expect(exact.status == 0, "\(exact.errors)")
-        let over = try Self.run(Self.binary("otlp-metrickit"), [sample, "/dev/zero", "--traces", "/dev/null", "--max-payload-bytes", "\(size - 1)"])
+        let over = try Self.run(
+            Self.binary("otlp-metrickit"), [sample, "/dev/zero", "--traces", "/dev/null", "--max-payload-bytes", "\(size - 1)"])
         #expect(over.status == 1)
         #expect(over.errors.contains("\(sample): payload is larger than \(size - 1) bytes"), "\(over.errors)")
         #expect(over.errors.contains("/dev/zero: payload is larger than"), "\(over.errors)")
@@ -104,7 +108,9 @@ struct OTLPMetricKitCommandTests {
         return (process.terminationStatus, try String(contentsOf: errorsURL, encoding: .utf8))
     }
 
-    @Test("a payload directory's *.json FIFO, device or directory is skipped with a warning, never opened; the other payloads are converted; exit 1")
+    @Test(
+        "a payload directory's *.json FIFO, device or directory is skipped with a warning, never opened; the other payloads are converted; exit 1"
+    )
     func directoryEntriesThatAreNotRegularFiles() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-fifo-\(UUID().uuidString)")
         let payloads = directory.appendingPathComponent("d")
@@ -125,12 +131,15 @@ struct OTLPMetricKitCommandTests {
 
         // The command: finishes although no one writes to the FIFO.
         let traces = directory.appendingPathComponent("t.bin").path
-        let result = try #require(try Self.runBounded([payloads.path, "--traces", traces], in: directory), "otlp-metrickit hung on a FIFO in a payload directory")
+        let result = try #require(
+            try Self.runBounded([payloads.path, "--traces", traces], in: directory), "otlp-metrickit hung on a FIFO in a payload directory")
         #expect(result.status == 1, "\(result.errors)")
         #expect(result.errors.contains("\(fifo): warning: skipped, not a regular file (a FIFO)"), "\(result.errors)")
         #expect(result.errors.contains("c.json: warning: skipped, not a regular file (a directory)"), "\(result.errors)")
         #expect(result.errors.contains("d.json: warning: skipped, not a regular file (a character device)"), "\(result.errors)")
-        #expect(result.errors.contains("1 payloads: 1 metric, 0 diagnostic, 0 failed, 3 skipped (not regular files); wrote 4 spans"), "\(result.errors)")
+        #expect(
+            result.errors.contains("1 payloads: 1 metric, 0 diagnostic, 0 failed, 3 skipped (not regular files); wrote 4 spans"),
+            "\(result.errors)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: traces)).count > 0)
     }
 
@@ -140,62 +149,82 @@ struct OTLPMetricKitCommandTests {
         #expect(try Self.run(Self.binary("otlp-metrickit"), ["x.json", "--traces", "t", "--framing", "none"]).status == 64)
     }
 
-    @Test("--traces and --logs naming one file or stream is a usage error", arguments: [
-        ["-", "-"], ["/dev/stdout", "-"], ["-", "/dev/stdout"], ["SAME", "SAME"], ["LINK", "SAME"], ["SAME", "DIR/../SAME"],
-    ])
+    @Test(
+        "--traces and --logs naming one file or stream is a usage error",
+        arguments: [
+            ["-", "-"], ["/dev/stdout", "-"], ["-", "/dev/stdout"], ["SAME", "SAME"], ["LINK", "SAME"], ["SAME", "DIR/../SAME"],
+        ])
     func sameOutput(pair: [String]) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-same-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("DIR"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data().write(to: directory.appendingPathComponent("SAME"))
-        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("LINK"), withDestinationURL: directory.appendingPathComponent("SAME"))
+        try FileManager.default.createSymbolicLink(
+            at: directory.appendingPathComponent("LINK"), withDestinationURL: directory.appendingPathComponent("SAME"))
         let sample = MetricKitConverterTests.samples.appendingPathComponent("metric-full.json").path
         let outputs = pair.map { $0.hasPrefix("/") || $0 == "-" ? $0 : directory.appendingPathComponent($0).path }
         let result = try Self.run(Self.binary("otlp-metrickit"), [sample, "--traces", outputs[0], "--logs", outputs[1]])
         #expect(result.status == 64, "\(pair)")
         #expect(result.errors.contains("name the same output"), "\(result.errors)")
         #expect(result.output.isEmpty, "nothing is written")
-        let distinct = try Self.run(Self.binary("otlp-metrickit"), [sample, "--traces", "-", "--logs", directory.appendingPathComponent("logs.bin").path])
+        let distinct = try Self.run(
+            Self.binary("otlp-metrickit"), [sample, "--traces", "-", "--logs", directory.appendingPathComponent("logs.bin").path])
         #expect(distinct.status == 0, "\(distinct.errors)")
     }
 
-    @Test("options out of range are usage errors", arguments: [
-        ["--assumed-utc-offset", "64801"], ["--assumed-utc-offset=-64801"], ["--assumed-utc-offset", "9223372036854775807"],
-        ["--assumed-utc-offset=-9223372036854775808"], ["--max-payload-bytes", "9223372036854775807"], ["--max-payload-bytes", "0"],
-        ["--max-payload-nesting-depth", "0"], ["--max-payload-nesting-depth", "8193"],
-    ])
+    @Test(
+        "options out of range are usage errors",
+        arguments: [
+            ["--assumed-utc-offset", "64801"], ["--assumed-utc-offset=-64801"], ["--assumed-utc-offset", "9223372036854775807"],
+            ["--assumed-utc-offset=-9223372036854775808"], ["--max-payload-bytes", "9223372036854775807"], ["--max-payload-bytes", "0"],
+            ["--max-payload-nesting-depth", "0"], ["--max-payload-nesting-depth", "8193"],
+        ])
     func ranges(arguments: [String]) throws {
         let sample = MetricKitConverterTests.samples.appendingPathComponent("metric-full.json").path
         let result = try Self.run(Self.binary("otlp-metrickit"), [sample, "--traces", "/dev/null"] + arguments)
         #expect(result.status == 64, "\(arguments): \(result.errors)")
-        let edge = try Self.run(Self.binary("otlp-metrickit"), [sample, "--traces", "/dev/null", "--assumed-utc-offset=-64800", "--max-payload-nesting-depth", "8192"])
+        let edge = try Self.run(
+            Self.binary("otlp-metrickit"),
+            [sample, "--traces", "/dev/null", "--assumed-utc-offset=-64800", "--max-payload-nesting-depth", "8192"])
         #expect(edge.status == 0, "\(edge.errors)")
     }
 
-    @Test("one bad payload among several: the others are converted, the bad one named, exit 1, gzip outputs complete and valid",
-          arguments: ["u32be", "jsonl"])
+    @Test(
+        "one bad payload among several: the others are converted, the bad one named, exit 1, gzip outputs complete and valid",
+        arguments: ["u32be", "jsonl"])
     func oneBadAmongSeveral(framing: String) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-bad-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("in"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let samples = MetricKitConverterTests.samples
-        try FileManager.default.copyItem(at: samples.appendingPathComponent("metric-full.json"), to: directory.appendingPathComponent("in/a.json"))
-        try FileManager.default.copyItem(at: samples.appendingPathComponent("diagnostic-all-kinds.json"), to: directory.appendingPathComponent("in/d.json"))
-        let overflow = #"{"timeStampBegin": "2025-06-02 00:00:00", "applicationLaunchMetrics": {"histogrammedResumeTime": {"histogramValue": {"#
+        try FileManager.default.copyItem(
+            at: samples.appendingPathComponent("metric-full.json"), to: directory.appendingPathComponent("in/a.json"))
+        try FileManager.default.copyItem(
+            at: samples.appendingPathComponent("diagnostic-all-kinds.json"), to: directory.appendingPathComponent("in/d.json"))
+        let overflow =
+            #"{"timeStampBegin": "2025-06-02 00:00:00", "applicationLaunchMetrics": {"histogrammedResumeTime": {"histogramValue": {"#
             + #""0": {"bucketCount": 9223372036854775807, "bucketStart": "1 ms", "bucketEnd": "2 ms"}, "1": {"bucketCount": 1, "bucketStart": "2 ms", "bucketEnd": "3 ms"}}}}}"#
         try overflow.write(to: directory.appendingPathComponent("in/b.json"), atomically: true, encoding: .utf8)
-        try MetricKitHostileInputTests.crashPayload(frames: 1_000).write(to: directory.appendingPathComponent("in/c.json"), atomically: true, encoding: .utf8)
+        try MetricKitHostileInputTests.crashPayload(frames: 1_000).write(
+            to: directory.appendingPathComponent("in/c.json"), atomically: true, encoding: .utf8)
         try #"{"timeStampBegin": "2025-06-02 00:00:00", "metaData": {"pid": 1.5, "nested": {"a": 1}}}"#
             .write(to: directory.appendingPathComponent("in/e.json"), atomically: true, encoding: .utf8)
         let traces = directory.appendingPathComponent("traces.\(framing).gz").path
         let logs = directory.appendingPathComponent("logs.\(framing).gz").path
-        let result = try Self.run(Self.binary("otlp-metrickit"), [
-            directory.appendingPathComponent("in").path, "--traces", traces, "--logs", logs, "--gzip", "--framing", framing,
-        ])
+        let result = try Self.run(
+            Self.binary("otlp-metrickit"),
+            [
+                directory.appendingPathComponent("in").path, "--traces", traces, "--logs", logs, "--gzip", "--framing", framing,
+            ])
         #expect(result.status == 1)
-        #expect(result.errors.contains("b.json: $.applicationLaunchMetrics.histogrammedResumeTime: the bucket counts add up to more than"), "\(result.errors)")
-        #expect(result.errors.contains("e.json: warning: $.metaData.nested: a nested value is not passed through, skipped"), "\(result.errors)")
-        #expect(result.errors.contains("5 payloads: 2 metric, 2 diagnostic, 1 failed; wrote 7 spans, 6 log records; 1 values skipped"), "\(result.errors)")
+        #expect(
+            result.errors.contains("b.json: $.applicationLaunchMetrics.histogrammedResumeTime: the bucket counts add up to more than"),
+            "\(result.errors)")
+        #expect(
+            result.errors.contains("e.json: warning: $.metaData.nested: a nested value is not passed through, skipped"), "\(result.errors)")
+        #expect(
+            result.errors.contains("5 payloads: 2 metric, 2 diagnostic, 1 failed; wrote 7 spans, 6 log records; 1 values skipped"),
+            "\(result.errors)")
         for file in [traces, logs] {
             let validated = try Self.run(Self.binary("otlp-dump"), ["validate", file])
             #expect(validated.status == 0, "\(file): \(validated.errors)")
@@ -209,13 +238,16 @@ struct OTLPMetricKitCommandTests {
         }
     }
 
-    @Test("a diagnostic payload with no diagnostics writes no record: the logs file stays empty and valid (no resource-only request that names no signal)")
+    @Test(
+        "a diagnostic payload with no diagnostics writes no record: the logs file stays empty and valid (no resource-only request that names no signal)"
+    )
     func emptyDiagnosticPayload() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let payload = directory.appendingPathComponent("empty.json")
-        try #"{"timeStampBegin":"2025-06-02 00:00:00","timeStampEnd":"2025-06-03 00:00:00","crashDiagnostics":[]}"#.write(to: payload, atomically: true, encoding: .utf8)
+        try #"{"timeStampBegin":"2025-06-02 00:00:00","timeStampEnd":"2025-06-03 00:00:00","crashDiagnostics":[]}"#.write(
+            to: payload, atomically: true, encoding: .utf8)
         let logs = directory.appendingPathComponent("diagnostics.u32be.bin").path
         let traces = directory.appendingPathComponent("metrickit.u32be.bin").path
         let result = try Self.run(Self.binary("otlp-metrickit"), [payload.path, "--traces", traces, "--logs", logs])
@@ -233,7 +265,8 @@ struct OTLPMetricKitCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let signposts = Array(repeating: #"{"signpostName":"s"}"#, count: 200_000).joined(separator: ",")
         let payload = directory.appendingPathComponent("many.json")
-        try #"{"timeStampBegin":"2025-06-02 00:00:00","signpostMetrics":[\#(signposts)]}"#.write(to: payload, atomically: true, encoding: .utf8)
+        try #"{"timeStampBegin":"2025-06-02 00:00:00","signpostMetrics":[\#(signposts)]}"#.write(
+            to: payload, atomically: true, encoding: .utf8)
         let traces = directory.appendingPathComponent("traces.bin").path
         let result = try Self.run(Self.binary("otlp-metrickit"), [payload.path, "--traces", traces])
         #expect(result.status == 0, "\(result.errors)")
@@ -241,7 +274,10 @@ struct OTLPMetricKitCommandTests {
         let validated = try Self.run(Self.binary("otlp-dump"), ["validate", traces])
         #expect(validated.status == 0, "\(validated.errors)")
         // Several records (how many follows from the readers' default record size), every span in one of them.
-        let records = validated.output.split(separator: " ").firstIndex(of: "records,").map { Int(validated.output.split(separator: " ")[$0 - 1]) ?? 0 } ?? 0
+        let records =
+            validated.output.split(separator: " ").firstIndex(of: "records,").map {
+                Int(validated.output.split(separator: " ")[$0 - 1]) ?? 0
+            } ?? 0
         #expect(records >= 2 && validated.output.contains("records, 200001 spans"), "\(validated.output)")
     }
 }

@@ -36,8 +36,10 @@ struct OTLPMetricKitOutputPathTests {
             #expect(result.errors.contains(message), "\(result.errors)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: payload)) == sample)
         }
-        let redirected = try OTLPProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" "$1" --traces - >> "$2""#, Self.binary.path, payloads.path, payload])
-        #expect(redirected.status == 64 && redirected.errors.contains("--traces <stdout> is the same file as payload"), "\(redirected.errors)")
+        let redirected = try OTLPProcess.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" "$1" --traces - >> "$2""#, Self.binary.path, payloads.path, payload])
+        #expect(
+            redirected.status == 64 && redirected.errors.contains("--traces <stdout> is the same file as payload"), "\(redirected.errors)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: payload)) == sample)
         // Distinct files are fine, even next to the payloads (a name not ending in .json is not read).
         let fine = try OTLPProcess.run(Self.binary, [payloads.path, "--traces", payloads.appendingPathComponent("out.bin").path])
@@ -47,21 +49,26 @@ struct OTLPMetricKitOutputPathTests {
     @Test("an output that cannot be written (standard output or a file on /dev/full): exit 2 with the errno text")
     func outputFull() throws {
         let sample = MetricKitConverterTests.samples.appendingPathComponent("diagnostic-all-kinds.json").path
-        let toStandardOutput = try OTLPProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" "$1" --traces - > /dev/full"#, Self.binary.path, sample])
+        let toStandardOutput = try OTLPProcess.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" "$1" --traces - > /dev/full"#, Self.binary.path, sample])
         #expect(toStandardOutput.status == 2 && toStandardOutput.errors.contains("No space left on device"), "\(toStandardOutput.errors)")
         let toFile = try OTLPProcess.run(Self.binary, [sample, "--logs", "/dev/full", "--gzip"])
         #expect(toFile.status == 2 && toFile.errors.contains("No space left on device"), "\(toFile.errors)")
     }
 
-    @Test("an output that cannot be opened, and --help on /dev/full, are exit 2 naming the reason; a reader that goes away stops the output quietly")
+    @Test(
+        "an output that cannot be opened, and --help on /dev/full, are exit 2 naming the reason; a reader that goes away stops the output quietly"
+    )
     func outputUnopenableAndHelp() throws {
         let sample = MetricKitConverterTests.samples.appendingPathComponent("metric-full.json").path
         let unopenable = try OTLPProcess.run(Self.binary, [sample, "--traces", "/nonexistent-directory/traces.bin"])
-        #expect(unopenable.status == 2 && unopenable.errors.contains("cannot open /nonexistent-directory/traces.bin"), "\(unopenable.errors)")
+        #expect(
+            unopenable.status == 2 && unopenable.errors.contains("cannot open /nonexistent-directory/traces.bin"), "\(unopenable.errors)")
         let help = try OTLPProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" --help > /dev/full"#, Self.binary.path])
         #expect(help.status == 2 && help.errors == "otlp-metrickit: <stdout>: write failed: No space left on device\n", "\(help.errors)")
         let closed = try OTLPProcess.run(
-            URL(fileURLWithPath: "/bin/bash"), ["-c", #"set -o pipefail; "$0" "$1" --traces - --framing jsonl | true"#, Self.binary.path, sample])
+            URL(fileURLWithPath: "/bin/bash"),
+            ["-c", #"set -o pipefail; "$0" "$1" --traces - --framing jsonl | true"#, Self.binary.path, sample])
         #expect(closed.status == 0, "\(closed.errors)")
     }
 }

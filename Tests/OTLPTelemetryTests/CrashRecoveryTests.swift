@@ -10,7 +10,9 @@ import OTLPWire
 struct CrashRecoveryTests {
     static let writer = OTLPProcess.executable("otlp-crash-writer")
 
-    @Test("SIGKILL mid-stream: every complete record stays readable", arguments: [("u32be", "plain"), ("u32be", "gzip"), ("varint", "gzip"), ("jsonl", "plain")])
+    @Test(
+        "SIGKILL mid-stream: every complete record stays readable",
+        arguments: [("u32be", "plain"), ("u32be", "gzip"), ("varint", "gzip"), ("jsonl", "plain")])
     func killed(framing: String, compression: String) throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -57,6 +59,8 @@ struct CrashRecoveryTests {
         if let failure {
             #expect([.truncatedRecord, .truncatedLengthPrefix, .gzipTruncated].contains(failure.code), "\(failure)")
         }
-        print("crash recovery \(framing)/\(compression): \(recovered) spans in \(records) records recovered (\(flushed) reported flushed)\(failure.map { "; then \($0.code.description)" } ?? "")")
+        print(
+            "crash recovery \(framing)/\(compression): \(recovered) spans in \(records) records recovered (\(flushed) reported flushed)\(failure.map { "; then \($0.code.description)" } ?? "")"
+        )
     }
 }

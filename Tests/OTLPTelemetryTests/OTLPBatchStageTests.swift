@@ -65,7 +65,8 @@ struct OTLPBatchStageTests {
         // The worker takes nothing before a full batch (8): the first 4 items wait unprepared, the next 4 find
         // the queue half full.
         let stage = OTLPBatchStage(
-            exporter: exporter, counters: counters, configuration: .init(maxQueueSize: 8, maxExportBatchSize: 8, scheduleDelaySeconds: 3600))
+            exporter: exporter, counters: counters, configuration: .init(maxQueueSize: 8, maxExportBatchSize: 8, scheduleDelaySeconds: 3600)
+        )
         let caller = pthread_self()
         for index in 0..<8 { stage.onEnd(ThreadProbe(index: index)) }
         stage.shutdown()
@@ -113,10 +114,14 @@ struct OTLPBatchStageTests {
         let counters = OTLPTelemetryCounters()
         let config = OTLPBatchConfiguration(maxQueueSize: 1_000_000, scheduleDelaySeconds: 0.2)
         let spanStage = OTLPBatchStage(
-            exporter: OTLPStreamExporter<OTLPScopedSpan>(path: directory.appendingPathComponent("traces.u32be.bin").path, durability: .none, resource: Self.resource, counters: counters),
+            exporter: OTLPStreamExporter<OTLPScopedSpan>(
+                path: directory.appendingPathComponent("traces.u32be.bin").path, durability: .none, resource: Self.resource,
+                counters: counters),
             counters: counters, configuration: config)
         let logStage = OTLPBatchStage(
-            exporter: OTLPStreamExporter<OTLPScopedLogRecord>(path: directory.appendingPathComponent("logs.u32be.bin.gz").path, gzip: true, durability: .none, resource: Self.resource, counters: counters),
+            exporter: OTLPStreamExporter<OTLPScopedLogRecord>(
+                path: directory.appendingPathComponent("logs.u32be.bin.gz").path, gzip: true, durability: .none, resource: Self.resource,
+                counters: counters),
             counters: counters, configuration: .init(maxQueueSize: 1_000_000, scheduleDelaySeconds: 0.2))
         let tracer = OTLPTracer(stage: spanStage, scope: Self.scope)
         let emitter = OTLPLogEmitter(stage: logStage, scope: Self.scope)

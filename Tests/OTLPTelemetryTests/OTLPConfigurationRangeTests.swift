@@ -10,42 +10,46 @@ struct OTLPConfigurationRangeTests {
     typealias BatchConfiguration = OTLPBatchConfiguration
 
     static func record(_ index: Int) -> OTLPScopedLogRecord {
-        OTLPScopedLogRecord(scope: OTLPInstrumentationScope(name: "ranges"), record: OTLPLogRecord(timeUnixNano: UInt64(index + 1), body: .int(Int64(index))))
+        OTLPScopedLogRecord(
+            scope: OTLPInstrumentationScope(name: "ranges"),
+            record: OTLPLogRecord(timeUnixNano: UInt64(index + 1), body: .int(Int64(index))))
     }
 
-    @Test("out-of-range JSON values are errors naming the key path", arguments: [
-        (#"{"batch": {"scheduleDelaySeconds": 1e10}}"#, "batch.scheduleDelaySeconds"),
-        (#"{"batch": {"scheduleDelaySeconds": 1e-9}}"#, "batch.scheduleDelaySeconds"),
-        (#"{"batch": {"scheduleDelaySeconds": 1e-300}}"#, "batch.scheduleDelaySeconds"),
-        (#"{"batch": {"scheduleDelaySeconds": 0}}"#, "batch.scheduleDelaySeconds"),
-        (#"{"batch": {"scheduleDelaySeconds": -5}}"#, "batch.scheduleDelaySeconds"),
-        (#"{"batch": {"exportTimeoutSeconds": 1e10}}"#, "batch.exportTimeoutSeconds"),
-        (#"{"batch": {"exportTimeoutSeconds": 1e-300}}"#, "batch.exportTimeoutSeconds"),
-        (#"{"batch": {"exportTimeoutSeconds": -1}}"#, "batch.exportTimeoutSeconds"),
-        (#"{"batch": {"maxQueueSize": 0}}"#, "batch.maxQueueSize"),
-        (#"{"batch": {"maxQueueSize": 1000000000000}}"#, "batch.maxQueueSize"),
-        (#"{"batch": {"maxQueueSize": 1e30}}"#, "batch.maxQueueSize"),
-        (#"{"batch": {"maxQueueSize": 99999999999999999999}}"#, "batch.maxQueueSize"),
-        (#"{"batch": {"maxQueueSize": 2048.5}}"#, "batch.maxQueueSize"),
-        (#"{"batch": {"maxQueueSize": "many"}}"#, "batch.maxQueueSize"),
-        (#"{"rotation": {"maxFiles": 1e-3}}"#, "rotation.maxFiles"),
-        (#"{"batch": {"maxExportBatchSize": -1}}"#, "batch.maxExportBatchSize"),
-        (#"{"rotation": {"maxFileBytes": -1}}"#, "rotation.maxFileBytes"),
-        (#"{"rotation": {"maxFileBytes": 9223372036854775807}}"#, "rotation.maxFileBytes"),
-        (#"{"rotation": {"maxAgeSeconds": 1e300}}"#, "rotation.maxAgeSeconds"),
-        (#"{"rotation": {"maxAgeSeconds": -1}}"#, "rotation.maxAgeSeconds"),
-        (#"{"rotation": {"maxFiles": 1000000000}}"#, "rotation.maxFiles"),
-        (#"{"sampling": {"ratio": 1.5}}"#, "sampling.ratio"),
-        (#"{"sampling": {"ratio": -0.1}}"#, "sampling.ratio"),
-        (#"{"limits": {"attributeCountLimit": -1}}"#, "limits.attributeCountLimit"),
-        (#"{"limits": {"attributeCountLimit": 1000000}}"#, "limits.attributeCountLimit"),
-        (#"{"limits": {"attributeValueLengthLimit": -1}}"#, "limits.attributeValueLengthLimit"),
-        (#"{"limits": {"attributeValueLengthLimit": 1000000000000}}"#, "limits.attributeValueLengthLimit"),
-        (#"{"limits": {"eventCountLimit": 99999999}}"#, "limits.eventCountLimit"),
-        (#"{"limits": {"linkCountLimit": -3}}"#, "limits.linkCountLimit"),
-        (#"{"limits": {"attributePerEventCountLimit": 20000}}"#, "limits.attributePerEventCountLimit"),
-        (#"{"limits": {"attributePerLinkCountLimit": -1}}"#, "limits.attributePerLinkCountLimit"),
-    ])
+    @Test(
+        "out-of-range JSON values are errors naming the key path",
+        arguments: [
+            (#"{"batch": {"scheduleDelaySeconds": 1e10}}"#, "batch.scheduleDelaySeconds"),
+            (#"{"batch": {"scheduleDelaySeconds": 1e-9}}"#, "batch.scheduleDelaySeconds"),
+            (#"{"batch": {"scheduleDelaySeconds": 1e-300}}"#, "batch.scheduleDelaySeconds"),
+            (#"{"batch": {"scheduleDelaySeconds": 0}}"#, "batch.scheduleDelaySeconds"),
+            (#"{"batch": {"scheduleDelaySeconds": -5}}"#, "batch.scheduleDelaySeconds"),
+            (#"{"batch": {"exportTimeoutSeconds": 1e10}}"#, "batch.exportTimeoutSeconds"),
+            (#"{"batch": {"exportTimeoutSeconds": 1e-300}}"#, "batch.exportTimeoutSeconds"),
+            (#"{"batch": {"exportTimeoutSeconds": -1}}"#, "batch.exportTimeoutSeconds"),
+            (#"{"batch": {"maxQueueSize": 0}}"#, "batch.maxQueueSize"),
+            (#"{"batch": {"maxQueueSize": 1000000000000}}"#, "batch.maxQueueSize"),
+            (#"{"batch": {"maxQueueSize": 1e30}}"#, "batch.maxQueueSize"),
+            (#"{"batch": {"maxQueueSize": 99999999999999999999}}"#, "batch.maxQueueSize"),
+            (#"{"batch": {"maxQueueSize": 2048.5}}"#, "batch.maxQueueSize"),
+            (#"{"batch": {"maxQueueSize": "many"}}"#, "batch.maxQueueSize"),
+            (#"{"rotation": {"maxFiles": 1e-3}}"#, "rotation.maxFiles"),
+            (#"{"batch": {"maxExportBatchSize": -1}}"#, "batch.maxExportBatchSize"),
+            (#"{"rotation": {"maxFileBytes": -1}}"#, "rotation.maxFileBytes"),
+            (#"{"rotation": {"maxFileBytes": 9223372036854775807}}"#, "rotation.maxFileBytes"),
+            (#"{"rotation": {"maxAgeSeconds": 1e300}}"#, "rotation.maxAgeSeconds"),
+            (#"{"rotation": {"maxAgeSeconds": -1}}"#, "rotation.maxAgeSeconds"),
+            (#"{"rotation": {"maxFiles": 1000000000}}"#, "rotation.maxFiles"),
+            (#"{"sampling": {"ratio": 1.5}}"#, "sampling.ratio"),
+            (#"{"sampling": {"ratio": -0.1}}"#, "sampling.ratio"),
+            (#"{"limits": {"attributeCountLimit": -1}}"#, "limits.attributeCountLimit"),
+            (#"{"limits": {"attributeCountLimit": 1000000}}"#, "limits.attributeCountLimit"),
+            (#"{"limits": {"attributeValueLengthLimit": -1}}"#, "limits.attributeValueLengthLimit"),
+            (#"{"limits": {"attributeValueLengthLimit": 1000000000000}}"#, "limits.attributeValueLengthLimit"),
+            (#"{"limits": {"eventCountLimit": 99999999}}"#, "limits.eventCountLimit"),
+            (#"{"limits": {"linkCountLimit": -3}}"#, "limits.linkCountLimit"),
+            (#"{"limits": {"attributePerEventCountLimit": 20000}}"#, "limits.attributePerEventCountLimit"),
+            (#"{"limits": {"attributePerLinkCountLimit": -1}}"#, "limits.attributePerLinkCountLimit"),
+        ])
     func rejected(json: String, keyPath: String) {
         #expect {
             try OTLPTelemetryConfiguration.load(json: Data(json.utf8))
@@ -57,13 +61,15 @@ struct OTLPConfigurationRangeTests {
 
     @Test("the error says the range and the value")
     func message() throws {
-        let error = try #require(OTLPTelemetryConfiguration.loadResult(json: Data(#"{"batch": {"scheduleDelaySeconds": 1e-9}}"#.utf8)).failure)
+        let error = try #require(
+            OTLPTelemetryConfiguration.loadResult(json: Data(#"{"batch": {"scheduleDelaySeconds": 1e-9}}"#.utf8)).failure)
         #expect(error.description == "configuration key batch.scheduleDelaySeconds: must be between 0.001 and 86400 seconds, got 1e-09")
     }
 
     @Test("a number JSON cannot represent is named in the error")
     func unrepresentable() throws {
-        let error = try #require(OTLPTelemetryConfiguration.loadResult(json: Data(#"{"batch": {"scheduleDelaySeconds": 1e400}}"#.utf8)).failure)
+        let error = try #require(
+            OTLPTelemetryConfiguration.loadResult(json: Data(#"{"batch": {"scheduleDelaySeconds": 1e400}}"#.utf8)).failure)
         #expect(error.description.contains("1e400"), "\(error)")
         let fraction = try #require(OTLPTelemetryConfiguration.loadResult(json: Data(#"{"batch": {"maxQueueSize": 2048.5}}"#.utf8)).failure)
         #expect(fraction.description == "configuration key batch.maxQueueSize: expected an integer")
@@ -71,12 +77,14 @@ struct OTLPConfigurationRangeTests {
 
     @Test("the bounds themselves are accepted")
     func bounds() throws {
-        let (configuration, _) = try OTLPTelemetryConfiguration.load(json: Data("""
-            {"batch": {"maxQueueSize": 1048576, "maxExportBatchSize": 1048576, "scheduleDelaySeconds": 0.001, "exportTimeoutSeconds": 86400},
-             "rotation": {"maxFileBytes": 0, "maxAgeSeconds": 31536000, "maxFiles": 10000},
-             "limits": {"attributeCountLimit": 10000, "attributeValueLengthLimit": 0, "eventCountLimit": 10000, "linkCountLimit": 0},
-             "sampling": {"ratio": 0}}
-            """.utf8))
+        let (configuration, _) = try OTLPTelemetryConfiguration.load(
+            json: Data(
+                """
+                {"batch": {"maxQueueSize": 1048576, "maxExportBatchSize": 1048576, "scheduleDelaySeconds": 0.001, "exportTimeoutSeconds": 86400},
+                 "rotation": {"maxFileBytes": 0, "maxAgeSeconds": 31536000, "maxFiles": 10000},
+                 "limits": {"attributeCountLimit": 10000, "attributeValueLengthLimit": 0, "eventCountLimit": 10000, "linkCountLimit": 0},
+                 "sampling": {"ratio": 0}}
+                """.utf8))
         #expect(configuration.batch.scheduleDelaySeconds == 0.001 && configuration.limits.attributeValueLengthLimit == 0)
     }
 
@@ -88,9 +96,11 @@ struct OTLPConfigurationRangeTests {
         configuration.rotation.maxAgeSeconds = .infinity
         configuration.sampling.ratio = .nan
         configuration.limits.attributeCountLimit = -4
-        #expect(configuration.problems.map(\.keyPath) == [
-            "rotation.maxAgeSeconds", "batch.scheduleDelaySeconds", "batch.exportTimeoutSeconds", "limits.attributeCountLimit", "sampling.ratio",
-        ])
+        #expect(
+            configuration.problems.map(\.keyPath) == [
+                "rotation.maxAgeSeconds", "batch.scheduleDelaySeconds", "batch.exportTimeoutSeconds", "limits.attributeCountLimit",
+                "sampling.ratio",
+            ])
         #expect(throws: OTLPConfigurationError.self) { try configuration.validate() }
 
         let clamped = configuration.clamped
@@ -107,22 +117,29 @@ struct OTLPConfigurationRangeTests {
 
     @Test("Configuration.clamped: each value into its range, NaN to the default, the batch within the queue")
     func clampedBatch() {
-        #expect(BatchConfiguration(maxQueueSize: 0, maxExportBatchSize: 9, scheduleDelaySeconds: 1e-300, exportTimeoutSeconds: -.infinity).clamped
-            == BatchConfiguration(maxQueueSize: 1, maxExportBatchSize: 1, scheduleDelaySeconds: 0.001, exportTimeoutSeconds: 1))
-        #expect(BatchConfiguration(maxQueueSize: .max, maxExportBatchSize: .min, scheduleDelaySeconds: .nan, exportTimeoutSeconds: .nan).clamped
-            == BatchConfiguration(maxQueueSize: 1 << 20, maxExportBatchSize: 1, scheduleDelaySeconds: 5, exportTimeoutSeconds: 30))
+        #expect(
+            BatchConfiguration(maxQueueSize: 0, maxExportBatchSize: 9, scheduleDelaySeconds: 1e-300, exportTimeoutSeconds: -.infinity)
+                .clamped
+                == BatchConfiguration(maxQueueSize: 1, maxExportBatchSize: 1, scheduleDelaySeconds: 0.001, exportTimeoutSeconds: 1))
+        #expect(
+            BatchConfiguration(maxQueueSize: .max, maxExportBatchSize: .min, scheduleDelaySeconds: .nan, exportTimeoutSeconds: .nan).clamped
+                == BatchConfiguration(maxQueueSize: 1 << 20, maxExportBatchSize: 1, scheduleDelaySeconds: 5, exportTimeoutSeconds: 30))
     }
 
-    @Test("no delay or timeout traps, and shutdown exports everything", arguments: [
-        (1e10, 30.0), (30.0, 1e10), (Double.infinity, Double.infinity), (1e-300, 1e-300), (1e-9, 1e-9), (Double.nan, Double.nan), (-1.0, -1.0),
-        (Double.greatestFiniteMagnitude, Double.leastNonzeroMagnitude),
-    ])
+    @Test(
+        "no delay or timeout traps, and shutdown exports everything",
+        arguments: [
+            (1e10, 30.0), (30.0, 1e10), (Double.infinity, Double.infinity), (1e-300, 1e-300), (1e-9, 1e-9), (Double.nan, Double.nan),
+            (-1.0, -1.0),
+            (Double.greatestFiniteMagnitude, Double.leastNonzeroMagnitude),
+        ])
     func extremeDeadlines(delay: Double, timeout: Double) throws {
         let sink = OTLPMemorySink()
         let counters = OTLPTelemetryCounters()
         let stage = OTLPBatchStage(
             exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: OTLPResource(), counters: counters),
-            counters: counters, configuration: .init(maxQueueSize: 10_000, maxExportBatchSize: 100, scheduleDelaySeconds: delay, exportTimeoutSeconds: timeout))
+            counters: counters,
+            configuration: .init(maxQueueSize: 10_000, maxExportBatchSize: 100, scheduleDelaySeconds: delay, exportTimeoutSeconds: timeout))
         for index in 0..<1000 { stage.onEnd(Self.record(index)) }
         #expect(stage.forceFlush())
         for index in 1000..<3000 { stage.onEnd(Self.record(index)) }
@@ -147,9 +164,18 @@ struct OTLPConfigurationRangeTests {
         let encoder = OTLPEncoder()
         var total = 0
         for round in 0..<200 {
-            total += encoder.encode(OTLPLogsData(resourceLogs: [OTLPResourceLogs(resource: OTLPResource(), scopeLogs: [
-                OTLPScopeLogs(scope: nil, logRecords: (0..<200).map { OTLPLogRecord(timeUnixNano: UInt64($0 + round), body: .string("x")) }),
-            ])])).count
+            total +=
+                encoder.encode(
+                    OTLPLogsData(resourceLogs: [
+                        OTLPResourceLogs(
+                            resource: OTLPResource(),
+                            scopeLogs: [
+                                OTLPScopeLogs(
+                                    scope: nil,
+                                    logRecords: (0..<200).map { OTLPLogRecord(timeUnixNano: UInt64($0 + round), body: .string("x")) })
+                            ])
+                    ])
+                ).count
         }
         #expect(total > 0)
         #expect(stage.idleWakeupCount - before <= 2)
@@ -166,7 +192,8 @@ struct OTLPConfigurationRangeTests {
             attributeCountLimit: -1, attributeValueLengthLimit: -7, eventCountLimit: -2, linkCountLimit: .min,
             attributePerEventCountLimit: .max, attributePerLinkCountLimit: -1)
         var span = OTLPSpan(
-            traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(1), name: "s", kind: .internal, startTimeUnixNano: 1, endTimeUnixNano: 2,
+            traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(1), name: "s", kind: .internal, startTimeUnixNano: 1,
+            endTimeUnixNano: 2,
             attributes: [OTLPAttribute("a", "long"), OTLPAttribute("b", 1)], events: [OTLPSpanEvent(name: "e", timeUnixNano: 1)])
         span.droppedAttributesCount = .max
         limits.apply(to: &span)
@@ -192,11 +219,14 @@ struct OTLPConfigurationRangeTests {
     @Test("attributeValueLengthLimit: absent is the 64 Ki default, null is no limit; encoding round-trips")
     func valueLengthJSON() throws {
         #expect(try OTLPTelemetryConfiguration.load(json: Data("{}".utf8)).configuration.limits.attributeValueLengthLimit == 65_536)
-        let unlimited = try OTLPTelemetryConfiguration.load(json: Data(#"{"limits": {"attributeValueLengthLimit": null}}"#.utf8)).configuration
+        let unlimited = try OTLPTelemetryConfiguration.load(json: Data(#"{"limits": {"attributeValueLengthLimit": null}}"#.utf8))
+            .configuration
         #expect(unlimited.limits.attributeValueLengthLimit == nil)
         let encoded = try JSONEncoder().encode(unlimited)
         #expect(try OTLPTelemetryConfiguration.load(json: encoded).configuration == unlimited)
-        #expect(try OTLPTelemetryConfiguration.load(json: JSONEncoder().encode(OTLPTelemetryConfiguration())).configuration == OTLPTelemetryConfiguration())
+        #expect(
+            try OTLPTelemetryConfiguration.load(json: JSONEncoder().encode(OTLPTelemetryConfiguration())).configuration
+                == OTLPTelemetryConfiguration())
     }
 }
 
@@ -210,7 +240,9 @@ extension Result {
 
 extension OTLPTelemetryConfiguration {
     /// `load(json:)` as a `Result`.
-    static func loadResult(json: Data) -> Result<(configuration: OTLPTelemetryConfiguration, warnings: [OTLPConfigurationWarning]), OTLPConfigurationError> {
+    static func loadResult(
+        json: Data
+    ) -> Result<(configuration: OTLPTelemetryConfiguration, warnings: [OTLPConfigurationWarning]), OTLPConfigurationError> {
         Result { () throws(OTLPConfigurationError) in try load(json: json) }
     }
 }

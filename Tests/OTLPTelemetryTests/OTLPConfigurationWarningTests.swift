@@ -12,25 +12,28 @@ struct OTLPConfigurationWarningTests {
 
     @Test("each unknown key is one warning with its key path, in key path order")
     func structured() throws {
-        let warnings = try Self.warnings("""
+        let warnings = try Self.warnings(
+            """
             {"zeta": 1, "batch": {"maxQueueSise": 5, "maxQueueSize": 5000}, "service": {"nmae": "x", "attributes": {"free": "form"}},
              "limits": {"eventLimit": 1}, "traces": {"path": "t.bin", "x": {"y": 1}}, "sampling": {"ratio": 1, "seed": 3},
              "rotation": {"maxFile": 1}, "logs": {"gz": true}, "service.extra": 1}
             """)
         #expect(warnings.allSatisfy { $0.code == .unknownKey && $0.message == "ignored" })
-        #expect(warnings.map(\.keyPath) == [
-            ["batch", "maxQueueSise"], ["limits", "eventLimit"], ["logs", "gz"], ["rotation", "maxFile"], ["sampling", "seed"],
-            ["service", "nmae"], ["service.extra"], ["traces", "x"], ["zeta"],
-        ])
+        #expect(
+            warnings.map(\.keyPath) == [
+                ["batch", "maxQueueSise"], ["limits", "eventLimit"], ["logs", "gz"], ["rotation", "maxFile"], ["sampling", "seed"],
+                ["service", "nmae"], ["service.extra"], ["traces", "x"], ["zeta"],
+            ])
     }
 
     @Test("the description is the English line warnings always printed")
     func description() throws {
         let warnings = try Self.warnings(#"{"tracing": {}, "batch": {"size": 1}, "service.extra": 1}"#)
-        #expect(warnings.map(\.description) == [
-            "unknown configuration key batch.size (ignored)", "unknown configuration key service.extra (ignored)",
-            "unknown configuration key tracing (ignored)",
-        ])
+        #expect(
+            warnings.map(\.description) == [
+                "unknown configuration key batch.size (ignored)", "unknown configuration key service.extra (ignored)",
+                "unknown configuration key tracing (ignored)",
+            ])
         #expect(OTLPConfigurationWarning.unknownKey(["a", "b.c"]).description == "unknown configuration key a.b.c (ignored)")
         #expect(OTLPConfigurationWarning.unknownKey(["a", "b.c"]).dottedKeyPath == "a.b.c")
     }

@@ -9,7 +9,9 @@ import OTLPWire
 struct OTLPEnvironmentConfigurationTests {
     typealias Configuration = OTLPTelemetryConfiguration
 
-    static func apply(_ environment: [String: String], to configuration: Configuration = .default) -> (configuration: Configuration, warnings: [OTLPConfigurationWarning]) {
+    static func apply(
+        _ environment: [String: String], to configuration: Configuration = .default
+    ) -> (configuration: Configuration, warnings: [OTLPConfigurationWarning]) {
         configuration.applyingEnvironment(environment)
     }
 
@@ -32,7 +34,8 @@ struct OTLPEnvironmentConfigurationTests {
     func emptyValues() {
         let names = [
             "OTEL_SDK_DISABLED", "OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES", "OTEL_TRACES_EXPORTER", "OTEL_LOGS_EXPORTER",
-            "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_LOGS_HEADERS", "OTEL_EXPORTER_OTLP_TIMEOUT",
+            "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_LOGS_HEADERS",
+            "OTEL_EXPORTER_OTLP_TIMEOUT",
             "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_COMPRESSION", "OTEL_TRACES_SAMPLER", "OTEL_TRACES_SAMPLER_ARG",
             "OTEL_BSP_SCHEDULE_DELAY", "OTEL_BLRP_MAX_QUEUE_SIZE", "OTEL_ATTRIBUTE_COUNT_LIMIT", "OTEL_SPAN_LINK_COUNT_LIMIT",
         ]
@@ -49,7 +52,8 @@ struct OTLPEnvironmentConfigurationTests {
     func sdkDisabled() {
         let configuration = Configuration(traces: .init(path: "t.bin"), logs: .init(path: "l.bin"), otlp: .default)
         for value in ["true", "TRUE", "True"] {
-            let result = Self.apply(["OTEL_SDK_DISABLED": value, "OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "kept"], to: configuration)
+            let result = Self.apply(
+                ["OTEL_SDK_DISABLED": value, "OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "kept"], to: configuration)
             #expect(result.configuration.traces.path == nil && result.configuration.logs.path == nil && result.configuration.otlp == nil)
             #expect(result.configuration.service.name == "kept")
             #expect(result.warnings.isEmpty)
@@ -59,7 +63,10 @@ struct OTLPEnvironmentConfigurationTests {
         for value in ["1", "yes", "on", "truee", "ｔrue"] {
             let result = Self.apply(["OTEL_SDK_DISABLED": value], to: configuration)
             #expect(result.configuration == configuration)
-            #expect(result.warnings.map(\.description) == ["environment variable OTEL_SDK_DISABLED (not true or false: \"\(value)\"; treated as false)"])
+            #expect(
+                result.warnings.map(\.description) == [
+                    "environment variable OTEL_SDK_DISABLED (not true or false: \"\(value)\"; treated as false)"
+                ])
         }
     }
 
@@ -77,30 +84,39 @@ struct OTLPEnvironmentConfigurationTests {
     @Test("OTEL_RESOURCE_ATTRIBUTES: trimmed, percent-decoded keys and values; the configuration's own keys win")
     func resourceAttributes() {
         let result = Self.apply(
-            ["OTEL_RESOURCE_ATTRIBUTES": " deployment.environment = prod , team=a%2Cb%3Dc,emoji=%F0%9F%90%A6, bad.utf8=%FF, k%3D=v ,,trailing=1,"],
+            [
+                "OTEL_RESOURCE_ATTRIBUTES":
+                    " deployment.environment = prod , team=a%2Cb%3Dc,emoji=%F0%9F%90%A6, bad.utf8=%FF, k%3D=v ,,trailing=1,"
+            ],
             to: Configuration(service: .init(version: "1.0", attributes: ["team": "file"])))
         #expect(result.warnings.isEmpty)
-        #expect(result.configuration.service.attributes == [
-            "deployment.environment": "prod", "team": "file", "emoji": "🐦", "bad.utf8": "\u{FFFD}", "k=": "v", "trailing": "1",
-        ])
+        #expect(
+            result.configuration.service.attributes == [
+                "deployment.environment": "prod", "team": "file", "emoji": "🐦", "bad.utf8": "\u{FFFD}", "k=": "v", "trailing": "1",
+            ])
         #expect(result.configuration.service.version == "1.0")
         #expect(Self.apply(["OTEL_RESOURCE_ATTRIBUTES": "service.name=svc"]).configuration.service.name == "svc")
-        #expect(Self.apply(["OTEL_RESOURCE_ATTRIBUTES": "service.name=svc"], to: .init(service: .init(name: "file"))).configuration.service.name == "file")
+        #expect(
+            Self.apply(["OTEL_RESOURCE_ATTRIBUTES": "service.name=svc"], to: .init(service: .init(name: "file"))).configuration.service.name
+                == "file")
     }
 
-    @Test("a malformed OTEL_RESOURCE_ATTRIBUTES is discarded whole, with a warning saying which entries", arguments: [
-        ("a=1,novalue,b=2", "entry 2: no \"=\""),
-        ("a=1,=2", "entry 2: an empty key"),
-        ("a=%ZZ", "entry 1: a \"%\" not followed by two hexadecimal digits"),
-        ("a=%4", "entry 1: a \"%\" not followed by two hexadecimal digits"),
-        ("a=100%", "entry 1: a \"%\" not followed by two hexadecimal digits"),
-        ("=", "entry 1: an empty key"),
-        ("ключ", "entry 1: no \"=\""),
-    ])
+    @Test(
+        "a malformed OTEL_RESOURCE_ATTRIBUTES is discarded whole, with a warning saying which entries",
+        arguments: [
+            ("a=1,novalue,b=2", "entry 2: no \"=\""),
+            ("a=1,=2", "entry 2: an empty key"),
+            ("a=%ZZ", "entry 1: a \"%\" not followed by two hexadecimal digits"),
+            ("a=%4", "entry 1: a \"%\" not followed by two hexadecimal digits"),
+            ("a=100%", "entry 1: a \"%\" not followed by two hexadecimal digits"),
+            ("=", "entry 1: an empty key"),
+            ("ключ", "entry 1: no \"=\""),
+        ])
     func resourceAttributesMalformed(value: String, reason: String) {
         let result = Self.apply(["OTEL_RESOURCE_ATTRIBUTES": value])
         #expect(result.configuration == .default)
-        #expect(result.warnings == [.environmentVariable("OTEL_RESOURCE_ATTRIBUTES", "malformed (\(reason)); the whole variable is ignored")])
+        #expect(
+            result.warnings == [.environmentVariable("OTEL_RESOURCE_ATTRIBUTES", "malformed (\(reason)); the whole variable is ignored")])
     }
 
     @Test("OTEL_RESOURCE_ATTRIBUTES with more entries than a service may have is discarded")
@@ -148,12 +164,13 @@ struct OTLPEnvironmentConfigurationTests {
     @Test("unknown exporters are warned about and the others applied; none with others is ignored")
     func exporterUnknown() throws {
         let result = Self.apply(["OTEL_TRACES_EXPORTER": "zipkin,otlp,otlp,logging", "OTEL_LOGS_EXPORTER": "none,console,otlp/stdout"])
-        #expect(result.warnings.map(\.description) == [
-            "environment variable OTEL_TRACES_EXPORTER (exporter \"zipkin\" is not supported (otlp, console or none); it is ignored)",
-            "environment variable OTEL_TRACES_EXPORTER (exporter \"logging\" is deprecated, use console; it is ignored)",
-            "environment variable OTEL_LOGS_EXPORTER (exporter \"otlp/stdout\" is not supported (otlp, console or none); it is ignored)",
-            "environment variable OTEL_LOGS_EXPORTER (none cannot be combined with other exporters; none is ignored)",
-        ])
+        #expect(
+            result.warnings.map(\.description) == [
+                "environment variable OTEL_TRACES_EXPORTER (exporter \"zipkin\" is not supported (otlp, console or none); it is ignored)",
+                "environment variable OTEL_TRACES_EXPORTER (exporter \"logging\" is deprecated, use console; it is ignored)",
+                "environment variable OTEL_LOGS_EXPORTER (exporter \"otlp/stdout\" is not supported (otlp, console or none); it is ignored)",
+                "environment variable OTEL_LOGS_EXPORTER (none cannot be combined with other exporters; none is ignored)",
+            ])
         #expect(result.configuration.otlp?.traces.enabled == true && result.configuration.otlp?.logs.enabled == false)
         #expect(result.configuration.logs.path == "stdout")
         let onlyUnknown = Self.apply(["OTEL_TRACES_EXPORTER": "jaeger"], to: .init(traces: .init(path: "t.bin")))
@@ -184,9 +201,10 @@ struct OTLPEnvironmentConfigurationTests {
         let logs = try #require(Self.apply(["OTEL_EXPORTER_OTLP_LOGS_ENDPOINT": "https://l/v1/logs"]).configuration.otlp)
         #expect(logs.resolved(for: .logs)?.url.absoluteString == "https://l/v1/logs")
         #expect(logs.resolved(for: .traces) == nil)
-        let all = try #require(Self.apply([
-            "OTEL_EXPORTER_OTLP_ENDPOINT": "http://base", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT": "http://logs/in",
-        ]).configuration.otlp)
+        let all = try #require(
+            Self.apply([
+                "OTEL_EXPORTER_OTLP_ENDPOINT": "http://base", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT": "http://logs/in",
+            ]).configuration.otlp)
         #expect(all.resolved(for: .traces)?.url.absoluteString == "http://base/v1/traces")
         #expect(all.resolved(for: .logs)?.url.absoluteString == "http://logs/in")
         // A configured otlp keeps its own choice of signals.
@@ -196,9 +214,11 @@ struct OTLPEnvironmentConfigurationTests {
         #expect(applied.traces.enabled)
     }
 
-    @Test("bad endpoints are warned about and ignored", arguments: [
-        "localhost:4318", "ftp://c", "http://", "not a url", "/v1/traces", "http://a b", "💥://x", "grpc://c:4317",
-    ])
+    @Test(
+        "bad endpoints are warned about and ignored",
+        arguments: [
+            "localhost:4318", "ftp://c", "http://", "not a url", "/v1/traces", "http://a b", "💥://x", "grpc://c:4317",
+        ])
     func badEndpoint(value: String) {
         for name in ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"] {
             let result = Self.apply([name: value], to: .init(otlp: .default))
@@ -212,11 +232,12 @@ struct OTLPEnvironmentConfigurationTests {
     @Test("headers: k=v lists, percent-decoded, merged over the configured ones; signal headers over the base")
     func headers() throws {
         let configured = Configuration(otlp: .init(headers: ["Api-Key": "file", "x-keep": "1"]))
-        let result = Self.apply([
-            "OTEL_EXPORTER_OTLP_HEADERS": "api-key=env%20key, x-tenant = t1 ,x-eq=a=b",
-            "OTEL_EXPORTER_OTLP_TRACES_HEADERS": "x-tenant=traces",
-            "OTEL_EXPORTER_OTLP_LOGS_HEADERS": "authorization=Basic%20dXNlcjpwYXNz",
-        ], to: configured)
+        let result = Self.apply(
+            [
+                "OTEL_EXPORTER_OTLP_HEADERS": "api-key=env%20key, x-tenant = t1 ,x-eq=a=b",
+                "OTEL_EXPORTER_OTLP_TRACES_HEADERS": "x-tenant=traces",
+                "OTEL_EXPORTER_OTLP_LOGS_HEADERS": "authorization=Basic%20dXNlcjpwYXNz",
+            ], to: configured)
         #expect(result.warnings.isEmpty)
         let otlp = try #require(result.configuration.otlp)
         #expect(otlp.headers == ["api-key": "env key", "x-keep": "1", "x-tenant": "t1", "x-eq": "a=b"])
@@ -226,7 +247,9 @@ struct OTLPEnvironmentConfigurationTests {
 
     @Test("bad header entries are warned about without their value and left out; the others apply")
     func badHeaders() throws {
-        let result = Self.apply(["OTEL_EXPORTER_OTLP_HEADERS": "ok=1,novalue,=v,bad name=secret1,x=line%0D%0AInjected: secret2,y=%G1,z=tab%09ok"])
+        let result = Self.apply([
+            "OTEL_EXPORTER_OTLP_HEADERS": "ok=1,novalue,=v,bad name=secret1,x=line%0D%0AInjected: secret2,y=%G1,z=tab%09ok"
+        ])
         let otlp = try #require(result.configuration.otlp)
         #expect(otlp.headers == ["ok": "1", "z": "tab\tok"])
         #expect(Set(Self.warned(result.warnings)) == ["OTEL_EXPORTER_OTLP_HEADERS"])
@@ -234,7 +257,8 @@ struct OTLPEnvironmentConfigurationTests {
         #expect(!result.warnings.contains { $0.description.contains("secret") })
         let nothingValid = Self.apply(["OTEL_EXPORTER_OTLP_LOGS_HEADERS": "a"])
         #expect(nothingValid.configuration.otlp == nil)
-        #expect(nothingValid.warnings == [.environmentVariable("OTEL_EXPORTER_OTLP_LOGS_HEADERS", "entry 1: no \"=\"; that entry is ignored")])
+        #expect(
+            nothingValid.warnings == [.environmentVariable("OTEL_EXPORTER_OTLP_LOGS_HEADERS", "entry 1: no \"=\"; that entry is ignored")])
     }
 
     @Test("compression, timeout (milliseconds) and protocol, base and per signal")
@@ -266,14 +290,17 @@ struct OTLPEnvironmentConfigurationTests {
         }
     }
 
-    @Test("malformed OTLP settings are warned about and ignored", arguments: [
-        ("OTEL_EXPORTER_OTLP_COMPRESSION", "zstd"), ("OTEL_EXPORTER_OTLP_TRACES_COMPRESSION", "deflate"),
-        ("OTEL_EXPORTER_OTLP_LOGS_COMPRESSION", "1"), ("OTEL_EXPORTER_OTLP_PROTOCOL", "http"),
-        ("OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", "http/thrift"), ("OTEL_EXPORTER_OTLP_TIMEOUT", "10s"),
-        ("OTEL_EXPORTER_OTLP_TIMEOUT", "-1"), ("OTEL_EXPORTER_OTLP_TIMEOUT", "1.5"), ("OTEL_EXPORTER_OTLP_TIMEOUT", "NaN"),
-        ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "99999999999999999999999"), ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "86400001"),
-        ("OTEL_EXPORTER_OTLP_LOGS_TIMEOUT", "１０"), ("OTEL_EXPORTER_OTLP_LOGS_TIMEOUT", "+"), ("OTEL_EXPORTER_OTLP_LOGS_TIMEOUT", "0x10"),
-    ])
+    @Test(
+        "malformed OTLP settings are warned about and ignored",
+        arguments: [
+            ("OTEL_EXPORTER_OTLP_COMPRESSION", "zstd"), ("OTEL_EXPORTER_OTLP_TRACES_COMPRESSION", "deflate"),
+            ("OTEL_EXPORTER_OTLP_LOGS_COMPRESSION", "1"), ("OTEL_EXPORTER_OTLP_PROTOCOL", "http"),
+            ("OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", "http/thrift"), ("OTEL_EXPORTER_OTLP_TIMEOUT", "10s"),
+            ("OTEL_EXPORTER_OTLP_TIMEOUT", "-1"), ("OTEL_EXPORTER_OTLP_TIMEOUT", "1.5"), ("OTEL_EXPORTER_OTLP_TIMEOUT", "NaN"),
+            ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "99999999999999999999999"), ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "86400001"),
+            ("OTEL_EXPORTER_OTLP_LOGS_TIMEOUT", "１０"), ("OTEL_EXPORTER_OTLP_LOGS_TIMEOUT", "+"),
+            ("OTEL_EXPORTER_OTLP_LOGS_TIMEOUT", "0x10"),
+        ])
     func badOTLPSettings(name: String, value: String) {
         let result = Self.apply([name: value])
         #expect(result.configuration == .default)
@@ -283,7 +310,10 @@ struct OTLPEnvironmentConfigurationTests {
 
     @Test("the TLS variables are not supported: warned about, nothing made")
     func tlsVariables() {
-        let names = ["OTEL_EXPORTER_OTLP_CERTIFICATE", "OTEL_EXPORTER_OTLP_TRACES_CLIENT_KEY", "OTEL_EXPORTER_OTLP_LOGS_CLIENT_CERTIFICATE", "OTEL_EXPORTER_OTLP_INSECURE"]
+        let names = [
+            "OTEL_EXPORTER_OTLP_CERTIFICATE", "OTEL_EXPORTER_OTLP_TRACES_CLIENT_KEY", "OTEL_EXPORTER_OTLP_LOGS_CLIENT_CERTIFICATE",
+            "OTEL_EXPORTER_OTLP_INSECURE",
+        ]
         let result = Self.apply(Dictionary(uniqueKeysWithValues: names.map { ($0, "/etc/ssl/x.pem") }))
         #expect(result.configuration == .default)
         #expect(Set(Self.warned(result.warnings)) == Set(names))
@@ -292,11 +322,14 @@ struct OTLPEnvironmentConfigurationTests {
 
     // MARK: Sampling
 
-    @Test("OTEL_TRACES_SAMPLER and its argument set the sampling", arguments: [
-        ("always_on", nil, 1.0, false), ("always_off", nil, 0.0, false), ("traceidratio", "0.25", 0.25, false),
-        ("traceidratio", nil, 1.0, false), ("parentbased_always_on", nil, 1.0, true), ("parentbased_always_off", nil, 0.0, true),
-        ("parentbased_traceidratio", "0.5", 0.5, true), ("PARENTBASED_TRACEIDRATIO", "1e-2", 0.01, true), ("traceidratio", "0", 0.0, false),
-    ] as [(String, String?, Double, Bool)])
+    @Test(
+        "OTEL_TRACES_SAMPLER and its argument set the sampling",
+        arguments: [
+            ("always_on", nil, 1.0, false), ("always_off", nil, 0.0, false), ("traceidratio", "0.25", 0.25, false),
+            ("traceidratio", nil, 1.0, false), ("parentbased_always_on", nil, 1.0, true), ("parentbased_always_off", nil, 0.0, true),
+            ("parentbased_traceidratio", "0.5", 0.5, true), ("PARENTBASED_TRACEIDRATIO", "1e-2", 0.01, true),
+            ("traceidratio", "0", 0.0, false),
+        ] as [(String, String?, Double, Bool)])
     func sampler(name: String, argument: String?, ratio: Double, parentBased: Bool) {
         var environment = ["OTEL_TRACES_SAMPLER": name]
         environment["OTEL_TRACES_SAMPLER_ARG"] = argument
@@ -342,7 +375,9 @@ struct OTLPEnvironmentConfigurationTests {
             "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "1024",
         ])
         #expect(result.warnings.isEmpty)
-        #expect(result.configuration.batch == .init(maxQueueSize: 4096, maxExportBatchSize: 1024, scheduleDelaySeconds: 0.25, exportTimeoutSeconds: 5))
+        #expect(
+            result.configuration.batch
+                == .init(maxQueueSize: 4096, maxExportBatchSize: 1024, scheduleDelaySeconds: 0.25, exportTimeoutSeconds: 5))
         #expect(result.configuration.logsBatch == nil)
         #expect(result.configuration.batch(for: .logs) == result.configuration.batch)
         #expect(Self.apply(["OTEL_BSP_EXPORT_TIMEOUT": "0"]).configuration.batch.exportTimeoutSeconds == 86_400)
@@ -351,30 +386,38 @@ struct OTLPEnvironmentConfigurationTests {
     @Test("OTEL_BLRP_* set logsBatch, starting from the span batching")
     func batchLogRecordProcessor() {
         let configured = Configuration(batch: .init(maxQueueSize: 100, maxExportBatchSize: 50))
-        let result = Self.apply([
-            "OTEL_BSP_SCHEDULE_DELAY": "2000", "OTEL_BLRP_SCHEDULE_DELAY": "1000", "OTEL_BLRP_EXPORT_TIMEOUT": "3000",
-            "OTEL_BLRP_MAX_QUEUE_SIZE": "200", "OTEL_BLRP_MAX_EXPORT_BATCH_SIZE": "20",
-        ], to: configured)
+        let result = Self.apply(
+            [
+                "OTEL_BSP_SCHEDULE_DELAY": "2000", "OTEL_BLRP_SCHEDULE_DELAY": "1000", "OTEL_BLRP_EXPORT_TIMEOUT": "3000",
+                "OTEL_BLRP_MAX_QUEUE_SIZE": "200", "OTEL_BLRP_MAX_EXPORT_BATCH_SIZE": "20",
+            ], to: configured)
         #expect(result.warnings.isEmpty)
         #expect(result.configuration.batch == .init(maxQueueSize: 100, maxExportBatchSize: 50, scheduleDelaySeconds: 2))
-        #expect(result.configuration.logsBatch == .init(maxQueueSize: 200, maxExportBatchSize: 20, scheduleDelaySeconds: 1, exportTimeoutSeconds: 3))
+        #expect(
+            result.configuration.logsBatch
+                == .init(maxQueueSize: 200, maxExportBatchSize: 20, scheduleDelaySeconds: 1, exportTimeoutSeconds: 3))
         #expect(result.configuration.batch(for: .logs) == result.configuration.logsBatch)
         #expect(result.configuration.batch(for: .traces) == result.configuration.batch)
         let onlyQueue = Self.apply(["OTEL_BLRP_MAX_QUEUE_SIZE": "64"])
         #expect(onlyQueue.configuration.logsBatch == .init(maxQueueSize: 64, maxExportBatchSize: 64))
-        #expect(onlyQueue.warnings == [.environmentVariable("OTEL_BLRP_MAX_QUEUE_SIZE", "smaller than the export batch size 512; the batch size is lowered to 64")])
+        #expect(
+            onlyQueue.warnings == [
+                .environmentVariable("OTEL_BLRP_MAX_QUEUE_SIZE", "smaller than the export batch size 512; the batch size is lowered to 64")
+            ])
         #expect(onlyQueue.configuration.problems.isEmpty)
     }
 
-    @Test("malformed batching values are warned about and ignored", arguments: [
-        ("OTEL_BSP_SCHEDULE_DELAY", "0"), ("OTEL_BSP_SCHEDULE_DELAY", "-5"), ("OTEL_BSP_SCHEDULE_DELAY", "5s"),
-        ("OTEL_BSP_SCHEDULE_DELAY", "86400001"), ("OTEL_BSP_EXPORT_TIMEOUT", "999"), ("OTEL_BSP_EXPORT_TIMEOUT", "1e3"),
-        ("OTEL_BSP_MAX_QUEUE_SIZE", "0"), ("OTEL_BSP_MAX_QUEUE_SIZE", "-1"), ("OTEL_BSP_MAX_QUEUE_SIZE", "2147483647"),
-        ("OTEL_BSP_MAX_QUEUE_SIZE", "18446744073709551616"), ("OTEL_BSP_MAX_QUEUE_SIZE", "many"),
-        ("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "2049"), ("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "0"),
-        ("OTEL_BLRP_SCHEDULE_DELAY", "\u{0}"), ("OTEL_BLRP_EXPORT_TIMEOUT", "-0.5"), ("OTEL_BLRP_MAX_QUEUE_SIZE", "½"),
-        ("OTEL_BLRP_MAX_EXPORT_BATCH_SIZE", "--1"),
-    ])
+    @Test(
+        "malformed batching values are warned about and ignored",
+        arguments: [
+            ("OTEL_BSP_SCHEDULE_DELAY", "0"), ("OTEL_BSP_SCHEDULE_DELAY", "-5"), ("OTEL_BSP_SCHEDULE_DELAY", "5s"),
+            ("OTEL_BSP_SCHEDULE_DELAY", "86400001"), ("OTEL_BSP_EXPORT_TIMEOUT", "999"), ("OTEL_BSP_EXPORT_TIMEOUT", "1e3"),
+            ("OTEL_BSP_MAX_QUEUE_SIZE", "0"), ("OTEL_BSP_MAX_QUEUE_SIZE", "-1"), ("OTEL_BSP_MAX_QUEUE_SIZE", "2147483647"),
+            ("OTEL_BSP_MAX_QUEUE_SIZE", "18446744073709551616"), ("OTEL_BSP_MAX_QUEUE_SIZE", "many"),
+            ("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "2049"), ("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "0"),
+            ("OTEL_BLRP_SCHEDULE_DELAY", "\u{0}"), ("OTEL_BLRP_EXPORT_TIMEOUT", "-0.5"), ("OTEL_BLRP_MAX_QUEUE_SIZE", "½"),
+            ("OTEL_BLRP_MAX_EXPORT_BATCH_SIZE", "--1"),
+        ])
     func badBatching(name: String, value: String) {
         let result = Self.apply([name: value])
         #expect(result.configuration == .default)
@@ -386,10 +429,11 @@ struct OTLPEnvironmentConfigurationTests {
         let result = Self.apply(["OTEL_BSP_MAX_QUEUE_SIZE": "100", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "200"])
         #expect(result.configuration.batch.maxQueueSize == 100)
         #expect(result.configuration.batch.maxExportBatchSize == 100)
-        #expect(result.warnings.map(\.description) == [
-            "environment variable OTEL_BSP_MAX_EXPORT_BATCH_SIZE (must be between 1 and 100 (the queue size), got 200; ignored)",
-            "environment variable OTEL_BSP_MAX_QUEUE_SIZE (smaller than the export batch size 512; the batch size is lowered to 100)",
-        ])
+        #expect(
+            result.warnings.map(\.description) == [
+                "environment variable OTEL_BSP_MAX_EXPORT_BATCH_SIZE (must be between 1 and 100 (the queue size), got 200; ignored)",
+                "environment variable OTEL_BSP_MAX_QUEUE_SIZE (smaller than the export batch size 512; the batch size is lowered to 100)",
+            ])
     }
 
     // MARK: Limits
@@ -401,11 +445,14 @@ struct OTLPEnvironmentConfigurationTests {
             "OTEL_SPAN_LINK_COUNT_LIMIT": "4", "OTEL_EVENT_ATTRIBUTE_COUNT_LIMIT": "5", "OTEL_LINK_ATTRIBUTE_COUNT_LIMIT": "6",
         ])
         #expect(result.warnings.isEmpty)
-        #expect(result.configuration.limits == OTLPLimits(
-            attributeCountLimit: 10, attributeValueLengthLimit: 100, eventCountLimit: 3, linkCountLimit: 4,
-            attributePerEventCountLimit: 5, attributePerLinkCountLimit: 6))
-        #expect(Self.apply(["OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT": "0", "OTEL_SPAN_EVENT_COUNT_LIMIT": "0"]).configuration.limits
-            == OTLPLimits(attributeValueLengthLimit: 0, eventCountLimit: 0))
+        #expect(
+            result.configuration.limits
+                == OTLPLimits(
+                    attributeCountLimit: 10, attributeValueLengthLimit: 100, eventCountLimit: 3, linkCountLimit: 4,
+                    attributePerEventCountLimit: 5, attributePerLinkCountLimit: 6))
+        #expect(
+            Self.apply(["OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT": "0", "OTEL_SPAN_EVENT_COUNT_LIMIT": "0"]).configuration.limits
+                == OTLPLimits(attributeValueLengthLimit: 0, eventCountLimit: 0))
     }
 
     @Test("span and log record variables win over the general ones; they share one limit, the span one wins a disagreement")
@@ -416,24 +463,34 @@ struct OTLPEnvironmentConfigurationTests {
         ])
         #expect(span.warnings.isEmpty)
         #expect(span.configuration.limits.attributeValueLengthLimit == 200 && span.configuration.limits.attributeCountLimit == 20)
-        let logRecord = Self.apply(["OTEL_ATTRIBUTE_COUNT_LIMIT": "10", "OTEL_LOGRECORD_ATTRIBUTE_COUNT_LIMIT": "30", "OTEL_LOGRECORD_ATTRIBUTE_VALUE_LENGTH_LIMIT": "300"])
+        let logRecord = Self.apply([
+            "OTEL_ATTRIBUTE_COUNT_LIMIT": "10", "OTEL_LOGRECORD_ATTRIBUTE_COUNT_LIMIT": "30",
+            "OTEL_LOGRECORD_ATTRIBUTE_VALUE_LENGTH_LIMIT": "300",
+        ])
         #expect(logRecord.warnings.isEmpty)
         #expect(logRecord.configuration.limits.attributeCountLimit == 30 && logRecord.configuration.limits.attributeValueLengthLimit == 300)
         let agree = Self.apply(["OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT": "7", "OTEL_LOGRECORD_ATTRIBUTE_COUNT_LIMIT": "7"])
         #expect(agree.warnings.isEmpty && agree.configuration.limits.attributeCountLimit == 7)
         let disagree = Self.apply(["OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT": "7", "OTEL_LOGRECORD_ATTRIBUTE_COUNT_LIMIT": "9"])
         #expect(disagree.configuration.limits.attributeCountLimit == 7)
-        #expect(disagree.warnings == [.environmentVariable(
-            "OTEL_LOGRECORD_ATTRIBUTE_COUNT_LIMIT", "spans and log records share one limit and OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT sets it to 7; ignored")])
+        #expect(
+            disagree.warnings == [
+                .environmentVariable(
+                    "OTEL_LOGRECORD_ATTRIBUTE_COUNT_LIMIT",
+                    "spans and log records share one limit and OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT sets it to 7; ignored")
+            ])
     }
 
-    @Test("malformed limits are warned about and ignored", arguments: [
-        ("OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT", "-1"), ("OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT", "2147483647"),
-        ("OTEL_ATTRIBUTE_COUNT_LIMIT", "10001"), ("OTEL_ATTRIBUTE_COUNT_LIMIT", "ten"), ("OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT", "1.0"),
-        ("OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT", "-0x1"), ("OTEL_SPAN_EVENT_COUNT_LIMIT", "10001"), ("OTEL_SPAN_LINK_COUNT_LIMIT", "∞"),
-        ("OTEL_EVENT_ATTRIBUTE_COUNT_LIMIT", "9999999999999999999999"), ("OTEL_LINK_ATTRIBUTE_COUNT_LIMIT", "-128"),
-        ("OTEL_LOGRECORD_ATTRIBUTE_COUNT_LIMIT", "1 2"), ("OTEL_LOGRECORD_ATTRIBUTE_VALUE_LENGTH_LIMIT", "=1"),
-    ])
+    @Test(
+        "malformed limits are warned about and ignored",
+        arguments: [
+            ("OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT", "-1"), ("OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT", "2147483647"),
+            ("OTEL_ATTRIBUTE_COUNT_LIMIT", "10001"), ("OTEL_ATTRIBUTE_COUNT_LIMIT", "ten"),
+            ("OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT", "1.0"),
+            ("OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT", "-0x1"), ("OTEL_SPAN_EVENT_COUNT_LIMIT", "10001"), ("OTEL_SPAN_LINK_COUNT_LIMIT", "∞"),
+            ("OTEL_EVENT_ATTRIBUTE_COUNT_LIMIT", "9999999999999999999999"), ("OTEL_LINK_ATTRIBUTE_COUNT_LIMIT", "-128"),
+            ("OTEL_LOGRECORD_ATTRIBUTE_COUNT_LIMIT", "1 2"), ("OTEL_LOGRECORD_ATTRIBUTE_VALUE_LENGTH_LIMIT", "=1"),
+        ])
     func badLimits(name: String, value: String) {
         let result = Self.apply([name: value])
         #expect(result.configuration == .default)
@@ -455,7 +512,8 @@ struct OTLPEnvironmentConfigurationTests {
             "OTEL_EXPORTER_OTLP_COMPRESSION", "OTEL_EXPORTER_OTLP_TRACES_COMPRESSION", "OTEL_EXPORTER_OTLP_LOGS_COMPRESSION",
             "OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_EXPORTER_OTLP_LOGS_TIMEOUT",
             "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL",
-            "OTEL_TRACES_SAMPLER", "OTEL_TRACES_SAMPLER_ARG", "OTEL_BSP_SCHEDULE_DELAY", "OTEL_BSP_EXPORT_TIMEOUT", "OTEL_BSP_MAX_QUEUE_SIZE",
+            "OTEL_TRACES_SAMPLER", "OTEL_TRACES_SAMPLER_ARG", "OTEL_BSP_SCHEDULE_DELAY", "OTEL_BSP_EXPORT_TIMEOUT",
+            "OTEL_BSP_MAX_QUEUE_SIZE",
             "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "OTEL_BLRP_SCHEDULE_DELAY", "OTEL_BLRP_EXPORT_TIMEOUT", "OTEL_BLRP_MAX_QUEUE_SIZE",
             "OTEL_BLRP_MAX_EXPORT_BATCH_SIZE", "OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT", "OTEL_ATTRIBUTE_COUNT_LIMIT",
             "OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT", "OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT", "OTEL_SPAN_EVENT_COUNT_LIMIT",
@@ -484,7 +542,8 @@ struct OTLPEnvironmentConfigurationTests {
 
     @Test("a collector endpoint in the environment makes a pipeline configuration with otlp and the files")
     func demoCase() throws {
-        let file = try OTLPTelemetryConfiguration.load(json: Data(#"{"traces": {"path": "t.bin"}, "logs": {"path": "l.bin"}}"#.utf8)).configuration
+        let file = try OTLPTelemetryConfiguration.load(json: Data(#"{"traces": {"path": "t.bin"}, "logs": {"path": "l.bin"}}"#.utf8))
+            .configuration
         let result = file.applyingEnvironment(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_SERVICE_NAME": "demo"])
         #expect(result.warnings.isEmpty)
         #expect(result.configuration.traces.path == "t.bin" && result.configuration.logs.path == "l.bin")

@@ -8,13 +8,15 @@ import Testing
 /// warnings name headers, never their values (issue 21, rule 4).
 @Suite("Exporter configuration redaction")
 struct OTLPExporterConfigurationRedactionTests {
-    @Test("a URL's user-info and query are redacted; the rest is kept", arguments: [
-        ("http://user:secret@collector:4318/v1/traces", "http://<redacted>@collector:4318/v1/traces"),
-        ("https://collector/v1/logs?api_key=secret", "https://collector/v1/logs?<redacted>"),
-        ("https://secret@collector", "https://<redacted>@collector"),
-        ("http://127.0.0.1:4318/v1/traces", "http://127.0.0.1:4318/v1/traces"),
-        ("not a URL with a secret", "<redacted URL>"),
-    ])
+    @Test(
+        "a URL's user-info and query are redacted; the rest is kept",
+        arguments: [
+            ("http://user:secret@collector:4318/v1/traces", "http://<redacted>@collector:4318/v1/traces"),
+            ("https://collector/v1/logs?api_key=secret", "https://collector/v1/logs?<redacted>"),
+            ("https://secret@collector", "https://<redacted>@collector"),
+            ("http://127.0.0.1:4318/v1/traces", "http://127.0.0.1:4318/v1/traces"),
+            ("not a URL with a secret", "<redacted URL>"),
+        ])
     func redactedURL(url: String, expected: String) {
         #expect(OTLPExporterConfiguration.Resolved.redacted(url: url) == expected)
     }
@@ -36,15 +38,17 @@ struct OTLPExporterConfigurationRedactionTests {
         #expect(resolved.redactedURL.hasPrefix("https://collector:4318/v1/traces"))
     }
 
-    @Test("OTEL_EXPORTER_OTLP_ENDPOINT with user:password and malformed headers: the warnings hold no secret", arguments: [
-        ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://user:secret@collector:4318"],
-        ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "https://user:secret@collector/v1/traces"],
-        ["OTEL_EXPORTER_OTLP_HEADERS": "authorization=Bearer secret\u{01},bare-secret-token"],
-        ["OTEL_EXPORTER_OTLP_LOGS_HEADERS": "x-api-key=secret%zz"],
-        // A credential typed as a name: split at its base64 padding.
-        ["OTEL_EXPORTER_OTLP_HEADERS": "Authorization: Basic c2VjcmV0OnBhc3N3b3Jk=="],
-        ["OTEL_EXPORTER_OTLP_ENDPOINT": "admin:secret@collector:4318"],
-    ])
+    @Test(
+        "OTEL_EXPORTER_OTLP_ENDPOINT with user:password and malformed headers: the warnings hold no secret",
+        arguments: [
+            ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://user:secret@collector:4318"],
+            ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "https://user:secret@collector/v1/traces"],
+            ["OTEL_EXPORTER_OTLP_HEADERS": "authorization=Bearer secret\u{01},bare-secret-token"],
+            ["OTEL_EXPORTER_OTLP_LOGS_HEADERS": "x-api-key=secret%zz"],
+            // A credential typed as a name: split at its base64 padding.
+            ["OTEL_EXPORTER_OTLP_HEADERS": "Authorization: Basic c2VjcmV0OnBhc3N3b3Jk=="],
+            ["OTEL_EXPORTER_OTLP_ENDPOINT": "admin:secret@collector:4318"],
+        ])
     func environmentWarnings(environment: [String: String]) {
         let (_, warnings) = OTLPTelemetryConfiguration.default.applyingEnvironment(environment)
         #expect(!warnings.isEmpty)

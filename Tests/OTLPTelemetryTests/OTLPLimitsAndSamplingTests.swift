@@ -6,12 +6,17 @@ import OTLPWire
 
 @Suite("Limits and sampling")
 struct OTLPLimitsAndSamplingTests {
-    func tracer(sampler: any OTLPSampler = OTLPParentBasedSampler(), limits: OTLPLimits = OTLPLimits()) -> (OTLPTracer, OTLPMemorySink, OTLPTelemetryCounters) {
+    func tracer(
+        sampler: any OTLPSampler = OTLPParentBasedSampler(), limits: OTLPLimits = OTLPLimits()
+    ) -> (OTLPTracer, OTLPMemorySink, OTLPTelemetryCounters) {
         let sink = OTLPMemorySink()
         let counters = OTLPTelemetryCounters()
         let exporter = OTLPStreamExporter<OTLPScopedSpan>(sink: sink, resource: OTLPResource(), counters: counters)
-        return (OTLPTracer(stage: OTLPSimpleStage(exporter: exporter, counters: counters), scope: OTLPInstrumentationScope(name: "t"),
-                           sampler: sampler, limits: limits), sink, counters)
+        return (
+            OTLPTracer(
+                stage: OTLPSimpleStage(exporter: exporter, counters: counters), scope: OTLPInstrumentationScope(name: "t"),
+                sampler: sampler, limits: limits), sink, counters
+        )
     }
 
     @Test("default span limits: 128 attributes, events and links; the excess is counted in dropped_*_count")
@@ -66,23 +71,29 @@ struct OTLPLimitsAndSamplingTests {
         return value
     }
 
-    @Test("values nested deeper than 30 levels are cut to an empty value (attributes, event attributes, log bodies), with or without a length limit; the result reads back with default limits",
-          arguments: [false, true])
+    @Test(
+        "values nested deeper than 30 levels are cut to an empty value (attributes, event attributes, log bodies), with or without a length limit; the result reads back with default limits",
+        arguments: [false, true])
     func nestingCut(keyValueLists: Bool) throws {
         for limits in [OTLPLimits(), OTLPLimits(attributeValueLengthLimit: nil)] {
             var span = OTLPSpan(
                 traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(1), name: "deep", startTimeUnixNano: 1, endTimeUnixNano: 2,
                 attributes: [OTLPAttribute("deep", Self.nested(5_000, keyValueLists: keyValueLists)), OTLPAttribute("flat", "x")],
-                events: [OTLPSpanEvent(name: "e", timeUnixNano: 1, attributes: [OTLPAttribute("deep", Self.nested(40, keyValueLists: keyValueLists))])])
+                events: [
+                    OTLPSpanEvent(
+                        name: "e", timeUnixNano: 1, attributes: [OTLPAttribute("deep", Self.nested(40, keyValueLists: keyValueLists))])
+                ])
             limits.apply(to: &span)
             let kept = try #require(span.attributes.first?.value)
-            #expect(!kept.nests(deeperThan: OTLPLimits.maxValueNestingLevels) && kept.nests(deeperThan: OTLPLimits.maxValueNestingLevels - 1))
+            #expect(
+                !kept.nests(deeperThan: OTLPLimits.maxValueNestingLevels) && kept.nests(deeperThan: OTLPLimits.maxValueNestingLevels - 1))
             #expect(span.events[0].attributes.nest(deeperThan: OTLPLimits.maxValueNestingLevels) == false)
             #expect(span.attributes[1].value == "x" && span.droppedAttributesCount == 0)
             var record = OTLPLogRecord(timeUnixNano: 1, body: Self.nested(5_000, keyValueLists: keyValueLists))
             limits.apply(to: &record)
             #expect(record.body?.nests(deeperThan: OTLPLimits.maxValueNestingLevels) == false)
-            let bytes = OTLPEncoder().encode(OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [span]))
+            let bytes = OTLPEncoder().encode(
+                OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [span]))
             #expect(throws: Never.self) { try bytes.withUnsafeBytes { try OTLPDecoder().decodeTraces($0) } }
         }
     }
@@ -111,7 +122,8 @@ struct OTLPLimitsAndSamplingTests {
         root.end()
         // A sampled remote parent is followed even though the root sampler says no.
         var remote = InstrumentationContext.topLevel
-        remote.otlpSpanContext = OTLPSpanContext(traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(1), traceFlags: 1, isRemote: true)
+        remote.otlpSpanContext = OTLPSpanContext(
+            traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(1), traceFlags: 1, isRemote: true)
         tracer.startSpan("remote child", context: remote).end()
         let exported = spans(try readAll(sink.bytes))
         #expect(exported.map(\.name) == ["remote child"])
@@ -120,11 +132,16 @@ struct OTLPLimitsAndSamplingTests {
 
     @Test("configuration: sampling and limits keys")
     func configuration() throws {
-        let (configuration, warnings) = try OTLPTelemetryConfiguration.load(json: Data(#"{"sampling": {"ratio": 0.5, "parentBased": false}, "limits": {"attributeCountLimit": 10, "attributeValueLengthLimit": 64}}"#.utf8))
+        let (configuration, warnings) = try OTLPTelemetryConfiguration.load(
+            json: Data(
+                #"{"sampling": {"ratio": 0.5, "parentBased": false}, "limits": {"attributeCountLimit": 10, "attributeValueLengthLimit": 64}}"#
+                    .utf8))
         #expect(warnings.isEmpty)
         #expect(configuration.sampling.sampler.description == "TraceIdRatioBased{0.5}")
         #expect(OTLPTelemetryConfiguration().sampling.sampler.description == "ParentBased{root=AlwaysOnSampler}")
         #expect(configuration.limits == OTLPLimits(attributeCountLimit: 10, attributeValueLengthLimit: 64))
-        #expect(throws: OTLPConfigurationError.self) { try OTLPTelemetryConfiguration.load(json: Data(#"{"sampling": {"ratio": 2}}"#.utf8)) }
+        #expect(throws: OTLPConfigurationError.self) {
+            try OTLPTelemetryConfiguration.load(json: Data(#"{"sampling": {"ratio": 2}}"#.utf8))
+        }
     }
 }

@@ -15,7 +15,8 @@ struct OTLPLogHandlerTests {
         let clock = OTLPManualClock()
         let resource = OTLPResource(attributes: [OTLPAttribute("service.name", "tests")])
         let emitter = OTLPLogEmitter(
-            stage: OTLPSimpleStage(exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: resource, counters: counters), counters: counters),
+            stage: OTLPSimpleStage(
+                exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: resource, counters: counters), counters: counters),
             scope: OTLPInstrumentationScope(name: "logs"), clock: clock)
         var logger = Logger(label: "checkout") { label in OTLPLogHandler(label: label, emitter: emitter, logLevel: .debug, clock: clock) }
         logger[metadataKey: "session"] = "abc"
@@ -53,7 +54,9 @@ struct OTLPLogHandlerTests {
         let sink = OTLPMemorySink()
         let counters = OTLPTelemetryCounters()
         let emitter = OTLPLogEmitter(
-            stage: OTLPSimpleStage(exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: OTLPResource(), counters: counters), counters: counters),
+            stage: OTLPSimpleStage(
+                exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: OTLPResource(), counters: counters),
+                counters: counters),
             scope: OTLPInstrumentationScope(name: "logs"), clock: OTLPManualClock())
         let logger = Logger(label: "payments") { label in OTLPLogHandler(label: label, emitter: emitter) }
         logger.error("payment failed", error: PaymentDeclined(), metadata: ["exception.message": "from metadata", "order": "42"])
@@ -68,7 +71,9 @@ struct OTLPLogHandlerTests {
         #expect(records[0].attributes.filter { $0.key == "exception.message" }.count == 1)
         #expect(records[0].attributes.contains(OTLPAttribute("order", "42")))
         #expect(records[1].attributes.contains(OTLPAttribute("exception.type", "OTLPWire.OTLPWriteError")))
-        #expect(records[1].attributes.contains(OTLPAttribute("exception.message", "write failed: cannot write out.bin: No space left on device")))
+        #expect(
+            records[1].attributes.contains(
+                OTLPAttribute("exception.message", "write failed: cannot write out.bin: No space left on device")))
         #expect(!records[2].attributes.contains { $0.key.hasPrefix("exception.") })
     }
 
@@ -77,7 +82,9 @@ struct OTLPLogHandlerTests {
         let sink = OTLPMemorySink()
         let counters = OTLPTelemetryCounters()
         let emitter = OTLPLogEmitter(
-            stage: OTLPSimpleStage(exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: OTLPResource(), counters: counters), counters: counters),
+            stage: OTLPSimpleStage(
+                exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: OTLPResource(), counters: counters),
+                counters: counters),
             scope: OTLPInstrumentationScope(name: "events"), clock: OTLPManualClock(42))
         emitter.emit(OTLPLogRecord(timeUnixNano: 7, body: .keyValueList([OTLPAttribute("n", 1)]), eventName: "session.start"))
         let record = try #require(logRecords(try readAll(sink.bytes)).first)

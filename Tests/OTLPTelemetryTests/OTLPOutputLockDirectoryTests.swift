@@ -20,7 +20,9 @@ struct OTLPOutputLockDirectoryTests {
         }
     }
 
-    @Test("a directory reached through a symbolic link meets the lock taken through its real path (regression: a lock beside each path, so two holders), and the other way round; released, it is free and its file gone")
+    @Test(
+        "a directory reached through a symbolic link meets the lock taken through its real path (regression: a lock beside each path, so two holders), and the other way round; released, it is free and its file gone"
+    )
     func symlinkedPathMeetsTheSameLock() throws {
         let root = try temporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -52,7 +54,9 @@ struct OTLPOutputLockDirectoryTests {
         let trap = try OTLPFIFOTrap(path: "\(fifoDirectory)/.lock")
         let outcome = trap.run { Self.lockError(fifoDirectory) }
         let fifoError = try #require(outcome, "still blocked after the safety bound")
-        #expect(fifoError?.errno == EINVAL && fifoError?.message.contains("is a FIFO, not a regular file") == true, "\(String(describing: fifoError))")
+        #expect(
+            fifoError?.errno == EINVAL && fifoError?.message.contains("is a FIFO, not a regular file") == true,
+            "\(String(describing: fifoError))")
         try FileManager.default.createSymbolicLink(atPath: "\(linkDirectory)/.lock", withDestinationPath: "\(root)/elsewhere")
         let linkError = Self.lockError(linkDirectory)
         #expect(linkError?.errno == ELOOP, "\(String(describing: linkError))")

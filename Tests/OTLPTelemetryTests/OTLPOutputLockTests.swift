@@ -28,7 +28,9 @@ struct OTLPOutputLockTests {
         }
     }
 
-    @Test("a second sink on the same path in this process is refused (EWOULDBLOCK), naming the path and the holder; free again once the first is gone")
+    @Test(
+        "a second sink on the same path in this process is refused (EWOULDBLOCK), naming the path and the holder; free again once the first is gone"
+    )
     func sameProcess() throws {
         let directory = try temporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -49,7 +51,9 @@ struct OTLPOutputLockTests {
         #expect(Self.openError(second) == nil)
     }
 
-    @Test("two OTLPStreamExporter(path:) on one path: the second's batches are write_failed naming the holder until the first shuts down; the file holds only whole records")
+    @Test(
+        "two OTLPStreamExporter(path:) on one path: the second's batches are write_failed naming the holder until the first shuts down; the file holds only whole records"
+    )
     func twoPathExporters() throws {
         let directory = try temporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -69,7 +73,9 @@ struct OTLPOutputLockTests {
         #expect(try OTLPRotatingFileSinkTests.items(in: path) == 5)
     }
 
-    @Test("two OTLPTelemetry pipelines on one path: the second reports it at start (openErrors, diagnostics) and counts its spans as write_failed; the first's file holds only its own")
+    @Test(
+        "two OTLPTelemetry pipelines on one path: the second reports it at start (openErrors, diagnostics) and counts its spans as write_failed; the first's file holds only its own"
+    )
     func twoPipelines() throws {
         let directory = try temporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -14,10 +14,14 @@ struct OTLPRotatingFileSinkTests {
     static let scope = OTLPInstrumentationScope(name: "rotation")
 
     static func batch(_ start: Int, _ count: Int) -> [OTLPScopedLogRecord] {
-        (start..<(start + count)).map { OTLPScopedLogRecord(scope: scope, record: OTLPLogRecord(timeUnixNano: UInt64($0 + 1), body: .string("record \($0)"))) }
+        (start..<(start + count)).map {
+            OTLPScopedLogRecord(scope: scope, record: OTLPLogRecord(timeUnixNano: UInt64($0 + 1), body: .string("record \($0)")))
+        }
     }
 
-    @Test("crossing the size limit many times keeps at most maxFiles valid files; only retention loses items, counted", arguments: [false, true])
+    @Test(
+        "crossing the size limit many times keeps at most maxFiles valid files; only retention loses items, counted",
+        arguments: [false, true])
     func sizeRotation(gzip: Bool) throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -85,7 +89,9 @@ struct OTLPRotatingFileSinkTests {
         }
     }
 
-    @Test("an earlier run's PATH, PATH.1 (a symbolic link) and PATH.2 are never renamed over, followed or deleted; numbering continues after them")
+    @Test(
+        "an earlier run's PATH, PATH.1 (a symbolic link) and PATH.2 are never renamed over, followed or deleted; numbering continues after them"
+    )
     func preexistingFilesUntouched() throws {
         let directory = try temporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -100,7 +106,8 @@ struct OTLPRotatingFileSinkTests {
         let messages = Messages()
         let sink = OTLPRotatingFileSink(
             path: path, rotation: .init(maxFileBytes: 2_000, maxFiles: 3), signal: .logs, counters: counters, diagnostics: messages.add)
-        let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters, diagnostics: messages.add)
+        let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(
+            sink: sink, resource: Self.resource, counters: counters, diagnostics: messages.add)
         var sent = 0
         for _ in 0..<150 {
             #expect(exporter.export(Self.batch(sent, 5)))
@@ -218,13 +225,15 @@ struct OTLPRotatingFileSinkTests {
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
         let sink = OTLPRotatingFileSink(path: path, rotation: .init(maxFileBytes: 1, maxFiles: 1), signal: .logs, counters: counters)
-        guard let failure = Self.errorOf({ () throws(OTLPWriteError) in try sink.open() }), failure.code == .system, failure.errno == ELOOP else {
+        guard let failure = Self.errorOf({ () throws(OTLPWriteError) in try sink.open() }), failure.code == .system, failure.errno == ELOOP
+        else {
             Issue.record("the link was not refused with ELOOP")
             return
         }
         let message = failure.message
         #expect(message.contains(path) && message.contains("symbolic link"))
-        let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters, diagnostics: messages.add)
+        let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(
+            sink: sink, resource: Self.resource, counters: counters, diagnostics: messages.add)
         #expect(!exporter.export(Self.batch(0, 3)))
         #expect(!exporter.export(Self.batch(3, 3)))
         #expect(counters.snapshot.logRecordsDropped == [.writeFailed: 6])
@@ -236,7 +245,8 @@ struct OTLPRotatingFileSinkTests {
     @Test("a device at the path is written as it is: no lock file beside it, no rotation")
     func deviceWrittenAsIs() throws {
         let counters = OTLPTelemetryCounters()
-        let sink = OTLPRotatingFileSink(path: "/dev/null", rotation: .init(maxFileBytes: 10, maxFiles: 1), signal: .logs, counters: counters)
+        let sink = OTLPRotatingFileSink(
+            path: "/dev/null", rotation: .init(maxFileBytes: 10, maxFiles: 1), signal: .logs, counters: counters)
         let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters)
         for round in 0..<5 { #expect(exporter.export(Self.batch(round * 3, 3))) }
         #expect(!FileManager.default.fileExists(atPath: "/dev/.null.lock"))
@@ -245,7 +255,9 @@ struct OTLPRotatingFileSinkTests {
         #expect(counters.snapshot.totalLogRecordsDropped == 0)
     }
 
-    @Test("a FIFO with no reader at the path: opening fails at once (ENXIO, said so) instead of blocking; once a reader is there, batches go through")
+    @Test(
+        "a FIFO with no reader at the path: opening fails at once (ENXIO, said so) instead of blocking; once a reader is there, batches go through"
+    )
     func fifoWithoutReader() throws {
         let directory = try temporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -278,7 +290,8 @@ struct OTLPRotatingFileSinkTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let sink = OTLPRotatingFileSink(path: "\(directory)/logs.bin", rotation: .init(), signal: .logs, counters: OTLPTelemetryCounters())
         let error = Self.errorOf { () throws(OTLPWriteError) in
-            try [UInt8](repeating: 0, count: 4).withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try sink.write(bytes) } }.get()
+            try [UInt8](repeating: 0, count: 4).withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try sink.write(bytes) } }
+                .get()
         }
         #expect(error?.description.contains("item count") == true)
     }
@@ -318,7 +331,8 @@ struct OTLPRotatingFileSinkTests {
         #expect(try OTLPRotatingFileSink.firstFreeIndex(after: path) == 6)
         try Data().write(to: URL(fileURLWithPath: "\(path).\(Int.max)"))
         let sink = OTLPRotatingFileSink(path: path, rotation: .init(), signal: .logs, counters: OTLPTelemetryCounters())
-        guard let failure = Self.errorOf({ () throws(OTLPWriteError) in try sink.open() }), failure.code == .system, failure.errno == EEXIST else {
+        guard let failure = Self.errorOf({ () throws(OTLPWriteError) in try sink.open() }), failure.code == .system, failure.errno == EEXIST
+        else {
             Issue.record("PATH.<Int.max> was not refused")
             return
         }
@@ -326,7 +340,9 @@ struct OTLPRotatingFileSinkTests {
         #expect(message.contains("no number is free"), "\(message)")
     }
 
-    @Test("its current file replaced by a symbolic link mid-run: nothing is written through the link, which is neither renamed nor deleted; the loss is counted")
+    @Test(
+        "its current file replaced by a symbolic link mid-run: nothing is written through the link, which is neither renamed nor deleted; the loss is counted"
+    )
     func currentFileReplacedByLink() throws {
         let directory = try temporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -336,7 +352,8 @@ struct OTLPRotatingFileSinkTests {
         let messages = Messages()
         let sink = OTLPRotatingFileSink(
             path: path, rotation: .init(maxFileBytes: 2_000, maxFiles: 2), signal: .logs, counters: counters, diagnostics: messages.add)
-        let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters, diagnostics: messages.add)
+        let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(
+            sink: sink, resource: Self.resource, counters: counters, diagnostics: messages.add)
         var sent = 0
         for _ in 0..<1_000 where sink.ownedFiles.count < 2 {
             #expect(exporter.export(Self.batch(sent, 4)))

@@ -58,7 +58,8 @@ struct OTLPScopedSpanTests {
         renamed.span.name = "renamed"
         #expect(renamed.span.attributes == expected && renamed.span.name == "renamed")
         var replaced = item
-        replaced.span = OTLPSpan(traceID: item.span.traceID, spanID: item.span.spanID, name: "other", startTimeUnixNano: 1, endTimeUnixNano: 2)
+        replaced.span = OTLPSpan(
+            traceID: item.span.traceID, spanID: item.span.spanID, name: "other", startTimeUnixNano: 1, endTimeUnixNano: 2)
         #expect(replaced.span.attributes.isEmpty && replaced.span.name == "other")
     }
 
@@ -119,7 +120,11 @@ struct OTLPScopedSpanTests {
         private let lock = NSLock()
         private var calls = 0
         var count: Int { lock.withLock { calls } }
-        var description: String { lock.withLock { calls += 1; return "described" } }
+        var description: String {
+            lock.withLock {
+                calls += 1; return "described"
+            }
+        }
     }
 
     @Test("With two outputs, a span's attributes are converted once and both get the same values")
@@ -162,4 +167,3 @@ struct OTLPScopedSpanTests {
         parent.end()
     }
 }
-

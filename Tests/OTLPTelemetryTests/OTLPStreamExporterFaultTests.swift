@@ -16,9 +16,11 @@ struct OTLPStreamExporterFaultTests {
 
     static func batch(_ count: Int) -> [OTLPScopedSpan] {
         (0..<count).map { index in
-            OTLPScopedSpan(scope: scope, span: OTLPSpan(
-                traceID: OTLPTraceID(high: 1, low: UInt64(index + 1)), spanID: OTLPSpanID(UInt64(index + 1)), name: "span \(index)",
-                startTimeUnixNano: 1, endTimeUnixNano: 2))
+            OTLPScopedSpan(
+                scope: scope,
+                span: OTLPSpan(
+                    traceID: OTLPTraceID(high: 1, low: UInt64(index + 1)), spanID: OTLPSpanID(UInt64(index + 1)), name: "span \(index)",
+                    startTimeUnixNano: 1, endTimeUnixNano: 2))
         }
     }
 
@@ -26,7 +28,8 @@ struct OTLPStreamExporterFaultTests {
     func diskFull() throws {
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
-        let exporter = OTLPStreamExporter<OTLPScopedSpan>(path: "/dev/full", resource: Self.resource, counters: counters, diagnostics: messages.add)
+        let exporter = OTLPStreamExporter<OTLPScopedSpan>(
+            path: "/dev/full", resource: Self.resource, counters: counters, diagnostics: messages.add)
         #expect(!exporter.export(Self.batch(10)))
         #expect(!exporter.export(Self.batch(5)))
         #expect(counters.snapshot.spansDropped == [.writeFailed: 15])
@@ -57,7 +60,8 @@ struct OTLPStreamExporterFaultTests {
         let path = mountPoint + "/traces.u32be.bin"
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
-        let exporter = OTLPStreamExporter<OTLPScopedSpan>(path: path, resource: Self.resource, counters: counters, diagnostics: messages.add)
+        let exporter = OTLPStreamExporter<OTLPScopedSpan>(
+            path: path, resource: Self.resource, counters: counters, diagnostics: messages.add)
         #expect(!exporter.export(Self.batch(3)))
         #expect(!exporter.export(Self.batch(4)))
         #expect(counters.snapshot.spansDropped == [.writeFailed: 7])
@@ -78,7 +82,8 @@ struct OTLPStreamExporterFaultTests {
         defer { close(fds[1]) }
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
-        let exporter = OTLPStreamExporter<OTLPScopedSpan>(sink: OTLPFileSink(descriptor: fds[1]), resource: Self.resource, counters: counters, diagnostics: messages.add)
+        let exporter = OTLPStreamExporter<OTLPScopedSpan>(
+            sink: OTLPFileSink(descriptor: fds[1]), resource: Self.resource, counters: counters, diagnostics: messages.add)
         #expect(!exporter.export(Self.batch(3)))
         #expect(counters.snapshot.spansDropped == [.writeFailed: 3])
         #expect(messages.all.first?.contains("Broken pipe") == true)

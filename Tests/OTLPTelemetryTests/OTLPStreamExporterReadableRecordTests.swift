@@ -14,9 +14,11 @@ struct OTLPStreamExporterReadableRecordTests {
     static let hugeBytes = max(70_000_000, OTLPDecodingOptions.default.maxRecordBytes + 1)
 
     static func span(_ index: Int, attributes: [OTLPAttribute] = []) -> OTLPScopedSpan {
-        OTLPScopedSpan(scope: scope, span: OTLPSpan(
-            traceID: OTLPTraceID(high: 1, low: UInt64(index + 1)), spanID: OTLPSpanID(UInt64(index + 1)), name: "span-\(index)",
-            startTimeUnixNano: 1, endTimeUnixNano: 2, attributes: [OTLPAttribute("index", .int(Int64(index)))] + attributes))
+        OTLPScopedSpan(
+            scope: scope,
+            span: OTLPSpan(
+                traceID: OTLPTraceID(high: 1, low: UInt64(index + 1)), spanID: OTLPSpanID(UInt64(index + 1)), name: "span-\(index)",
+                startTimeUnixNano: 1, endTimeUnixNano: 2, attributes: [OTLPAttribute("index", .int(Int64(index)))] + attributes))
     }
 
     /// A value nested `depth` arrays deep.
@@ -26,7 +28,9 @@ struct OTLPStreamExporterReadableRecordTests {
         return value
     }
 
-    func export(_ items: [OTLPScopedSpan], framing: OTLPFraming = .u32be, gzip: Bool = false)
+    func export(
+        _ items: [OTLPScopedSpan], framing: OTLPFraming = .u32be, gzip: Bool = false
+    )
         -> (sink: OTLPMemorySink, counters: OTLPTelemetryCounters, messages: Messages, result: Bool)
     {
         let sink = OTLPMemorySink()
@@ -38,8 +42,9 @@ struct OTLPStreamExporterReadableRecordTests {
         return (sink, counters, messages, result)
     }
 
-    @Test("a 70 MB attribute among small spans: the small spans are exported and read back, the big one dropped and counted",
-          arguments: [OTLPFraming.u32be, .varint, .jsonl])
+    @Test(
+        "a 70 MB attribute among small spans: the small spans are exported and read back, the big one dropped and counted",
+        arguments: [OTLPFraming.u32be, .varint, .jsonl])
     func hugeAttribute(framing: OTLPFraming) throws {
         var items = (0..<10).map { Self.span($0) }
         items[6] = Self.span(6, attributes: [OTLPAttribute("payload", .string(String(repeating: "x", count: Self.hugeBytes)))])
@@ -55,7 +60,9 @@ struct OTLPStreamExporterReadableRecordTests {
         #expect(sink.bytes.count < OTLPDecodingOptions.default.maxRecordBytes)
     }
 
-    @Test("an item with a value nested 5,000 levels deep is dropped (item_too_large) before encoding, on a 512 KiB thread; the rest is exported")
+    @Test(
+        "an item with a value nested 5,000 levels deep is dropped (item_too_large) before encoding, on a 512 KiB thread; the rest is exported"
+    )
     func deepValueBeforeEncoding() throws {
         var items = (0..<4).map { Self.span($0) }
         items[2] = Self.span(2, attributes: [OTLPAttribute("deep", Self.nested(5_000))])
@@ -136,11 +143,16 @@ struct OTLPStreamExporterReadableRecordTests {
         // 40 batches of 10 records, each with a 64 KiB body of one letter: 26 MB that deflate squeezes about 1000:1.
         let body = OTLPAttributeValue.string(String(repeating: "a", count: 65_536))
         for batch in 0..<40 {
-            let items = (0..<10).map { OTLPScopedLogRecord(scope: Self.scope, record: OTLPLogRecord(timeUnixNano: UInt64(batch * 10 + $0 + 1), body: body)) }
+            let items = (0..<10).map {
+                OTLPScopedLogRecord(scope: Self.scope, record: OTLPLogRecord(timeUnixNano: UInt64(batch * 10 + $0 + 1), body: body))
+            }
             #expect(exporter.export(items))
         }
         // A normal batch after them is still compressed.
-        let normal = (0..<100).map { OTLPScopedLogRecord(scope: Self.scope, record: OTLPLogRecord(timeUnixNano: UInt64($0 + 1), body: .string("request \($0) served"))) }
+        let normal = (0..<100).map {
+            OTLPScopedLogRecord(
+                scope: Self.scope, record: OTLPLogRecord(timeUnixNano: UInt64($0 + 1), body: .string("request \($0) served")))
+        }
         let plain = OTLPMemorySink()
         OTLPStreamExporter<OTLPScopedLogRecord>(sink: plain, resource: OTLPResource()).export(normal)
         let before = sink.bytes.count
@@ -152,7 +164,9 @@ struct OTLPStreamExporterReadableRecordTests {
 
     @Test("a batch of only unreadable items writes nothing and counts each")
     func allUnreadable() {
-        let items = (0..<3).map { Self.span($0, attributes: [OTLPAttribute("deep", Self.nested(OTLPDecodingOptions.default.maxNestingDepth + 1))]) }
+        let items = (0..<3).map {
+            Self.span($0, attributes: [OTLPAttribute("deep", Self.nested(OTLPDecodingOptions.default.maxNestingDepth + 1))])
+        }
         let (sink, counters, _, result) = export(items)
         #expect(!result && sink.bytes.isEmpty)
         #expect(counters.snapshot.spansDropped == [.itemTooLarge: 3] && counters.snapshot.spansExported == 0)
@@ -162,10 +176,11 @@ struct OTLPStreamExporterReadableRecordTests {
     func defaultValueLengthLimit() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let telemetry = OTLPTelemetry(configuration: .init(
-            service: .init(name: "readable"),
-            traces: .init(path: directory.appendingPathComponent("traces.u32be.bin").path),
-            logs: .init(path: directory.appendingPathComponent("logs.u32be.bin").path)))
+        let telemetry = OTLPTelemetry(
+            configuration: .init(
+                service: .init(name: "readable"),
+                traces: .init(path: directory.appendingPathComponent("traces.u32be.bin").path),
+                logs: .init(path: directory.appendingPathComponent("logs.u32be.bin").path)))
         let huge = String(repeating: "é", count: Self.hugeBytes / 2)  // 2 bytes per scalar
         for index in 0..<5 {
             let span = telemetry.tracer.startSpan("span-\(index)")
@@ -174,8 +189,10 @@ struct OTLPStreamExporterReadableRecordTests {
                 span.attributes["list"] = ["short", huge]
             }
             span.end()
-            telemetry.logEmitter.emit(OTLPLogRecord(
-                timeUnixNano: UInt64(index + 1), body: index == 3 ? .keyValueList([OTLPAttribute("text", .string(huge))]) : .string("log \(index)")))
+            telemetry.logEmitter.emit(
+                OTLPLogRecord(
+                    timeUnixNano: UInt64(index + 1),
+                    body: index == 3 ? .keyValueList([OTLPAttribute("text", .string(huge))]) : .string("log \(index)")))
         }
         telemetry.shutdown()
         let snapshot = telemetry.counters.snapshot
@@ -187,7 +204,8 @@ struct OTLPStreamExporterReadableRecordTests {
         let cut = try #require(read.first { $0.name == "span-2" })
         let payload = try #require(cut.attributes.first { $0.key == "payload" }?.value)
         #expect(payload == .string(String(repeating: "é", count: limit)))
-        #expect(cut.attributes.first { $0.key == "list" }?.value == .array([.string("short"), .string(String(repeating: "é", count: limit))]))
+        #expect(
+            cut.attributes.first { $0.key == "list" }?.value == .array([.string("short"), .string(String(repeating: "é", count: limit))]))
         let logs = logRecords(try readAll(Array(try Data(contentsOf: directory.appendingPathComponent("logs.u32be.bin")))))
         #expect(logs.count == 5)
         #expect(logs[3].body == .keyValueList([OTLPAttribute("text", .string(String(repeating: "é", count: limit)))]))
@@ -198,8 +216,10 @@ struct OTLPStreamExporterReadableRecordTests {
         let sink = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: sink) }
         let path = sink.appendingPathComponent("traces.u32be.bin").path
-        let telemetry = OTLPTelemetry(configuration: .init(
-            service: .init(name: "readable", attributes: ["blob": String(repeating: "b", count: Self.hugeBytes)]), traces: .init(path: path)))
+        let telemetry = OTLPTelemetry(
+            configuration: .init(
+                service: .init(name: "readable", attributes: ["blob": String(repeating: "b", count: Self.hugeBytes)]),
+                traces: .init(path: path)))
         for index in 0..<3 { telemetry.tracer.startSpan("span-\(index)").end() }
         telemetry.shutdown()
         #expect(telemetry.counters.snapshot.spansExported == 3 && telemetry.counters.snapshot.totalSpansDropped == 0)

@@ -5,7 +5,9 @@ import OTLPWire
 
 @Suite("OTLPTelemetryConfiguration")
 struct OTLPTelemetryConfigurationTests {
-    func load(_ json: String) throws(OTLPConfigurationError) -> (configuration: OTLPTelemetryConfiguration, warnings: [OTLPConfigurationWarning]) {
+    func load(
+        _ json: String
+    ) throws(OTLPConfigurationError) -> (configuration: OTLPTelemetryConfiguration, warnings: [OTLPConfigurationWarning]) {
         try OTLPTelemetryConfiguration.load(json: Data(json.utf8))
     }
 
@@ -13,14 +15,16 @@ struct OTLPTelemetryConfigurationTests {
     func defaults() throws {
         let (configuration, warnings) = try load("{}")
         #expect(configuration == OTLPTelemetryConfiguration())
-        #expect(configuration.batch == .init(maxQueueSize: 2048, maxExportBatchSize: 512, scheduleDelaySeconds: 5, exportTimeoutSeconds: 30))
+        #expect(
+            configuration.batch == .init(maxQueueSize: 2048, maxExportBatchSize: 512, scheduleDelaySeconds: 5, exportTimeoutSeconds: 30))
         #expect(configuration.durability == .flush && configuration.rotation.maxFiles == 5)
         #expect(warnings.isEmpty)
     }
 
     @Test("every key is read; unknown keys are ignored with a warning naming them")
     func full() throws {
-        let (configuration, warnings) = try load("""
+        let (configuration, warnings) = try load(
+            """
             {"service": {"name": "checkout", "version": "1.2", "attributes": {"deployment.environment.name": "prod"}},
              "traces": {"path": "t.bin", "framing": "varint", "gzip": true}, "logs": {"path": "stderr", "framing": "jsonl"},
              "durability": "fsync", "rotation": {"maxFileBytes": 1000, "maxAgeSeconds": 60, "maxFiles": 3},
@@ -37,16 +41,18 @@ struct OTLPTelemetryConfigurationTests {
         #expect(warnings.map(\.description).contains("unknown configuration key tracing (ignored)"))
     }
 
-    @Test("wrong types and invalid values name the key", arguments: [
-        (#"{"batch": {"maxQueueSize": "many"}}"#, "batch.maxQueueSize"),
-        (#"{"traces": {"framing": "protobuf"}}"#, "traces.framing"),
-        (#"{"durability": "always"}"#, "durability"),
-        (#"{"rotation": {"maxFiles": 0}}"#, "rotation.maxFiles"),
-        (#"{"batch": {"maxQueueSize": 10, "maxExportBatchSize": 20}}"#, "batch.maxExportBatchSize"),
-        (#"{"traces": {"path": "a"}, "logs": {"path": "a"}}"#, "logs.path"),
-        (#"{"service": {"name": 5}}"#, "service.name"),
-        (#"{"traces": {"gzip": "yes"}}"#, "traces.gzip"),
-    ])
+    @Test(
+        "wrong types and invalid values name the key",
+        arguments: [
+            (#"{"batch": {"maxQueueSize": "many"}}"#, "batch.maxQueueSize"),
+            (#"{"traces": {"framing": "protobuf"}}"#, "traces.framing"),
+            (#"{"durability": "always"}"#, "durability"),
+            (#"{"rotation": {"maxFiles": 0}}"#, "rotation.maxFiles"),
+            (#"{"batch": {"maxQueueSize": 10, "maxExportBatchSize": 20}}"#, "batch.maxExportBatchSize"),
+            (#"{"traces": {"path": "a"}, "logs": {"path": "a"}}"#, "logs.path"),
+            (#"{"service": {"name": 5}}"#, "service.name"),
+            (#"{"traces": {"gzip": "yes"}}"#, "traces.gzip"),
+        ])
     func invalid(json: String, keyPath: String) {
         #expect {
             try load(json)

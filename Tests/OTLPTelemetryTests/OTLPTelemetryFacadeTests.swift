@@ -15,7 +15,9 @@ struct OTLPTelemetryFacadeTests {
         let logs = directory.appendingPathComponent("logs.jsonl.gz").path
         let messages = Messages()
         let telemetry = OTLPTelemetry(
-            configuration: .init(service: .init(name: "facade", version: "2.0"), traces: .init(path: traces), logs: .init(path: logs, framing: .jsonl, gzip: true)),
+            configuration: .init(
+                service: .init(name: "facade", version: "2.0"), traces: .init(path: traces),
+                logs: .init(path: logs, framing: .jsonl, gzip: true)),
             diagnostics: messages.add)
         let logger = Logger(label: "facade") { telemetry.logHandler(label: $0) }
         telemetry.tracer.withSpan("outer") { span in

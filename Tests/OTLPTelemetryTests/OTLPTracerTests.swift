@@ -68,7 +68,9 @@ struct OTLPTracerTests {
 
     @Test("W3C traceparent is injected and extracted; a remote parent marks the child's flags")
     func propagation() throws {
-        struct DictionaryInjector: Injector { func inject(_ value: String, forKey key: String, into carrier: inout [String: String]) { carrier[key] = value } }
+        struct DictionaryInjector: Injector {
+            func inject(_ value: String, forKey key: String, into carrier: inout [String: String]) { carrier[key] = value }
+        }
         struct DictionaryExtractor: Extractor { func extract(key: String, from carrier: [String: String]) -> String? { carrier[key] } }
         let tracer = tracer()
         let span = tracer.startSpan("outgoing")
@@ -77,7 +79,9 @@ struct OTLPTracerTests {
         #expect(headers["traceparent"] == span.spanContext.traceparent)
 
         var incoming = InstrumentationContext.topLevel
-        tracer.extract(["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "tracestate": "a=b"], into: &incoming, using: DictionaryExtractor())
+        tracer.extract(
+            ["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "tracestate": "a=b"], into: &incoming,
+            using: DictionaryExtractor())
         let server = tracer.startSpan("incoming", context: incoming, ofKind: .server)
         server.end()
         let exported = try #require(spans(try readAll(sink.bytes)).first { $0.name == "incoming" })

@@ -26,7 +26,9 @@ struct OTLPUserProcessorTests {
     /// Reads what the processor before it set, and sets one more attribute from it.
     struct Follower: OTLPSpanProcessor {
         func onStart(_ span: OTLPTracingSpan, parentContext: InstrumentationContext) {
-            if case .string(let tenant)? = span.attributes["tenant"]?.toSpanAttribute() { span.attributes["tenant.upper"] = tenant.uppercased() }
+            if case .string(let tenant)? = span.attributes["tenant"]?.toSpanAttribute() {
+                span.attributes["tenant.upper"] = tenant.uppercased()
+            }
         }
     }
 
@@ -45,12 +47,15 @@ struct OTLPUserProcessorTests {
             sampling: .init(ratio: sampling, parentBased: true))
     }
 
-    @Test("span processors see every sampled span start (with its parent context) and end, in order; what they set is exported; tracers for other scopes run them too; shutdown reaches them once")
+    @Test(
+        "span processors see every sampled span start (with its parent context) and end, in order; what they set is exported; tracers for other scopes run them too; shutdown reaches them once"
+    )
     func spanProcessors() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let tagger = Tagger()
-        let telemetry = OTLPTelemetry(configuration: Self.configuration(directory), spanProcessors: [tagger, Follower()], diagnostics: { _ in })
+        let telemetry = OTLPTelemetry(
+            configuration: Self.configuration(directory), spanProcessors: [tagger, Follower()], diagnostics: { _ in })
         telemetry.tracer.withSpan("outer") { outer in
             telemetry.tracer(scope: OTLPInstrumentationScope(name: "other")).withSpan("inner", context: outer.context) { _ in }
         }
@@ -73,7 +78,8 @@ struct OTLPUserProcessorTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let tagger = Tagger()
-        let telemetry = OTLPTelemetry(configuration: Self.configuration(directory, sampling: 0), spanProcessors: [tagger], diagnostics: { _ in })
+        let telemetry = OTLPTelemetry(
+            configuration: Self.configuration(directory, sampling: 0), spanProcessors: [tagger], diagnostics: { _ in })
         telemetry.tracer.startSpan("not sampled").end()
         telemetry.shutdown()
         #expect(tagger.started.isEmpty && tagger.ended.isEmpty)
@@ -83,7 +89,8 @@ struct OTLPUserProcessorTests {
     func logRecordProcessors() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let telemetry = OTLPTelemetry(configuration: Self.configuration(directory), logRecordProcessors: [Redactor()], diagnostics: { _ in })
+        let telemetry = OTLPTelemetry(
+            configuration: Self.configuration(directory), logRecordProcessors: [Redactor()], diagnostics: { _ in })
         telemetry.logEmitter.emit(OTLPLogRecord(timeUnixNano: 1, body: .string("the secret is 42")))
         Logger(label: "app") { telemetry.logHandler(label: $0) }.info("hello")
         telemetry.shutdown()

@@ -7,7 +7,9 @@ enum WorkloadGenerator {
     static let batchSize = 512
     static let baseNanos: UInt64 = 1_700_000_000_000_000_000
     static let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_".utf8)
-    static let spanNames = ["AppStart", "HomeScreen.body", "NetworkRequest", "ImageDecode", "DatabaseQuery", "ViewDidAppear", "JSONParse", "CacheLookup"]
+    static let spanNames = [
+        "AppStart", "HomeScreen.body", "NetworkRequest", "ImageDecode", "DatabaseQuery", "ViewDidAppear", "JSONParse", "CacheLookup",
+    ]
     static let eventNames = ["tap", "network.response", "frame.drop", "log"]
     static let severities: [(OTLPSeverity, String)] = [(.debug, "DEBUG"), (.info, "INFO"), (.warn, "WARN"), (.error, "ERROR")]
 
@@ -75,14 +77,17 @@ enum WorkloadGenerator {
             ]
             let eventName = eventNames[Int(random.next() % UInt64(eventNames.count))]
             let eventTime = start + random.next() % (end - start)
-            let event = OTLPSpanEvent(name: eventName, timeUnixNano: eventTime, attributes: [
-                OTLPAttribute("event.message", .string(random.string(8, 40))),
-                OTLPAttribute("event.seq", .int(Int64(random.next() % 1000))),
-            ])
-            spans.append(OTLPSpan(
-                traceID: traceID, spanID: spanID, parentSpanID: parent, name: name,
-                kind: OTLPSpanKind(rawValue: Int32(1 + index % 5)), startTimeUnixNano: start, endTimeUnixNano: end,
-                attributes: attributes, events: [event], status: OTLPSpanStatus(code: .ok)))
+            let event = OTLPSpanEvent(
+                name: eventName, timeUnixNano: eventTime,
+                attributes: [
+                    OTLPAttribute("event.message", .string(random.string(8, 40))),
+                    OTLPAttribute("event.seq", .int(Int64(random.next() % 1000))),
+                ])
+            spans.append(
+                OTLPSpan(
+                    traceID: traceID, spanID: spanID, parentSpanID: parent, name: name,
+                    kind: OTLPSpanKind(rawValue: Int32(1 + index % 5)), startTimeUnixNano: start, endTimeUnixNano: end,
+                    attributes: attributes, events: [event], status: OTLPSpanStatus(code: .ok)))
         }
         return spans
     }
@@ -106,9 +111,10 @@ enum WorkloadGenerator {
             ]
             let traceID = random.traceID()
             let spanID = random.spanID()
-            records.append(OTLPLogRecord(
-                timeUnixNano: time, observedTimeUnixNano: observed, severity: severity, severityText: severityText,
-                body: .string(body), attributes: attributes, traceID: traceID, spanID: spanID))
+            records.append(
+                OTLPLogRecord(
+                    timeUnixNano: time, observedTimeUnixNano: observed, severity: severity, severityText: severityText,
+                    body: .string(body), attributes: attributes, traceID: traceID, spanID: spanID))
         }
         return records
     }

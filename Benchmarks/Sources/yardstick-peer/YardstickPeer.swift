@@ -43,7 +43,8 @@ struct YardstickPeer {
             }
         }
         guard ["traces", "logs"].contains(arguments.signal), arguments.mode == "build+encode",
-              arguments.items > 0, arguments.reps > 0 else { usage() }
+            arguments.items > 0, arguments.reps > 0
+        else { usage() }
         return arguments
     }
 
@@ -102,10 +103,11 @@ struct YardstickPeer {
             fclose(file)
             if written != output.count { perror(path); exit(1) }
         }
-        print("{\"peer\": \"project\", \"signal\": \"\(arguments.signal)\", \"mode\": \"\(arguments.mode)\", "
-            + "\"items\": \(arguments.items), \"bytes\": \(output.count), \"seconds_median\": \(fixed(median, 6)), "
-            + "\"items_per_s\": \(fixed(Double(arguments.items) / median, 1)), "
-            + "\"mb_per_s\": \(fixed(Double(output.count) / median / 1e6, 2)), \"sha256\": \"\(SHA256.hex(output))\"}")
+        print(
+            "{\"peer\": \"project\", \"signal\": \"\(arguments.signal)\", \"mode\": \"\(arguments.mode)\", "
+                + "\"items\": \(arguments.items), \"bytes\": \(output.count), \"seconds_median\": \(fixed(median, 6)), "
+                + "\"items_per_s\": \(fixed(Double(arguments.items) / median, 1)), "
+                + "\"mb_per_s\": \(fixed(Double(output.count) / median / 1e6, 2)), \"sha256\": \"\(SHA256.hex(output))\"}")
     }
 
     static func fixed(_ value: Double, _ digits: Int) -> String {

@@ -11,13 +11,19 @@ public func fuzzJSONNumbers(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt
     let text = String(decoding: token, as: UTF8.self)
     for quoted in [false, true] {
         let number = quoted ? "\"\(text)\"" : text
-        check(text, quoted: quoted, field: "startTimeUnixNano", json: span(time: number), range: 0...Int128(UInt64.max)) { $0.startTimeUnixNano.int128 }
-        check(text, quoted: quoted, field: "droppedAttributesCount", json: span(dropped: number), range: 0...Int128(UInt32.max)) { $0.droppedAttributesCount.int128 }
+        check(text, quoted: quoted, field: "startTimeUnixNano", json: span(time: number), range: 0...Int128(UInt64.max)) {
+            $0.startTimeUnixNano.int128
+        }
+        check(text, quoted: quoted, field: "droppedAttributesCount", json: span(dropped: number), range: 0...Int128(UInt32.max)) {
+            $0.droppedAttributesCount.int128
+        }
         check(text, quoted: quoted, field: "intValue", json: span(intValue: number), range: Int128(Int64.min)...Int128(Int64.max)) {
             guard case .int(let value)? = $0.attributes.first?.value else { return nil }
             return Int128(value)
         }
-        check(text, quoted: quoted, field: "kind", json: span(kind: number), range: Int128(Int32.min)...Int128(Int32.max)) { Int128($0.kind.rawValue) }
+        check(text, quoted: quoted, field: "kind", json: span(kind: number), range: Int128(Int32.min)...Int128(Int32.max)) {
+            Int128($0.kind.rawValue)
+        }
     }
     return 0
 }

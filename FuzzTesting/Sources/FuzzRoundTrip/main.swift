@@ -147,24 +147,26 @@ struct FuzzInput {
     }
 
     mutating func traces() -> OTLPTracesData {
-        OTLPTracesData(resourceSpans: (0..<count(3)).map { _ in
-            OTLPResourceSpans(
-                resource: resource(),
-                scopeSpans: (0..<count(3)).map { _ in
-                    OTLPScopeSpans(scope: scope(), spans: (0..<count(5)).map { _ in span() }, schemaURL: string())
-                },
-                schemaURL: string())
-        })
+        OTLPTracesData(
+            resourceSpans: (0..<count(3)).map { _ in
+                OTLPResourceSpans(
+                    resource: resource(),
+                    scopeSpans: (0..<count(3)).map { _ in
+                        OTLPScopeSpans(scope: scope(), spans: (0..<count(5)).map { _ in span() }, schemaURL: string())
+                    },
+                    schemaURL: string())
+            })
     }
 
     mutating func logs() -> OTLPLogsData {
-        OTLPLogsData(resourceLogs: (0..<count(3)).map { _ in
-            OTLPResourceLogs(
-                resource: resource(),
-                scopeLogs: (0..<count(3)).map { _ in
-                    OTLPScopeLogs(scope: scope(), logRecords: (0..<count(5)).map { _ in logRecord() }, schemaURL: string())
-                },
-                schemaURL: string())
-        })
+        OTLPLogsData(
+            resourceLogs: (0..<count(3)).map { _ in
+                OTLPResourceLogs(
+                    resource: resource(),
+                    scopeLogs: (0..<count(3)).map { _ in
+                        OTLPScopeLogs(scope: scope(), logRecords: (0..<count(5)).map { _ in logRecord() }, schemaURL: string())
+                    },
+                    schemaURL: string())
+            })
     }
 }

@@ -14,10 +14,11 @@ public func fuzzTreePrinter(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt
     while position + 1 < input.count, spans.count < 4096 {
         let id = input[position] % 9
         let parent = input[position + 1] % 9
-        spans.append(OTLPSpan(
-            traceID: input[position] & 0x80 == 0 ? traceID : nil, spanID: id == 0 ? nil : OTLPSpanID(UInt64(id)),
-            parentSpanID: parent == 0 ? nil : OTLPSpanID(UInt64(parent)), name: "⟨\(spans.count)⟩",
-            startTimeUnixNano: UInt64(position), endTimeUnixNano: UInt64(input[position + 1]) << 20))
+        spans.append(
+            OTLPSpan(
+                traceID: input[position] & 0x80 == 0 ? traceID : nil, spanID: id == 0 ? nil : OTLPSpanID(UInt64(id)),
+                parentSpanID: parent == 0 ? nil : OTLPSpanID(UInt64(parent)), name: "⟨\(spans.count)⟩",
+                startTimeUnixNano: UInt64(position), endTimeUnixNano: UInt64(input[position + 1]) << 20))
         position += 2
     }
     let data = OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "fuzz"), spans: spans)

@@ -84,19 +84,26 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
         self.queue = queue
         self.openError = openError
         if let openError {
-            diagnostics("OTLP spool: \(Self.printable("\(openError)")); \(Item.signal == .traces ? "spans" : "log records") are dropped (\(OTLPDropReason.writeFailed))")
+            diagnostics(
+                "OTLP spool: \(Self.printable("\(openError)")); \(Item.signal == .traces ? "spans" : "log records") are dropped (\(OTLPDropReason.writeFailed))"
+            )
         }
         if let queue {
             if queue.recoveredItems > 0 {
                 counters.received(queue.recoveredItems, Item.signal)
                 diagnostics(
-                    "OTLP spool: \(queue.recoveredItems) \(Item.signal.noun(queue.recoveredItems)) left in \(Self.printable(queue.directory)) by an earlier run are uploaded first")
+                    "OTLP spool: \(queue.recoveredItems) \(Item.signal.noun(queue.recoveredItems)) left in \(Self.printable(queue.directory)) by an earlier run are uploaded first"
+                )
             }
             if queue.isCheckpointDistrusted {
-                diagnostics("OTLP spool: the checkpoint of \(Self.printable(queue.directory)) does not match its files; every record in it is sent (some may arrive twice)")
+                diagnostics(
+                    "OTLP spool: the checkpoint of \(Self.printable(queue.directory)) does not match its files; every record in it is sent (some may arrive twice)"
+                )
             }
             if queue.damagedRecords > 0 {
-                diagnostics("OTLP spool: \(queue.damagedRecords) torn record(s) cut off the end of a file in \(Self.printable(queue.directory)) left open by a crash")
+                diagnostics(
+                    "OTLP spool: \(queue.damagedRecords) torn record(s) cut off the end of a file in \(Self.printable(queue.directory)) left open by a crash"
+                )
             }
             let uploader = OTLPSpoolUploader(queue: queue, sender: sender, counters: counters, diagnostics: diagnostics)
             self.uploader = uploader
@@ -139,7 +146,8 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
                 complete = false
                 counters.dropped(oversized, kind, .itemTooLarge)
                 diagnostics(
-                    "OTLP spool: \(oversized) \(kind.noun(oversized)) dropped (\(OTLPDropReason.itemTooLarge)): each alone is over the spool's \(queue.maxAppendBytes)-byte record limit (an eighth of maxBytes, from 32 KiB to 16 MiB)")
+                    "OTLP spool: \(oversized) \(kind.noun(oversized)) dropped (\(OTLPDropReason.itemTooLarge)): each alone is over the spool's \(queue.maxAppendBytes)-byte record limit (an eighth of maxBytes, from 32 KiB to 16 MiB)"
+                )
             }
             for (index, request) in requests.enumerated() {
                 var record = request.bytes
@@ -155,14 +163,16 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
                     if dropped > 0 {
                         counters.dropped(dropped, kind, .spoolFull)
                         diagnostics(
-                            "OTLP spool: \(dropped) \(kind.noun(dropped)) dropped (\(OTLPDropReason.spoolFull)): \(Self.printable(queue.directory)) is over its \(queue.maxBytes) bytes")
+                            "OTLP spool: \(dropped) \(kind.noun(dropped)) dropped (\(OTLPDropReason.spoolFull)): \(Self.printable(queue.directory)) is over its \(queue.maxBytes) bytes"
+                        )
                     }
                 } catch {
                     // Nothing of the failed record reached the disk (the queue cuts a failed write back).
                     let failed = requests[index...].reduce(0) { $0 + $1.items }
                     counters.dropped(failed, kind, .writeFailed)
                     counters.writeFailed(bytes: 0)
-                    diagnostics("OTLP spool: \(failed) \(kind.noun(failed)) dropped (\(OTLPDropReason.writeFailed)): \(Self.printable("\(error)"))")
+                    diagnostics(
+                        "OTLP spool: \(failed) \(kind.noun(failed)) dropped (\(OTLPDropReason.writeFailed)): \(Self.printable("\(error)"))")
                     return false
                 }
             }
@@ -217,7 +227,8 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
             let left = queue.pendingItems
             if left > 0 {
                 let why = uploader?.lastFailure.map { " (the last upload to \(endpoint.redactedURL): \($0))" } ?? ""
-                diagnostics("OTLP spool: \(left) \(Item.signal.noun(left)) left in \(Self.printable(queue.directory)) for the next start\(why)")
+                diagnostics(
+                    "OTLP spool: \(left) \(Item.signal.noun(left)) left in \(Self.printable(queue.directory)) for the next start\(why)")
             }
         }
         sender.shutdown()

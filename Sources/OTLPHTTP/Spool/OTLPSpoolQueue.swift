@@ -123,7 +123,9 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         var numbers = Set<UInt64>()
         for name in try OTLPSystemCall.names(inDirectory: directory).sorted() {
             // Names not of this spool (or a second file of one number) are left alone.
-            guard var file = Self.parse(name), Self.isRegularFile("\(directory)/\(name)"), numbers.insert(file.number).inserted else { continue }
+            guard var file = Self.parse(name), Self.isRegularFile("\(directory)/\(name)"), numbers.insert(file.number).inserted else {
+                continue
+            }
             if !file.isSealed {
                 file = try recover(file)
             } else {
@@ -221,7 +223,9 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
                 let filePath = path(of: file)
                 let descriptor: Int32
                 do throws(OTLPWriteError) {
-                    descriptor = try OTLPSystemCall.check("cannot open \(filePath)") { open(filePath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+                    descriptor = try OTLPSystemCall.check("cannot open \(filePath)") {
+                        open(filePath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+                    }
                 } catch {
                     guard error.errno == ENOENT else { throw error }
                     // Deleted behind the spool's back: its items are lost; go on with the next file.
@@ -360,7 +364,9 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             isClosed = true
             if let last = files.last, !last.isSealed { try? seal(index: files.count - 1) }
             // The file just sealed may be acknowledged completely: nothing of it is left to send.
-            if let first = files.first, first.number == acknowledgedFile, acknowledgedOffset >= first.bytes { try? removeAcknowledgedFirstFile() }
+            if let first = files.first, first.number == acknowledgedFile, acknowledgedOffset >= first.bytes {
+                try? removeAcknowledgedFirstFile()
+            }
             directoryLock = nil
             lock.broadcast()
         }
@@ -400,7 +406,9 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         switch parts.count {
         case 1: return SpoolFile(number: number, bytes: 0, items: 0, isSealed: false)
         case 2:
-            guard !parts[1].isEmpty, parts[1].allSatisfy(\.isWholeDigit), let items = Int(parts[1]), (0...(1 << 40)).contains(items) else { return nil }
+            guard !parts[1].isEmpty, parts[1].allSatisfy(\.isWholeDigit), let items = Int(parts[1]), (0...(1 << 40)).contains(items) else {
+                return nil
+            }
             return SpoolFile(number: number, bytes: 0, items: items, isSealed: true)
         default: return nil
         }
@@ -495,7 +503,9 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     private func recover(_ found: SpoolFile) throws(OTLPWriteError) -> SpoolFile {
         var file = found
         let filePath = path(of: file)
-        let descriptor = try OTLPSystemCall.check("cannot open \(filePath)") { open(filePath, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+        let descriptor = try OTLPSystemCall.check("cannot open \(filePath)") {
+            open(filePath, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        }
         defer { close(descriptor) }
         let size = try Self.size(of: filePath)
         var offset = 0
@@ -532,7 +542,9 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     /// uploader reads it (a gzip record by its content) and holding at least one item; `nil` otherwise.
     private func isIntact(_ body: [UInt8]) -> Int? {
         guard let request = try? Self.request(ofRecord: body),
-            let count = try? request.withUnsafeBytes({ bytes in Result { () throws(OTLPReadError) in try checkDecoder.check(bytes, as: signal) } }).get(),
+            let count = try? request.withUnsafeBytes({ bytes in
+                Result { () throws(OTLPReadError) in try checkDecoder.check(bytes, as: signal) }
+            }).get(),
             count > 0
         else { return nil }
         return count
@@ -550,7 +562,9 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             budget -= OTLPLengthPrefix.u32Bytes
             guard let length = try Self.recordLength(at: candidate, in: descriptor, size: size, path: path) else { continue }
             budget -= length
-            guard let body = try Self.readRecord(at: candidate, in: descriptor, size: size, path: path), isIntact(body) != nil else { continue }
+            guard let body = try Self.readRecord(at: candidate, in: descriptor, size: size, path: path), isIntact(body) != nil else {
+                continue
+            }
             let next = candidate + OTLPLengthPrefix.u32Bytes + length
             guard next < size, let followingLength = try Self.recordLength(at: next, in: descriptor, size: size, path: path) else {
                 // The end of the file, or a torn tail, after it.
@@ -575,7 +589,9 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             damagedRecordCount += 1
             guard let file = files.first, file.number == record.file else { return }
             let filePath = path(of: file)
-            let descriptor = try OTLPSystemCall.check("cannot open \(filePath)") { open(filePath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+            let descriptor = try OTLPSystemCall.check("cannot open \(filePath)") {
+                open(filePath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            }
             defer { close(descriptor) }
             let resume = try resynchronize(after: record.offset, in: descriptor, size: file.bytes, path: filePath) ?? file.bytes
             try acknowledgeLocked(file: file.number, end: resume, items: 0)
@@ -683,7 +699,9 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         while done < buffer.count {
             let count = try buffer.withUnsafeMutableBytes { raw in
                 Result { () throws(OTLPWriteError) in
-                    try OTLPSystemCall.check("cannot read \(path)") { pread(descriptor, raw.baseAddress! + done, raw.count - done, off_t(offset + done)) }
+                    try OTLPSystemCall.check("cannot read \(path)") {
+                        pread(descriptor, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
+                    }
                 }
             }.get()
             if count == 0 { return false }
@@ -699,7 +717,9 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             do throws(OTLPWriteError) {
                 done += try bytes.withUnsafeBytes { raw in
                     Result { () throws(OTLPWriteError) in
-                        try OTLPSystemCall.check("cannot write \(path)") { pwrite(descriptor, raw.baseAddress! + done, raw.count - done, off_t(offset + done)) }
+                        try OTLPSystemCall.check("cannot write \(path)") {
+                            pwrite(descriptor, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
+                        }
                     }
                 }.get()
             } catch {

@@ -87,7 +87,8 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
             if lost > 0 {
                 counters.dropped(lost, kind, .spoolDamaged)
                 diagnostics(
-                    "OTLP spool \(directoryName): \(lost) \(kind.noun(lost)) dropped (\(OTLPDropReason.spoolDamaged)): a spool file was damaged or deleted by someone else")
+                    "OTLP spool \(directoryName): \(lost) \(kind.noun(lost)) dropped (\(OTLPDropReason.spoolDamaged)): a spool file was damaged or deleted by someone else"
+                )
             }
             guard let next else { return .empty }
             record = next
@@ -115,7 +116,9 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
             }
         } catch {
             // Not a request we could have written (damaged on disk): skipped; its items are unknown.
-            diagnostics("OTLP spool \(directoryName): the record at offset \(record.offset) of file \(record.file) is unreadable and skipped (its items are lost): \(error)")
+            diagnostics(
+                "OTLP spool \(directoryName): the record at offset \(record.offset) of file \(record.file) is unreadable and skipped (its items are lost): \(error)"
+            )
             do throws(OTLPWriteError) {
                 try queue.skipDamaged(record)
             } catch {
@@ -155,7 +158,8 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
                 quarantined += refused.items
                 if dropped > 0 {
                     diagnostics(
-                        "OTLP spool \(directoryName): the quarantine is over its \(queue.quarantineMaxBytes) bytes: its oldest files, \(dropped) \(kind.noun(dropped)) refused earlier, were deleted")
+                        "OTLP spool \(directoryName): the quarantine is over its \(queue.quarantineMaxBytes) bytes: its oldest files, \(dropped) \(kind.noun(dropped)) refused earlier, were deleted"
+                    )
                 }
             }
         } catch {
@@ -169,9 +173,11 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
         }
         if quarantined > 0 {
             diagnostics(
-                "OTLP spool: \(quarantined) \(kind.noun(quarantined)) refused by the collector (\(OTLPDropReason.rejected)) kept in \(OTLPDiagnostics.printable(queue.quarantineDirectory, maxCharacters: 256))")
+                "OTLP spool: \(quarantined) \(kind.noun(quarantined)) refused by the collector (\(OTLPDropReason.rejected)) kept in \(OTLPDiagnostics.printable(queue.quarantineDirectory, maxCharacters: 256))"
+            )
         }
-        return acknowledge(record, items: items, exported: delivery.acceptedItems, rejected: delivery.rejectedItems, quarantined: quarantined)
+        return acknowledge(
+            record, items: items, exported: delivery.acceptedItems, rejected: delivery.rejectedItems, quarantined: quarantined)
     }
 
     private func acknowledge(_ record: OTLPSpoolQueue.Record, items: Int, exported: Int, rejected: Int, quarantined: Int) -> Step {
@@ -179,7 +185,9 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
             try queue.acknowledge(record, items: items)
         } catch {
             // Delivered, but the checkpoint is not durable: after a crash this record may be sent again.
-            diagnostics("OTLP spool \(directoryName): \(OTLPDiagnostics.printable("\(error)", maxCharacters: 512)); a record may be sent again after a restart")
+            diagnostics(
+                "OTLP spool \(directoryName): \(OTLPDiagnostics.printable("\(error)", maxCharacters: 512)); a record may be sent again after a restart"
+            )
         }
         return .acknowledged(exported: exported, rejected: rejected, quarantined: quarantined)
     }
@@ -244,7 +252,8 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
                 if !outageReported {
                     let cause = isSpoolError ? "a spool error (\(reason))" : "cannot deliver to \(sender.endpoint.redactedURL) (\(reason))"
                     diagnostics(
-                        "OTLP spool: \(cause); \(queue.pendingItems) \(kind.noun(queue.pendingItems)) kept in \(directoryName), trying again in \(Int(wait.rounded(.up))) s")
+                        "OTLP spool: \(cause); \(queue.pendingItems) \(kind.noun(queue.pendingItems)) kept in \(directoryName), trying again in \(Int(wait.rounded(.up))) s"
+                    )
                     outageReported = true
                 }
                 state.withLock {
@@ -254,7 +263,9 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
                     while drainDeadline == nil {
                         let left = ContinuousClock.now.duration(to: end)
                         guard left > .zero else { break }
-                        _ = state.wait(until: Date(timeIntervalSinceNow: min(1, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)))
+                        _ = state.wait(
+                            until: Date(
+                                timeIntervalSinceNow: min(1, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)))
                     }
                 }
             }

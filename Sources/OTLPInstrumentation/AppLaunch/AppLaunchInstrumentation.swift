@@ -79,21 +79,25 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
         var names = [provider.coldEndNotification]
         if provider.warmEndNotification != provider.coldEndNotification { names.append(provider.warmEndNotification) }
         for name in names {
-            observers.append(notificationCenter.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
-                self?.launchEnded(note.name)
-            })
+            observers.append(
+                notificationCenter.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
+                    self?.launchEnded(note.name)
+                })
         }
         for milestone in provider.launchMilestones {
-            observers.append(notificationCenter.addObserver(forName: milestone, object: nil, queue: nil) { [weak self] note in
-                self?.milestoneReached(note.name)
-            })
+            observers.append(
+                notificationCenter.addObserver(forName: milestone, object: nil, queue: nil) { [weak self] note in
+                    self?.milestoneReached(note.name)
+                })
         }
-        observers.append(notificationCenter.addObserver(forName: provider.warmStartNotification, object: nil, queue: nil) { [weak self] _ in
-            self?.warmStarted()
-        })
-        observers.append(notificationCenter.addObserver(forName: provider.hiddenNotification, object: nil, queue: nil) { [weak self] _ in
-            self?.hidden()
-        })
+        observers.append(
+            notificationCenter.addObserver(forName: provider.warmStartNotification, object: nil, queue: nil) { [weak self] _ in
+                self?.warmStarted()
+            })
+        observers.append(
+            notificationCenter.addObserver(forName: provider.hiddenNotification, object: nil, queue: nil) { [weak self] _ in
+                self?.hidden()
+            })
     }
 
     deinit {
@@ -125,12 +129,14 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
     @discardableResult
     public func phase(_ name: String, from startMark: String, to endMark: String? = nil) -> Bool {
         let now = clock.nowUnixNano()
-        guard let (parent, start, end) = lock.withLock({ () -> (T.Span, UInt64, UInt64)? in
-            guard !coldFinished, let parent = coldSpan, let start = marks[startMark] else { return nil }
-            let end = endMark.map { marks[$0] } ?? now
-            guard let end else { return nil }
-            return (parent, start, end)
-        }) else { return false }
+        guard
+            let (parent, start, end) = lock.withLock({ () -> (T.Span, UInt64, UInt64)? in
+                guard !coldFinished, let parent = coldSpan, let start = marks[startMark] else { return nil }
+                let end = endMark.map { marks[$0] } ?? now
+                guard let end else { return nil }
+                return (parent, start, end)
+            })
+        else { return false }
         tracer.startSpan(name, context: parent.context, ofKind: .internal, at: Self.instant(start)).end(at: Self.instant(max(end, start)))
         return true
     }
@@ -141,7 +147,9 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
     /// `did_finish_launching`.
     static func label(_ name: Notification.Name) -> String {
         var raw = name.rawValue
-        for prefix in ["OTLPWireApplication", "UIApplication", "UIScene", "NS"] where raw.hasPrefix(prefix) { raw.removeFirst(prefix.count); break }
+        for prefix in ["OTLPWireApplication", "UIApplication", "UIScene", "NS"] where raw.hasPrefix(prefix) {
+            raw.removeFirst(prefix.count); break
+        }
         if raw.hasSuffix("Notification") { raw.removeLast("Notification".count) }
         var out = ""
         for character in raw {
@@ -163,8 +171,10 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
         let previous = lastMilestone
         lastMilestone = (label, now)
         lock.unlock()
-        tracer.startSpan("launch.\(previous.label)_to_\(label)", context: parent.context, ofKind: .internal, at: Self.instant(previous.unixNano))
-            .end(at: Self.instant(max(now, previous.unixNano)))
+        tracer.startSpan(
+            "launch.\(previous.label)_to_\(label)", context: parent.context, ofKind: .internal, at: Self.instant(previous.unixNano)
+        )
+        .end(at: Self.instant(max(now, previous.unixNano)))
     }
 
     func launchEnded(_ name: Notification.Name) {
@@ -176,8 +186,11 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
             let previous = lastMilestone
             lock.unlock()
             if !provider.launchMilestones.isEmpty {
-                tracer.startSpan("launch.\(previous.label)_to_\(Self.label(name))", context: span.context, ofKind: .internal, at: Self.instant(previous.unixNano))
-                    .end(at: Self.instant(max(now, previous.unixNano)))
+                tracer.startSpan(
+                    "launch.\(previous.label)_to_\(Self.label(name))", context: span.context, ofKind: .internal,
+                    at: Self.instant(previous.unixNano)
+                )
+                .end(at: Self.instant(max(now, previous.unixNano)))
             }
             let start = Self.unixNano(provider.coldLaunchStartTime)
             let seconds = Double(now &- start) / 1e9

@@ -27,14 +27,16 @@ public struct LinuxAppLaunchProvider: AppLaunchProvider {
     /// Process start as a date, or `nil` when /proc cannot be read.
     package static func processStartTime(procRoot: String = "/proc", ticksPerSecond: Int = Int(sysconf(Int32(_SC_CLK_TCK)))) -> Date? {
         guard let stat = try? String(contentsOfFile: "\(procRoot)/self/stat", encoding: .utf8),
-              let system = try? String(contentsOfFile: "\(procRoot)/stat", encoding: .utf8) else { return nil }
+            let system = try? String(contentsOfFile: "\(procRoot)/stat", encoding: .utf8)
+        else { return nil }
         // The command name (field 2) is in parentheses and may contain spaces: fields start after the last ')'.
         guard let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // After ')' come field 3 (state) onwards, so field 22 (starttime) is at offset 22 - 3.
         guard fields.count > 19, let startTicks = Double(fields[19]), ticksPerSecond > 0 else { return nil }
         guard let line = system.split(separator: "\n").first(where: { $0.hasPrefix("btime ") }),
-              let bootTime = Double(line.dropFirst(6).trimmingCharacters(in: .whitespaces)) else { return nil }
+            let bootTime = Double(line.dropFirst(6).trimmingCharacters(in: .whitespaces))
+        else { return nil }
         return Date(timeIntervalSince1970: bootTime + startTicks / Double(ticksPerSecond))
     }
 }

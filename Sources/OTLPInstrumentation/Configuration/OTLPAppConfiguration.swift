@@ -63,7 +63,9 @@ public struct OTLPAppConfiguration: Sendable, Equatable {
 
     /// Reads one JSON document holding both parts. Unknown keys are ignored and listed in `warnings` (sorted
     /// by key path); a wrong type or an invalid value throws an error naming the key path.
-    public static func load(json: Data) throws(OTLPConfigurationError) -> (configuration: OTLPAppConfiguration, warnings: [OTLPConfigurationWarning]) {
+    public static func load(
+        json: Data
+    ) throws(OTLPConfigurationError) -> (configuration: OTLPAppConfiguration, warnings: [OTLPConfigurationWarning]) {
         let app: AppKeys
         let unknownKeys = OTLPUnknownKeyCollector()
         do {
@@ -82,7 +84,8 @@ public struct OTLPAppConfiguration: Sendable, Equatable {
         // Each part reports the other's top-level keys as unknown: a top-level key is unknown when both do
         // (the pipeline's warning is kept), a nested one when the part that reads its section does.
         let appSections = Set(AppKeys.CodingKeys.allCases.map(\.stringValue))
-        let warnings = pipelineWarnings.filter { $0.code != .unknownKey || $0.keyPath.count != 1 || !appSections.contains($0.keyPath[0]) }
+        let warnings =
+            pipelineWarnings.filter { $0.code != .unknownKey || $0.keyPath.count != 1 || !appSections.contains($0.keyPath[0]) }
             + unknownKeys.warnings.filter { $0.code != .unknownKey || $0.keyPath.count > 1 }
         let defaults = Self.default
         let configuration = OTLPAppConfiguration(

@@ -37,7 +37,8 @@ public struct OTLPSessionConfiguration: Sendable, Equatable, Codable {
     package var clamped: OTLPSessionConfiguration {
         OTLPSessionConfiguration(
             enabled: enabled,
-            inactivityTimeoutSeconds: OTLPSettingClamp.clamp(inactivityTimeoutSeconds, to: Self.secondsRange, default: Self.default.inactivityTimeoutSeconds),
+            inactivityTimeoutSeconds: OTLPSettingClamp.clamp(
+                inactivityTimeoutSeconds, to: Self.secondsRange, default: Self.default.inactivityTimeoutSeconds),
             maxLengthSeconds: OTLPSettingClamp.clamp(maxLengthSeconds, to: Self.secondsRange, default: Self.default.maxLengthSeconds))
     }
 }
@@ -49,11 +50,14 @@ extension OTLPSessionConfiguration {
         var problems: [OTLPConfigurationError] = []
         for (key, value) in [("inactivityTimeoutSeconds", inactivityTimeoutSeconds), ("maxLengthSeconds", maxLengthSeconds)]
         where !Self.secondsRange.contains(value) {
-            problems.append(OTLPConfigurationError(
-                keyPath: prefix + key, message: "\(value) is outside \(Int(Self.secondsRange.lowerBound))...\(Int(Self.secondsRange.upperBound)) seconds"))
+            problems.append(
+                OTLPConfigurationError(
+                    keyPath: prefix + key,
+                    message: "\(value) is outside \(Int(Self.secondsRange.lowerBound))...\(Int(Self.secondsRange.upperBound)) seconds"))
         }
         if problems.isEmpty, maxLengthSeconds < inactivityTimeoutSeconds {
-            problems.append(OTLPConfigurationError(keyPath: prefix + "maxLengthSeconds", message: "is shorter than inactivityTimeoutSeconds"))
+            problems.append(
+                OTLPConfigurationError(keyPath: prefix + "maxLengthSeconds", message: "is shorter than inactivityTimeoutSeconds"))
         }
         return problems
     }
@@ -67,7 +71,8 @@ extension OTLPSessionConfiguration {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled) ?? Self.default.enabled
-        inactivityTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .inactivityTimeoutSeconds) ?? Self.default.inactivityTimeoutSeconds
+        inactivityTimeoutSeconds =
+            try container.decodeIfPresent(Double.self, forKey: .inactivityTimeoutSeconds) ?? Self.default.inactivityTimeoutSeconds
         maxLengthSeconds = try container.decodeIfPresent(Double.self, forKey: .maxLengthSeconds) ?? Self.default.maxLengthSeconds
     }
 }

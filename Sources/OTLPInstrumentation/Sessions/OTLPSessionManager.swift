@@ -289,7 +289,8 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
         let maxLengthNanos = Self.nanos(configuration.maxLengthSeconds)
         guard idleNanos >= timeoutNanos || ageNanos >= maxLengthNanos else { return nil }
         // The earlier of the two ends that passed is the longer ago.
-        let agoNanos = max(idleNanos >= timeoutNanos ? idleNanos - timeoutNanos : 0, ageNanos >= maxLengthNanos ? ageNanos - maxLengthNanos : 0)
+        let agoNanos = max(
+            idleNanos >= timeoutNanos ? idleNanos - timeoutNanos : 0, ageNanos >= maxLengthNanos ? ageNanos - maxLengthNanos : 0)
         return Self.subtracting(now.unixNano, agoNanos)
     }
 

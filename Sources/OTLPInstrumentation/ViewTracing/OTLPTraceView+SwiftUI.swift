@@ -15,7 +15,8 @@ public struct OTLPTraceView<Content: View>: View {
         _ name: String, attributes: [String: String] = [:], tracer: OTLPTracer?, isEnabled: Bool = true,
         @ViewBuilder content: @escaping () -> Content
     ) {
-        _tracker = State(initialValue: ViewTraceTracker(name, viewType: "swiftui", attributes: attributes, tracer: tracer, isEnabled: isEnabled))
+        _tracker = State(
+            initialValue: ViewTraceTracker(name, viewType: "swiftui", attributes: attributes, tracer: tracer, isEnabled: isEnabled))
         self.content = content
     }
 

@@ -72,7 +72,9 @@ public final class ViewTraceTracker<T: Tracer>: @unchecked Sendable {
     @usableFromInline
     func bodyWillEvaluate() -> T.Span? {
         guard let tracer else { return nil }
-        let count = lock.withLock { bodyEvaluationCount += 1; return bodyEvaluationCount }
+        let count = lock.withLock {
+            bodyEvaluationCount += 1; return bodyEvaluationCount
+        }
         let parent = rootSpan()
         let span = tracer.startSpan("\(viewName).body", context: parent.context, ofKind: .client, at: Self.instant(clock.nowUnixNano()))
         span.attributes["view.name"] = viewName
@@ -90,14 +92,18 @@ public final class ViewTraceTracker<T: Tracer>: @unchecked Sendable {
     /// The view appeared: a `{viewName}.onAppear` point-in-time span.
     public func onAppear() {
         guard isEnabled else { return }
-        let count = lock.withLock { appearCount += 1; return appearCount }
+        let count = lock.withLock {
+            appearCount += 1; return appearCount
+        }
         pointSpan("onAppear", countKey: "view.appear.count", count: count)
     }
 
     /// The view disappeared: a `{viewName}.onDisappear` point-in-time span, and the root span ends (once).
     public func onDisappear() {
         guard isEnabled else { return }
-        let count = lock.withLock { disappearCount += 1; return disappearCount }
+        let count = lock.withLock {
+            disappearCount += 1; return disappearCount
+        }
         pointSpan("onDisappear", countKey: "view.disappear.count", count: count)
         let toEnd: T.Span? = lock.withLock {
             guard !rootEnded, let root else { return nil }

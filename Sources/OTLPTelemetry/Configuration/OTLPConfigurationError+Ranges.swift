@@ -17,7 +17,8 @@ extension OTLPConfigurationError {
         guard !range.contains(value) else { return nil }
         return OTLPConfigurationError(
             keyPath: keyPath,
-            message: "must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound))\(unit), got \(Self.format(value))")
+            message:
+                "must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound))\(unit), got \(Self.format(value))")
     }
 
     private static func format(_ value: Double) -> String {

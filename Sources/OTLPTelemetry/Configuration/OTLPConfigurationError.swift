@@ -16,7 +16,8 @@ public struct OTLPConfigurationError: Error, Sendable, Equatable, CustomStringCo
     /// The error a `JSONDecoder` failure means, with the key path it names.
     package init(decodingError: DecodingError) {
         func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+            codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".").replacingOccurrences(
+                of: ".[", with: "[")
         }
         switch decodingError {
         case .typeMismatch(let type, let context):

@@ -56,7 +56,9 @@ struct OTLPEnvironmentReader {
         let seconds = Double(number) / 1000
         guard number >= 0, range.contains(seconds) else {
             let low = Int((range.lowerBound * 1000).rounded(.up)), high = Int((range.upperBound * 1000).rounded(.down))
-            warn(name, "must be between \(low) and \(high) milliseconds\(zeroMeansIndefinite ? " (or 0: no limit)" : ""), got \(number); ignored")
+            warn(
+                name,
+                "must be between \(low) and \(high) milliseconds\(zeroMeansIndefinite ? " (or 0: no limit)" : ""), got \(number); ignored")
             return nil
         }
         return seconds

@@ -31,12 +31,14 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         public var timeoutSeconds: Double?
 
         /// Enabled, nothing overridden: what an omitted argument or JSON key means.
-        public static let `default` = SignalOverride(enabled: true, endpoint: nil, protocol: nil, compression: nil, headers: nil, timeoutSeconds: nil)
+        public static let `default` = SignalOverride(
+            enabled: true, endpoint: nil, protocol: nil, compression: nil, headers: nil, timeoutSeconds: nil)
 
         /// Overrides with ``default``'s values unless given.
         public init(
             enabled: Bool = SignalOverride.default.enabled, endpoint: String? = SignalOverride.default.endpoint,
-            protocol: OTLPHTTPProtocol? = SignalOverride.default.protocol, compression: OTLPCompression? = SignalOverride.default.compression,
+            protocol: OTLPHTTPProtocol? = SignalOverride.default.protocol,
+            compression: OTLPCompression? = SignalOverride.default.compression,
             headers: [String: String]? = SignalOverride.default.headers, timeoutSeconds: Double? = SignalOverride.default.timeoutSeconds
         ) {
             self.enabled = enabled
@@ -107,7 +109,8 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
 
     /// A configuration with ``default``'s values unless given.
     public init(
-        endpoint: String = OTLPExporterConfiguration.default.endpoint, protocol: OTLPHTTPProtocol = OTLPExporterConfiguration.default.protocol,
+        endpoint: String = OTLPExporterConfiguration.default.endpoint,
+        protocol: OTLPHTTPProtocol = OTLPExporterConfiguration.default.protocol,
         compression: OTLPCompression = OTLPExporterConfiguration.default.compression,
         headers: [String: String] = OTLPExporterConfiguration.default.headers,
         timeoutSeconds: Double = OTLPExporterConfiguration.default.timeoutSeconds,
@@ -154,7 +157,9 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         return Resolved(
             url: url, protocol: override.protocol ?? `protocol`, compression: override.compression ?? compression,
             // A header no HTTP request can carry (listed by `problems`) is left out rather than failing every request.
-            headers: Self.merging(override.headers ?? [:], over: headers).filter { Self.headerProblem(name: $0.key, value: $0.value) == nil },
+            headers: Self.merging(override.headers ?? [:], over: headers).filter {
+                Self.headerProblem(name: $0.key, value: $0.value) == nil
+            },
             timeoutSeconds: OTLPSettingClamp.clamp(
                 override.timeoutSeconds ?? timeoutSeconds, to: Self.timeoutSecondsRange, default: Self.default.timeoutSeconds),
             spool: spool.flatMap { spool in
@@ -192,7 +197,10 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
                     problems.append(OTLPConfigurationError(keyPath: "\(path)headers.\(Self.printableHeaderName(name))", message: message))
                 }
             }
-            if let timeoutSeconds, let problem = OTLPConfigurationError.check(timeoutSeconds, in: Self.timeoutSecondsRange, "\(path)timeoutSeconds", unit: " seconds") {
+            if let timeoutSeconds,
+                let problem = OTLPConfigurationError.check(
+                    timeoutSeconds, in: Self.timeoutSecondsRange, "\(path)timeoutSeconds", unit: " seconds")
+            {
                 problems.append(problem)
             }
         }
@@ -200,7 +208,8 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         problems += spool?.violations(prefix: "\(prefix)spool.") ?? []
         for signal in OTLPSignal.allCases {
             let override = self[signal]
-            check(endpoint: override.endpoint, headers: override.headers, timeoutSeconds: override.timeoutSeconds, at: "\(prefix)\(signal).")
+            check(
+                endpoint: override.endpoint, headers: override.headers, timeoutSeconds: override.timeoutSeconds, at: "\(prefix)\(signal).")
         }
         return problems
     }
@@ -221,12 +230,15 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         else { return "\(expected) (\"http://collector:4318\")" }
         guard scheme == "http" || scheme == "https" else {
             // `user:password@host` parses as the scheme `user`: never echoed when credentials may follow.
-            return string.contains("@") ? "\(expected) (no user or password in it: put credentials in headers)" : "\(expected), not \(scheme)"
+            return string.contains("@")
+                ? "\(expected) (no user or password in it: put credentials in headers)" : "\(expected), not \(scheme)"
         }
         guard let host = components.host, !host.isEmpty else { return "\(expected) (\"http://collector:4318\")" }
         if let range = components.rangeOfPort {
             let port = string[range]
-            guard !port.isEmpty, port.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let number = Int(port), (1...65_535).contains(number) else {
+            guard !port.isEmpty, port.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let number = Int(port),
+                (1...65_535).contains(number)
+            else {
                 return "\(expected): its port must be 1...65535"
             }
         }
@@ -267,7 +279,9 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
     /// with a line break).
     static func headerProblem(name: String, value: String) -> String? {
         if name.isEmpty { return "a header name must not be empty" }
-        if !name.unicodeScalars.allSatisfy(isTokenCharacter) { return "a header name must be an HTTP token (letters, digits and !#$%&'*+-.^_`|~)" }
+        if !name.unicodeScalars.allSatisfy(isTokenCharacter) {
+            return "a header name must be an HTTP token (letters, digits and !#$%&'*+-.^_`|~)"
+        }
         if value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
             return "a header value must not hold control characters (line breaks included)"
         }
@@ -285,7 +299,9 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
 
 // Decoding with every key optional: a JSON file names only what differs from the defaults.
 extension OTLPExporterConfiguration {
-    enum CodingKeys: String, CodingKey, CaseIterable { case endpoint, `protocol`, compression, headers, timeoutSeconds, traces, logs, spool }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case endpoint, `protocol`, compression, headers, timeoutSeconds, traces, logs, spool
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

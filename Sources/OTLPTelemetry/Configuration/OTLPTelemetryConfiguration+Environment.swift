@@ -94,7 +94,10 @@ extension OTLPTelemetryConfiguration {
             let endpointName = "\(prefix)\(infix)ENDPOINT"
             if let endpoint = reader.value(endpointName) {
                 if let problem = OTLPExporterConfiguration.endpointProblem(endpoint) {
-                    reader.warn(endpointName, "\(problem), got \(OTLPEnvironmentReader.quoted(OTLPExporterConfiguration.Resolved.redacted(url: endpoint))); ignored")
+                    reader.warn(
+                        endpointName,
+                        "\(problem), got \(OTLPEnvironmentReader.quoted(OTLPExporterConfiguration.Resolved.redacted(url: endpoint))); ignored"
+                    )
                 } else {
                     if let scope { exporter[scope].endpoint = endpoint } else { exporter.endpoint = endpoint }
                     configuredBy.insert(tag)
@@ -107,7 +110,8 @@ extension OTLPTelemetryConfiguration {
                 for (key, value) in pairs {
                     if let problem = OTLPExporterConfiguration.headerProblem(name: key, value: value) {
                         // The value may be a secret: the warning names the header, never its value.
-                        malformed.append("header \(OTLPEnvironmentReader.quoted(OTLPExporterConfiguration.printableHeaderName(key))): \(problem)")
+                        malformed.append(
+                            "header \(OTLPEnvironmentReader.quoted(OTLPExporterConfiguration.printableHeaderName(key))): \(problem)")
                     } else {
                         headers = OTLPExporterConfiguration.merging([key: value], over: headers)
                     }
@@ -126,18 +130,21 @@ extension OTLPTelemetryConfiguration {
                 if let scope { exporter[scope].compression = compression } else { exporter.compression = compression }
                 configuredBy.insert(tag)
             }
-            if let timeout = reader.milliseconds("\(prefix)\(infix)TIMEOUT", in: OTLPExporterConfiguration.timeoutSecondsRange, zeroMeansIndefinite: true) {
+            if let timeout = reader.milliseconds(
+                "\(prefix)\(infix)TIMEOUT", in: OTLPExporterConfiguration.timeoutSecondsRange, zeroMeansIndefinite: true)
+            {
                 if let scope { exporter[scope].timeoutSeconds = timeout } else { exporter.timeoutSeconds = timeout }
                 configuredBy.insert(tag)
             }
             if let value = reader.choice(
-                "\(prefix)\(infix)PROTOCOL", OTLPHTTPProtocol.allCases.map { ($0.rawValue, $0) }, rejection: OTLPHTTPProtocol.rejection(of:))
-            {
+                "\(prefix)\(infix)PROTOCOL", OTLPHTTPProtocol.allCases.map { ($0.rawValue, $0) }, rejection: OTLPHTTPProtocol.rejection(of:)
+            ) {
                 if let scope { exporter[scope].protocol = value } else { exporter.protocol = value }
                 configuredBy.insert(tag)
             }
             // TLS settings the exporter does not offer: `https` uses the system's trust roots.
-            for setting in ["CERTIFICATE", "CLIENT_KEY", "CLIENT_CERTIFICATE", "INSECURE"] where reader.value("\(prefix)\(infix)\(setting)") != nil {
+            for setting in ["CERTIFICATE", "CLIENT_KEY", "CLIENT_CERTIFICATE", "INSECURE"]
+            where reader.value("\(prefix)\(infix)\(setting)") != nil {
                 reader.warn("\(prefix)\(infix)\(setting)", "not supported (https uses the system's trust roots); ignored")
             }
         }
@@ -205,14 +212,18 @@ extension OTLPTelemetryConfiguration {
     // MARK: Batching
 
     /// `batch` with the `<prefix>*` variables applied, or `nil` when none is set and valid.
-    private static func applyingBatch(_ prefix: String, to batch: OTLPBatchConfiguration, _ reader: inout OTLPEnvironmentReader) -> OTLPBatchConfiguration? {
+    private static func applyingBatch(
+        _ prefix: String, to batch: OTLPBatchConfiguration, _ reader: inout OTLPEnvironmentReader
+    ) -> OTLPBatchConfiguration? {
         var batch = batch
         var changed = false
         if let delay = reader.milliseconds("\(prefix)SCHEDULE_DELAY", in: OTLPBatchConfiguration.scheduleDelaySecondsRange) {
             batch.scheduleDelaySeconds = delay
             changed = true
         }
-        if let timeout = reader.milliseconds("\(prefix)EXPORT_TIMEOUT", in: OTLPBatchConfiguration.exportTimeoutSecondsRange, zeroMeansIndefinite: true) {
+        if let timeout = reader.milliseconds(
+            "\(prefix)EXPORT_TIMEOUT", in: OTLPBatchConfiguration.exportTimeoutSecondsRange, zeroMeansIndefinite: true)
+        {
             batch.exportTimeoutSeconds = timeout
             changed = true
         }
@@ -222,13 +233,18 @@ extension OTLPTelemetryConfiguration {
             changed = true
         }
         let batchName = "\(prefix)MAX_EXPORT_BATCH_SIZE"
-        let sizeRange = OTLPBatchConfiguration.maxQueueSizeRange.contains(batch.maxQueueSize) ? 1...batch.maxQueueSize : OTLPBatchConfiguration.maxQueueSizeRange
-        if let size = reader.integer(batchName, in: sizeRange, unit: sizeRange.upperBound == batch.maxQueueSize ? " (the queue size)" : "") {
+        let sizeRange =
+            OTLPBatchConfiguration.maxQueueSizeRange.contains(batch.maxQueueSize)
+            ? 1...batch.maxQueueSize : OTLPBatchConfiguration.maxQueueSizeRange
+        if let size = reader.integer(batchName, in: sizeRange, unit: sizeRange.upperBound == batch.maxQueueSize ? " (the queue size)" : "")
+        {
             batch.maxExportBatchSize = size
             changed = true
         }
         if changed, batch.maxExportBatchSize > batch.maxQueueSize, OTLPBatchConfiguration.maxQueueSizeRange.contains(batch.maxQueueSize) {
-            reader.warn(queueName, "smaller than the export batch size \(batch.maxExportBatchSize); the batch size is lowered to \(batch.maxQueueSize)")
+            reader.warn(
+                queueName,
+                "smaller than the export batch size \(batch.maxExportBatchSize); the batch size is lowered to \(batch.maxQueueSize)")
             batch.maxExportBatchSize = batch.maxQueueSize
         }
         return changed ? batch : nil

@@ -167,7 +167,8 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     public init(
         service: Service = OTLPTelemetryConfiguration.default.service, traces: Output = OTLPTelemetryConfiguration.default.traces,
         logs: Output = OTLPTelemetryConfiguration.default.logs, durability: OTLPDurability = OTLPTelemetryConfiguration.default.durability,
-        rotation: Rotation = OTLPTelemetryConfiguration.default.rotation, batch: OTLPBatchConfiguration = OTLPTelemetryConfiguration.default.batch,
+        rotation: Rotation = OTLPTelemetryConfiguration.default.rotation,
+        batch: OTLPBatchConfiguration = OTLPTelemetryConfiguration.default.batch,
         limits: OTLPLimits = OTLPTelemetryConfiguration.default.limits, sampling: Sampling = OTLPTelemetryConfiguration.default.sampling,
         otlp: OTLPExporterConfiguration? = OTLPTelemetryConfiguration.default.otlp,
         logsBatch: OTLPBatchConfiguration? = OTLPTelemetryConfiguration.default.logsBatch
@@ -186,7 +187,9 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
 
     /// Reads a JSON configuration. Unknown keys are ignored and listed in `warnings` (in key path order);
     /// a wrong type or an invalid value throws an error naming the key path.
-    public static func load(json: Data) throws(OTLPConfigurationError) -> (configuration: OTLPTelemetryConfiguration, warnings: [OTLPConfigurationWarning]) {
+    public static func load(
+        json: Data
+    ) throws(OTLPConfigurationError) -> (configuration: OTLPTelemetryConfiguration, warnings: [OTLPConfigurationWarning]) {
         let configuration: OTLPTelemetryConfiguration
         let unknownKeys = OTLPUnknownKeyCollector()
         do {
@@ -219,7 +222,9 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     }
 
     /// ``load(json:)`` from a file.
-    public static func load(contentsOf url: URL) throws(OTLPConfigurationError) -> (configuration: OTLPTelemetryConfiguration, warnings: [OTLPConfigurationWarning]) {
+    public static func load(
+        contentsOf url: URL
+    ) throws(OTLPConfigurationError) -> (configuration: OTLPTelemetryConfiguration, warnings: [OTLPConfigurationWarning]) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -246,10 +251,16 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         require(service.name.map { !$0.isEmpty } ?? true, "service.name", "must not be empty")
         require(traces.framing != .unframed, "traces.framing", "must be u32be, varint or jsonl")
         require(logs.framing != .unframed, "logs.framing", "must be u32be, varint or jsonl")
-        if let path = traces.path, let other = logs.path { require(path != other || path == "stderr" || path == "-" || path == "stdout", "logs.path", "must differ from traces.path (one signal per file)") }
+        if let path = traces.path, let other = logs.path {
+            require(
+                path != other || path == "stderr" || path == "-" || path == "stdout", "logs.path",
+                "must differ from traces.path (one signal per file)")
+        }
         if service.attributes.count > Service.maxAttributes {
-            problems.append(OTLPConfigurationError(
-                keyPath: "service.attributes", message: "must have at most \(Service.maxAttributes) entries, has \(service.attributes.count)"))
+            problems.append(
+                OTLPConfigurationError(
+                    keyPath: "service.attributes",
+                    message: "must have at most \(Service.maxAttributes) entries, has \(service.attributes.count)"))
         }
         problems += rotation.violations()
         problems += batch.violations(prefix: "batch.")
@@ -265,7 +276,9 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     package var clamped: OTLPTelemetryConfiguration {
         var copy = self
         if service.attributes.count > Service.maxAttributes {
-            copy.service.attributes = Dictionary(uniqueKeysWithValues: service.attributes.sorted { $0.key < $1.key }.prefix(Service.maxAttributes).map { ($0.key, $0.value) })
+            copy.service.attributes = Dictionary(
+                uniqueKeysWithValues: service.attributes.sorted { $0.key < $1.key }.prefix(Service.maxAttributes).map { ($0.key, $0.value) }
+            )
         }
         copy.rotation = rotation.clamped
         copy.batch = batch.clamped
@@ -298,7 +311,9 @@ extension OTLPFraming: Codable {}
 
 // Decoding with every key optional: a JSON file names only what differs from the defaults.
 extension OTLPTelemetryConfiguration {
-    enum CodingKeys: String, CodingKey, CaseIterable { case service, traces, logs, durability, rotation, batch, limits, sampling, otlp, logsBatch }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case service, traces, logs, durability, rotation, batch, limits, sampling, otlp, logsBatch
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -395,7 +410,8 @@ extension OTLPTelemetryConfiguration.Sampling {
 
 extension OTLPLimits {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case attributeCountLimit, attributeValueLengthLimit, eventCountLimit, linkCountLimit, attributePerEventCountLimit, attributePerLinkCountLimit
+        case attributeCountLimit, attributeValueLengthLimit, eventCountLimit, linkCountLimit, attributePerEventCountLimit,
+            attributePerLinkCountLimit
     }
 
     public init(from decoder: any Decoder) throws {
@@ -413,8 +429,10 @@ extension OTLPLimits {
         }
         eventCountLimit = try container.decodeIntegerIfPresent(forKey: .eventCountLimit) ?? defaults.eventCountLimit
         linkCountLimit = try container.decodeIntegerIfPresent(forKey: .linkCountLimit) ?? defaults.linkCountLimit
-        attributePerEventCountLimit = try container.decodeIntegerIfPresent(forKey: .attributePerEventCountLimit) ?? defaults.attributePerEventCountLimit
-        attributePerLinkCountLimit = try container.decodeIntegerIfPresent(forKey: .attributePerLinkCountLimit) ?? defaults.attributePerLinkCountLimit
+        attributePerEventCountLimit =
+            try container.decodeIntegerIfPresent(forKey: .attributePerEventCountLimit) ?? defaults.attributePerEventCountLimit
+        attributePerLinkCountLimit =
+            try container.decodeIntegerIfPresent(forKey: .attributePerLinkCountLimit) ?? defaults.attributePerLinkCountLimit
     }
 
     /// Encodes every limit; no value length limit is written as `null` (a missing key means the default).
@@ -446,7 +464,8 @@ extension KeyedDecodingContainer {
         }
         guard let number else { return nil }
         guard number.isFinite, number == number.rounded(.towardZero) else {
-            throw DecodingError.typeMismatch(Int.self, .init(codingPath: codingPath + [key], debugDescription: "expected an integer, got \(number)"))
+            throw DecodingError.typeMismatch(
+                Int.self, .init(codingPath: codingPath + [key], debugDescription: "expected an integer, got \(number)"))
         }
         guard let value = Int(exactly: number) else {
             throw DecodingError.dataCorrupted(.init(codingPath: codingPath + [key], debugDescription: "\(number) is out of range"))

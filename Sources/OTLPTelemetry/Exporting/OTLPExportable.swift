@@ -41,7 +41,8 @@ extension OTLPExportable {
         if tooLarge > 0 {
             counters.dropped(tooLarge, signal, .itemTooLarge)
             diagnostics(
-                "\(reporter): \(tooLarge) \(signal.noun(tooLarge)) dropped (\(OTLPDropReason.itemTooLarge)): values nested deeper than \(maxEncodableValueNesting) levels")
+                "\(reporter): \(tooLarge) \(signal.noun(tooLarge)) dropped (\(OTLPDropReason.itemTooLarge)): values nested deeper than \(maxEncodableValueNesting) levels"
+            )
         }
         return encodable
     }

@@ -86,7 +86,8 @@ package final class OTLPOutputLock {
     private static func holder(_ fd: Int32) -> String {
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard count > 0, let pid = Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        guard count > 0, let pid = Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             return "another pipeline"
         }
         if pid == getpid() { return "another sink in this process (\(pid))" }

@@ -161,7 +161,9 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
                 file = try OTLPFileSink(path: path, openFlags: O_APPEND)
                 return
             }
-            diagnostics("OTLP rotating sink: \(path), created by this sink with \(current.items) items, was changed by someone else (moved, removed, replaced or resized); left alone")
+            diagnostics(
+                "OTLP rotating sink: \(path), created by this sink with \(current.items) items, was changed by someone else (moved, removed, replaced or resized); left alone"
+            )
             self.current = nil
         }
         for _ in 0..<16 {
@@ -176,7 +178,9 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
             // Something this sink did not create is at the path.
             guard let found = try OTLPFileStatus.of(path: path) else { continue }
             if found.isSymbolicLink {
-                throw .system("cannot open \(path): it is a symbolic link, which is not followed (give the path of the file it points to)", errno: ELOOP)
+                throw .system(
+                    "cannot open \(path): it is a symbolic link, which is not followed (give the path of the file it points to)",
+                    errno: ELOOP)
             }
             if !found.isRegularFile { return try openSpecialFile() }
             _ = try moveAside()  // an earlier run's file: kept, under a new name, never deleted
@@ -275,7 +279,9 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
             }
             do throws(OTLPWriteError) {
                 guard old.isUnchanged(try OTLPFileStatus.of(path: old.path)) else {
-                    diagnostics("OTLP rotating sink: \(old.path), created by this sink with \(old.items) items, was changed by someone else (moved, removed, replaced or resized); left alone, not counted")
+                    diagnostics(
+                        "OTLP rotating sink: \(old.path), created by this sink with \(old.items) items, was changed by someone else (moved, removed, replaced or resized); left alone, not counted"
+                    )
                     continue
                 }
                 try OTLPSystemCall.check("cannot delete \(old.path)") { unlink(old.path) }

@@ -178,7 +178,8 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         }
         if part.count == 1 {
             tooLarge += 1
-            diagnostics("OTLP exporter: 1 \(Self.noun(1)) dropped (\(OTLPDropReason.itemTooLarge)): readers would refuse its record: \(refusal)")
+            diagnostics(
+                "OTLP exporter: 1 \(Self.noun(1)) dropped (\(OTLPDropReason.itemTooLarge)): readers would refuse its record: \(refusal)")
             return
         }
         let middle = part.startIndex + part.count / 2

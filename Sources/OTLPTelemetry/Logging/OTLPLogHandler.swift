@@ -26,7 +26,10 @@ public struct OTLPLogHandler: LogHandler {
     let clock: any OTLPClock
 
     /// A handler for the logger `label` that emits through `emitter`, at `logLevel` and above.
-    public init(label: String, emitter: OTLPLogEmitter, logLevel: Logger.Level = .info, metadataProvider: Logger.MetadataProvider? = nil, clock: any OTLPClock = OTLPSystemClock()) {
+    public init(
+        label: String, emitter: OTLPLogEmitter, logLevel: Logger.Level = .info, metadataProvider: Logger.MetadataProvider? = nil,
+        clock: any OTLPClock = OTLPSystemClock()
+    ) {
         self.label = label
         self.emitter = emitter
         self.logLevel = logLevel
@@ -54,9 +57,10 @@ public struct OTLPLogHandler: LogHandler {
         if !label.isEmpty { attributes.append(OTLPAttribute("log.logger", .string(label))) }
         let (severity, text) = Self.severity(event.level)
         let now = clock.nowUnixNano()
-        emitter.emit(OTLPLogRecord(
-            timeUnixNano: now, observedTimeUnixNano: now, severity: severity, severityText: text,
-            body: .string(event.message.description), attributes: attributes))
+        emitter.emit(
+            OTLPLogRecord(
+                timeUnixNano: now, observedTimeUnixNano: now, severity: severity, severityText: text,
+                body: .string(event.message.description), attributes: attributes))
     }
 
     static func severity(_ level: Logger.Level) -> (OTLPSeverity, String) {

@@ -92,14 +92,16 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
     package func apply(to span: inout OTLPSpan) {
         let limits = clamped
         let length = limits.attributeValueLengthLimit
-        span.droppedAttributesCount = Self.add(span.droppedAttributesCount, Self.limit(&span.attributes, limits.attributeCountLimit, length))
+        span.droppedAttributesCount = Self.add(
+            span.droppedAttributesCount, Self.limit(&span.attributes, limits.attributeCountLimit, length))
         if span.events.count > limits.eventCountLimit {
             span.droppedEventsCount = Self.add(span.droppedEventsCount, span.events.count - limits.eventCountLimit)
             span.events.removeLast(span.events.count - limits.eventCountLimit)
         }
         for index in span.events.indices {
             span.events[index].droppedAttributesCount = Self.add(
-                span.events[index].droppedAttributesCount, Self.limit(&span.events[index].attributes, limits.attributePerEventCountLimit, length))
+                span.events[index].droppedAttributesCount,
+                Self.limit(&span.events[index].attributes, limits.attributePerEventCountLimit, length))
         }
         if span.links.count > limits.linkCountLimit {
             span.droppedLinksCount = Self.add(span.droppedLinksCount, span.links.count - limits.linkCountLimit)
@@ -107,7 +109,8 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
         }
         for index in span.links.indices {
             span.links[index].droppedAttributesCount = Self.add(
-                span.links[index].droppedAttributesCount, Self.limit(&span.links[index].attributes, limits.attributePerLinkCountLimit, length))
+                span.links[index].droppedAttributesCount,
+                Self.limit(&span.links[index].attributes, limits.attributePerLinkCountLimit, length))
         }
     }
 
@@ -116,7 +119,8 @@ public struct OTLPLimits: Sendable, Equatable, Codable {
     package func apply(to record: inout OTLPLogRecord) {
         let limits = clamped
         let length = limits.attributeValueLengthLimit
-        record.droppedAttributesCount = Self.add(record.droppedAttributesCount, Self.limit(&record.attributes, limits.attributeCountLimit, length))
+        record.droppedAttributesCount = Self.add(
+            record.droppedAttributesCount, Self.limit(&record.attributes, limits.attributeCountLimit, length))
         if let body = record.body, length != nil || body.isContainer { record.body = Self.truncate(body, length) }
     }
 

@@ -20,7 +20,7 @@ public enum OTLPResourceDetector {
     public static func detect(serviceName: String? = nil, serviceVersion: String? = nil, extra: [OTLPAttribute] = []) -> OTLPResource {
         let executable = executableName()
         var attributes: [OTLPAttribute] = [
-            OTLPAttribute("service.name", .string(serviceName ?? "unknown_service:\(executable)")),
+            OTLPAttribute("service.name", .string(serviceName ?? "unknown_service:\(executable)"))
         ]
         if let serviceVersion { attributes.append(OTLPAttribute("service.version", .string(serviceVersion))) }
         var name = utsname()

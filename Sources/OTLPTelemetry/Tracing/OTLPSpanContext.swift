@@ -34,9 +34,9 @@ public struct OTLPSpanContext: Sendable, Hashable {
     package init?(traceparent: String, traceState: String = "") {
         let parts = traceparent.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count >= 4, parts[0].count == 2, parts[0] != "ff", parts[0] != "00" || parts.count == 4,
-              let traceID = OTLPTraceID(hex: parts[1]), !traceID.isZero,
-              let spanID = OTLPSpanID(hex: parts[2]), !spanID.isZero,
-              parts[3].count == 2, let flags = UInt8(parts[3], radix: 16)
+            let traceID = OTLPTraceID(hex: parts[1]), !traceID.isZero,
+            let spanID = OTLPSpanID(hex: parts[2]), !spanID.isZero,
+            parts[3].count == 2, let flags = UInt8(parts[3], radix: 16)
         else { return nil }
         self.init(traceID: traceID, spanID: spanID, traceFlags: flags, traceState: traceState, isRemote: true)
     }

@@ -117,13 +117,15 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     }
 
     public func addEvent(_ event: SpanEvent) {
-        let converted = OTLPSpanEvent(name: event.name, timeUnixNano: event.nanosecondsSinceEpoch, attributes: event.attributes.otlpAttributes)
+        let converted = OTLPSpanEvent(
+            name: event.name, timeUnixNano: event.nanosecondsSinceEpoch, attributes: event.attributes.otlpAttributes)
         lock.withLock { append(converted) }
     }
 
     /// Records an `exception` event with the semantic-convention attributes `exception.type` and
     /// `exception.message`.
-    public func recordError<Instant: TracerInstant>(_ error: any Error, attributes: SpanAttributes, at instant: @autoclosure () -> Instant) {
+    public func recordError<Instant: TracerInstant>(_ error: any Error, attributes: SpanAttributes, at instant: @autoclosure () -> Instant)
+    {
         var all = [
             OTLPAttribute("exception.type", .string(String(reflecting: type(of: error)))),
             OTLPAttribute("exception.message", .string(String(describing: error))),
@@ -176,7 +178,8 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
                 flags: Self.flags(spanContext.traceFlags, remote: parent?.isRemote ?? false),
                 droppedAttributesCount: UInt32(clamping: droppedAttributes), droppedEventsCount: UInt32(clamping: droppedEvents),
                 droppedLinksCount: UInt32(clamping: droppedLinks))
-            return OTLPScopedSpan(scope: scope, span: span, pendingAttributes: OTLPPendingSpanAttributes(attributes: _attributes, limits: limits))
+            return OTLPScopedSpan(
+                scope: scope, span: span, pendingAttributes: OTLPPendingSpanAttributes(attributes: _attributes, limits: limits))
         }
         if let finished, let stage { stage.onEnd(finished) }
     }

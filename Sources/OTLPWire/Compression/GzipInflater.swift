@@ -201,7 +201,8 @@ final class GzipInflater: OTLPByteSource {
         let cause = zlibError("inflate", Z_DATA_ERROR)
         let message = cause.zlibMessage ?? "invalid compressed data"
         if header.pointee.done != 1 {  // 1: the header was read completely
-            return OTLPReadError(.gzipBadHeader, "invalid gzip member header (\(message))", byteOffset: fileOffset, offsetIn: .file, cause: cause)
+            return OTLPReadError(
+                .gzipBadHeader, "invalid gzip member header (\(message))", byteOffset: fileOffset, offsetIn: .file, cause: cause)
         }
         if let trailerOffset {
             if trailer.count >= 4, trailerField(at: 0) != UInt32(truncatingIfNeeded: stream.adler) {

@@ -22,7 +22,9 @@ package enum OTLPAtomicFile {
             while done < bytes.count {
                 done += try bytes.withUnsafeBytes { raw in
                     Result { () throws(OTLPWriteError) in
-                        try OTLPSystemCall.check("cannot write \(temporary)") { write(descriptor, raw.baseAddress! + done, raw.count - done) }
+                        try OTLPSystemCall.check("cannot write \(temporary)") {
+                            write(descriptor, raw.baseAddress! + done, raw.count - done)
+                        }
                     }
                 }.get()
             }
@@ -69,7 +71,9 @@ package enum OTLPAtomicFile {
 
     /// `fsync`s `directory`, so that names created, renamed or removed in it are durable.
     package static func syncDirectory(_ directory: String) throws(OTLPWriteError) {
-        let descriptor = try OTLPSystemCall.check("cannot open the directory \(directory)") { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        let descriptor = try OTLPSystemCall.check("cannot open the directory \(directory)") {
+            open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
         defer { close(descriptor) }
         do throws(OTLPWriteError) {
             try OTLPSystemCall.check("cannot fsync the directory \(directory)") { fsync(descriptor) }

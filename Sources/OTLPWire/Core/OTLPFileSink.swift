@@ -56,7 +56,9 @@ public final class OTLPFileSink: OTLPByteSink {
             fd = try OTLPSystemCall.check("cannot open \(path)") { open(path, flags, 0o644) }
         } catch {
             if error.errno == ELOOP, !follow, (try? OTLPFileStatus.of(path: path))??.isSymbolicLink == true {
-                throw .system("cannot open \(path): it is a symbolic link, which is not followed (give the path of the file it points to)", errno: ELOOP)
+                throw .system(
+                    "cannot open \(path): it is a symbolic link, which is not followed (give the path of the file it points to)",
+                    errno: ELOOP)
             }
             if error.errno == ENXIO, neverWaiting {
                 throw .system("cannot open \(path): it is a FIFO with no reader", errno: ENXIO)
@@ -126,7 +128,9 @@ public final class OTLPFileSink: OTLPByteSink {
                     try OTLPSystemCall.check("cannot roll back \(name)") { ftruncate(descriptor, start) }  // no torn record
                 } catch let rollback {
                     guard let code = error.errno else { throw error }
-                    throw .system("\(error.message) (\(offset) of \(bytes.count) bytes written; \(rollback): the file ends in a torn record)", errno: code)
+                    throw .system(
+                        "\(error.message) (\(offset) of \(bytes.count) bytes written; \(rollback): the file ends in a torn record)",
+                        errno: code)
                 }
                 throw error
             }

@@ -32,7 +32,8 @@ extension OTLPSystemCall {
             descriptor = try check(what()) { open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644) }
         } catch {
             // A link not followed, a FIFO or socket without a reader: say what is there, keeping the errno.
-            if let code = error.errno, code == ELOOP || code == ENXIO, let found = try? OTLPFileStatus.of(path: path), !found.isRegularFile {
+            if let code = error.errno, code == ELOOP || code == ENXIO, let found = try? OTLPFileStatus.of(path: path), !found.isRegularFile
+            {
                 throw .system("\(what()): \(path) is \(found.typeDescription), not a regular file", errno: code)
             }
             throw error
@@ -46,7 +47,8 @@ extension OTLPSystemCall {
         }
         guard status.isRegularFile else {
             close(descriptor)
-            throw .system("\(what()): \(path) is \(status.typeDescription), not a regular file", errno: status.isDirectory ? EISDIR : EINVAL)
+            throw .system(
+                "\(what()): \(path) is \(status.typeDescription), not a regular file", errno: status.isDirectory ? EISDIR : EINVAL)
         }
         return (descriptor, status)
     }

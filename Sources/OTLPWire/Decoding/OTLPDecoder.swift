@@ -97,7 +97,7 @@ public struct OTLPDecoder: Sendable {
         }
         do {
             try verdict(declared, signal, merged: false)
-        } catch where error.code == .malformedProtobuf && OTLPGzip.isCompressed(bytes) {
+        } catch  where error.code == .malformedProtobuf && OTLPGzip.isCompressed(bytes) {
             // No request starts so (field 3, wire type 7 does not exist): say what the record more likely is.
             var named = error
             named.message += " (it starts as a gzip member: a record stored gzip-compressed, as a spool with gzip records holds them)"
@@ -121,7 +121,9 @@ public struct OTLPDecoder: Sendable {
             initialized = failed ? 0 : written
         }
         if failed {
-            throw OTLPReadError(.malformedProtobuf, "could not merge the repeated message fields of this \(signal) request", byteOffset: 0, offsetIn: .record)
+            throw OTLPReadError(
+                .malformedProtobuf, "could not merge the repeated message fields of this \(signal) request", byteOffset: 0,
+                offsetIn: .record)
         }
         return merged
     }
@@ -187,7 +189,9 @@ public struct OTLPDecoder: Sendable {
         case (false, true): return .decisive(.logs)
         case (false, false): return .invalid(likelier: logs.error_offset > traces.error_offset ? .logs : .traces)
         case (true, true):
-            if traces.unknown_fields != logs.unknown_fields { return .leaning(traces.unknown_fields < logs.unknown_fields ? .traces : .logs) }
+            if traces.unknown_fields != logs.unknown_fields {
+                return .leaning(traces.unknown_fields < logs.unknown_fields ? .traces : .logs)
+            }
             // Equal readings: a span with IDs cannot read as a log record, so these spans would have none.
             if traces.items > 0 || logs.items > 0 { return .leaning(.logs) }
             return .silent(isEmpty: bytes.isEmpty || holdsOnlyEmptyEnvelopes(bytes))
@@ -216,8 +220,10 @@ public struct OTLPDecoder: Sendable {
         withUnsafePointer(to: Self.modelCosts) { costs in
             var limits = COTLPShims_ScanLimits(
                 max_depth: clamped(options.maxNestingDepth, OTLPDecodingOptions.maxNestingDepthRange),
-                max_attributes: applyingContentLimits ? clamped(options.maxAttributesPerItem, OTLPDecodingOptions.maxAttributesPerItemRange) : .max,
-                max_unpacked_bytes: applyingContentLimits ? clamped(options.maxDecodedBytes, OTLPDecodingOptions.maxDecodedBytesRange) : .max,
+                max_attributes: applyingContentLimits
+                    ? clamped(options.maxAttributesPerItem, OTLPDecodingOptions.maxAttributesPerItemRange) : .max,
+                max_unpacked_bytes: applyingContentLimits
+                    ? clamped(options.maxDecodedBytes, OTLPDecodingOptions.maxDecodedBytesRange) : .max,
                 model_costs: costs)
             COTLPShims_scan(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(kind), &limits, &result)
         }
@@ -259,7 +265,8 @@ extension OTLPDecoder {
         let data = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
         let unpacked: Bool = try arena.withAllocator { allocator in
             switch signal {
-            case .traces: opentelemetry__proto__collector__trace__v1__export_trace_service_request__unpack(allocator, bytes.count, data) != nil
+            case .traces:
+                opentelemetry__proto__collector__trace__v1__export_trace_service_request__unpack(allocator, bytes.count, data) != nil
             case .logs: opentelemetry__proto__collector__logs__v1__export_logs_service_request__unpack(allocator, bytes.count, data) != nil
             }
         }

@@ -6,7 +6,9 @@ struct PreparedMessage {
     var merged: [UInt8]?
 
     /// Calls `body` with the bytes to unpack: `merged`, or `original` when there is nothing merged.
-    func withBytes<R>(_ original: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws(OTLPReadError) -> R) throws(OTLPReadError) -> R {
+    func withBytes<R>(
+        _ original: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws(OTLPReadError) -> R
+    ) throws(OTLPReadError) -> R {
         guard let merged else { return try body(original) }
         return try merged.withUnsafeBytes { buffer in Result { () throws(OTLPReadError) in try body(buffer) } }.get()
     }

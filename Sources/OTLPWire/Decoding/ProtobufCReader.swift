@@ -51,9 +51,15 @@ enum ProtobufCReader {
         case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_DOUBLE_VALUE: .double(value.double_value)
         case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BYTES_VALUE: .bytes(bytes(value.bytes_value))
         case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_ARRAY_VALUE:
-            .array(value.array_value.map { list in (0..<list.pointee.n_values).compactMap { list.pointee.values[$0].map { anyValue($0.pointee) } } } ?? [])
+            .array(
+                value.array_value.map { list in
+                    (0..<list.pointee.n_values).compactMap { list.pointee.values[$0].map { anyValue($0.pointee) } }
+                } ?? [])
         case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_KVLIST_VALUE:
-            .keyValueList(value.kvlist_value.map { list in (0..<list.pointee.n_values).compactMap { list.pointee.values[$0].map { keyValue($0.pointee) } } } ?? [])
+            .keyValueList(
+                value.kvlist_value.map { list in
+                    (0..<list.pointee.n_values).compactMap { list.pointee.values[$0].map { keyValue($0.pointee) } }
+                } ?? [])
         default: .empty
         }
     }
@@ -141,17 +147,18 @@ enum ProtobufCReader {
     @_specialize(where Item == OTLPSpan)
     @_specialize(where Item == OTLPLogRecord)
     static func request<Item: ProtobufCItem>(_ request: COTLPShims_Request) throws(OTLPReadError) -> OTLPSignalData<Item> {
-        OTLPSignalData(resourceGroups: try array(request.n_resource_groups, request.resource_groups) { (group) throws(OTLPReadError) in
-            OTLPResourceGroup(
-                resource: group.resource.map { resource($0.pointee) },
-                scopeGroups: try array(group.n_scope_groups, group.scope_groups) { (scopeGroup) throws(OTLPReadError) in
-                    OTLPScopeGroup(
-                        scope: scopeGroup.scope.map { scope($0.pointee) },
-                        items: try items(scopeGroup.n_items, scopeGroup.items),
-                        schemaURL: string(scopeGroup.schema_url))
-                },
-                schemaURL: string(group.schema_url))
-        })
+        OTLPSignalData(
+            resourceGroups: try array(request.n_resource_groups, request.resource_groups) { (group) throws(OTLPReadError) in
+                OTLPResourceGroup(
+                    resource: group.resource.map { resource($0.pointee) },
+                    scopeGroups: try array(group.n_scope_groups, group.scope_groups) { (scopeGroup) throws(OTLPReadError) in
+                        OTLPScopeGroup(
+                            scope: scopeGroup.scope.map { scope($0.pointee) },
+                            items: try items(scopeGroup.n_items, scopeGroup.items),
+                            schemaURL: string(scopeGroup.schema_url))
+                    },
+                    schemaURL: string(group.schema_url))
+            })
     }
 
     /// The items of a scope group: each pointer is the `base` of an `Item.CMessage`.

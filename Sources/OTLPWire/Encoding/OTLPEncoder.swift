@@ -33,7 +33,9 @@ public final class OTLPEncoder {
     }
 
     /// Encodes `data` (either signal) and hands the bytes to `body`; they are valid only inside `body`.
-    public func withEncoded<Item: OTLPSignalItem, R>(_ data: OTLPSignalData<Item>, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    public func withEncoded<Item: OTLPSignalItem, R>(
+        _ data: OTLPSignalData<Item>, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R {
         try withEncoded(data.payload, body)
     }
 

@@ -32,7 +32,9 @@ extension OTLPLogRecord: ProtobufCItem {
     typealias CMessage = PBLogRecord
 
     @inline(__always)
-    static func build(_ item: borrowing OTLPLogRecord, into pointer: UnsafeMutablePointer<PBLogRecord>, with builder: inout ProtobufCBuilder) {
+    static func build(
+        _ item: borrowing OTLPLogRecord, into pointer: UnsafeMutablePointer<PBLogRecord>, with builder: inout ProtobufCBuilder
+    ) {
         builder.logRecord(item, into: pointer)
     }
 

@@ -55,7 +55,9 @@ package struct JSONParser {
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
-        guard parser.index == buffer.count else { throw Failure(kind: .unexpectedToken, offset: parser.index, message: "unexpected data after the JSON value") }
+        guard parser.index == buffer.count else {
+            throw Failure(kind: .unexpectedToken, offset: parser.index, message: "unexpected data after the JSON value")
+        }
         treeBytes = parser.treeBytes
         return value
     }
@@ -93,10 +95,10 @@ package struct JSONParser {
     /// One JSON value, parsed without recursion: open containers live on explicit stacks (a deeply nested
     /// document costs heap, bounded by `maxDepth`, never call stack).
     private mutating func value(depth _: Int) throws(Failure) -> JSONValue {
-        var isObject: [Bool] = []                   // the open containers, innermost last
-        var arrays: [[JSONValue]] = []               // elements of the open arrays
-        var objects: [[JSONMember]] = []            // members of the open objects
-        var keys: [String] = []                      // the key whose value is being parsed, per open object
+        var isObject: [Bool] = []  // the open containers, innermost last
+        var arrays: [[JSONValue]] = []  // elements of the open arrays
+        var objects: [[JSONMember]] = []  // members of the open objects
+        var keys: [String] = []  // the key whose value is being parsed, per open object
         while true {
             var finished: JSONValue
             guard index < bytes.count else { throw fail(.unexpectedEnd, "unexpected end of input") }

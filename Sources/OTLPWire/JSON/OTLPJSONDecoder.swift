@@ -90,7 +90,8 @@ public struct OTLPJSONDecoder: Sendable {
                 .malformedJSON, "one request holds both \(named[0].key) and \(named[1].key)", byteOffset: 0, offsetIn: .record)
         }
         if let other = named.first, other.signal != signal.rawValue {
-            throw OTLPReadError(.wrongKind, "this is a \(other.signal) request (\(other.key)), not \(signal)", byteOffset: 0, offsetIn: .record)
+            throw OTLPReadError(
+                .wrongKind, "this is a \(other.signal) request (\(other.key)), not \(signal)", byteOffset: 0, offsetIn: .record)
         }
     }
 
@@ -172,7 +173,8 @@ public struct OTLPJSONDecoder: Sendable {
             case "arrayValue", "array_value":
                 let array = try JSONObject(value, path: path, budget: object.budget)
                 try checkLevel(level + 1, path)
-                result = .array(try array.array("values", "values") { (element) throws(OTLPReadError) in try anyValue(element, level: level + 2) })
+                result = .array(
+                    try array.array("values", "values") { (element) throws(OTLPReadError) in try anyValue(element, level: level + 2) })
             case "kvlistValue", "kvlist_value":
                 let list = try JSONObject(value, path: path, budget: object.budget)
                 try checkLevel(level + 1, path)
@@ -223,7 +225,8 @@ public struct OTLPJSONDecoder: Sendable {
             links: try object.array("links", "links") { (link) throws(OTLPReadError) in
                 OTLPSpanLink(
                     traceID: try link.traceID("traceId", "trace_id"), spanID: try link.spanID("spanId", "span_id"),
-                    traceState: try link.string("traceState", "trace_state"), attributes: try attributes(link, "attributes", level: 5, item: "span link"),
+                    traceState: try link.string("traceState", "trace_state"),
+                    attributes: try attributes(link, "attributes", level: 5, item: "span link"),
                     droppedAttributesCount: try link.uint32("droppedAttributesCount", "dropped_attributes_count"),
                     flags: try link.uint32("flags", "flags"))
             },
@@ -254,10 +257,11 @@ public struct OTLPJSONDecoder: Sendable {
             droppedAttributesCount: try object.uint32("droppedAttributesCount", "dropped_attributes_count"))
     }
 
-    static let spanKindNames = [
-        "SPAN_KIND_UNSPECIFIED": 0, "SPAN_KIND_INTERNAL": 1, "SPAN_KIND_SERVER": 2, "SPAN_KIND_CLIENT": 3,
-        "SPAN_KIND_PRODUCER": 4, "SPAN_KIND_CONSUMER": 5,
-    ] as [String: Int32]
+    static let spanKindNames =
+        [
+            "SPAN_KIND_UNSPECIFIED": 0, "SPAN_KIND_INTERNAL": 1, "SPAN_KIND_SERVER": 2, "SPAN_KIND_CLIENT": 3,
+            "SPAN_KIND_PRODUCER": 4, "SPAN_KIND_CONSUMER": 5,
+        ] as [String: Int32]
     static let statusCodeNames = ["STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2] as [String: Int32]
     static let severityNames: [String: Int32] = {
         var names: [String: Int32] = ["SEVERITY_NUMBER_UNSPECIFIED": 0]
@@ -377,11 +381,12 @@ struct JSONObject {
     /// `$.path: "1.5" is not an integer` and the like; long texts are shortened.
     static func numberError(_ path: String, _ text: String, _ failure: JSONNumber.Failure, _ typeName: String) -> OTLPReadError {
         let shown = text.utf8.count <= 40 ? text : String(decoding: text.utf8.prefix(40), as: UTF8.self) + "…"
-        let problem = switch failure {
-        case .notANumber: "is not \(typeName)"
-        case .notAnInteger: "is not an integer (\(typeName) expected)"
-        case .outOfRange: "is out of range for \(typeName)"
-        }
+        let problem =
+            switch failure {
+            case .notANumber: "is not \(typeName)"
+            case .notAnInteger: "is not an integer (\(typeName) expected)"
+            case .outOfRange: "is out of range for \(typeName)"
+            }
         // Quoted as JSON (control characters escaped): the text comes from the input and is printed on terminals.
         var quotedText: [UInt8] = []
         JSONOutput.appendQuoted(shown, to: &quotedText)

@@ -17,10 +17,12 @@ extension OTLPSignalData {
                 let taken = min(remaining, scopeGroup.items.count)
                 remaining -= taken
                 if taken > 0 || (scopeGroup.items.isEmpty && isFilling) {
-                    head.scopeGroups.append(OTLPScopeGroup(scope: scopeGroup.scope, items: Array(scopeGroup.items[..<taken]), schemaURL: scopeGroup.schemaURL))
+                    head.scopeGroups.append(
+                        OTLPScopeGroup(scope: scopeGroup.scope, items: Array(scopeGroup.items[..<taken]), schemaURL: scopeGroup.schemaURL))
                 }
                 if taken < scopeGroup.items.count || (scopeGroup.items.isEmpty && !isFilling) {
-                    tail.scopeGroups.append(OTLPScopeGroup(scope: scopeGroup.scope, items: Array(scopeGroup.items[taken...]), schemaURL: scopeGroup.schemaURL))
+                    tail.scopeGroups.append(
+                        OTLPScopeGroup(scope: scopeGroup.scope, items: Array(scopeGroup.items[taken...]), schemaURL: scopeGroup.schemaURL))
                 }
             }
             if !head.scopeGroups.isEmpty { first.resourceGroups.append(head) }

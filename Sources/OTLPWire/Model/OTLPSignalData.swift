@@ -28,12 +28,14 @@ public struct OTLPSignalData<Item> {
     /// Adds an item under its resource and scope, reusing the last group of an equal resource and scope
     /// (one without a schema URL).
     public mutating func append(_ item: Item, resource: OTLPResource, scope: OTLPInstrumentationScope) {
-        let r = resourceGroups.lastIndex { $0.resource == resource && $0.schemaURL.isEmpty }
+        let r =
+            resourceGroups.lastIndex { $0.resource == resource && $0.schemaURL.isEmpty }
             ?? {
                 resourceGroups.append(OTLPResourceGroup(resource: resource, scopeGroups: [], schemaURL: ""))
                 return resourceGroups.count - 1
             }()
-        let s = resourceGroups[r].scopeGroups.lastIndex { $0.scope == scope && $0.schemaURL.isEmpty }
+        let s =
+            resourceGroups[r].scopeGroups.lastIndex { $0.scope == scope && $0.schemaURL.isEmpty }
             ?? {
                 resourceGroups[r].scopeGroups.append(OTLPScopeGroup(scope: scope, items: [], schemaURL: ""))
                 return resourceGroups[r].scopeGroups.count - 1

@@ -23,7 +23,9 @@ enum ForeignCompression {
             guard zip(entry.magic, head).allSatisfy({ $0.0 == nil || $0.0 == $0.1 }) else { continue }
             if entry.name == "zstd (skippable frame)", head[0] & 0xF0 != 0x50 { continue }
             if entry.name == "bzip2", !(UInt8(ascii: "1")...UInt8(ascii: "9")).contains(head.count > 3 ? head[3] : 0) { continue }
-            let hex = head.prefix(entry.magic.count).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+            let hex = head.prefix(entry.magic.count).map {
+                String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16)
+            }
             return OTLPReadError(
                 .unsupportedCompression,
                 "\(entry.name)-compressed input (starts \(hex.joined(separator: " "))) is not supported: only gzip is read; decompress it first (\(entry.tool))",

@@ -134,9 +134,11 @@ package final class OTLPRawRecordReader {
         while true {
             if try !fill(wanted) {
                 if available == 0 { return nil }
-                throw error(.truncatedLengthPrefix, framing == .u32be
-                    ? "the input ends inside a 4-byte length prefix (\(available) of 4 bytes)"
-                    : "the input ends inside a varint length prefix (\(available) bytes, the last with its continuation bit set)")
+                throw error(
+                    .truncatedLengthPrefix,
+                    framing == .u32be
+                        ? "the input ends inside a 4-byte length prefix (\(available) of 4 bytes)"
+                        : "the input ends inside a varint length prefix (\(available) bytes, the last with its continuation bit set)")
             }
             switch OTLPLengthPrefix.decode(buffer[start..<end], framing: framing) {
             case .incomplete:

@@ -119,10 +119,20 @@ public final class OTLPRecordReader {
             let signal = try signalFor(raw)
             let payload: OTLPPayload
             switch (framing, signal) {
-            case (.jsonl, .traces): payload = .traces(try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try jsonDecoder.decodeTraces(b) } }.get())
-            case (.jsonl, .logs): payload = .logs(try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try jsonDecoder.decodeLogs(b) } }.get())
-            case (_, .traces): payload = .traces(try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try decoder.decodeTraces(b, arena: arena) } }.get())
-            case (_, .logs): payload = .logs(try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try decoder.decodeLogs(b, arena: arena) } }.get())
+            case (.jsonl, .traces):
+                payload = .traces(
+                    try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try jsonDecoder.decodeTraces(b) } }.get())
+            case (.jsonl, .logs):
+                payload = .logs(
+                    try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try jsonDecoder.decodeLogs(b) } }.get())
+            case (_, .traces):
+                payload = .traces(
+                    try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try decoder.decodeTraces(b, arena: arena) } }
+                        .get())
+            case (_, .logs):
+                payload = .logs(
+                    try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try decoder.decodeLogs(b, arena: arena) } }
+                        .get())
             }
             return OTLPRecord(index: raw.index, streamOffset: raw.streamOffset, byteCount: raw.bytes.count, payload: payload)
         }
@@ -233,7 +243,8 @@ public final class OTLPRecordReader {
         let window = [own] + readAhead.map(evidence)
         if let decided = window.lazy.compactMap({ if case .decisive(let signal) = $0 { signal } else { nil } }).first
             ?? nameHint
-            ?? window.lazy.compactMap({ if case .leaning(let signal) = $0 { signal } else { nil } }).first {
+            ?? window.lazy.compactMap({ if case .leaning(let signal) = $0 { signal } else { nil } }).first
+        {
             signal = decided
             return decided
         }

@@ -39,7 +39,9 @@ extension OTLPByteSource {
             if filled == out.count {
                 // One block copy into a zeroed buffer (an element-wise append is slow in debug builds).
                 var grown = [UInt8](repeating: 0, count: out.count + min(out.count, count - out.count))
-                grown.withUnsafeMutableBytes { new in out.withUnsafeBytes { old in new.baseAddress!.copyMemory(from: old.baseAddress!, byteCount: old.count) } }
+                grown.withUnsafeMutableBytes { new in
+                    out.withUnsafeBytes { old in new.baseAddress!.copyMemory(from: old.baseAddress!, byteCount: old.count) }
+                }
                 out = grown
             }
             let from = filled

@@ -26,7 +26,9 @@ extension OTLPExportResponse {
             let partial = try JSONObject(value, path: path, budget: root.budget)
             let (camel, snake) = signal == .traces ? ("rejectedSpans", "rejected_spans") : ("rejectedLogRecords", "rejected_log_records")
             self.init(
-                rejectedItems: try partial.member(camel, snake).map { (path, value) throws(OTLPReadError) in try JSONObject.int64(value, path) } ?? 0,
+                rejectedItems: try partial.member(camel, snake).map { (path, value) throws(OTLPReadError) in
+                    try JSONObject.int64(value, path)
+                } ?? 0,
                 errorMessage: try partial.string("errorMessage", "error_message"))
         } catch {
             throw OTLPReadError(error.code, "\(message) JSON: \(error.message)", offsetIn: .record)

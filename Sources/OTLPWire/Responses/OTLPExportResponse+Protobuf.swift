@@ -51,7 +51,8 @@ extension OTLPExportResponse {
             guard let partial = response.pointee[keyPath: Response.partialSuccess]?.pointee else { return OTLPExportResponse() }
             return OTLPExportResponse(
                 rejectedItems: partial[keyPath: Response.rejectedItems],
-                errorMessage: try ResponseBody.string(partial[keyPath: Response.errorMessage], field: "partial_success.error_message", of: message))
+                errorMessage: try ResponseBody.string(
+                    partial[keyPath: Response.errorMessage], field: "partial_success.error_message", of: message))
         }
     }
 
@@ -71,7 +72,9 @@ extension OTLPExportResponse {
     }
 
     /// Either signal's response, packed once: only the protoc-c types differ (``ProtobufCResponse``).
-    private func packed<Response: ProtobufCResponse>(as type: Response.Type, arena: ProtobufCArena, builder: inout ProtobufCBuilder) -> [UInt8] {
+    private func packed<Response: ProtobufCResponse>(
+        as type: Response.Type, arena: ProtobufCArena, builder: inout ProtobufCBuilder
+    ) -> [UInt8] {
         let response = arena.allocate(Response.self)
         Response.initialize(response)
         if !isFullSuccess {
@@ -91,7 +94,9 @@ extension OTLPExportResponse {
 fileprivate protocol ProtobufCResponse {
     /// The `…PartialSuccess` message.
     associatedtype Partial
-    static func unpack(_ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ length: Int, _ data: UnsafePointer<UInt8>?) -> UnsafeMutablePointer<Self>?
+    static func unpack(
+        _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ length: Int, _ data: UnsafePointer<UInt8>?
+    ) -> UnsafeMutablePointer<Self>?
     static func initialize(_ response: UnsafeMutablePointer<Self>)
     static func initialize(_ partial: UnsafeMutablePointer<Partial>)
     static var partialSuccess: WritableKeyPath<Self, UnsafeMutablePointer<Partial>?> { get }
@@ -100,22 +105,34 @@ fileprivate protocol ProtobufCResponse {
 }
 
 extension PBTraceResponse: ProtobufCResponse {
-    fileprivate static func unpack(_ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ length: Int, _ data: UnsafePointer<UInt8>?) -> UnsafeMutablePointer<Self>? {
+    fileprivate static func unpack(
+        _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ length: Int, _ data: UnsafePointer<UInt8>?
+    ) -> UnsafeMutablePointer<Self>? {
         opentelemetry__proto__collector__trace__v1__export_trace_service_response__unpack(allocator, length, data)
     }
-    fileprivate static func initialize(_ response: UnsafeMutablePointer<Self>) { opentelemetry__proto__collector__trace__v1__export_trace_service_response__init(response) }
-    fileprivate static func initialize(_ partial: UnsafeMutablePointer<PBTracePartialSuccess>) { opentelemetry__proto__collector__trace__v1__export_trace_partial_success__init(partial) }
+    fileprivate static func initialize(_ response: UnsafeMutablePointer<Self>) {
+        opentelemetry__proto__collector__trace__v1__export_trace_service_response__init(response)
+    }
+    fileprivate static func initialize(_ partial: UnsafeMutablePointer<PBTracePartialSuccess>) {
+        opentelemetry__proto__collector__trace__v1__export_trace_partial_success__init(partial)
+    }
     fileprivate static var partialSuccess: WritableKeyPath<Self, UnsafeMutablePointer<PBTracePartialSuccess>?> { \.partial_success }
     fileprivate static var rejectedItems: WritableKeyPath<PBTracePartialSuccess, Int64> { \.rejected_spans }
     fileprivate static var errorMessage: WritableKeyPath<PBTracePartialSuccess, ProtobufCBinaryData> { \.error_message }
 }
 
 extension PBLogsResponse: ProtobufCResponse {
-    fileprivate static func unpack(_ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ length: Int, _ data: UnsafePointer<UInt8>?) -> UnsafeMutablePointer<Self>? {
+    fileprivate static func unpack(
+        _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ length: Int, _ data: UnsafePointer<UInt8>?
+    ) -> UnsafeMutablePointer<Self>? {
         opentelemetry__proto__collector__logs__v1__export_logs_service_response__unpack(allocator, length, data)
     }
-    fileprivate static func initialize(_ response: UnsafeMutablePointer<Self>) { opentelemetry__proto__collector__logs__v1__export_logs_service_response__init(response) }
-    fileprivate static func initialize(_ partial: UnsafeMutablePointer<PBLogsPartialSuccess>) { opentelemetry__proto__collector__logs__v1__export_logs_partial_success__init(partial) }
+    fileprivate static func initialize(_ response: UnsafeMutablePointer<Self>) {
+        opentelemetry__proto__collector__logs__v1__export_logs_service_response__init(response)
+    }
+    fileprivate static func initialize(_ partial: UnsafeMutablePointer<PBLogsPartialSuccess>) {
+        opentelemetry__proto__collector__logs__v1__export_logs_partial_success__init(partial)
+    }
     fileprivate static var partialSuccess: WritableKeyPath<Self, UnsafeMutablePointer<PBLogsPartialSuccess>?> { \.partial_success }
     fileprivate static var rejectedItems: WritableKeyPath<PBLogsPartialSuccess, Int64> { \.rejected_log_records }
     fileprivate static var errorMessage: WritableKeyPath<PBLogsPartialSuccess, ProtobufCBinaryData> { \.error_message }

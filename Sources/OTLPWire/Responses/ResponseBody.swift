@@ -164,11 +164,12 @@ enum ResponseBody {
                 bytes.bindMemory(to: UInt8.self), maxDepth: maxJSONNestingDepth, maxTreeBytes: maxDecodedBytes,
                 treeBytes: &treeBytes)
         } catch {
-            let code: OTLPReadError.Code = switch error.kind {
-            case .nestingTooDeep: .nestingTooDeep
-            case .treeTooLarge: .recordTooLarge
-            case .unexpectedEnd, .unexpectedToken, .invalidNumber, .invalidString, .invalidEscape: .malformedJSON
-            }
+            let code: OTLPReadError.Code =
+                switch error.kind {
+                case .nestingTooDeep: .nestingTooDeep
+                case .treeTooLarge: .recordTooLarge
+                case .unexpectedEnd, .unexpectedToken, .invalidNumber, .invalidString, .invalidEscape: .malformedJSON
+                }
             throw OTLPReadError(code, "\(message) JSON: \(error.message)", byteOffset: error.offset, offsetIn: .record)
         }
         do {

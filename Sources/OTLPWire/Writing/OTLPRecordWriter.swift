@@ -51,7 +51,8 @@ public final class OTLPRecordWriter {
         var prefix: [UInt8] = []
         guard OTLPLengthPrefix.encode(messageBytes, framing: framing, into: &prefix) else {
             throw .unframeable(
-                "a message of \(messageBytes) bytes does not fit a \(framing) length prefix (u32be holds at most \(maxU32BEMessageBytes) bytes)")
+                "a message of \(messageBytes) bytes does not fit a \(framing) length prefix (u32be holds at most \(maxU32BEMessageBytes) bytes)"
+            )
         }
         return prefix
     }

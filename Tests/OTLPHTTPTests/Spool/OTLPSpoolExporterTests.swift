@@ -18,7 +18,9 @@ struct OTLPSpoolExporterTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("otlp-spool-exporter-\(UUID().uuidString)").path
     }
 
-    @Test("outage: 10,000 spans and 10,000 log records spooled while nobody listens and shut down; the next start delivers all, in order, exactly once")
+    @Test(
+        "outage: 10,000 spans and 10,000 log records spooled while nobody listens and shut down; the next start delivers all, in order, exactly once"
+    )
     func outageThenRestart() throws {
         let root = Self.root()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -42,7 +44,9 @@ struct OTLPSpoolExporterTests {
             #expect(spanExporter.pendingItems == 10_000 && logExporter.pendingItems == 10_000)
         }
         let before = counters.snapshot
-        #expect(before.spansExported == 0 && before.totalSpansDropped == 0 && before.logRecordsExported == 0 && before.totalLogRecordsDropped == 0)
+        #expect(
+            before.spansExported == 0 && before.totalSpansDropped == 0 && before.logRecordsExported == 0
+                && before.totalLogRecordsDropped == 0)
 
         let collector = try OTLPTestCollector()
         defer { collector.removeRecords() }
@@ -72,7 +76,9 @@ struct OTLPSpoolExporterTests {
         #expect(files.isEmpty, "\(files)")
     }
 
-    @Test("outage across processes: an app spools 10,000 spans and 10,000 log records while nobody listens and exits; its next start, with the collector up, delivers them all, in order, exactly once")
+    @Test(
+        "outage across processes: an app spools 10,000 spans and 10,000 log records while nobody listens and exits; its next start, with the collector up, delivers them all, in order, exactly once"
+    )
     func outageAcrossProcesses() throws {
         let root = Self.root()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -80,10 +86,12 @@ struct OTLPSpoolExporterTests {
         let writer = OTLPProcess.executable("otlp-spool-writer")
         func configuration(endpoint: String, timeoutSeconds: Double) throws -> String {
             let path = "\(root)/config-\(UUID().uuidString).json"
-            try Data("""
+            try Data(
+                """
                 {"service": {"name": "spool-writer"}, "batch": {"maxQueueSize": 20000, "maxExportBatchSize": 512},
                  "otlp": {"endpoint": "\(endpoint)", "timeoutSeconds": \(timeoutSeconds), "spool": {"directory": "\(root)/spool"}}}
-                """.utf8).write(to: URL(fileURLWithPath: path))
+                """.utf8
+            ).write(to: URL(fileURLWithPath: path))
             return path
         }
         let down = "http://127.0.0.1:\(try OTLPFreePort.unused())"
@@ -112,7 +120,8 @@ struct OTLPSpoolExporterTests {
         #expect(left.isEmpty, "\(left)")
     }
 
-    @Test("while the collector is up, batches are uploaded as they are spooled (protobuf, and JSON decoded from the spool); shutdown leaves nothing behind",
+    @Test(
+        "while the collector is up, batches are uploaded as they are spooled (protobuf, and JSON decoded from the spool); shutdown leaves nothing behind",
         arguments: [OTLPHTTPProtocol.httpProtobuf, .httpJSON])
     func liveUpload(protocol wireProtocol: OTLPHTTPProtocol) throws {
         let root = Self.root()
@@ -121,7 +130,8 @@ struct OTLPSpoolExporterTests {
         defer { collector.removeRecords() }
         let counters = OTLPTelemetryCounters()
         let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
-            endpoint: Data_.endpoint(collector.endpoint, protocol: wireProtocol), spool: Self.spool(root, signal: .traces), resource: Data_.resource,
+            endpoint: Data_.endpoint(collector.endpoint, protocol: wireProtocol), spool: Self.spool(root, signal: .traces),
+            resource: Data_.resource,
             counters: counters)
         let spans = Data_.spans(300)
         for first in stride(from: 0, to: 300, by: 100) { #expect(exporter.export(Array(spans[first..<first + 100]))) }
@@ -132,12 +142,16 @@ struct OTLPSpoolExporterTests {
         #expect(counters.snapshot.spansExported == 300 && exporter.pendingItems == 0)
     }
 
-    @Test("a record the collector refuses for its content (400 with an OTLP Status) moves to the quarantine, counted rejected and readable there; the next one goes out")
+    @Test(
+        "a record the collector refuses for its content (400 with an OTLP Status) moves to the quarantine, counted rejected and readable there; the next one goes out"
+    )
     func refusedRecordQuarantined() throws {
         let root = Self.root()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let status = OTLPRPCStatus(code: 3, message: "bad span", detailTypeURLs: [])
-        let collector = try OTLPTestCollector(answers: [.init(status: 400, headers: ["Content-Type": "application/x-protobuf"], body: status.encoded())])
+        let collector = try OTLPTestCollector(answers: [
+            .init(status: 400, headers: ["Content-Type": "application/x-protobuf"], body: status.encoded())
+        ])
         defer { collector.removeRecords() }
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
@@ -178,7 +192,9 @@ struct OTLPSpoolExporterTests {
             exporter.shutdown()
             refusing.stop()
             #expect(!refusing.requests.isEmpty)
-            #expect(counters.snapshot.spansExported == 0 && counters.snapshot.totalSpansDropped == 0, "HTTP \(answer.status): \(counters.snapshot)")
+            #expect(
+                counters.snapshot.spansExported == 0 && counters.snapshot.totalSpansDropped == 0,
+                "HTTP \(answer.status): \(counters.snapshot)")
             #expect(exporter.pendingItems == 30, "HTTP \(answer.status)")
             #expect(messages.all.contains { $0.contains("left in") && $0.contains("HTTP \(answer.status)") }, "\(messages.all)")
             #expect(!messages.all.contains { $0.contains("secret") }, "\(messages.all)")
@@ -191,13 +207,16 @@ struct OTLPSpoolExporterTests {
             counters: counters, diagnostics: { _ in })
         exporter.shutdown()
         collector.stop()
-        #expect(counters.snapshot.spansExported == 30 && counters.snapshot.totalSpansDropped == 0, "HTTP \(answer.status): \(counters.snapshot)")
+        #expect(
+            counters.snapshot.spansExported == 30 && counters.snapshot.totalSpansDropped == 0, "HTTP \(answer.status): \(counters.snapshot)"
+        )
         #expect(collector.items == (try Data_.canonical(spans)), "HTTP \(answer.status): each span once, in order")
         #expect(exporter.pendingItems == 0)
         #expect(!FileManager.default.fileExists(atPath: "\(root)/traces/rejected"))
     }
 
-    @Test("an endpoint that refuses to talk (401, 403, 404, 405, 407, 301, 415, 431, 500, a 400 that is not OTLP) keeps every record: nothing deleted or counted dropped until the collector answers 200, then everything delivered once, in order",
+    @Test(
+        "an endpoint that refuses to talk (401, 403, 404, 405, 407, 301, 415, 431, 500, a 400 that is not OTLP) keeps every record: nothing deleted or counted dropped until the collector answers 200, then everything delivered once, in order",
         arguments: [401, 403, 404, 405, 407, 301, 415, 431, 500, 400])
     func refusalKeepsRecords(status: Int) throws {
         let headers = status == 301 ? ["Location": "https://user:secret@elsewhere.example/v1/traces"] : ["Content-Type": "text/html"]
@@ -233,7 +252,9 @@ struct OTLPSpoolExporterTests {
         defer { collector.removeRecords() }
         let counters = OTLPTelemetryCounters()
         var spans = Data_.spans(2)
-        for index in spans.indices { spans[index].span.attributes.append(OTLPAttribute("padding", .string(String(repeating: "p", count: 70 << 10)))) }
+        for index in spans.indices {
+            spans[index].span.attributes.append(OTLPAttribute("padding", .string(String(repeating: "p", count: 70 << 10))))
+        }
         let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
             endpoint: Data_.endpoint(collector.endpoint), spool: Self.spool(root, signal: .traces), resource: Data_.resource,
             counters: counters, diagnostics: { _ in })
@@ -242,16 +263,21 @@ struct OTLPSpoolExporterTests {
         collector.stop()
         // 2 spans: 413; span 0: 413 (quarantined); span 1: 413 (quarantined). Then nothing is left.
         #expect(counters.snapshot.spansDropped == [.rejected: 2] && counters.snapshot.spansExported == 0)
-        let kept = try FileManager.default.contentsOfDirectory(atPath: "\(root)/traces/rejected").filter { $0.hasSuffix(".u32be.bin") }.sorted()
+        let kept = try FileManager.default.contentsOfDirectory(atPath: "\(root)/traces/rejected").filter { $0.hasSuffix(".u32be.bin") }
+            .sorted()
         #expect(kept == ["00000000000000000001-1.u32be.bin", "00000000000000000002-1.u32be.bin"])
     }
 
-    @Test("an endpoint that answers 413 even to a single small span (a proxy's wrong limit) keeps the record: nothing quarantined or dropped (the review's \"413 to everything\")")
+    @Test(
+        "an endpoint that answers 413 even to a single small span (a proxy's wrong limit) keeps the record: nothing quarantined or dropped (the review's \"413 to everything\")"
+    )
     func tooLargeSmallItemKept() throws {
         try Self.keptUntilAccepted(.init(status: 413, headers: ["Content-Type": "text/plain"], body: Array("entity too large".utf8)))
     }
 
-    @Test("a batch over the spool's record limit is split into records that fit, all delivered; a single item over it is dropped as item_too_large (regression: the whole batch was dropped as write_failed)")
+    @Test(
+        "a batch over the spool's record limit is split into records that fit, all delivered; a single item over it is dropped as item_too_large (regression: the whole batch was dropped as write_failed)"
+    )
     func batchOverRecordLimitSplit() throws {
         let root = Self.root()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -259,11 +285,14 @@ struct OTLPSpoolExporterTests {
         let counters = OTLPTelemetryCounters()
         // maxBytes 1 MiB: records of at most 128 KiB. 400 spans of about 1 KiB each, and one of 200 KiB.
         var spans = Data_.spans(400)
-        for index in spans.indices { spans[index].span.attributes.append(OTLPAttribute("padding", .string(String(repeating: "p", count: 1000)))) }
+        for index in spans.indices {
+            spans[index].span.attributes.append(OTLPAttribute("padding", .string(String(repeating: "p", count: 1000))))
+        }
         var huge = Data_.spans(1, from: 400)[0]
         huge.span.attributes.append(OTLPAttribute("padding", .string(String(repeating: "h", count: 200 << 10))))
         let exporter = OTLPSpoolExporter<OTLPScopedSpan>(
-            endpoint: Data_.endpoint(down, timeoutSeconds: 0.2), spool: Self.spool(root, signal: .traces, maxBytes: 1 << 20), resource: Data_.resource,
+            endpoint: Data_.endpoint(down, timeoutSeconds: 0.2), spool: Self.spool(root, signal: .traces, maxBytes: 1 << 20),
+            resource: Data_.resource,
             counters: counters, retryPolicy: Data_.quickRetries, diagnostics: { _ in })
         let complete = exporter.export(spans + [huge])
         #expect(!complete)
@@ -278,7 +307,9 @@ struct OTLPSpoolExporterTests {
         for _ in 0..<10 { tiny.export(spans) }
         tiny.shutdown()
         let files = try FileManager.default.contentsOfDirectory(atPath: root + "-tiny/traces").filter { $0.hasSuffix(".u32be.bin") }
-        let total = try files.reduce(0) { $0 + (try FileManager.default.attributesOfItem(atPath: root + "-tiny/traces/" + $1)[.size] as? Int ?? 0) }
+        let total = try files.reduce(0) {
+            $0 + (try FileManager.default.attributesOfItem(atPath: root + "-tiny/traces/" + $1)[.size] as? Int ?? 0)
+        }
         #expect(total <= 64 << 10, "\(files): \(total) bytes")
     }
 
@@ -339,7 +370,9 @@ struct OTLPSpoolExporterTests {
         #expect(newestKept, "the newest are kept")
     }
 
-    @Test("a flapping collector (runs of 502s and 503s, some longer than the timeout, and 200s) under a steady writer: nothing lost or sent twice, in order, the spool bounded")
+    @Test(
+        "a flapping collector (runs of 502s and 503s, some longer than the timeout, and 200s) under a steady writer: nothing lost or sent twice, in order, the spool bounded"
+    )
     func flappingCollector() throws {
         let root = Self.root()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -376,7 +409,9 @@ struct OTLPSpoolExporterTests {
         #expect(drain.pendingItems == 0)
     }
 
-    @Test("a full disk (a 64 KiB tmpfs) while spooling: the batches that do not fit are counted write_failed, no torn record stays; with space back, spooling goes on and everything written is delivered")
+    @Test(
+        "a full disk (a 64 KiB tmpfs) while spooling: the batches that do not fit are counted write_failed, no torn record stays; with space back, spooling goes on and everything written is delivered"
+    )
     func diskFull() throws {
         let root = Self.root()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -424,7 +459,8 @@ struct OTLPSpoolExporterTests {
         #expect(drain.pendingItems == 0 && drain.damagedRecords == 0)
     }
 
-    @Test("gzip records: stored compressed, sent as stored to a gzip endpoint, decompressed for a plain or JSON one; records a plain run left are read on",
+    @Test(
+        "gzip records: stored compressed, sent as stored to a gzip endpoint, decompressed for a plain or JSON one; records a plain run left are read on",
         arguments: [(OTLPHTTPProtocol.httpProtobuf, OTLPCompression.gzip), (.httpProtobuf, .none), (.httpJSON, .gzip)])
     func gzipRecords(protocol wireProtocol: OTLPHTTPProtocol, compression: OTLPCompression) throws {
         let root = Self.root()
@@ -487,7 +523,8 @@ struct OTLPSpoolExporterTests {
         let messages = Messages()
         let counters = OTLPTelemetryCounters()
         let drain = OTLPSpoolExporter<OTLPScopedSpan>(
-            endpoint: Data_.endpoint(collector.endpoint), spool: spool, resource: Data_.resource, counters: counters, diagnostics: messages.add)
+            endpoint: Data_.endpoint(collector.endpoint), spool: spool, resource: Data_.resource, counters: counters,
+            diagnostics: messages.add)
         drain.shutdown()
         collector.stop()
         let secondArrived = collector.items == (try Data_.canonical(Data_.spans(10, from: 10)))
@@ -499,14 +536,17 @@ struct OTLPSpoolExporterTests {
         #expect(snapshot.spansReceived == 20 && snapshot.spansExported == 10 && snapshot.spansDropped == [.spoolDamaged: 10])
     }
 
-    @Test("records no exporter writes: a gzip record of two members is skipped and its items counted lost; an empty one is acknowledged without a request")
+    @Test(
+        "records no exporter writes: a gzip record of two members is skipped and its items counted lost; an empty one is acknowledged without a request"
+    )
     func foreignRecords() throws {
         let root = Self.root()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let request = { (first: Int) in
             OTLPEncoder().withEncoded(OTLPScopedSpan.request(Data_.spans(10, from: first), resource: Data_.resource)) { Array($0) }
         }
-        let twoMembers = try request(0).prefix(40).withUnsafeBytes { try OTLPGzip.compress($0) }
+        let twoMembers =
+            try request(0).prefix(40).withUnsafeBytes { try OTLPGzip.compress($0) }
             + (try request(0).dropFirst(40).withUnsafeBytes { try OTLPGzip.compress($0) })
         let empty = try [UInt8]().withUnsafeBytes { try OTLPGzip.compress($0) }
         let good = try request(10).withUnsafeBytes { try OTLPGzip.compress($0) }
@@ -547,7 +587,9 @@ struct OTLPSpoolExporterTests {
         return records
     }
 
-    @Test("a collector flapping every 200 ms (its port refusing connections and every open one cut, every other 200 ms) under a steady writer: every item arrives, first arrivals in order, duplicates at most one record per cut connection (and the restart), the spool bounded")
+    @Test(
+        "a collector flapping every 200 ms (its port refusing connections and every open one cut, every other 200 ms) under a steady writer: every item arrives, first arrivals in order, duplicates at most one record per cut connection (and the restart), the spool bounded"
+    )
     func collectorUpAndDownEvery200Milliseconds() throws {
         let root = Self.root()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -558,7 +600,8 @@ struct OTLPSpoolExporterTests {
         let spool = Self.spool(root, signal: .traces, maxBytes: 1 << 20)
         let endpoint = Data_.endpoint("http://127.0.0.1:\(proxy.port)", timeoutSeconds: 1)
         let writer = OTLPSpoolExporter<OTLPScopedSpan>(
-            endpoint: endpoint, spool: spool, resource: Data_.resource, counters: counters, retryPolicy: Data_.quickRetries, diagnostics: { _ in })
+            endpoint: endpoint, spool: spool, resource: Data_.resource, counters: counters, retryPolicy: Data_.quickRetries,
+            diagnostics: { _ in })
         let spans = Data_.spans(3_200)
         var largest = 0
         // 16 phases (8 up, 8 down), 10 batches of 20 spans in each, paced by the proxy's own changes.
@@ -592,7 +635,9 @@ struct OTLPSpoolExporterTests {
         #expect(everyItemInOrder, "\(firstArrivals.count) of \(expected.count) distinct items arrived")
         // A record arrives twice only when its answer was lost: a connection cut while the collector worked
         // on it, or the first exporter's shutdown ending the wait for it (the next start sends it again).
-        #expect(arrived.count - expected.count <= 20 * (proxy.cut + 1), "\(arrived.count - expected.count) duplicates, \(proxy.cut) connections cut")
+        #expect(
+            arrived.count - expected.count <= 20 * (proxy.cut + 1),
+            "\(arrived.count - expected.count) duplicates, \(proxy.cut) connections cut")
     }
 
     static func spoolBytes(_ directory: String) -> Int {

@@ -8,7 +8,9 @@ import Testing
 /// The spool's lock is taken on the directory itself, whatever path reaches it.
 @Suite("OTLPSpoolQueue lock")
 struct OTLPSpoolQueueLockTests {
-    @Test("two queues on one directory, one through its real path and one through a symbolic link: the second fails (EWOULDBLOCK) either way round (regression: each path had its own lock beside it, and both worked one queue)")
+    @Test(
+        "two queues on one directory, one through its real path and one through a symbolic link: the second fails (EWOULDBLOCK) either way round (regression: each path had its own lock beside it, and both worked one queue)"
+    )
     func symlinkedDirectory() throws {
         let real = OTLPSpoolQueueTests.directory()
         let root = (real as NSString).deletingLastPathComponent

@@ -34,7 +34,9 @@ struct OTLPSpoolQueueRecoveryTests {
         let decoder = OTLPDecoder(options: OTLPSpoolQueue.readOptions)
         var records: [[UInt8]] = []
         while let record = try queue.next() {
-            if let request = try? OTLPSpoolQueue.request(ofRecord: record.bytes), let traces = try? decoder.decodeTraces(request), traces.spanCount > 0 {
+            if let request = try? OTLPSpoolQueue.request(ofRecord: record.bytes), let traces = try? decoder.decodeTraces(request),
+                traces.spanCount > 0
+            {
                 try queue.acknowledge(record, items: traces.spanCount)
                 records.append(record.bytes)
             } else {
@@ -51,7 +53,9 @@ struct OTLPSpoolQueueRecoveryTests {
         try handle.close()
     }
 
-    @Test("a crash-left open file with a record whose content is damaged in its middle: only that record is lost and counted; every intact record after it is kept (regression: the file was cut there)")
+    @Test(
+        "a crash-left open file with a record whose content is damaged in its middle: only that record is lost and counted; every intact record after it is kept (regression: the file was cut there)"
+    )
     func damagedContentInside() throws {
         let spool = try Self.crashedSpool()
         defer { try? FileManager.default.removeItem(atPath: spool.directory + "/..") }
@@ -66,7 +70,8 @@ struct OTLPSpoolQueueRecoveryTests {
         #expect(reopened.damagedRecords == 1)
     }
 
-    @Test("a damaged length prefix in the middle of a crash-left open file: the records after it are found again and kept, the damage counted once",
+    @Test(
+        "a damaged length prefix in the middle of a crash-left open file: the records after it are found again and kept, the damage counted once",
         arguments: [[0xFF, 0xFF, 0xFF, 0xFF], [0, 0, 0, 1], [0x00, 0x10, 0x00, 0x00]])
     func damagedPrefixInside(prefix: [UInt8]) throws {
         let spool = try Self.crashedSpool()
@@ -100,17 +105,21 @@ struct OTLPSpoolQueueRecoveryTests {
         #expect(reopened.damagedRecords == 2)
     }
 
-    @Test("a damaged length that still fits the file (one bit flipped) does not swallow the intact records it spans, in an open or a sealed file (regression: records 3 and 4 were lost)",
+    @Test(
+        "a damaged length that still fits the file (one bit flipped) does not swallow the intact records it spans, in an open or a sealed file (regression: records 3 and 4 were lost)",
         arguments: [false, true])
     func damagedLengthThatFits(sealed: Bool) throws {
         let spool = try Self.crashedSpool()
         defer { try? FileManager.default.removeItem(atPath: spool.directory + "/..") }
         // Record 1's length made to reach into record 3.
         let length = spool.requests[1].count + 4 + spool.requests[2].count + 10
-        try Self.overwrite(spool.file, at: spool.offsets[1], with: [UInt8(length >> 24 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)])
+        try Self.overwrite(
+            spool.file, at: spool.offsets[1],
+            with: [UInt8(length >> 24 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)])
         if sealed {
             // As a sealed file whose name holds its 5 items.
-            try FileManager.default.moveItem(atPath: spool.file, toPath: spool.file.replacingOccurrences(of: ".u32be.bin", with: "-5.u32be.bin"))
+            try FileManager.default.moveItem(
+                atPath: spool.file, toPath: spool.file.replacingOccurrences(of: ".u32be.bin", with: "-5.u32be.bin"))
         }
         let reopened = try OTLPSpoolQueue(directory: spool.directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
         defer { reopened.release() }
@@ -122,12 +131,15 @@ struct OTLPSpoolQueueRecoveryTests {
         #expect(reopened.takeLostItems() == (sealed ? 1 : 0))
     }
 
-    @Test("a sealed file with a length prefix that does not fit in its middle: the records after it are found again (regression: the rest of the file was deleted as damaged)")
+    @Test(
+        "a sealed file with a length prefix that does not fit in its middle: the records after it are found again (regression: the rest of the file was deleted as damaged)"
+    )
     func sealedDamagedPrefix() throws {
         let spool = try Self.crashedSpool()
         defer { try? FileManager.default.removeItem(atPath: spool.directory + "/..") }
         try Self.overwrite(spool.file, at: spool.offsets[2], with: [0x01, 0, 0, 0x93])
-        try FileManager.default.moveItem(atPath: spool.file, toPath: spool.file.replacingOccurrences(of: ".u32be.bin", with: "-5.u32be.bin"))
+        try FileManager.default.moveItem(
+            atPath: spool.file, toPath: spool.file.replacingOccurrences(of: ".u32be.bin", with: "-5.u32be.bin"))
         let reopened = try OTLPSpoolQueue(directory: spool.directory, signal: .traces, maxBytes: 16 << 20, durability: .flush)
         defer { reopened.release() }
         var expected = spool.requests
@@ -136,7 +148,9 @@ struct OTLPSpoolQueueRecoveryTests {
         #expect(reopened.damagedRecords == 1 && reopened.takeLostItems() == 1)
     }
 
-    @Test("a checkpoint into a crash-left file with damage before it stays true: the unacknowledged records after it are sent (regression: the file was rewritten under the checkpoint and one was skipped)")
+    @Test(
+        "a checkpoint into a crash-left file with damage before it stays true: the unacknowledged records after it are sent (regression: the file was rewritten under the checkpoint and one was skipped)"
+    )
     func checkpointIntoDamagedFile() throws {
         let spool = try Self.crashedSpool()
         defer { try? FileManager.default.removeItem(atPath: spool.directory + "/..") }
@@ -150,7 +164,9 @@ struct OTLPSpoolQueueRecoveryTests {
         #expect(try Self.drainLikeUploader(reopened) == [spool.requests[4]])
     }
 
-    @Test("a zero-filled tail (a crash on a file system that extended the file first) is cut as one torn tail, at once (regression: 16,384 empty records, each acknowledged durably)")
+    @Test(
+        "a zero-filled tail (a crash on a file system that extended the file first) is cut as one torn tail, at once (regression: 16,384 empty records, each acknowledged durably)"
+    )
     func zeroFilledTail() throws {
         let spool = try Self.crashedSpool()
         defer { try? FileManager.default.removeItem(atPath: spool.directory + "/..") }
@@ -164,7 +180,9 @@ struct OTLPSpoolQueueRecoveryTests {
         #expect(try Self.drainLikeUploader(reopened) == spool.requests)
     }
 
-    @Test("a record over the queue's record limit (an eighth of maxBytes, at least 32 KiB) is refused before anything is written; one at the limit is taken")
+    @Test(
+        "a record over the queue's record limit (an eighth of maxBytes, at least 32 KiB) is refused before anything is written; one at the limit is taken"
+    )
     func recordLimit() throws {
         let directory = Queue.directory()
         defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
@@ -177,7 +195,8 @@ struct OTLPSpoolQueueRecoveryTests {
         #expect(queue.bytes == 32 << 10)
     }
 
-    @Test("a quarantine that is a symbolic link (or a file) is refused: nothing is written through it (regression: quarantined files went where the link pointed)",
+    @Test(
+        "a quarantine that is a symbolic link (or a file) is refused: nothing is written through it (regression: quarantined files went where the link pointed)",
         arguments: [true, false])
     func quarantineNotOurs(symlink: Bool) throws {
         let directory = Queue.directory()
@@ -195,7 +214,9 @@ struct OTLPSpoolQueueRecoveryTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
     }
 
-    @Test("the quarantine: each refused request is one u32be file readable as OTLP, named with its items; over its bound the oldest go first, the newest stays")
+    @Test(
+        "the quarantine: each refused request is one u32be file readable as OTLP, named with its items; over its bound the oldest go first, the newest stays"
+    )
     func quarantine() throws {
         let directory = Queue.directory()
         defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
@@ -212,13 +233,20 @@ struct OTLPSpoolQueueRecoveryTests {
         #expect(try reader.next()?.index == nil)
         // 300 KiB requests: three fit beside the small one; each later one pushes the oldest out.
         var dropped = 0
-        let large = OTLPEncoder().encode(OTLPTracesData(resource: OTLPHTTPTestData.resource, scope: OTLPHTTPTestData.scope, spans: [
-            OTLPSpan(traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(1), name: String(repeating: "x", count: 300 << 10), kind: .internal,
-                startTimeUnixNano: 1, endTimeUnixNano: 2)
-        ]))
+        let large = OTLPEncoder().encode(
+            OTLPTracesData(
+                resource: OTLPHTTPTestData.resource, scope: OTLPHTTPTestData.scope,
+                spans: [
+                    OTLPSpan(
+                        traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(1), name: String(repeating: "x", count: 300 << 10),
+                        kind: .internal,
+                        startTimeUnixNano: 1, endTimeUnixNano: 2)
+                ]))
         for _ in 0..<6 { dropped += try queue.quarantine(large, items: 1) }
         let kept = Queue.files(queue.quarantineDirectory)
-        let total = kept.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: "\(queue.quarantineDirectory)/\($1)")[.size] as? Int) ?? 0) }
+        let total = kept.reduce(0) {
+            $0 + ((try? FileManager.default.attributesOfItem(atPath: "\(queue.quarantineDirectory)/\($1)")[.size] as? Int) ?? 0)
+        }
         #expect(total <= queue.quarantineMaxBytes)
         #expect(kept == (5...7).map { "0000000000000000000\($0)-1.u32be.bin" })
         // The small request's 3 items, then the first three large ones'.

@@ -14,7 +14,9 @@ struct OTLPSpoolQueueTests {
     }
 
     static func request(_ index: Int, spans count: Int = 1) -> [UInt8] {
-        OTLPEncoder().withEncoded(OTLPScopedSpan.request(OTLPHTTPTestData.spans(count, from: index * 1000), resource: OTLPHTTPTestData.resource)) {
+        OTLPEncoder().withEncoded(
+            OTLPScopedSpan.request(OTLPHTTPTestData.spans(count, from: index * 1000), resource: OTLPHTTPTestData.resource)
+        ) {
             Array($0)
         }
     }
@@ -71,7 +73,8 @@ struct OTLPSpoolQueueTests {
         reopened.release()
     }
 
-    @Test("a torn record at the end of a file left open by a crash is cut off and counted; its predecessors are kept",
+    @Test(
+        "a torn record at the end of a file left open by a crash is cut off and counted; its predecessors are kept",
         arguments: [1, 3, 4, 10])
     func tornRecord(tornBytes: Int) throws {
         let directory = Self.directory()
@@ -95,7 +98,8 @@ struct OTLPSpoolQueueTests {
         reopened.release()
     }
 
-    @Test("a crash before the first release: the open file is counted once (gzip records by their content) and sealed (regression: every gzip record of the open file was cut off as one torn record)",
+    @Test(
+        "a crash before the first release: the open file is counted once (gzip records by their content) and sealed (regression: every gzip record of the open file was cut off as one torn record)",
         arguments: [false, true])
     func openFileRecovered(gzip: Bool) throws {
         let directory = Self.directory()
@@ -114,7 +118,9 @@ struct OTLPSpoolQueueTests {
         reopened.release()
     }
 
-    @Test("a record's request: plain as stored, gzip decompressed; a second member, a truncated or corrupt member is an error with its offset in the record")
+    @Test(
+        "a record's request: plain as stored, gzip decompressed; a second member, a truncated or corrupt member is an error with its offset in the record"
+    )
     func requestOfRecord() throws {
         let request = Self.request(1, spans: 2)
         let member = try request.withUnsafeBytes { try OTLPGzip.compress($0) }
@@ -179,7 +185,8 @@ struct OTLPSpoolQueueTests {
         second.release()
     }
 
-    @Test("a checkpoint that is unreadable or does not match the files (a file number ahead of them, an offset past the end or inside a record, a number that would overflow) is not trusted: nothing is deleted, everything is sent (regression: real files were deleted, or the process trapped)",
+    @Test(
+        "a checkpoint that is unreadable or does not match the files (a file number ahead of them, an offset past the end or inside a record, a number that would overflow) is not trusted: nothing is deleted, everything is sent (regression: real files were deleted, or the process trapped)",
         arguments: ["99 0 0\n", "1 999999 3\n", "1 3 0\n", "18446744073709551615 0 0\n", "4611686018427387903 0 0\n", "garbage\u{0}"])
     func checkpointNotMatchingFiles(checkpoint: String) throws {
         let directory = Self.directory()
@@ -218,7 +225,9 @@ struct OTLPSpoolQueueTests {
         #expect(names.isSuperset(of: foreign))
     }
 
-    @Test("a spool file deleted behind the queue's back: its items are reported lost, the next file is read (regression: the uploader retried the missing file forever)")
+    @Test(
+        "a spool file deleted behind the queue's back: its items are reported lost, the next file is read (regression: the uploader retried the missing file forever)"
+    )
     func fileDeletedBehindItsBack() throws {
         let directory = Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
@@ -235,7 +244,8 @@ struct OTLPSpoolQueueTests {
         queue.release()
     }
 
-    @Test("damage inside a sealed file: the records before it are read, the items after it reported lost (regression: lost without a count)")
+    @Test(
+        "damage inside a sealed file: the records before it are read, the items after it reported lost (regression: lost without a count)")
     func damageInSealedFile() throws {
         let directory = Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory + "/..") }
@@ -259,11 +269,14 @@ struct OTLPSpoolQueueTests {
         reopened.release()
     }
 
-    @Test("records are read back with the widest limits: what the exporter accepts (values nested 60 deep, 20,000 attributes) is not refused by its own uploader")
+    @Test(
+        "records are read back with the widest limits: what the exporter accepts (values nested 60 deep, 20,000 attributes) is not refused by its own uploader"
+    )
     func readOptionsAcceptWhatTheExporterWrites() throws {
         var value = OTLPAttributeValue.string("leaf")
         for _ in 0..<60 { value = .array([value]) }
-        var span = OTLPSpan(traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(1), name: "deep", startTimeUnixNano: 1, endTimeUnixNano: 2)
+        var span = OTLPSpan(
+            traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(1), name: "deep", startTimeUnixNano: 1, endTimeUnixNano: 2)
         span.attributes = [OTLPAttribute("deep", value)] + (0..<20_000).map { OTLPAttribute("a\($0)", .int(Int64($0))) }
         let item = OTLPScopedSpan(scope: OTLPHTTPTestData.scope, span: span)
         #expect(!item.nestsValues(deeperThan: OTLPScopedSpan.maxEncodableValueNesting))
@@ -272,9 +285,10 @@ struct OTLPSpoolQueueTests {
             try Result { () throws(OTLPReadError) in try OTLPDecoder(options: OTLPSpoolQueue.readOptions).check(bytes, as: .traces) }.get()
         }
         #expect(items == 1)
-        #expect((try? request.withUnsafeBytes { bytes in
-            try Result { () throws(OTLPReadError) in try OTLPDecoder(options: .default).check(bytes, as: .traces) }.get()
-        }) == nil, "the default limits refuse it: the test would not show the regression otherwise")
+        #expect(
+            (try? request.withUnsafeBytes { bytes in
+                try Result { () throws(OTLPReadError) in try OTLPDecoder(options: .default).check(bytes, as: .traces) }.get()
+            }) == nil, "the default limits refuse it: the test would not show the regression otherwise")
     }
 
     @Test("a checkpoint that is a symbolic link is not believed (regression: a link to another file skipped records)")

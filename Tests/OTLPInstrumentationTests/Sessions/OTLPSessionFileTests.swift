@@ -8,7 +8,9 @@ import Testing
 /// The session file's writes: what is found at its temporary path is never waited on.
 @Suite("OTLPSessionManager session file")
 struct OTLPSessionFileTests {
-    @Test("a FIFO at the session file's temporary path (session.tmp) does not hang shutdown() (regression: the writer waited for a reader, and shutdown() for the writer): the session is written")
+    @Test(
+        "a FIFO at the session file's temporary path (session.tmp) does not hang shutdown() (regression: the writer waited for a reader, and shutdown() for the writer): the session is written"
+    )
     func fifoAtTemporaryPath() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-sessions-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }

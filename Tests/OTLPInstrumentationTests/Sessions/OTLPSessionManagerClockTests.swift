@@ -26,7 +26,9 @@ struct OTLPSessionManagerClockTests {
     }
 
     /// The session file's fields: ID, start, last activity, previous ID.
-    static func sessionFile(in directory: String) throws -> (id: String, startUnixNano: UInt64, lastActivityUnixNano: UInt64, previous: String) {
+    static func sessionFile(
+        in directory: String
+    ) throws -> (id: String, startUnixNano: UInt64, lastActivityUnixNano: UInt64, previous: String) {
         let fields = try String(contentsOfFile: directory + "/session", encoding: .utf8).split(whereSeparator: { $0 == " " || $0 == "\n" })
         try #require(fields.count == 4)
         let start = try #require(UInt64(fields[1]))
@@ -34,7 +36,9 @@ struct OTLPSessionManagerClockTests {
         return (String(fields[0]), start, lastActivity, String(fields[3]))
     }
 
-    @Test("the wall clock set back 15 minutes inside a session: 6,000 items over 5 minutes write the file once a minute, the session goes on, and a relaunch under that clock continues it (regression: every item wrote the file)")
+    @Test(
+        "the wall clock set back 15 minutes inside a session: 6,000 items over 5 minutes write the file once a minute, the session goes on, and a relaunch under that clock continues it (regression: every item wrote the file)"
+    )
     func wallClockSetBack() throws {
         let directory = OTLPSessionManagerHostileTests.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -67,7 +71,9 @@ struct OTLPSessionManagerClockTests {
         #expect(relaunched.sessionFileWrites.requested == 0, "nothing to correct: no write at launch")
     }
 
-    @Test("the wall clock jumping an hour ahead inside a session neither ends it nor writes the file; the monotonic clock alone ends it, timed on the wall clock as it reads (regression: the jump ended the session)")
+    @Test(
+        "the wall clock jumping an hour ahead inside a session neither ends it nor writes the file; the monotonic clock alone ends it, timed on the wall clock as it reads (regression: the jump ended the session)"
+    )
     func wallClockJumpsAhead() throws {
         let directory = OTLPSessionManagerHostileTests.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -75,7 +81,8 @@ struct OTLPSessionManagerClockTests {
         let records = Recorder<OTLPScopedLogRecord>()
         let manager = Self.manager(directory: directory, wall: wall, monotonic: monotonic)
         defer { manager.shutdown() }
-        manager.emitEvents(through: OTLPLogEmitter(stage: records, scope: OTLPSessionManager.scope, clock: wall, logRecordProcessors: [manager]))
+        manager.emitEvents(
+            through: OTLPLogEmitter(stage: records, scope: OTLPSessionManager.scope, clock: wall, logRecordProcessors: [manager]))
         let session = manager.currentSession
         wall.set(wall.nowUnixNano() + 60 * Self.minuteNanos)
         for _ in 0..<3_000 {
@@ -90,12 +97,17 @@ struct OTLPSessionManagerClockTests {
         let next = manager.recordActivity()
         #expect(next.previousID == session.id && next.startUnixNano == wall.nowUnixNano())
         let events = records.items.map(\.record)
-        #expect(events.map(\.eventName) == [OTLPSessionManager.startEventName, OTLPSessionManager.endEventName, OTLPSessionManager.startEventName])
+        #expect(
+            events.map(\.eventName) == [
+                OTLPSessionManager.startEventName, OTLPSessionManager.endEventName, OTLPSessionManager.startEventName,
+            ])
         #expect(events[1].timeUnixNano == wall.nowUnixNano() - 1_000_000_000)
         #expect(manager.sessionFileWrites.requested == 2, "the rollover, once")
     }
 
-    @Test("a session file whose last activity lies in the future is taken up once: the session goes on, the file is rewritten once without it, and 5,000 items write nothing more (regression: every item wrote the file)")
+    @Test(
+        "a session file whose last activity lies in the future is taken up once: the session goes on, the file is rewritten once without it, and 5,000 items write nothing more (regression: every item wrote the file)"
+    )
     func lastActivityFromTheFuture() throws {
         let directory = OTLPSessionManagerHostileTests.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -144,7 +156,9 @@ struct OTLPSessionManagerClockTests {
         #expect(try Self.sessionFile(in: directory).id == session.id)
     }
 
-    @Test("shutdown after 10,000 items under a wall clock set back writes once: two writes in all, the new session's and shutdown's (regression: thousands queued before it)")
+    @Test(
+        "shutdown after 10,000 items under a wall clock set back writes once: two writes in all, the new session's and shutdown's (regression: thousands queued before it)"
+    )
     func shutdownAfterClockSetBack() throws {
         let directory = OTLPSessionManagerHostileTests.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -159,7 +173,9 @@ struct OTLPSessionManagerClockTests {
         #expect(try Self.sessionFile(in: directory).lastActivityUnixNano == wall.nowUnixNano())
     }
 
-    @Test("1,000 sessions ended in a row: no more writes are done than asked for, and the file holds the last session after shutdown (a waiting write takes the latest line)")
+    @Test(
+        "1,000 sessions ended in a row: no more writes are done than asked for, and the file holds the last session after shutdown (a waiting write takes the latest line)"
+    )
     func burstOfRollovers() throws {
         let directory = OTLPSessionManagerHostileTests.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

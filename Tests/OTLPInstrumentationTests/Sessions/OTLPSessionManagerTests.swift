@@ -37,7 +37,8 @@ struct OTLPSessionManagerTests {
                 directory: directory, clock: clock, idGenerator: OTLPSequentialIDGenerator())
             tracer = OTLPTracer(stage: spans, scope: .init(name: "test"), clock: clock, spanProcessors: [manager])
             emitter = OTLPLogEmitter(stage: records, scope: .init(name: "test"), clock: clock, logRecordProcessors: [manager])
-            manager.emitEvents(through: OTLPLogEmitter(stage: records, scope: OTLPSessionManager.scope, clock: clock, logRecordProcessors: [manager]))
+            manager.emitEvents(
+                through: OTLPLogEmitter(stage: records, scope: OTLPSessionManager.scope, clock: clock, logRecordProcessors: [manager]))
         }
 
         deinit { manager.shutdown() }
@@ -50,14 +51,18 @@ struct OTLPSessionManagerTests {
         /// The session events, in order: name, session.id, session.previous_id, time.
         var events: [(name: String, id: String?, previous: String?, time: UInt64)] {
             records.items.filter { !$0.record.eventName.isEmpty }.map {
-                ($0.record.eventName, $0.record.attributes.string("session.id"), $0.record.attributes.string("session.previous_id"), $0.record.timeUnixNano)
+                (
+                    $0.record.eventName, $0.record.attributes.string("session.id"), $0.record.attributes.string("session.previous_id"),
+                    $0.record.timeUnixNano
+                )
             }
         }
     }
 
     static func id(_ n: UInt64) -> String { OTLPTraceID(high: 0, low: n).hex }
 
-    @Test("a session starts, continues while active, expires after the inactivity timeout; the next one names the previous; events in order")
+    @Test(
+        "a session starts, continues while active, expires after the inactivity timeout; the next one names the previous; events in order")
     func inactivity() throws {
         let rig = Rig()
         let start = rig.clock.nowUnixNano()
@@ -97,7 +102,9 @@ struct OTLPSessionManagerTests {
         #expect(rig.events.map(\.name) == ["session.start", "session.end", "session.start", "session.end", "session.start"])
     }
 
-    @Test("the session is kept across launches: within the timeout the same one goes on; later a new one starts after the old one's end event")
+    @Test(
+        "the session is kept across launches: within the timeout the same one goes on; later a new one starts after the old one's end event"
+    )
     func persistence() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-sessions-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -124,7 +131,9 @@ struct OTLPSessionManagerTests {
         #expect(first.manager.persistenceError == nil && cold.manager.persistenceError == nil)
     }
 
-    @Test("16 threads emitting while the session rolls over: every item carries exactly one session ID, the old one before the rollover, the new one after")
+    @Test(
+        "16 threads emitting while the session rolls over: every item carries exactly one session ID, the old one before the rollover, the new one after"
+    )
     func threadsAtRollover() {
         let rig = Rig(timeoutSeconds: 60)
         let before = DispatchGroup(), after = DispatchGroup()
@@ -134,12 +143,20 @@ struct OTLPSessionManagerTests {
             after.enter()
             Thread.detachNewThread {
                 for index in 0..<200 {
-                    if index % 2 == 0 { rig.tracer.startSpan("t\(thread) \(index)").end() } else { rig.emitter.emit(OTLPLogRecord(timeUnixNano: 1, body: .string("t\(thread) \(index)"))) }
+                    if index % 2 == 0 {
+                        rig.tracer.startSpan("t\(thread) \(index)").end()
+                    } else {
+                        rig.emitter.emit(OTLPLogRecord(timeUnixNano: 1, body: .string("t\(thread) \(index)")))
+                    }
                 }
                 before.leave()
                 release.wait()
                 for index in 200..<400 {
-                    if index % 2 == 0 { rig.tracer.startSpan("t\(thread) \(index)").end() } else { rig.emitter.emit(OTLPLogRecord(timeUnixNano: 1, body: .string("t\(thread) \(index)"))) }
+                    if index % 2 == 0 {
+                        rig.tracer.startSpan("t\(thread) \(index)").end()
+                    } else {
+                        rig.emitter.emit(OTLPLogRecord(timeUnixNano: 1, body: .string("t\(thread) \(index)")))
+                    }
                 }
                 after.leave()
             }
@@ -166,13 +183,17 @@ struct OTLPSessionManagerTests {
         #expect(rig.events.map(\.name) == ["session.start", "session.end", "session.start"])
     }
 
-    @Test("sessions off: no manager is made, so nothing carries a session and no event is emitted; the JSON keys are read under telemetry.sessions")
+    @Test(
+        "sessions off: no manager is made, so nothing carries a session and no event is emitted; the JSON keys are read under telemetry.sessions"
+    )
     func configuration() throws {
         #expect(OTLPSessionManager.make(configuration: OTLPSessionConfiguration(enabled: false)) == nil)
         #expect(OTLPSessionManager.make(configuration: .default) != nil)
-        let (loaded, warnings) = try OTLPAppConfiguration.load(json: Data(#"""
-            {"telemetry": {"sessions": {"enabled": false, "inactivityTimeoutSeconds": 60, "maxLengthSeconds": 600, "color": 1}}}
-            """#.utf8))
+        let (loaded, warnings) = try OTLPAppConfiguration.load(
+            json: Data(
+                #"""
+                {"telemetry": {"sessions": {"enabled": false, "inactivityTimeoutSeconds": 60, "maxLengthSeconds": 600, "color": 1}}}
+                """#.utf8))
         #expect(loaded.sessions == OTLPSessionConfiguration(enabled: false, inactivityTimeoutSeconds: 60, maxLengthSeconds: 600))
         #expect(warnings.map(\.dottedKeyPath) == ["telemetry.sessions.color"])
         #expect(try OTLPAppConfiguration.load(json: Data("{}".utf8)).configuration.sessions == .default)
@@ -182,8 +203,9 @@ struct OTLPSessionManagerTests {
         } catch {
             #expect(error.keyPath == "telemetry.sessions.enabled")
         }
-        #expect(OTLPSessionConfiguration(inactivityTimeoutSeconds: 0, maxLengthSeconds: .nan).clamped
-            == OTLPSessionConfiguration(inactivityTimeoutSeconds: 1, maxLengthSeconds: 14_400))
+        #expect(
+            OTLPSessionConfiguration(inactivityTimeoutSeconds: 0, maxLengthSeconds: .nan).clamped
+                == OTLPSessionConfiguration(inactivityTimeoutSeconds: 1, maxLengthSeconds: 14_400))
     }
 }
 
@@ -227,14 +249,19 @@ struct OTLPSessionManagerHostileTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("otlp-sessions-\(UUID().uuidString)").path
     }
 
-    @Test("events are emitted outside the manager's lock: processors that remove session.id or start spans do not deadlock it (regression: they hung the thread)")
+    @Test(
+        "events are emitted outside the manager's lock: processors that remove session.id or start spans do not deadlock it (regression: they hung the thread)"
+    )
     func noDeadlock() {
         let clock = OTLPManualClock()
         let records = Recorder<OTLPScopedLogRecord>()
         let spans = Recorder<OTLPScopedSpan>()
-        let manager = OTLPSessionManager(configuration: .init(inactivityTimeoutSeconds: 10), clock: clock, idGenerator: OTLPSequentialIDGenerator())
+        let manager = OTLPSessionManager(
+            configuration: .init(inactivityTimeoutSeconds: 10), clock: clock, idGenerator: OTLPSequentialIDGenerator())
         let tracer = OTLPTracer(stage: spans, scope: .init(name: "t"), clock: clock, spanProcessors: [manager])
-        let emitter = OTLPLogEmitter(stage: records, scope: OTLPSessionManager.scope, clock: clock, logRecordProcessors: [Allowlist(), manager, Timed(tracer: tracer)])
+        let emitter = OTLPLogEmitter(
+            stage: records, scope: OTLPSessionManager.scope, clock: clock,
+            logRecordProcessors: [Allowlist(), manager, Timed(tracer: tracer)])
         let finished = Self.finishes {
             manager.emitEvents(through: emitter)
             clock.advance(seconds: 11)
@@ -263,7 +290,9 @@ struct OTLPSessionManagerHostileTests {
         #expect(session == manager.currentSession)
     }
 
-    @Test("a session file from the future (a clock set ahead when it was written) is not continued: a new session starts (regression: it never expired)")
+    @Test(
+        "a session file from the future (a clock set ahead when it was written) is not continued: a new session starts (regression: it never expired)"
+    )
     func fileFromTheFuture() throws {
         let directory = Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -302,7 +331,8 @@ struct OTLPSessionManagerHostileTests {
         let records = Recorder<OTLPScopedLogRecord>()
         let manager = OTLPSessionManager(clock: clock, idGenerator: OTLPSequentialIDGenerator())
         let emitter = OTLPLogEmitter(
-            stage: records, scope: .init(name: "t"), clock: clock, limits: OTLPLimits(attributeCountLimit: 2), logRecordProcessors: [manager])
+            stage: records, scope: .init(name: "t"), clock: clock, limits: OTLPLimits(attributeCountLimit: 2),
+            logRecordProcessors: [manager])
         emitter.emit(OTLPLogRecord(timeUnixNano: 1, body: "x", attributes: [OTLPAttribute("a", "1"), OTLPAttribute("b", "2")]))
         let record = records.items.first?.record
         #expect(record?.attributes.first == OTLPAttribute("session.id", .string(OTLPSessionManagerTests.id(1))))
@@ -331,14 +361,16 @@ struct OTLPSessionManagerHostileTests {
         let rig = OTLPSessionManagerTests.Rig()
         rig.manager.endSession()
         rig.emitter.emit(OTLPLogRecord(timeUnixNano: 1, body: "x", attributes: [OTLPAttribute("session.previous_id", "app-set")]))
-        rig.tracer.export(OTLPSpan(
-            traceID: OTLPTraceID(high: 0, low: 9), spanID: OTLPSpanID(9), name: "adopted", startTimeUnixNano: 1, endTimeUnixNano: 2,
-            attributes: [OTLPAttribute("a", "1"), OTLPAttribute("session.previous_id", "app-set")]))
+        rig.tracer.export(
+            OTLPSpan(
+                traceID: OTLPTraceID(high: 0, low: 9), spanID: OTLPSpanID(9), name: "adopted", startTimeUnixNano: 1, endTimeUnixNano: 2,
+                attributes: [OTLPAttribute("a", "1"), OTLPAttribute("session.previous_id", "app-set")]))
         let record = rig.records.items.first { $0.record.body == "x" }?.record
         let span = rig.spans.items.first { $0.span.name == "adopted" }?.span
         let previous = OTLPAttribute("session.previous_id", .string(OTLPSessionManagerTests.id(1)))
         #expect(record?.attributes == [OTLPAttribute("session.id", .string(OTLPSessionManagerTests.id(2))), previous])
-        #expect(span?.attributes == [OTLPAttribute("session.id", .string(OTLPSessionManagerTests.id(2))), previous, OTLPAttribute("a", "1")])
+        #expect(
+            span?.attributes == [OTLPAttribute("session.id", .string(OTLPSessionManagerTests.id(2))), previous, OTLPAttribute("a", "1")])
     }
 
     @Test("a processor given for both signals is shut down once, before the pipeline (regression: twice, after it)")
@@ -349,12 +381,15 @@ struct OTLPSessionManagerHostileTests {
             func shutdown() { lock.withLock { count += 1 } }
         }
         let counter = Counter()
-        let telemetry = OTLPTelemetry(configuration: .init(), spanProcessors: [counter], logRecordProcessors: [counter], diagnostics: { _ in })
+        let telemetry = OTLPTelemetry(
+            configuration: .init(), spanProcessors: [counter], logRecordProcessors: [counter], diagnostics: { _ in })
         telemetry.shutdown()
         #expect(counter.count == 1)
     }
 
-    @Test("telemetry.sessions durations out of range, or a maximum length under the timeout, are errors naming the key (regression: accepted)")
+    @Test(
+        "telemetry.sessions durations out of range, or a maximum length under the timeout, are errors naming the key (regression: accepted)"
+    )
     func jsonRanges() {
         for (json, key) in [
             (#"{"inactivityTimeoutSeconds": -5}"#, "telemetry.sessions.inactivityTimeoutSeconds"),

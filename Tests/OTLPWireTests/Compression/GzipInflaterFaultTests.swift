@@ -89,7 +89,9 @@ struct GzipInflaterFaultTests {
         var headerCRC = good
         headerCRC[3] = 0x02  // FHCRC: a header CRC-16 follows the fixed header; this one is wrong
         headerCRC.insert(contentsOf: [0x00, 0x00], at: 10)
-        for (bytes, words) in [(method, "unknown compression method"), (flags, "unknown header flags set"), (headerCRC, "header crc mismatch")] {
+        for (bytes, words) in [
+            (method, "unknown compression method"), (flags, "unknown header flags set"), (headerCRC, "header crc mismatch"),
+        ] {
             let outcome = Self.inflate(bytes)
             #expect(outcome.out.isEmpty)
             #expect(outcome.error?.code == .gzipBadHeader, "\(words): \(String(describing: outcome.error))")

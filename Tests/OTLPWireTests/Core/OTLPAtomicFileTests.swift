@@ -79,7 +79,8 @@ struct OTLPAtomicFileTests {
         #expect(FileManager.default.fileExists(atPath: path + ".tmp", isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
-    @Test("openRegularFile never waits and names what it found: a FIFO (EINVAL; ENXIO opened to write), a directory (EISDIR), a link (ELOOP)")
+    @Test(
+        "openRegularFile never waits and names what it found: a FIFO (EINVAL; ENXIO opened to write), a directory (EISDIR), a link (ELOOP)")
     func openRegularFileRefusals() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -10,7 +10,9 @@ struct OTLPWriteErrorTests {
     @Test("each kind of error prints as before, and a system error keeps its errno")
     func descriptions() {
         #expect(OTLPWriteError.io("no sink").description == "write failed: no sink")
-        #expect(OTLPWriteError.compression("zlib deflate failed with code -2").description == "compression failed: zlib deflate failed with code -2")
+        #expect(
+            OTLPWriteError.compression("zlib deflate failed with code -2").description
+                == "compression failed: zlib deflate failed with code -2")
         #expect(OTLPWriteError.unframeable("too long").description == "record cannot be framed: too long")
         let full = OTLPWriteError.system("cannot write out.bin", errno: ENOSPC)
         #expect(full.description == "write failed: cannot write out.bin: No space left on device")
@@ -40,7 +42,9 @@ struct OTLPWriteErrorTests {
     func deflateFailureKeepsReturnCode() {
         let deflater = GzipDeflater(level: 42)  // zlib refuses levels outside -1...9 with Z_STREAM_ERROR
         var out: [UInt8] = []
-        let result = [UInt8]([1, 2, 3]).withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try deflater.compress(bytes, into: &out) } }
+        let result = [UInt8]([1, 2, 3]).withUnsafeBytes { bytes in
+            Result { () throws(OTLPWriteError) in try deflater.compress(bytes, into: &out) }
+        }
         guard case .failure(let error) = result else {
             Issue.record("compressed with level 42")
             return

@@ -46,7 +46,8 @@ struct DecodingLimitTests {
     func ranges() {
         for (name, range, set) in Self.limits {
             let atMaximum = Self.read(Self.framedSample, Self.options { set(&$0, range.upperBound) })
-            #expect(atMaximum.error == nil && atMaximum.records == 1, "\(name) = \(range.upperBound): \(String(describing: atMaximum.error))")
+            #expect(
+                atMaximum.error == nil && atMaximum.records == 1, "\(name) = \(range.upperBound): \(String(describing: atMaximum.error))")
             if range.upperBound < Int.max {
                 let past = Self.read(Self.framedSample, Self.options { set(&$0, range.upperBound + 1) })
                 #expect(past.error?.code == .invalidOptions && past.records == 0, "\(name) = \(range.upperBound + 1)")
@@ -72,7 +73,8 @@ struct DecodingLimitTests {
             }
         }
         // Signal detection does not throw: it clamps to the range and still answers.
-        #expect(Self.sample.withUnsafeBytes { OTLPDecoder(options: OTLPDecodingOptions(maxNestingDepth: .max)).detectSignal($0) } == .traces)
+        #expect(
+            Self.sample.withUnsafeBytes { OTLPDecoder(options: OTLPDecodingOptions(maxNestingDepth: .max)).detectSignal($0) } == .traces)
     }
 
     @Test("huge length prefixes with the largest record limit are record_too_large, never an overflow")
@@ -84,7 +86,8 @@ struct DecodingLimitTests {
         for prefix in [maxVarint, signVarint] {
             var varint = largest
             varint.framing = .varint
-            let outcome = Self.read([UInt8(Self.sample.count & 0x7F) | 0x80, UInt8(Self.sample.count >> 7)] + Self.sample + prefix + [0, 0], varint)
+            let outcome = Self.read(
+                [UInt8(Self.sample.count & 0x7F) | 0x80, UInt8(Self.sample.count >> 7)] + Self.sample + prefix + [0, 0], varint)
             #expect(outcome.records == 1 && outcome.error?.code == .recordTooLarge && outcome.error?.recordIndex == 1)
             // Framing detection sees the same bytes first: a negative or huge length is no record, not a trap.
             var detected = largest
@@ -178,7 +181,9 @@ struct DecodingLimitTests {
         withUnsafePointer(to: costs) { costs in
             var limits = COTLPShims_ScanLimits(max_depth: 100, max_attributes: .max, max_unpacked_bytes: .max - 1, model_costs: costs)
             var result = COTLPShims_ScanResult()
-            Self.sample.withUnsafeBufferPointer { COTLPShims_scan($0.baseAddress, $0.count, Int32(COTLPSHIMS_KIND_TRACES), &limits, &result) }
+            Self.sample.withUnsafeBufferPointer {
+                COTLPShims_scan($0.baseAddress, $0.count, Int32(COTLPSHIMS_KIND_TRACES), &limits, &result)
+            }
             #expect(Int(result.status) == COTLPSHIMS_SCAN_TOO_LARGE)
         }
         // The merge never writes past the room it is given, and refuses nesting past its recursion cap.
@@ -192,7 +197,9 @@ struct DecodingLimitTests {
         }
         let tooDeep = Self.deepKVList(100)  // 305 levels
         var out = [UInt8](repeating: 0, count: tooDeep.count)
-        #expect(tooDeep.withUnsafeBufferPointer { COTLPShims_merge($0.baseAddress, $0.count, Int32(COTLPSHIMS_KIND_TRACES), &out, out.count) } == -1)
+        #expect(
+            tooDeep.withUnsafeBufferPointer { COTLPShims_merge($0.baseAddress, $0.count, Int32(COTLPSHIMS_KIND_TRACES), &out, out.count) }
+                == -1)
     }
 
     @Test("JSON integers written as doubles outside the 64-bit ranges are malformed_json, not a trap")

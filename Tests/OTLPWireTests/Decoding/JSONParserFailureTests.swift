@@ -69,7 +69,8 @@ struct JSONParserFailureTests {
 
     @Test("the decoder maps nesting to nesting_too_deep, the tree limit to record_too_large, the rest to malformed_json")
     func decoderClassification() throws {
-        let deep = try #require(Self.decode(String(repeating: "[", count: 20) + String(repeating: "]", count: 20), .init(maxNestingDepth: 1)))
+        let deep = try #require(
+            Self.decode(String(repeating: "[", count: 20) + String(repeating: "]", count: 20), .init(maxNestingDepth: 1)))
         #expect(deep.code == .nestingTooDeep && deep.message == "JSON nested deeper than 11 levels" && deep.byteOffset == 11)
         let large = try #require(Self.decode(#"{"resourceSpans":[]}"#, .init(maxDecodedBytes: 16)))
         #expect(large.code == .recordTooLarge && large.message == "JSON tree would take more than 16 bytes of memory (maxDecodedBytes)")

@@ -65,17 +65,27 @@ struct MergeSemanticsTests {
     func status() throws {
         let statusCode = field(15, varintField(3, 2))
         let statusMessage = field(15, field(2, Array("boom".utf8)))
-        let span = try Self.traces(Self.spanRequest(field(5, Array("a".utf8)) + statusCode + statusMessage)).resourceSpans[0].scopeSpans[0].spans[0]
+        let span = try Self.traces(Self.spanRequest(field(5, Array("a".utf8)) + statusCode + statusMessage)).resourceSpans[0].scopeSpans[0]
+            .spans[0]
         #expect(span.status == OTLPSpanStatus(code: .error, message: "boom"))
         // Two encodings of a span, concatenated: the later one's fields win where present, lists append.
-        let requestA = OTLPEncoder().encode(OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [
-            OTLPSpan(traceID: OTLPTraceID(high: 1, low: 2), spanID: OTLPSpanID(3), name: "first", startTimeUnixNano: 10, endTimeUnixNano: 20,
-                     attributes: [OTLPAttribute("a", 1)], status: OTLPSpanStatus(code: .error)),
-        ]))
-        let requestB = OTLPEncoder().encode(OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [
-            OTLPSpan(traceID: nil, spanID: nil, name: "", startTimeUnixNano: 0, endTimeUnixNano: 30,
-                     attributes: [OTLPAttribute("b", 2)], status: OTLPSpanStatus(code: .unset, message: "later")),
-        ]))
+        let requestA = OTLPEncoder().encode(
+            OTLPTracesData(
+                resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
+                spans: [
+                    OTLPSpan(
+                        traceID: OTLPTraceID(high: 1, low: 2), spanID: OTLPSpanID(3), name: "first", startTimeUnixNano: 10,
+                        endTimeUnixNano: 20,
+                        attributes: [OTLPAttribute("a", 1)], status: OTLPSpanStatus(code: .error))
+                ]))
+        let requestB = OTLPEncoder().encode(
+            OTLPTracesData(
+                resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
+                spans: [
+                    OTLPSpan(
+                        traceID: nil, spanID: nil, name: "", startTimeUnixNano: 0, endTimeUnixNano: 30,
+                        attributes: [OTLPAttribute("b", 2)], status: OTLPSpanStatus(code: .unset, message: "later"))
+                ]))
         let spanA = try #require(first(2, of: first(2, of: first(1, of: requestA)!)!))
         let spanB = try #require(first(2, of: first(2, of: first(1, of: requestB)!)!))
         let merged = try Self.traces(Self.spanRequest(spanA + spanB)).resourceSpans[0].scopeSpans[0].spans[0]
@@ -146,7 +156,9 @@ struct MergeSemanticsTests {
         }
         mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
         mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-        mutating func text() -> String { ["", "a", "key", "span-name", "héllo wörld", "\u{0}nul", "a-longer-string-over-fifteen"][below(7)] }
+        mutating func text() -> String {
+            ["", "a", "key", "span-name", "héllo wörld", "\u{0}nul", "a-longer-string-over-fifteen"][below(7)]
+        }
     }
 
     static func value(_ random: inout Random, depth: Int) -> OTLPAttributeValue {
@@ -165,7 +177,9 @@ struct MergeSemanticsTests {
         (0..<(1 + random.below(3))).map { _ in OTLPAttribute(random.text(), random.chance(90) ? value(&random, depth: depth) : nil) }
     }
 
-    static func traceID(_ random: inout Random) -> OTLPTraceID? { random.chance(80) ? OTLPTraceID(high: random.next(), low: random.next() | 1) : nil }
+    static func traceID(_ random: inout Random) -> OTLPTraceID? {
+        random.chance(80) ? OTLPTraceID(high: random.next(), low: random.next() | 1) : nil
+    }
     static func spanID(_ random: inout Random) -> OTLPSpanID? { random.chance(80) ? OTLPSpanID(random.next() | 1) : nil }
 
     static func randomTraces(_ random: inout Random) -> OTLPTracesData {
@@ -175,21 +189,30 @@ struct MergeSemanticsTests {
                 name: random.text(), kind: OTLPSpanKind(rawValue: Int32(random.below(6))),
                 startTimeUnixNano: random.next() >> 2, endTimeUnixNano: random.chance(80) ? random.next() >> 2 : 0,
                 attributes: attributes(&random),
-                events: (0..<random.below(3)).map { _ in OTLPSpanEvent(name: random.text(), timeUnixNano: random.next() >> 3, attributes: random.chance(50) ? attributes(&random) : []) },
-                links: (0..<random.below(2)).map { _ in OTLPSpanLink(traceID: traceID(&random), spanID: spanID(&random), traceState: random.text(), flags: UInt32(random.below(1024))) },
+                events: (0..<random.below(3)).map { _ in
+                    OTLPSpanEvent(
+                        name: random.text(), timeUnixNano: random.next() >> 3, attributes: random.chance(50) ? attributes(&random) : [])
+                },
+                links: (0..<random.below(2)).map { _ in
+                    OTLPSpanLink(
+                        traceID: traceID(&random), spanID: spanID(&random), traceState: random.text(), flags: UInt32(random.below(1024)))
+                },
                 status: random.chance(70) ? OTLPSpanStatus(code: .init(rawValue: Int32(random.below(3))), message: random.text()) : nil,
                 traceState: random.chance(20) ? "k=v" : "", flags: UInt32(random.below(512)),
-                droppedAttributesCount: UInt32(random.below(3)), droppedEventsCount: UInt32(random.below(2)), droppedLinksCount: UInt32(random.below(2)))
+                droppedAttributesCount: UInt32(random.below(3)), droppedEventsCount: UInt32(random.below(2)),
+                droppedLinksCount: UInt32(random.below(2)))
         }
-        return OTLPTracesData(resourceSpans: (0..<(1 + random.below(2))).map { _ in
-            OTLPResourceSpans(
-                resource: OTLPResource(attributes: attributes(&random), droppedAttributesCount: UInt32(random.below(2))),
-                scopeSpans: (0..<(1 + random.below(2))).map { _ in
-                    OTLPScopeSpans(
-                        scope: OTLPInstrumentationScope(name: random.text(), version: random.text(), attributes: random.chance(50) ? attributes(&random) : []),
-                        spans: (0..<(1 + random.below(3))).map { _ in span() }, schemaURL: random.chance(30) ? "https://s/1" : "")
-                }, schemaURL: random.chance(30) ? "https://r/1" : "")
-        })
+        return OTLPTracesData(
+            resourceSpans: (0..<(1 + random.below(2))).map { _ in
+                OTLPResourceSpans(
+                    resource: OTLPResource(attributes: attributes(&random), droppedAttributesCount: UInt32(random.below(2))),
+                    scopeSpans: (0..<(1 + random.below(2))).map { _ in
+                        OTLPScopeSpans(
+                            scope: OTLPInstrumentationScope(
+                                name: random.text(), version: random.text(), attributes: random.chance(50) ? attributes(&random) : []),
+                            spans: (0..<(1 + random.below(3))).map { _ in span() }, schemaURL: random.chance(30) ? "https://s/1" : "")
+                    }, schemaURL: random.chance(30) ? "https://r/1" : "")
+            })
     }
 
     static func randomLogs(_ random: inout Random) -> OTLPLogsData {
@@ -201,13 +224,16 @@ struct MergeSemanticsTests {
                 traceID: traceID(&random), spanID: spanID(&random), flags: UInt32(random.below(256)), eventName: random.text(),
                 droppedAttributesCount: UInt32(random.below(2)))
         }
-        return OTLPLogsData(resourceLogs: (0..<(1 + random.below(2))).map { _ in
-            OTLPResourceLogs(
-                resource: OTLPResource(attributes: attributes(&random)),
-                scopeLogs: (0..<(1 + random.below(2))).map { _ in
-                    OTLPScopeLogs(scope: OTLPInstrumentationScope(name: random.text()), logRecords: (0..<(1 + random.below(3))).map { _ in record() })
-                })
-        })
+        return OTLPLogsData(
+            resourceLogs: (0..<(1 + random.below(2))).map { _ in
+                OTLPResourceLogs(
+                    resource: OTLPResource(attributes: attributes(&random)),
+                    scopeLogs: (0..<(1 + random.below(2))).map { _ in
+                        OTLPScopeLogs(
+                            scope: OTLPInstrumentationScope(name: random.text()),
+                            logRecords: (0..<(1 + random.below(3))).map { _ in record() })
+                    })
+            })
     }
 
     /// Two encodings of the same message type at `level` below the request, concatenated (a protobuf merge):
@@ -264,15 +290,22 @@ struct MergeSemanticsTests {
         }
     }
 
-    @Test("the C merge on 3,000 mutated concatenations: never past its room, its output scans and needs no further merge; decoding never traps")
+    @Test(
+        "the C merge on 3,000 mutated concatenations: never past its room, its output scans and needs no further merge; decoding never traps"
+    )
     func mutatedMerges() {
         var random = Random(state: 0x5EED)
-        let seeds = (0..<40).map { _ in OTLPEncoder().encode(Self.randomTraces(&random)) } + (0..<40).map { _ in OTLPEncoder().encode(Self.randomLogs(&random)) }
+        let seeds =
+            (0..<40).map { _ in OTLPEncoder().encode(Self.randomTraces(&random)) }
+            + (0..<40).map { _ in OTLPEncoder().encode(Self.randomLogs(&random)) }
         var merged = 0
         for round in 0..<3_000 {
             let logs = round % 2 == 1
             let pool = logs ? Array(seeds[40...]) : Array(seeds[..<40])
-            guard var bytes = Self.concatenated(pool[random.below(40)], pool[random.below(40)], level: 1 + random.below(logs ? 5 : 4), logs: logs) else { continue }
+            guard
+                var bytes = Self.concatenated(
+                    pool[random.below(40)], pool[random.below(40)], level: 1 + random.below(logs ? 5 : 4), logs: logs)
+            else { continue }
             for _ in 0..<random.below(3) where !bytes.isEmpty { bytes[random.below(bytes.count)] = UInt8(random.below(256)) }
             let kind = Int32(logs ? COTLPSHIMS_KIND_LOGS : COTLPSHIMS_KIND_TRACES)
             var limits = COTLPShims_ScanLimits(max_depth: 100, max_attributes: .max, max_unpacked_bytes: .max, model_costs: nil)

@@ -39,18 +39,25 @@ struct OTLPDecoderTests {
         #expect { try OTLPDecoder(options: OTLPDecodingOptions(maxNestingDepth: 3)).decodeTraces(bytes) } throws: {
             ($0 as! OTLPReadError).code == .nestingTooDeep
         }
-        let shallow = OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [
-            OTLPSpan(traceID: nil, spanID: nil, name: "x", startTimeUnixNano: 1, endTimeUnixNano: 2)
-        ])
-        #expect(try OTLPDecoder(options: OTLPDecodingOptions(maxNestingDepth: 4)).decodeTraces(OTLPEncoder().encode(shallow)).spanCount == 1)
+        let shallow = OTLPTracesData(
+            resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
+            spans: [
+                OTLPSpan(traceID: nil, spanID: nil, name: "x", startTimeUnixNano: 1, endTimeUnixNano: 2)
+            ])
+        #expect(
+            try OTLPDecoder(options: OTLPDecodingOptions(maxNestingDepth: 4)).decodeTraces(OTLPEncoder().encode(shallow)).spanCount == 1)
     }
 
     @Test("strings with U+0000 and non-ASCII round-trip exactly")
     func nulStrings() throws {
         let name = "a\u{0}b\u{0}\u{0}é🚀\u{0}"
-        let data = OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "\u{0}"), spans: [
-            OTLPSpan(traceID: nil, spanID: nil, name: name, startTimeUnixNano: 1, endTimeUnixNano: 2, attributes: [OTLPAttribute("\u{0}k", .string("\u{0}"))])
-        ])
+        let data = OTLPTracesData(
+            resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "\u{0}"),
+            spans: [
+                OTLPSpan(
+                    traceID: nil, spanID: nil, name: name, startTimeUnixNano: 1, endTimeUnixNano: 2,
+                    attributes: [OTLPAttribute("\u{0}k", .string("\u{0}"))])
+            ])
         let decoded = try OTLPDecoder().decodeTraces(OTLPEncoder().encode(data))
         #expect(decoded == data)
         #expect(decoded.resourceSpans[0].scopeSpans[0].spans[0].name.utf8.count == name.utf8.count)
@@ -71,12 +78,14 @@ struct OTLPDecoderTests {
 struct OTLPJSONDecoderTests {
     func traces(_ json: String) throws(OTLPReadError) -> OTLPTracesData {
         let bytes = Array(json.utf8)
-        return try bytes.withUnsafeBytes { buffer in Result { () throws(OTLPReadError) in try OTLPJSONDecoder().decodeTraces(buffer) } }.get()
+        return try bytes.withUnsafeBytes { buffer in Result { () throws(OTLPReadError) in try OTLPJSONDecoder().decodeTraces(buffer) } }
+            .get()
     }
 
     @Test("accepts snake_case names, numbers for 64-bit integers, enum names, special doubles")
     func lenient() throws {
-        let data = try traces("""
+        let data = try traces(
+            """
             {"resource_spans":[{"scope_spans":[{"spans":[{"trace_id":"5B8EFFF798038103D269B633813FC60C","span_id":"eee19b7ec3c1b174",
             "name":"n","kind":"SPAN_KIND_SERVER","start_time_unix_nano":1700000000000000000,"endTimeUnixNano":"1700000000000000001",
             "attributes":[{"key":"nan","value":{"doubleValue":"NaN"}},{"key":"inf","value":{"doubleValue":"-Infinity"}},

@@ -5,14 +5,17 @@ import Testing
 struct OTLPJSONDecoderDuplicateKeyTests {
     static func decodeTraces(_ json: String) throws(OTLPReadError) -> OTLPTracesData {
         let bytes = Array(json.utf8)
-        return try bytes.withUnsafeBytes { buffer in Result { () throws(OTLPReadError) in try OTLPJSONDecoder().decodeTraces(buffer) } }.get()
+        return try bytes.withUnsafeBytes { buffer in Result { () throws(OTLPReadError) in try OTLPJSONDecoder().decodeTraces(buffer) } }
+            .get()
     }
 
-    @Test("regression: a key given twice in one object is malformed_json naming it (one of its values was dropped silently)", arguments: [
-        #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"a"}]}]}],"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"b"}]}]}]}"#,
-        #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"a","name":"b"}]}]}]}"#,
-        #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":{"stringValue":"x"},"key":"j"}]}]}]}]}"#,
-    ])
+    @Test(
+        "regression: a key given twice in one object is malformed_json naming it (one of its values was dropped silently)",
+        arguments: [
+            #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"a"}]}]}],"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"b"}]}]}]}"#,
+            #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"a","name":"b"}]}]}]}"#,
+            #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":{"stringValue":"x"},"key":"j"}]}]}]}]}"#,
+        ])
     func duplicateKeys(json: String) {
         #expect {
             try Self.decodeTraces(json)
@@ -24,7 +27,8 @@ struct OTLPJSONDecoderDuplicateKeyTests {
 
     @Test("the same member under its camelCase and snake_case names is not a duplicate key")
     func distinctSpellings() throws {
-        let data = try Self.decodeTraces(#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"a","startTimeUnixNano":"1"}],"schemaUrl":"u"}]}]}"#)
+        let data = try Self.decodeTraces(
+            #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"a","startTimeUnixNano":"1"}],"schemaUrl":"u"}]}]}"#)
         #expect(data.spanCount == 1)
     }
 }

@@ -13,7 +13,8 @@ struct OTLPJSONNumberTests {
 
     static func decodeTraces(_ json: String) throws(OTLPReadError) -> OTLPTracesData {
         let bytes = Array(json.utf8)
-        return try bytes.withUnsafeBytes { buffer in Result { () throws(OTLPReadError) in try OTLPJSONDecoder().decodeTraces(buffer) } }.get()
+        return try bytes.withUnsafeBytes { buffer in Result { () throws(OTLPReadError) in try OTLPJSONDecoder().decodeTraces(buffer) } }
+            .get()
     }
 
     static func decodeLogs(_ json: String) throws(OTLPReadError) -> OTLPLogsData {
@@ -44,7 +45,8 @@ struct OTLPJSONNumberTests {
         "1.85e19", "-1e19", #""-9.3e18""#, "1.5", "1e-400", "18446744073709551616", #""18446744073709551616""#,
         "1.8446744073709551616e19", "1e999999999999999999999", "1e19999999999", "-1", #""-1""#, "1.0000000000000000000001",
         #""0x10""#, #"" 5""#, #""5 ""#, #""""#, #""1e""#, #""1.""#, #"".5""#, #""inf""#, #""NaN""#, "true", "[1]", "{}",
-        String(repeating: "9", count: 10_000), "1" + String(repeating: "0", count: 500) + "e-480", "1" + String(repeating: "0", count: 500) + "e-501",
+        String(repeating: "9", count: 10_000), "1" + String(repeating: "0", count: 500) + "e-480",
+        "1" + String(repeating: "0", count: 500) + "e-501",
     ]
 
     @Test("out of range, fractional or non-numeric 64-bit times are malformed_json naming the field", arguments: rejectedTimes)
@@ -85,9 +87,21 @@ struct OTLPJSONNumberTests {
         fields.append((#""events":[{"droppedAttributesCount":"#, "\(span).events[0].droppedAttributesCount", "4294967295", "-1"))
         fields.append((#""links":[{"flags":"#, "\(span).links[0].flags", "4294967295", "1e10"))
         fields.append((#""links":[{"droppedAttributesCount":"#, "\(span).links[0].droppedAttributesCount", "4294967295", "4294967296"))
-        fields.append((#""attributes":[{"key":"k","value":{"intValue":"#, "\(span).attributes[0].value.intValue", "9.223372036854775807e18", "9.223372036854775808e18"))
-        fields.append((#""attributes":[{"key":"k","value":{"intValue":"#, "\(span).attributes[0].value.intValue", "-9.223372036854775808e18", "-9.3e18"))
-        fields.append((#""attributes":[{"key":"k","value":{"arrayValue":{"values":[{"intValue":"#, "\(span).attributes[0].value.arrayValue.values[0].intValue", "-9223372036854775808", #""-9223372036854775809""#))
+        fields.append(
+            (
+                #""attributes":[{"key":"k","value":{"intValue":"#, "\(span).attributes[0].value.intValue", "9.223372036854775807e18",
+                "9.223372036854775808e18"
+            ))
+        fields.append(
+            (
+                #""attributes":[{"key":"k","value":{"intValue":"#, "\(span).attributes[0].value.intValue", "-9.223372036854775808e18",
+                "-9.3e18"
+            ))
+        fields.append(
+            (
+                #""attributes":[{"key":"k","value":{"arrayValue":{"values":[{"intValue":"#,
+                "\(span).attributes[0].value.arrayValue.values[0].intValue", "-9223372036854775808", #""-9223372036854775809""#
+            ))
         return fields
     }()
 
@@ -96,7 +110,9 @@ struct OTLPJSONNumberTests {
         String(member.reversed().compactMap { $0 == "{" ? "}" : $0 == "[" ? "]" : nil })
     }
 
-    @Test("every integer field of a span: the limit in exponent form accepted, past it malformed_json naming the field", arguments: 0..<integerFields.count)
+    @Test(
+        "every integer field of a span: the limit in exponent form accepted, past it malformed_json naming the field",
+        arguments: 0..<integerFields.count)
     func spanIntegerFields(index: Int) throws {
         let field = Self.integerFields[index]
         _ = try Self.decodeTraces(Self.spanJSON(field.member + field.max + Self.closing(field.member)))
@@ -108,20 +124,27 @@ struct OTLPJSONNumberTests {
         }
     }
 
-    @Test("every integer field of the log model, of resources and scopes", arguments: [
-        (#""timeUnixNano":"#, "1.85e19"), (#""observedTimeUnixNano":"#, "-1e19"), (#""severityNumber":"#, "2147483648"),
-        (#""flags":"#, "4294967296"), (#""droppedAttributesCount":"#, "1.5"), (#""body":{"intValue":"#, #""-9.3e18""#),
-    ])
+    @Test(
+        "every integer field of the log model, of resources and scopes",
+        arguments: [
+            (#""timeUnixNano":"#, "1.85e19"), (#""observedTimeUnixNano":"#, "-1e19"), (#""severityNumber":"#, "2147483648"),
+            (#""flags":"#, "4294967296"), (#""droppedAttributesCount":"#, "1.5"), (#""body":{"intValue":"#, #""-9.3e18""#),
+        ])
     func logIntegerFields(member: String, literal: String) {
         let json = #"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"# + member + literal + Self.closing(member) + "}]}]}]}"
         #expect { try Self.decodeLogs(json) } throws: { error in
             let error = error as! OTLPReadError
             return error.code == .malformedJSON && error.message.contains("$.resourceLogs[0].scopeLogs[0].logRecords[0].")
         }
-        let resource = #"{"resourceLogs":[{"resource":{"droppedAttributesCount":1e10},"scopeLogs":[{"scope":{"droppedAttributesCount":1}}]}]}"#
-        #expect { try Self.decodeLogs(resource) } throws: { ($0 as! OTLPReadError).message.contains("$.resourceLogs[0].resource.droppedAttributesCount") }
+        let resource =
+            #"{"resourceLogs":[{"resource":{"droppedAttributesCount":1e10},"scopeLogs":[{"scope":{"droppedAttributesCount":1}}]}]}"#
+        #expect { try Self.decodeLogs(resource) } throws: {
+            ($0 as! OTLPReadError).message.contains("$.resourceLogs[0].resource.droppedAttributesCount")
+        }
         let scope = #"{"resourceLogs":[{"scopeLogs":[{"scope":{"droppedAttributesCount":"-3"}}]}]}"#
-        #expect { try Self.decodeLogs(scope) } throws: { ($0 as! OTLPReadError).message.contains("$.resourceLogs[0].scopeLogs[0].scope.droppedAttributesCount") }
+        #expect { try Self.decodeLogs(scope) } throws: {
+            ($0 as! OTLPReadError).message.contains("$.resourceLogs[0].scopeLogs[0].scope.droppedAttributesCount")
+        }
     }
 
     @Test("enums: names, integers in exponent form, and 32-bit range")
@@ -130,7 +153,9 @@ struct OTLPJSONNumberTests {
         #expect(span.kind == .client && span.status?.code == .error)
         let log = try Self.decodeLogs(#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"severityNumber":1.7e1}]}]}]}"#)
         #expect(log.resourceLogs[0].scopeLogs[0].logRecords[0].severity.rawValue == 17)
-        #expect { try Self.decodeTraces(Self.spanJSON(#""kind":"SPAN_KIND_NOPE""#)) } throws: { ($0 as! OTLPReadError).code == .malformedJSON }
+        #expect { try Self.decodeTraces(Self.spanJSON(#""kind":"SPAN_KIND_NOPE""#)) } throws: {
+            ($0 as! OTLPReadError).code == .malformedJSON
+        }
     }
 
     @Test("doubles: overflow is malformed_json, underflow is zero, -0 keeps its sign, only JSON number texts")
@@ -146,9 +171,13 @@ struct OTLPJSONNumberTests {
         #expect(try double("1.5e300") == 1.5e300)
         #expect(try double(#""2.5""#) == 2.5)
         #expect(try double(#""Infinity""#) == .infinity)
-        for literal in ["1e400", "-1e400", #""1e400""#, "1e99999999999999999999999", #""0x10""#, #""inf""#, #""nan""#, #"" 1""#, #""1_0""#, "true"] {
+        for literal in [
+            "1e400", "-1e400", #""1e400""#, "1e99999999999999999999999", #""0x10""#, #""inf""#, #""nan""#, #"" 1""#, #""1_0""#, "true",
+        ] {
             #expect(throws: OTLPReadError.self, "\(literal)") { try double(literal) }
-            do { _ = try double(literal) } catch { #expect(error.code == .malformedJSON && error.message.contains("doubleValue"), "\(literal)") }
+            do { _ = try double(literal) } catch {
+                #expect(error.code == .malformedJSON && error.message.contains("doubleValue"), "\(literal)")
+            }
         }
     }
 

@@ -14,39 +14,62 @@ struct OTLPEncoderTests {
     }
 
     func span(name: String, attributes: [OTLPAttribute] = []) -> OTLPSpan {
-        OTLPSpan(traceID: OTLPTraceID(high: 1, low: 2), spanID: OTLPSpanID(3), name: name, startTimeUnixNano: 10, endTimeUnixNano: 20, attributes: attributes)
+        OTLPSpan(
+            traceID: OTLPTraceID(high: 1, low: 2), spanID: OTLPSpanID(3), name: name, startTimeUnixNano: 10, endTimeUnixNano: 20,
+            attributes: attributes)
     }
 
     @Test("an empty request is zero bytes; empty groups are kept")
     func empty() throws {
         #expect(OTLPEncoder().encode(OTLPTracesData()).isEmpty)
         #expect(OTLPEncoder().encode(OTLPLogsData()).isEmpty)
-        try roundTrip(OTLPTracesData(resourceSpans: [OTLPResourceSpans(resource: nil), OTLPResourceSpans(resource: OTLPResource(), scopeSpans: [OTLPScopeSpans(scope: nil)])]))
+        try roundTrip(
+            OTLPTracesData(resourceSpans: [
+                OTLPResourceSpans(resource: nil), OTLPResourceSpans(resource: OTLPResource(), scopeSpans: [OTLPScopeSpans(scope: nil)]),
+            ]))
     }
 
     @Test("items over 16 KiB and under 128 bytes (the 2-byte length slot moves)", arguments: [0, 1, 100, 20_000, 70_000])
     func itemSizes(nameLength: Int) throws {
         let scope = OTLPInstrumentationScope(name: "s")
-        try roundTrip(OTLPTracesData(resource: OTLPResource(), scope: scope, spans: [span(name: String(repeating: "n", count: nameLength)), span(name: "x")]))
+        try roundTrip(
+            OTLPTracesData(
+                resource: OTLPResource(), scope: scope, spans: [span(name: String(repeating: "n", count: nameLength)), span(name: "x")]))
     }
 
     @Test("batches under 16 KiB and over 2 MiB (the 3-byte envelope slots move)", arguments: [1, 3_000, 12_000])
     func batchSizes(spanCount: Int) throws {
-        let spans = (0..<spanCount).map { span(name: "span-\($0)", attributes: [OTLPAttribute("i", .int(Int64($0))), OTLPAttribute("pad", .string(String(repeating: "p", count: 150)))]) }
-        try roundTrip(OTLPTracesData(resource: OTLPResource(attributes: [OTLPAttribute("service.name", "x")]), scope: OTLPInstrumentationScope(name: "s"), spans: spans))
+        let spans = (0..<spanCount).map {
+            span(
+                name: "span-\($0)",
+                attributes: [OTLPAttribute("i", .int(Int64($0))), OTLPAttribute("pad", .string(String(repeating: "p", count: 150)))])
+        }
+        try roundTrip(
+            OTLPTracesData(
+                resource: OTLPResource(attributes: [OTLPAttribute("service.name", "x")]), scope: OTLPInstrumentationScope(name: "s"),
+                spans: spans))
     }
 
     @Test("schema URLs, entity refs, several resources and scopes, dropped counts")
     func envelope() throws {
         let resource = OTLPResource(
             attributes: [OTLPAttribute("service.name", "a")], droppedAttributesCount: 4,
-            entityRefs: [OTLPEntityRef(schemaURL: "https://example.com/s", type: "service", idKeys: ["service.name", ""], descriptionKeys: ["d"])])
+            entityRefs: [
+                OTLPEntityRef(schemaURL: "https://example.com/s", type: "service", idKeys: ["service.name", ""], descriptionKeys: ["d"])
+            ])
         let data = OTLPTracesData(resourceSpans: [
-            OTLPResourceSpans(resource: resource, scopeSpans: [
-                OTLPScopeSpans(scope: OTLPInstrumentationScope(name: "one", version: "1", attributes: [OTLPAttribute("k", 1)], droppedAttributesCount: 2), spans: [span(name: "a")], schemaURL: "https://s/1"),
-                OTLPScopeSpans(scope: OTLPInstrumentationScope(name: "two"), spans: [span(name: "b"), span(name: "c")]),
-            ], schemaURL: "https://r/1"),
-            OTLPResourceSpans(resource: OTLPResource(attributes: [OTLPAttribute("service.name", "b")]), scopeSpans: [OTLPScopeSpans(scope: OTLPInstrumentationScope(name: "three"), spans: [span(name: "d")])]),
+            OTLPResourceSpans(
+                resource: resource,
+                scopeSpans: [
+                    OTLPScopeSpans(
+                        scope: OTLPInstrumentationScope(
+                            name: "one", version: "1", attributes: [OTLPAttribute("k", 1)], droppedAttributesCount: 2),
+                        spans: [span(name: "a")], schemaURL: "https://s/1"),
+                    OTLPScopeSpans(scope: OTLPInstrumentationScope(name: "two"), spans: [span(name: "b"), span(name: "c")]),
+                ], schemaURL: "https://r/1"),
+            OTLPResourceSpans(
+                resource: OTLPResource(attributes: [OTLPAttribute("service.name", "b")]),
+                scopeSpans: [OTLPScopeSpans(scope: OTLPInstrumentationScope(name: "three"), spans: [span(name: "d")])]),
         ])
         try roundTrip(data)
     }
@@ -62,16 +85,22 @@ struct OTLPEncoderTests {
         var attributes = values.enumerated().map { OTLPAttribute("k\($0.offset)", $0.element) }
         attributes.append(OTLPAttribute("", .int(5)))  // empty key: the key field is left out
         attributes.append(OTLPAttribute("absent", nil))
-        try roundTrip(OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [span(name: "v", attributes: attributes)]))
+        try roundTrip(
+            OTLPTracesData(
+                resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [span(name: "v", attributes: attributes)]))
     }
 
     @Test("nesting at the decoder's limit encodes, and one level more is refused on decoding")
     func nesting() throws {
         // A span attribute's AnyValue is level 5; each array level adds 2: 5 + 2 * 47 = 99, + 1 for the innermost value.
         func nested(_ depth: Int) -> OTLPAttributeValue { depth == 0 ? .int(1) : .array([nested(depth - 1)]) }
-        let atLimit = OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [span(name: "deep", attributes: [OTLPAttribute("v", nested(47))])])
+        let atLimit = OTLPTracesData(
+            resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
+            spans: [span(name: "deep", attributes: [OTLPAttribute("v", nested(47))])])
         try roundTrip(atLimit)
-        let tooDeep = OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [span(name: "deep", attributes: [OTLPAttribute("v", nested(48))])])
+        let tooDeep = OTLPTracesData(
+            resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
+            spans: [span(name: "deep", attributes: [OTLPAttribute("v", nested(48))])])
         #expect(throws: OTLPReadError.self) { try OTLPDecoder().decodeTraces(OTLPEncoder().encode(tooDeep)) }
         do {
             _ = try OTLPDecoder().decodeTraces(OTLPEncoder().encode(tooDeep))

@@ -45,7 +45,8 @@ struct DetectionSampleFaultTests {
 
     @Test("regression: a gzip fault met while sniffing the framing comes after the records before it", arguments: damagedGzip)
     func faultAfterRecords(entry: SharedVectors.Entry) throws {
-        let reader = try OTLPRecordReader(source: OTLPMemorySource(try SharedVectors.bytes(entry.path)), options: OTLPReaderOptions(signal: entry.kind))
+        let reader = try OTLPRecordReader(
+            source: OTLPMemorySource(try SharedVectors.bytes(entry.path)), options: OTLPReaderOptions(signal: entry.kind))
         var records = 0
         var failure: OTLPReadError?
         do {

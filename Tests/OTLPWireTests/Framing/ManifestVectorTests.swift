@@ -77,7 +77,9 @@ struct ManifestVectorTests {
         try Self.check(entry, Self.read(entry, framing: nil, signal: signal))
     }
 
-    @Test("expected JSON lines read back through the JSON lines reader", arguments: SharedVectors.entries.filter { $0.json?.hasSuffix(".jsonl") == true })
+    @Test(
+        "expected JSON lines read back through the JSON lines reader",
+        arguments: SharedVectors.entries.filter { $0.json?.hasSuffix(".jsonl") == true })
     func jsonLines(entry: SharedVectors.Entry) throws {
         let reader = try OTLPRecordReader(path: SharedVectors.root.appendingPathComponent(entry.json!).path)
         #expect(reader.framing == .jsonl)

@@ -10,7 +10,9 @@ import Testing
 /// pipe, with and without the framing given. Nothing may trap; each case names its error class.
 @Suite("Length prefixes: one codec, overflow-checked")
 struct OTLPLengthPrefixTests {
-    @Test("encode then decode gives the length back, for both framings", arguments: [0, 1, 127, 128, 300, 16_383, 16_384, 1 << 21, Int(UInt32.max)])
+    @Test(
+        "encode then decode gives the length back, for both framings",
+        arguments: [0, 1, 127, 128, 300, 16_383, 16_384, 1 << 21, Int(UInt32.max)])
     func roundTrip(length: Int) {
         for framing in [OTLPFraming.u32be, .varint] {
             var bytes: [UInt8] = []
@@ -39,7 +41,9 @@ struct OTLPLengthPrefixTests {
         #expect(OTLPLengthPrefix.decode([UInt8](repeating: 0x80, count: 9) + [0x01], framing: .varint) == .length(1 << 63, prefixBytes: 10))
         guard case .invalid(let past) = OTLPLengthPrefix.decode(nines + [0x7F], framing: .varint) else { Issue.record("accepted"); return }
         #expect(past.contains("64 bits"))
-        guard case .invalid(let long) = OTLPLengthPrefix.decode(nines + [0xFF, 0x01], framing: .varint) else { Issue.record("accepted"); return }
+        guard case .invalid(let long) = OTLPLengthPrefix.decode(nines + [0xFF, 0x01], framing: .varint) else {
+            Issue.record("accepted"); return
+        }
         #expect(long.contains("longer than 10 bytes"))
         #expect(OTLPLengthPrefix.decode(nines, framing: .varint) == .incomplete)
     }
@@ -65,8 +69,9 @@ struct OTLPLengthPrefixTests {
 
     static let good = OTLPEncoder().encode(SampleTelemetry.traces(2))
 
-    @Test("hostile prefixes after a good record: the record, then the located error; from memory, 1 byte at a time and a pipe",
-          arguments: 0..<hostile.count)
+    @Test(
+        "hostile prefixes after a good record: the record, then the located error; from memory, 1 byte at a time and a pipe",
+        arguments: 0..<hostile.count)
     func hostilePrefixes(index: Int) {
         let (name, prefix, framing, kind) = Self.hostile[index]
         let goodRecord = framing == .u32be ? StreamInputs.u32be([Self.good]) : StreamInputs.varint([Self.good])
@@ -75,7 +80,9 @@ struct OTLPLengthPrefixTests {
         let options = OTLPReaderOptions(framing: framing, decoding: OTLPDecodingOptions(maxRecordBytes: max(1024, Self.good.count)))
         let (pipe, descriptor) = StreamInputs.pipe(cut)
         defer { close(descriptor) }
-        for (source, label) in [(OTLPMemorySource(cut) as any OTLPByteSource, "memory"), (StreamInputs.TrickleSource(cut), "trickle"), (pipe, "pipe")] {
+        for (source, label) in [
+            (OTLPMemorySource(cut) as any OTLPByteSource, "memory"), (StreamInputs.TrickleSource(cut), "trickle"), (pipe, "pipe"),
+        ] {
             let outcome = StreamInputs.read(source, options: options)
             #expect(outcome.records.count == 1, "\(name) via \(label)")
             #expect(outcome.error?.code == kind, "\(name) via \(label): \(String(describing: outcome.error))")
@@ -86,8 +93,10 @@ struct OTLPLengthPrefixTests {
 
     @Test("the 10-byte file ff×9 01 with nothing given: a located error, no trap, from memory, a trickle and a pipe")
     func detectionOnOverflowingVarint() {
-        for bytes in [[UInt8](repeating: 0xFF, count: 9) + [0x01], [UInt8](repeating: 0xFF, count: 10) + [0x01],
-                      [UInt8](repeating: 0xFF, count: 9) + [0x7F], [UInt8](repeating: 0x80, count: 9) + [0x01]] {
+        for bytes in [
+            [UInt8](repeating: 0xFF, count: 9) + [0x01], [UInt8](repeating: 0xFF, count: 10) + [0x01],
+            [UInt8](repeating: 0xFF, count: 9) + [0x7F], [UInt8](repeating: 0x80, count: 9) + [0x01],
+        ] {
             let (pipe, descriptor) = StreamInputs.pipe(bytes)
             defer { close(descriptor) }
             for source in [OTLPMemorySource(bytes) as any OTLPByteSource, StreamInputs.TrickleSource(bytes), pipe] {
@@ -101,9 +110,12 @@ struct OTLPLengthPrefixTests {
         }
     }
 
-    @Test("a frame limit of Int.max is refused as invalid options; at the largest valid limit, huge declared lengths are refused (no overflow), not a trap")
+    @Test(
+        "a frame limit of Int.max is refused as invalid options; at the largest valid limit, huge declared lengths are refused (no overflow), not a trap"
+    )
     func unlimitedFrames() {
-        let unlimited = StreamInputs.read([0x01, 0x00], options: OTLPReaderOptions(framing: .varint, decoding: OTLPDecodingOptions(maxRecordBytes: .max)))
+        let unlimited = StreamInputs.read(
+            [0x01, 0x00], options: OTLPReaderOptions(framing: .varint, decoding: OTLPDecodingOptions(maxRecordBytes: .max)))
         #expect(unlimited.error?.code == .invalidOptions)
         let largest = OTLPDecodingOptions.maxRecordBytesRange.upperBound
         let options = OTLPReaderOptions(framing: .varint, decoding: OTLPDecodingOptions(maxRecordBytes: largest))
@@ -129,4 +141,3 @@ struct OTLPLengthPrefixTests {
         #expect(outcome.records.map(\.payload.itemCount) == [0, 0, 1, 3, 40])
     }
 }
-

@@ -11,7 +11,9 @@ struct HostileInputTests {
         var error: OTLPReadError?
     }
 
-    static func read(_ bytes: [UInt8], framing: OTLPFraming? = nil, signal: OTLPSignal? = .traces, options: OTLPReaderOptions = OTLPReaderOptions()) -> Outcome {
+    static func read(
+        _ bytes: [UInt8], framing: OTLPFraming? = nil, signal: OTLPSignal? = .traces, options: OTLPReaderOptions = OTLPReaderOptions()
+    ) -> Outcome {
         var options = options
         options.framing = framing
         options.signal = signal
@@ -26,12 +28,17 @@ struct HostileInputTests {
     }
 
     static let good: [UInt8] = OTLPEncoder().encode(SampleTelemetry.traces(3))
-    static func u32(_ length: UInt32) -> [UInt8] { [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] }
+    static func u32(_ length: UInt32) -> [UInt8] {
+        [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+    }
     static func framed(_ message: [UInt8]) -> [UInt8] { u32(UInt32(message.count)) + message }
 
-    @Test("u32be prefixes: 0 is an empty record; 2^31-1 and 2^32-1 are too large, refused before reading", arguments: [
-        (UInt32(0), nil as OTLPReadError.Code?, 3), (UInt32(0x7FFF_FFFF), .recordTooLarge, 2), (UInt32(0xFFFF_FFFF), .recordTooLarge, 2),
-    ])
+    @Test(
+        "u32be prefixes: 0 is an empty record; 2^31-1 and 2^32-1 are too large, refused before reading",
+        arguments: [
+            (UInt32(0), nil as OTLPReadError.Code?, 3), (UInt32(0x7FFF_FFFF), .recordTooLarge, 2),
+            (UInt32(0xFFFF_FFFF), .recordTooLarge, 2),
+        ])
     func u32bePrefixes(prefix: UInt32, expected: OTLPReadError.Code?, records: Int) {
         let bytes = Self.framed(Self.good) + Self.framed(Self.good) + Self.u32(prefix) + Array(repeating: 0, count: 64)
         let outcome = Self.read(prefix == 0 ? Self.framed(Self.good) + Self.framed(Self.good) + Self.u32(0) : bytes, framing: .u32be)
@@ -53,7 +60,8 @@ struct HostileInputTests {
         let eleven = Array(repeating: UInt8(0x80), count: 10) + [0x01] + Self.good
         let bad = Self.read(Self.framed(Self.good) + eleven, framing: .u32be)
         #expect(bad.error?.code == .malformedProtobuf || bad.error?.code == .recordTooLarge)  // not varint-framed: garbage
-        let badVarint = Self.read([UInt8(Self.good.count & 0x7F) | 0x80, UInt8(Self.good.count >> 7)] + Self.good + eleven, framing: .varint)
+        let badVarint = Self.read(
+            [UInt8(Self.good.count & 0x7F) | 0x80, UInt8(Self.good.count >> 7)] + Self.good + eleven, framing: .varint)
         #expect(badVarint.records == 1 && badVarint.error?.code == .badLengthPrefix && badVarint.error?.recordIndex == 1)
     }
 
@@ -78,13 +86,17 @@ struct HostileInputTests {
         let bad: [UInt8] = [0x0A, 0x08, 0x0A, 0x06, 0x0A, 0x04, 0x0A, 0x02, 0xFF, 0xFE]
         let outcome = Self.read(Self.framed(Self.good) + Self.framed(bad), framing: .u32be)
         #expect(outcome.records == 1 && outcome.error?.code == .malformedProtobuf && outcome.error?.recordIndex == 1)
-        let bytesValue = OTLPEncoder().encode(OTLPTracesData(resource: OTLPResource(attributes: [OTLPAttribute("b", .bytes([0xFF, 0xFE]))]), scope: OTLPInstrumentationScope(name: "s"), spans: []))
+        let bytesValue = OTLPEncoder().encode(
+            OTLPTracesData(
+                resource: OTLPResource(attributes: [OTLPAttribute("b", .bytes([0xFF, 0xFE]))]), scope: OTLPInstrumentationScope(name: "s"),
+                spans: []))
         #expect(Self.read(Self.framed(bytesValue), framing: .u32be).error == nil)
     }
 
     @Test("JSON: NaN and infinities as the spec spells them are read; bare NaN tokens are malformed_json")
     func jsonSpecialNumbers() throws {
-        let line = #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"n","attributes":[{"key":"a","value":{"doubleValue":"NaN"}},{"key":"b","value":{"doubleValue":"-Infinity"}}]}]}]}]}"#
+        let line =
+            #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"n","attributes":[{"key":"a","value":{"doubleValue":"NaN"}},{"key":"b","value":{"doubleValue":"-Infinity"}}]}]}]}]}"#
         #expect(Self.read(Array((line + "\n").utf8), framing: .jsonl).records == 1)
         let bare = #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"a","value":{"doubleValue":NaN}}]}]}]}]}"#
         let outcome = Self.read(Array((line + "\n" + bare + "\n").utf8), framing: .jsonl)
@@ -93,9 +105,13 @@ struct HostileInputTests {
 
     static func nested(_ depth: Int) -> OTLPAttributeValue { depth == 0 ? .int(1) : .array([nested(depth - 1)]) }
     static func deep(_ arrays: Int) -> OTLPTracesData {
-        OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [
-            OTLPSpan(traceID: nil, spanID: nil, name: "deep", startTimeUnixNano: 1, endTimeUnixNano: 2, attributes: [OTLPAttribute("v", nested(arrays))]),
-        ])
+        OTLPTracesData(
+            resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
+            spans: [
+                OTLPSpan(
+                    traceID: nil, spanID: nil, name: "deep", startTimeUnixNano: 1, endTimeUnixNano: 2,
+                    attributes: [OTLPAttribute("v", nested(arrays))])
+            ])
     }
 
     @Test("nesting at the limit is read, one level past it is nesting_too_deep, in protobuf and in JSON alike")
@@ -105,8 +121,9 @@ struct HostileInputTests {
             let data = Self.deep(arrays)
             let protobuf = Self.read(Self.framed(Self.good) + Self.framed(OTLPEncoder().encode(data)), framing: .u32be)
             #expect(protobuf.error?.code == expected, "protobuf, \(arrays) arrays")
-            let json = Array((String(decoding: OTLPJSONEncoder().encode(OTLPTracesData(resourceSpans: [])), as: UTF8.self) + "\n"
-                + String(decoding: OTLPJSONEncoder().encode(data), as: UTF8.self) + "\n").utf8)
+            let json = Array(
+                (String(decoding: OTLPJSONEncoder().encode(OTLPTracesData(resourceSpans: [])), as: UTF8.self) + "\n"
+                    + String(decoding: OTLPJSONEncoder().encode(data), as: UTF8.self) + "\n").utf8)
             let fromJSON = Self.read(json, framing: .jsonl)
             #expect(fromJSON.error?.code == expected, "JSON, \(arrays) arrays")
             if expected != nil {
@@ -116,7 +133,11 @@ struct HostileInputTests {
         }
         // Far past the limit: no stack overflow in either reader.
         let hostile = Array(String(repeating: #"{"arrayValue":{"values":["#, count: 50_000).utf8)
-        #expect(Self.read(Array(#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":"#.utf8) + hostile + [0x0A], framing: .jsonl).error?.code == .nestingTooDeep)
+        #expect(
+            Self.read(
+                Array(#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":"#.utf8) + hostile + [0x0A],
+                framing: .jsonl
+            ).error?.code == .nestingTooDeep)
     }
 
     static func attributes(_ count: Int) -> [OTLPAttribute] { (0..<count).map { OTLPAttribute("k\($0)", .int(Int64($0))) } }
@@ -137,8 +158,9 @@ struct HostileInputTests {
         return OTLPTracesData(resource: resource, scope: scope, spans: [span])
     }
 
-    @Test("attributes per item: at the limit is read, one more is too_many_attributes, in protobuf and JSON",
-          arguments: ["span", "span event", "span link", "resource", "instrumentation scope"])
+    @Test(
+        "attributes per item: at the limit is read, one more is too_many_attributes, in protobuf and JSON",
+        arguments: ["span", "span event", "span link", "resource", "instrumentation scope"])
     func attributeCount(item: String) {
         var options = OTLPReaderOptions()
         options.decoding.maxAttributesPerItem = 20
@@ -162,9 +184,11 @@ struct HostileInputTests {
     @Test("a log record over the attribute limit is too_many_attributes; the default limit takes 10,000")
     func logRecordAttributeCount() {
         let logs = { (count: Int) in
-            OTLPLogsData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), logRecords: [
-                OTLPLogRecord(timeUnixNano: 1, attributes: Self.attributes(count)),
-            ])
+            OTLPLogsData(
+                resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
+                logRecords: [
+                    OTLPLogRecord(timeUnixNano: 1, attributes: Self.attributes(count))
+                ])
         }
         let good = OTLPEncoder().encode(logs(10_000))
         #expect(Self.read(Self.framed(good), framing: .u32be, signal: .logs).records == 1)

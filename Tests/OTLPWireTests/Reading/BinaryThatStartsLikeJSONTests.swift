@@ -8,11 +8,13 @@ import Testing
 struct BinaryThatStartsLikeJSONTests {
     static let regressions = SharedVectors.root.deletingLastPathComponent().appendingPathComponent("regressions")
 
-    @Test("detected from content, from a file without a telling name and from a pipe", arguments: [
-        ("varint-first-record-123-bytes.bin", OTLPFraming.varint, OTLPSignal.traces, 2),
-        ("bare-traces-envelope-123-bytes.bin", .unframed, .traces, 1),
-        ("bare-logs-envelope-123-bytes.bin", .unframed, .logs, 1),
-    ])
+    @Test(
+        "detected from content, from a file without a telling name and from a pipe",
+        arguments: [
+            ("varint-first-record-123-bytes.bin", OTLPFraming.varint, OTLPSignal.traces, 2),
+            ("bare-traces-envelope-123-bytes.bin", .unframed, .traces, 1),
+            ("bare-logs-envelope-123-bytes.bin", .unframed, .logs, 1),
+        ])
     func detected(name: String, framing: OTLPFraming, signal: OTLPSignal, items: Int) throws {
         let bytes = Array(try Data(contentsOf: Self.regressions.appendingPathComponent(name)))
         #expect(bytes.first(where: { $0 != 0x0A }) == UInt8(ascii: "{"))

@@ -13,7 +13,10 @@ struct DetectionDamageTests {
     /// Records of 0, 60 (under 128: its u32be prefix also reads as varint) and a few hundred bytes.
     static let messages: [[UInt8]] = [
         OTLPEncoder().encode(SampleTelemetry.traces(1)),
-        Wire.traces([Wire.field(1, [UInt8](repeating: 1, count: 16)) + Wire.field(2, [UInt8](repeating: 2, count: 8)) + Wire.field(3, Array("small".utf8))]),
+        Wire.traces([
+            Wire.field(1, [UInt8](repeating: 1, count: 16)) + Wire.field(2, [UInt8](repeating: 2, count: 8))
+                + Wire.field(3, Array("small".utf8))
+        ]),
         [],
         OTLPEncoder().encode(SampleTelemetry.traces(2)),
     ]
@@ -29,8 +32,9 @@ struct DetectionDamageTests {
         return positions
     }
 
-    @Test("a u32be or varint file cut at any byte inside a record: the records before it, then a truncation error",
-          arguments: [OTLPFraming.u32be, .varint])
+    @Test(
+        "a u32be or varint file cut at any byte inside a record: the records before it, then a truncation error",
+        arguments: [OTLPFraming.u32be, .varint])
     func everyCut(framing: OTLPFraming) {
         let file = framing == .u32be ? StreamInputs.u32be(Self.messages) : StreamInputs.varint(Self.messages)
         let boundaries = Self.boundaries(framing)
@@ -40,10 +44,15 @@ struct DetectionDamageTests {
             let complete = boundaries.filter { $0 <= cut }.count - 1
             let (pipe, descriptor) = StreamInputs.pipe(bytes)
             defer { close(descriptor) }
-            for (source, label) in [(OTLPMemorySource(bytes) as any OTLPByteSource, "memory"), (StreamInputs.TrickleSource(bytes, step: 7), "trickle"), (pipe, "pipe")] {
+            for (source, label) in [
+                (OTLPMemorySource(bytes) as any OTLPByteSource, "memory"), (StreamInputs.TrickleSource(bytes, step: 7), "trickle"),
+                (pipe, "pipe"),
+            ] {
                 let outcome = StreamInputs.read(source)
                 guard let error = outcome.error else {
-                    Issue.record("cut at \(cut) of \(file.count) via \(label): read as valid \(String(describing: outcome.framing)), \(outcome.records.count) records")
+                    Issue.record(
+                        "cut at \(cut) of \(file.count) via \(label): read as valid \(String(describing: outcome.framing)), \(outcome.records.count) records"
+                    )
                     continue
                 }
                 #expect([.truncatedLengthPrefix, .truncatedRecord].contains(error.code), "cut at \(cut) via \(label): \(error)")

@@ -5,8 +5,9 @@ import Testing
 /// source delivers little per read (a pipe gives about 64 KiB).
 @Suite("OTLPRawRecordReader memory")
 struct OTLPRecordReaderMemoryTests {
-    @Test("a prefix declaring 2 GiB followed by 10 MB in 64 KiB reads: truncated_record, the buffer at most twice what arrived",
-          arguments: [OTLPFraming.u32be, .varint])
+    @Test(
+        "a prefix declaring 2 GiB followed by 10 MB in 64 KiB reads: truncated_record, the buffer at most twice what arrived",
+        arguments: [OTLPFraming.u32be, .varint])
     func bufferFollowsArrivals(framing: OTLPFraming) {
         let arrived = 10 << 20
         var bytes: [UInt8] = []

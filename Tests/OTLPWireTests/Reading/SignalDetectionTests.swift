@@ -6,9 +6,10 @@ import Testing
 @Suite("Signal detection from evidence")
 struct SignalDetectionTests {
     /// Log records with only `severity_text` and a string body: they also read as spans (name, trace_state).
-    static let logsLikeSpans = OTLPEncoder().encode(OTLPLogsData(
-        resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
-        logRecords: (0..<3).map { OTLPLogRecord(timeUnixNano: 0, severityText: "INFO", body: .string("hello \($0)")) }))
+    static let logsLikeSpans = OTLPEncoder().encode(
+        OTLPLogsData(
+            resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
+            logRecords: (0..<3).map { OTLPLogRecord(timeUnixNano: 0, severityText: "INFO", body: .string("hello \($0)")) }))
     static let traces = OTLPEncoder().encode(SampleTelemetry.traces(2))
     static let logs = OTLPEncoder().encode(SampleTelemetry.logs(2))
 
@@ -26,10 +27,13 @@ struct SignalDetectionTests {
         #expect(([0x0A, 0x03, 0x1A, 0x01, 0x78] as [UInt8]).withUnsafeBytes { decoder.signalEvidence($0) } == .silent(isEmpty: false))
     }
 
-    @Test("a logs file whose records also read as spans is logs, whatever neutral name it has, in every framing",
-          arguments: [nil, "x.bin", "catalog.bin", "backlog.bin", "dialog.data"])
+    @Test(
+        "a logs file whose records also read as spans is logs, whatever neutral name it has, in every framing",
+        arguments: [nil, "x.bin", "catalog.bin", "backlog.bin", "dialog.data"])
     func logsThatReadAsSpans(name: String?) {
-        for bytes in [StreamInputs.u32be([Self.logsLikeSpans, Self.logsLikeSpans]), StreamInputs.varint([Self.logsLikeSpans, Self.logsLikeSpans])] {
+        for bytes in [
+            StreamInputs.u32be([Self.logsLikeSpans, Self.logsLikeSpans]), StreamInputs.varint([Self.logsLikeSpans, Self.logsLikeSpans]),
+        ] {
             let outcome = StreamInputs.read(bytes, name: name)
             #expect(outcome.error == nil)
             #expect(outcome.signals == [.logs, .logs], "\(String(describing: name))")
@@ -61,8 +65,9 @@ struct SignalDetectionTests {
         #expect(outcome.error == nil && outcome.signals == [.traces])
     }
 
-    @Test("regression: an empty first record (zero bytes, or one empty ResourceLogs) does not fix the signal",
-          arguments: [[UInt8](), [0x0A, 0x00], Wire.resourceOnly])
+    @Test(
+        "regression: an empty first record (zero bytes, or one empty ResourceLogs) does not fix the signal",
+        arguments: [[UInt8](), [0x0A, 0x00], Wire.resourceOnly])
     func emptyFirstRecord(first: [UInt8]) {
         for name in [nil, "x.u32be.bin"] as [String?] {
             let outcome = StreamInputs.read(StreamInputs.u32be([first, Self.logs, first, Self.logs]), name: name)
@@ -114,8 +119,9 @@ struct SignalDetectionTests {
         #expect(outcome.signal == nil)
     }
 
-    @Test("JSON lines: an empty first request (`{}`, or an empty resourceSpans array), then logs lines, are logs",
-          arguments: ["{}", "{\"resourceSpans\":[]}", "{\"resource_spans\":null}"])
+    @Test(
+        "JSON lines: an empty first request (`{}`, or an empty resourceSpans array), then logs lines, are logs",
+        arguments: ["{}", "{\"resourceSpans\":[]}", "{\"resource_spans\":null}"])
     func jsonEmptyFirst(first: String) {
         let logsLine = OTLPJSONEncoder().encode(SampleTelemetry.logs(2))
         let outcome = StreamInputs.read(Array((first + "\n").utf8) + logsLine + [0x0A] + Array((first + "\n").utf8) + logsLine + [0x0A])

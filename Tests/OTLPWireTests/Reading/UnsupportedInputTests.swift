@@ -31,15 +31,17 @@ struct UnsupportedInputTests {
     func jsonDecoderAPI() {
         #expect(throws: OTLPReadError.self) { try Self.tracesLine.withUnsafeBytes { try OTLPJSONDecoder().decodeLogs($0) } }
         do throws(OTLPReadError) {
-            _ = try Self.logsLine.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try OTLPJSONDecoder().decodeTraces(b) } }.get()
+            _ = try Self.logsLine.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try OTLPJSONDecoder().decodeTraces(b) } }
+                .get()
             Issue.record("decoded")
         } catch {
             #expect(error.code == .wrongKind)
         }
     }
 
-    @Test("JSON: metrics and profiles requests are unsupported_signal, detected or with a signal given",
-          arguments: ["resourceMetrics", "resource_metrics", "resourceProfiles"])
+    @Test(
+        "JSON: metrics and profiles requests are unsupported_signal, detected or with a signal given",
+        arguments: ["resourceMetrics", "resource_metrics", "resourceProfiles"])
     func jsonOtherSignals(key: String) {
         let line = Array("{\"\(key)\":[{\"resource\":{},\"scopeMetrics\":[]}]}".utf8)
         for options in [OTLPReaderOptions(), OTLPReaderOptions(signal: .traces), OTLPReaderOptions(signal: .logs)] {
@@ -69,8 +71,9 @@ struct UnsupportedInputTests {
         ("7z", [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C, 0x00, 0x04]),
     ]
 
-    @Test("zstd, xz, bzip2, lz4, zip and 7z input is unsupported_compression at byte 0, whatever framing is given",
-          arguments: 0..<magics.count)
+    @Test(
+        "zstd, xz, bzip2, lz4, zip and 7z input is unsupported_compression at byte 0, whatever framing is given",
+        arguments: 0..<magics.count)
     func foreignCompression(index: Int) {
         let (name, magic) = Self.magics[index]
         let bytes = magic + [UInt8](repeating: 0x5A, count: 200)

@@ -21,14 +21,21 @@ struct ValidationDepthTests {
         ("span trace_id is 17 bytes", Wire.traces([span(trace: bytes(17))]), .traces),
         ("span span_id is 7 bytes", Wire.traces([span(span: bytes(7))]), .traces),
         ("span parent_span_id is 9 bytes", Wire.traces([span(extra: Wire.field(4, bytes(9)))]), .traces),
-        ("span link trace_id is 15 bytes", Wire.traces([span(extra: Wire.field(13, Wire.field(1, bytes(15)) + Wire.field(2, spanID)))]), .traces),
-        ("span link span_id is 3 bytes", Wire.traces([span(extra: Wire.field(13, Wire.field(1, traceID) + Wire.field(2, bytes(3))))]), .traces),
+        (
+            "span link trace_id is 15 bytes", Wire.traces([span(extra: Wire.field(13, Wire.field(1, bytes(15)) + Wire.field(2, spanID)))]),
+            .traces
+        ),
+        (
+            "span link span_id is 3 bytes", Wire.traces([span(extra: Wire.field(13, Wire.field(1, traceID) + Wire.field(2, bytes(3))))]),
+            .traces
+        ),
         ("log record trace_id is 15 bytes", Wire.logs([logRecord(trace: bytes(15), span: spanID)]), .logs),
         ("log record span_id is 3 bytes", Wire.logs([logRecord(trace: traceID, span: bytes(3))]), .logs),
     ]
 
-    @Test("a trace or span ID of the wrong length: check, decode and the reader's validation all refuse it, naming the field",
-          arguments: 0..<badIDs.count)
+    @Test(
+        "a trace or span ID of the wrong length: check, decode and the reader's validation all refuse it, naming the field",
+        arguments: 0..<badIDs.count)
     func idLengths(index: Int) {
         let (what, message, signal) = Self.badIDs[index]
         let decoder = OTLPDecoder()
@@ -53,8 +60,10 @@ struct ValidationDepthTests {
     @Test("the ID lengths that are right, and empty IDs, are accepted by both")
     func goodIDs() throws {
         let decoder = OTLPDecoder()
-        for message in [Wire.traces([Self.span()]), Wire.traces([Self.span(trace: [], span: [])]), Wire.logs([Self.logRecord(trace: [], span: [])]),
-                        Wire.logs([Self.logRecord(trace: Self.traceID, span: Self.spanID)])] {
+        for message in [
+            Wire.traces([Self.span()]), Wire.traces([Self.span(trace: [], span: [])]), Wire.logs([Self.logRecord(trace: [], span: [])]),
+            Wire.logs([Self.logRecord(trace: Self.traceID, span: Self.spanID)]),
+        ] {
             let items = try message.withUnsafeBytes { buffer in
                 Result { () throws(OTLPReadError) in try decoder.check(buffer, as: decoder.detectSignal(buffer) ?? .logs) }
             }.get()
@@ -83,15 +92,25 @@ struct ValidationDepthTests {
         return (decoded, validated)
     }
 
-    @Test("every single-byte change of a small traces and a small logs file gets the same verdict from validation and decoding",
-          arguments: ["traces", "logs", "jsonl"])
+    @Test(
+        "every single-byte change of a small traces and a small logs file gets the same verdict from validation and decoding",
+        arguments: ["traces", "logs", "jsonl"])
     func mutations(kind: String) {
         let file: [UInt8]
         let framing: OTLPFraming = kind == "traces" ? .u32be : kind == "logs" ? .varint : .jsonl
         switch kind {
-        case "traces": file = StreamInputs.u32be([OTLPEncoder().encode(SampleTelemetry.traces(1)), OTLPEncoder().encode(SampleTelemetry.traces(1, offset: 1))])
-        case "logs": file = StreamInputs.varint([OTLPEncoder().encode(SampleTelemetry.logs(2)), OTLPEncoder().encode(SampleTelemetry.logs(1, offset: 2))])
-        default: file = OTLPJSONEncoder().encode(SampleTelemetry.logs(1)) + [0x0A] + OTLPJSONEncoder().encode(SampleTelemetry.logs(1, offset: 1)) + [0x0A]
+        case "traces":
+            file = StreamInputs.u32be([
+                OTLPEncoder().encode(SampleTelemetry.traces(1)), OTLPEncoder().encode(SampleTelemetry.traces(1, offset: 1)),
+            ])
+        case "logs":
+            file = StreamInputs.varint([
+                OTLPEncoder().encode(SampleTelemetry.logs(2)), OTLPEncoder().encode(SampleTelemetry.logs(1, offset: 2)),
+            ])
+        default:
+            file =
+                OTLPJSONEncoder().encode(SampleTelemetry.logs(1)) + [0x0A] + OTLPJSONEncoder().encode(SampleTelemetry.logs(1, offset: 1))
+                + [0x0A]
         }
         var differences = 0
         var failures = 0
@@ -112,4 +131,3 @@ struct ValidationDepthTests {
         #expect(failures > 0)  // the mutations do reach the checks
     }
 }
-

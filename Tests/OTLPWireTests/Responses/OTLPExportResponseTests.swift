@@ -46,8 +46,12 @@ struct OTLPExportResponseTests {
     @Test("JSON as the OTLP JSON encoding writes it: the count a string, lowerCamelCase names")
     func jsonForm() {
         let response = OTLPExportResponse(rejectedItems: 3, errorMessage: "x")
-        #expect(String(decoding: response.jsonEncoded(for: .traces), as: UTF8.self) == #"{"partialSuccess":{"rejectedSpans":"3","errorMessage":"x"}}"#)
-        #expect(String(decoding: response.jsonEncoded(for: .logs), as: UTF8.self) == #"{"partialSuccess":{"rejectedLogRecords":"3","errorMessage":"x"}}"#)
+        #expect(
+            String(decoding: response.jsonEncoded(for: .traces), as: UTF8.self)
+                == #"{"partialSuccess":{"rejectedSpans":"3","errorMessage":"x"}}"#)
+        #expect(
+            String(decoding: response.jsonEncoded(for: .logs), as: UTF8.self)
+                == #"{"partialSuccess":{"rejectedLogRecords":"3","errorMessage":"x"}}"#)
     }
 
     @Test("JSON a reader must accept: counts as numbers, strings or exponents, snake_case, unknown fields, null")
@@ -108,27 +112,29 @@ struct OTLPExportResponseTests {
 
     @Test("bodies made by the reference implementation decode to its values; ours are byte-identical and read back by it")
     func reference() throws {
-        let script = ReferenceResponses.prelude + """
-            PS = {"traces": trace_service_pb2.ExportTracePartialSuccess, "logs": logs_service_pb2.ExportLogsPartialSuccess}
-            for line in sys.stdin.read().split("\\n"):
-                kind, rejected, message, ours_pb, ours_json = line.split(" ")
-                message = base64.b64decode(message).decode("utf-8")
-                m = MESSAGES[kind]()
-                field = "rejected_spans" if kind == "traces" else "rejected_log_records"
-                if int(rejected) != 0 or message:
-                    m.partial_success.CopyFrom(PS[kind](**{field: int(rejected), "error_message": message}))
-                theirs_pb = base64.b64encode(m.SerializeToString()).decode("ascii")
-                theirs_json = base64.b64encode(json_format.MessageToJson(m, indent=None).encode("utf-8")).decode("ascii")
-                back_pb = MESSAGES[kind](); back_pb.ParseFromString(base64.b64decode(ours_pb))
-                back_json = json_format.Parse(base64.b64decode(ours_json), MESSAGES[kind]())
-                print(theirs_pb, theirs_json, values(kind, back_pb).replace(" ", "/"), values(kind, back_json).replace(" ", "/"))
-            """
+        let script =
+            ReferenceResponses.prelude + """
+                PS = {"traces": trace_service_pb2.ExportTracePartialSuccess, "logs": logs_service_pb2.ExportLogsPartialSuccess}
+                for line in sys.stdin.read().split("\\n"):
+                    kind, rejected, message, ours_pb, ours_json = line.split(" ")
+                    message = base64.b64decode(message).decode("utf-8")
+                    m = MESSAGES[kind]()
+                    field = "rejected_spans" if kind == "traces" else "rejected_log_records"
+                    if int(rejected) != 0 or message:
+                        m.partial_success.CopyFrom(PS[kind](**{field: int(rejected), "error_message": message}))
+                    theirs_pb = base64.b64encode(m.SerializeToString()).decode("ascii")
+                    theirs_json = base64.b64encode(json_format.MessageToJson(m, indent=None).encode("utf-8")).decode("ascii")
+                    back_pb = MESSAGES[kind](); back_pb.ParseFromString(base64.b64decode(ours_pb))
+                    back_json = json_format.Parse(base64.b64decode(ours_json), MESSAGES[kind]())
+                    print(theirs_pb, theirs_json, values(kind, back_pb).replace(" ", "/"), values(kind, back_json).replace(" ", "/"))
+                """
         var input: [String] = []
         var expected: [(OTLPSignal, OTLPExportResponse)] = []
         for signal in OTLPSignal.allCases {
             for sample in Self.samples {
                 let ours = [sample.encoded(for: signal), sample.jsonEncoded(for: signal)].map { Data($0).base64EncodedString() }
-                input.append("\(signal) \(sample.rejectedItems) \(Data(sample.errorMessage.utf8).base64EncodedString()) \(ours[0]) \(ours[1])")
+                input.append(
+                    "\(signal) \(sample.rejectedItems) \(Data(sample.errorMessage.utf8).base64EncodedString()) \(ours[0]) \(ours[1])")
                 expected.append((signal, sample))
             }
         }

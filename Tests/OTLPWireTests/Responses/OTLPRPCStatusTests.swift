@@ -80,27 +80,28 @@ struct OTLPRPCStatusTests {
 
     @Test("bodies made by the reference implementation (with real detail messages) decode to its values; it reads ours back")
     func reference() throws {
-        let script = ReferenceResponses.prelude + """
-            from google.rpc import error_details_pb2
-            DETAILS = {
-                "type.googleapis.com/google.rpc.RetryInfo": lambda: error_details_pb2.RetryInfo(retry_delay={"seconds": 2}),
-                "type.googleapis.com/google.rpc.ErrorInfo": lambda: error_details_pb2.ErrorInfo(reason="QUOTA", domain="otlp"),
-                "type.googleapis.com/google.rpc.BadRequest": lambda: error_details_pb2.BadRequest(
-                    field_violations=[error_details_pb2.BadRequest.FieldViolation(field="spans", description="empty")]),
-            }
-            for line in sys.stdin.read().split("\\n"):
-                fields = line.split(" ")
-                ours_pb, ours_json, code = fields[0], fields[1], int(fields[2])
-                message = base64.b64decode(fields[3]).decode("utf-8")
-                m = status_pb2.Status(code=code, message=message)
-                for url in fields[4:]:
-                    m.details.add().Pack(DETAILS[base64.b64decode(url).decode("utf-8")]())
-                theirs_pb = base64.b64encode(m.SerializeToString()).decode("ascii")
-                theirs_json = base64.b64encode(json_format.MessageToJson(m, indent=None).encode("utf-8")).decode("ascii")
-                back_pb = status_pb2.Status(); back_pb.ParseFromString(base64.b64decode(ours_pb))
-                back_json = json_format.Parse(base64.b64decode(ours_json), status_pb2.Status())
-                print(theirs_pb, theirs_json, values("status", back_pb).replace(" ", "/"), values("status", back_json).replace(" ", "/"))
-            """
+        let script =
+            ReferenceResponses.prelude + """
+                from google.rpc import error_details_pb2
+                DETAILS = {
+                    "type.googleapis.com/google.rpc.RetryInfo": lambda: error_details_pb2.RetryInfo(retry_delay={"seconds": 2}),
+                    "type.googleapis.com/google.rpc.ErrorInfo": lambda: error_details_pb2.ErrorInfo(reason="QUOTA", domain="otlp"),
+                    "type.googleapis.com/google.rpc.BadRequest": lambda: error_details_pb2.BadRequest(
+                        field_violations=[error_details_pb2.BadRequest.FieldViolation(field="spans", description="empty")]),
+                }
+                for line in sys.stdin.read().split("\\n"):
+                    fields = line.split(" ")
+                    ours_pb, ours_json, code = fields[0], fields[1], int(fields[2])
+                    message = base64.b64decode(fields[3]).decode("utf-8")
+                    m = status_pb2.Status(code=code, message=message)
+                    for url in fields[4:]:
+                        m.details.add().Pack(DETAILS[base64.b64decode(url).decode("utf-8")]())
+                    theirs_pb = base64.b64encode(m.SerializeToString()).decode("ascii")
+                    theirs_json = base64.b64encode(json_format.MessageToJson(m, indent=None).encode("utf-8")).decode("ascii")
+                    back_pb = status_pb2.Status(); back_pb.ParseFromString(base64.b64decode(ours_pb))
+                    back_json = json_format.Parse(base64.b64decode(ours_json), status_pb2.Status())
+                    print(theirs_pb, theirs_json, values("status", back_pb).replace(" ", "/"), values("status", back_json).replace(" ", "/"))
+                """
         // Detail types the reference can pack (and parse back from JSON): the ones in google/rpc/error_details.proto.
         let samples = Self.samples.filter { !$0.detailTypeURLs.contains("") }
         let input = samples.map { sample in

@@ -43,16 +43,17 @@ enum ReferenceResponses {
     /// What the reference decoder makes of each protobuf body (`kind` is `traces`, `logs` or `status`): its
     /// values in the form of ``describe(_:)``, or `nil` when it refuses the body.
     static func decodeProtobuf(_ bodies: [(kind: String, body: [UInt8])]) throws -> [String?] {
-        let script = prelude + """
-            for line in sys.stdin.read().split("\\n"):
-                kind, data = line.split(" ", 1)
-                try:
-                    m = MESSAGES[kind]()
-                    m.ParseFromString(base64.b64decode(data))
-                    print(values(kind, m))
-                except Exception:
-                    print("error")
-            """
+        let script =
+            prelude + """
+                for line in sys.stdin.read().split("\\n"):
+                    kind, data = line.split(" ", 1)
+                    try:
+                        m = MESSAGES[kind]()
+                        m.ParseFromString(base64.b64decode(data))
+                        print(values(kind, m))
+                    except Exception:
+                        print("error")
+                """
         let lines = try run(script, input: bodies.map { "\($0.kind) \(Data($0.body).base64EncodedString())" })
         return lines.map { $0 == "error" ? nil : $0 }
     }

@@ -90,9 +90,10 @@ struct ResponseBodyHostileTests {
         let deep = Array(#"{"details":"#.utf8) + [UInt8](repeating: UInt8(ascii: "["), count: 100_000)
         #expect(Kind.status.decodeJSON(deep).failureCode == .nestingTooDeep)
         func details(_ count: Int) -> [UInt8] {
-            Array(#"{"details":[{}"#.utf8) + [UInt8](repeating: 0, count: 3 * (count - 1)).enumerated().map { index, _ in
-                Array(",{}".utf8)[index % 3]
-            } + Array("]}".utf8)
+            Array(#"{"details":[{}"#.utf8)
+                + [UInt8](repeating: 0, count: 3 * (count - 1)).enumerated().map { index, _ in
+                    Array(",{}".utf8)[index % 3]
+                } + Array("]}".utf8)
         }
         let wide = details((OTLPRPCStatus.maxBodyBytes - 16) / 3)
         #expect(wide.count <= OTLPRPCStatus.maxBodyBytes)
@@ -101,23 +102,25 @@ struct ResponseBodyHostileTests {
         #expect(try OTLPRPCStatus(json: details(100_000)).detailTypeURLs.count == 100_000)
     }
 
-    @Test("wrong wire types, groups, field 0, overlong varints, truncation and bad UTF-8 are malformed_protobuf", arguments: [
-        (Kind.traces, [0x08, 0x05] as [UInt8], "field 1 as a varint"),
-        (.traces, [0x0A, 0x02, 0x0A, 0x00], "rejected_spans as bytes"),
-        (.logs, [0x0A, 0x02, 0x15, 0x00], "rejected_log_records as fixed32, cut"),
-        (.traces, [0x0B, 0x0C], "a group"),
-        (.traces, [0x0A, 0x02, 0x0B, 0x0C], "a group inside partial_success"),
-        (.traces, [0x02, 0x00], "field number 0"),
-        (.traces, [0x0E], "wire type 6"),
-        (.status, [0x08] + [UInt8](repeating: 0xFF, count: 10) + [0x01], "an 11-byte varint"),
-        (.status, [0x0A, 0x01, 0x41], "code as bytes"),
-        (.status, [0x1A, 0x02, 0x08, 0x01], "type_url as a varint"),
-        (.status, [0x12, 0x05, 0x41], "message cut short"),
-        (.status, [0x1A, 0x80], "length cut short"),
-        (.traces, [0x0A, 0x03, 0x12, 0x01, 0xFF], "error_message not UTF-8"),
-        (.status, [0x12, 0x02, 0xC0, 0x80], "message an overlong encoding"),
-        (.status, [0x1A, 0x05, 0x0A, 0x03, 0xED, 0xA0, 0x80], "type_url a surrogate"),
-    ])
+    @Test(
+        "wrong wire types, groups, field 0, overlong varints, truncation and bad UTF-8 are malformed_protobuf",
+        arguments: [
+            (Kind.traces, [0x08, 0x05] as [UInt8], "field 1 as a varint"),
+            (.traces, [0x0A, 0x02, 0x0A, 0x00], "rejected_spans as bytes"),
+            (.logs, [0x0A, 0x02, 0x15, 0x00], "rejected_log_records as fixed32, cut"),
+            (.traces, [0x0B, 0x0C], "a group"),
+            (.traces, [0x0A, 0x02, 0x0B, 0x0C], "a group inside partial_success"),
+            (.traces, [0x02, 0x00], "field number 0"),
+            (.traces, [0x0E], "wire type 6"),
+            (.status, [0x08] + [UInt8](repeating: 0xFF, count: 10) + [0x01], "an 11-byte varint"),
+            (.status, [0x0A, 0x01, 0x41], "code as bytes"),
+            (.status, [0x1A, 0x02, 0x08, 0x01], "type_url as a varint"),
+            (.status, [0x12, 0x05, 0x41], "message cut short"),
+            (.status, [0x1A, 0x80], "length cut short"),
+            (.traces, [0x0A, 0x03, 0x12, 0x01, 0xFF], "error_message not UTF-8"),
+            (.status, [0x12, 0x02, 0xC0, 0x80], "message an overlong encoding"),
+            (.status, [0x1A, 0x05, 0x0A, 0x03, 0xED, 0xA0, 0x80], "type_url a surrogate"),
+        ])
     func malformed(kind: Kind, body: [UInt8], what: String) {
         #expect(kind.decodeProtobuf(body).failureCode == .malformedProtobuf, "\(what)")
     }
@@ -204,18 +207,19 @@ struct ResponseBodyHostileTests {
     /// The reference decoder's reading of each body: its values (``ReferenceResponses/describe(_:)``' form) and
     /// whether it skipped unknown fields, or `nil` when it refuses the body.
     static func referenceReadings(_ cases: [(kind: Kind, body: [UInt8])]) throws -> [(values: String, hadUnknownFields: Bool)?] {
-        let script = ReferenceResponses.prelude + """
-            for line in sys.stdin.read().split("\\n"):
-                kind, data = line.split(" ", 1)
-                try:
-                    m = MESSAGES[kind]()
-                    m.ParseFromString(base64.b64decode(data))
-                    before = m.SerializeToString()
-                    m.DiscardUnknownFields()
-                    print("u" if m.SerializeToString() != before else "k", values(kind, m))
-                except Exception:
-                    print("error")
-            """
+        let script =
+            ReferenceResponses.prelude + """
+                for line in sys.stdin.read().split("\\n"):
+                    kind, data = line.split(" ", 1)
+                    try:
+                        m = MESSAGES[kind]()
+                        m.ParseFromString(base64.b64decode(data))
+                        before = m.SerializeToString()
+                        m.DiscardUnknownFields()
+                        print("u" if m.SerializeToString() != before else "k", values(kind, m))
+                    except Exception:
+                        print("error")
+                """
         let lines = try ReferenceResponses.run(script, input: cases.map { "\($0.kind.rawValue) \(Data($0.body).base64EncodedString())" })
         return lines.map { line in
             line == "error" ? nil : (String(line.dropFirst(2)), line.hasPrefix("u"))

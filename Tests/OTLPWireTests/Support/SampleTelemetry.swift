@@ -43,7 +43,8 @@ enum SampleTelemetry {
         OTLPLogRecord(
             timeUnixNano: 1_700_000_000_000_000_000 + UInt64(index), observedTimeUnixNano: 1_700_000_000_000_000_001 + UInt64(index),
             severity: OTLPSeverity(rawValue: Int32(index % 25)), severityText: "sev\(index)",
-            body: index % 4 == 0 ? nil : index % 4 == 1 ? .string("message \(index)\u{0}") : .keyValueList([OTLPAttribute("k", .double(.infinity))]),
+            body: index % 4 == 0
+                ? nil : index % 4 == 1 ? .string("message \(index)\u{0}") : .keyValueList([OTLPAttribute("k", .double(.infinity))]),
             attributes: [OTLPAttribute("log.seq", .int(Int64(index)))],
             traceID: index % 2 == 0 ? traceID : nil, spanID: index % 2 == 0 ? OTLPSpanID(7) : nil,
             flags: 1, eventName: index % 5 == 0 ? "session.start" : "")

@@ -116,5 +116,6 @@ enum Wire {
     }
 
     /// A request (either signal) holding one resource with one attribute and nothing else.
-    static let resourceOnly: [UInt8] = field(1, field(1, field(1, field(1, Array("service.name".utf8)) + field(2, field(1, Array("x".utf8))))))
+    static let resourceOnly: [UInt8] = field(
+        1, field(1, field(1, field(1, Array("service.name".utf8)) + field(2, field(1, Array("x".utf8))))))
 }

@@ -8,7 +8,8 @@ import Glibc
 
 @Suite("OTLPFileStatus")
 struct OTLPFileStatusTests {
-    @Test("one regular file under any name (same path, another spelling, hard link, symbolic link, open descriptor) overlaps; others do not")
+    @Test(
+        "one regular file under any name (same path, another spelling, hard link, symbolic link, open descriptor) overlaps; others do not")
     func identities() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-identity-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

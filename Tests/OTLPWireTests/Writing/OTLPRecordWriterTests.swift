@@ -53,7 +53,10 @@ struct OTLPFrameWriterTests {
         try OTLPRecordWriter(sink: sink).write(data)
         let message = OTLPEncoder().encode(data)
         let length = UInt32(message.count)
-        #expect(Array(sink.bytes.prefix(4)) == [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)])
+        #expect(
+            Array(sink.bytes.prefix(4)) == [
+                UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF),
+            ])
         #expect(Array(sink.bytes.dropFirst(4)) == message)
     }
 
@@ -82,7 +85,9 @@ struct OTLPFrameWriterTests {
         }
     }
 
-    @Test("the reference opentelemetry-proto decoder reads our files with identical content", arguments: [OTLPFraming.u32be, .varint], [false, true])
+    @Test(
+        "the reference opentelemetry-proto decoder reads our files with identical content", arguments: [OTLPFraming.u32be, .varint],
+        [false, true])
     func referenceCrossCheck(framing: OTLPFraming, gzip: Bool) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlpwire-crosscheck-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -69,6 +69,8 @@ public enum OTLPProcess {
 
     /// Runs `scripts/reference-decode.py` (the reference opentelemetry-proto package) on a file.
     public static func referenceDecode(_ path: String, framing: String, signal: String) throws -> Result {
-        try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", repository.appendingPathComponent("scripts/reference-decode.py").path, path, framing, signal])
+        try run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", repository.appendingPathComponent("scripts/reference-decode.py").path, path, framing, signal])
     }
 }

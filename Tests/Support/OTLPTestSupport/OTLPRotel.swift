@@ -22,7 +22,9 @@ public final class OTLPRotel: @unchecked Sendable {
     /// Starts rotel forwarding to `collector` (OTLP/HTTP, protobuf), and waits until its port accepts.
     public init(forwardingTo collector: OTLPTestCollector) throws {
         guard let binary = Self.binary else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "rotel-agent not found: run make deps (pip install rotel==0.0.1a15)"])
+            throw CocoaError(
+                .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "rotel-agent not found: run make deps (pip install rotel==0.0.1a15)"]
+            )
         }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-rotel-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -33,7 +35,8 @@ public final class OTLPRotel: @unchecked Sendable {
         // have blocked (a child inherits them): rotel must receive SIGTERM to export what it holds.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            "python3", OTLPTestCollector.script.path, "exec", binary, "start", "--otlp-http-endpoint", "127.0.0.1:\(ports[0])", "--otlp-grpc-endpoint", "127.0.0.1:\(ports[1])",
+            "python3", OTLPTestCollector.script.path, "exec", binary, "start", "--otlp-http-endpoint", "127.0.0.1:\(ports[0])",
+            "--otlp-grpc-endpoint", "127.0.0.1:\(ports[1])",
             "--exporter", "otlp", "--otlp-exporter-endpoint", collector.endpoint, "--otlp-exporter-protocol", "http",
             "--pid-file", directory.appendingPathComponent("rotel.pid").path,
         ]
@@ -45,7 +48,9 @@ public final class OTLPRotel: @unchecked Sendable {
         try process.run()
         guard OTLPFreePort.waitUntilAccepting(port: httpPort, whileRunning: process) else {
             process.terminate()
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "rotel did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")"])
+            throw CocoaError(
+                .fileReadUnknown,
+                userInfo: [NSLocalizedDescriptionKey: "rotel did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")"])
         }
     }
 

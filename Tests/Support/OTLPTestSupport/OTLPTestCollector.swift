@@ -60,7 +60,9 @@ public final class OTLPTestCollector: @unchecked Sendable {
         if !answers.isEmpty {
             let scriptFile = directory.appendingPathComponent("script.json")
             let json: [[String: Any]] = answers.map { answer in
-                answer.hang ? ["hang": true] : ["status": answer.status, "headers": answer.headers, "body": Data(answer.body).base64EncodedString()]
+                answer.hang
+                    ? ["hang": true]
+                    : ["status": answer.status, "headers": answer.headers, "body": Data(answer.body).base64EncodedString()]
             }
             try JSONSerialization.data(withJSONObject: json).write(to: scriptFile)
             arguments += ["--script", scriptFile.path]
@@ -78,7 +80,9 @@ public final class OTLPTestCollector: @unchecked Sendable {
         while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { line.append(byte) }
         guard let portText = String(decoding: line, as: UTF8.self).split(separator: " ").last, let port = Int(portText) else {
             process.terminate()
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the test collector did not start: \(String(decoding: line, as: UTF8.self))"])
+            throw CocoaError(
+                .fileReadCorruptFile,
+                userInfo: [NSLocalizedDescriptionKey: "the test collector did not start: \(String(decoding: line, as: UTF8.self))"])
         }
         self.port = port
     }
@@ -112,7 +116,8 @@ public final class OTLPTestCollector: @unchecked Sendable {
     /// The items of an OTLP file (`framing` u32be, varint, jsonl or none; gzip or not), decoded by the
     /// reference package, in the same canonical form.
     public static func canonicalItems(ofFile path: String, framing: String = "u32be", signal: String) throws -> [String] {
-        let result = try OTLPProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, "canonical", path, framing, signal])
+        let result = try OTLPProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, "canonical", path, framing, signal])
         guard result.status == 0 else {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "canonical: \(result.errors)"])
         }

@@ -19,10 +19,11 @@ struct CrashWriter {
             print("usage: otlp-crash-writer PATH FRAMING gzip|plain")
             exit(64)
         }
-        let telemetry = OTLPTelemetry(configuration: .init(
-            service: .init(name: "crash-writer"),
-            traces: .init(path: arguments[1], framing: framing, gzip: arguments[3] == "gzip"),
-            batch: .init(maxQueueSize: 100_000, maxExportBatchSize: 64, scheduleDelaySeconds: 0.005)))
+        let telemetry = OTLPTelemetry(
+            configuration: .init(
+                service: .init(name: "crash-writer"),
+                traces: .init(path: arguments[1], framing: framing, gzip: arguments[3] == "gzip"),
+                batch: .init(maxQueueSize: 100_000, maxExportBatchSize: 64, scheduleDelaySeconds: 0.005)))
         var made = 0
         while true {
             for _ in 0..<500 {
@@ -33,7 +34,8 @@ struct CrashWriter {
             }
             let written = telemetry.counters.snapshot.spansExported
             let line = Array("flushed \(written)\n".utf8)  // unbuffered: the parent acts on it at once
-            try? line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try OTLPFileSink.standardOutput.write(bytes) } }.get()
+            try? line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try OTLPFileSink.standardOutput.write(bytes) } }
+                .get()
         }
     }
 }

@@ -10,7 +10,8 @@ public enum SwiftOTelService {
     public static func running<Result>(
         _ service: some Service, _ body: () async throws -> Result
     ) async throws -> (result: Result, wallSeconds: Double, cpuSeconds: Double) {
-        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [], logger: Logger(label: "benchmark") { _ in SwiftLogNoOpLogHandler() })
+        let group = ServiceGroup(
+            services: [service], gracefulShutdownSignals: [], logger: Logger(label: "benchmark") { _ in SwiftLogNoOpLogHandler() })
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             var result: Result?

@@ -11,10 +11,11 @@ struct DeliveryBenchmark {
             exit(64)
         }
         let workload = Workload(spanCount: options.items, logRecordCount: options.items)
-        let results = switch options.mode {
-        case "otlpwire": await OTLPWireDelivery(options: options).run(workload)
-        default: try await SwiftOTelDelivery(options: options).run(workload)
-        }
+        let results =
+            switch options.mode {
+            case "otlpwire": await OTLPWireDelivery(options: options).run(workload)
+            default: try await SwiftOTelDelivery(options: options).run(workload)
+            }
         for result in results { result.print() }
     }
 }

@@ -32,8 +32,11 @@ struct DeliveryOptions {
             case "--endpoint": guard let value = arguments.popFirst() else { return nil }; endpoint = value
             case "--items": guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else { return nil }; items = value
             case "--queue": guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else { return nil }; maxQueueSize = value
-            case "--batch": guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else { return nil }; maxExportBatchSize = value
-            case "--delay-ms": guard let value = arguments.popFirst().flatMap({ Double($0) }), value > 0 else { return nil }; scheduleDelaySeconds = value / 1000
+            case "--batch":
+                guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else { return nil }; maxExportBatchSize = value
+            case "--delay-ms":
+                guard let value = arguments.popFirst().flatMap({ Double($0) }), value > 0 else { return nil };
+                scheduleDelaySeconds = value / 1000
             default: return nil
             }
         }

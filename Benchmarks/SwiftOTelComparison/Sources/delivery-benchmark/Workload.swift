@@ -42,7 +42,9 @@ struct Workload {
 
     static let baseNanos: UInt64 = 1_700_000_000_000_000_000
     static let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_".utf8)
-    static let spanNames = ["AppStart", "HomeScreen.body", "NetworkRequest", "ImageDecode", "DatabaseQuery", "ViewDidAppear", "JSONParse", "CacheLookup"]
+    static let spanNames = [
+        "AppStart", "HomeScreen.body", "NetworkRequest", "ImageDecode", "DatabaseQuery", "ViewDidAppear", "JSONParse", "CacheLookup",
+    ]
     static let eventNames = ["tap", "network.response", "frame.drop", "log"]
     static let spanKinds: [SpanKind] = [.internal, .server, .client, .producer, .consumer]
     static let levels: [Logger.Level] = [.debug, .info, .warning, .error]
@@ -100,11 +102,12 @@ struct Workload {
             let eventTime = start + random.next() % (end - start)
             let eventMessage = random.string(8, 40)
             let eventSequence = Int64(random.next() % 1000)
-            spans.append(Span(
-                name: name, kind: Self.spanKinds[index % 5], start: Instant(nanosecondsSinceEpoch: start),
-                end: Instant(nanosecondsSinceEpoch: end), strings: strings, statusCode: statusCode, memoryDelta: memoryDelta,
-                sampleRatio: sampleRatio, isMainThread: isMainThread, eventName: eventName,
-                eventTime: Instant(nanosecondsSinceEpoch: eventTime), eventMessage: eventMessage, eventSequence: eventSequence))
+            spans.append(
+                Span(
+                    name: name, kind: Self.spanKinds[index % 5], start: Instant(nanosecondsSinceEpoch: start),
+                    end: Instant(nanosecondsSinceEpoch: end), strings: strings, statusCode: statusCode, memoryDelta: memoryDelta,
+                    sampleRatio: sampleRatio, isMainThread: isMainThread, eventName: eventName,
+                    eventTime: Instant(nanosecondsSinceEpoch: eventTime), eventMessage: eventMessage, eventSequence: eventSequence))
         }
         random = Random()
         var records: [LogRecord] = []
@@ -141,9 +144,10 @@ struct Workload {
             span.attributes["memory.delta"] = item.memoryDelta
             span.attributes["sample.ratio"] = item.sampleRatio
             span.attributes["is.main.thread"] = item.isMainThread
-            span.addEvent(SpanEvent(
-                name: item.eventName, at: item.eventTime,
-                attributes: ["event.message": .string(item.eventMessage), "event.seq": .int64(item.eventSequence)]))
+            span.addEvent(
+                SpanEvent(
+                    name: item.eventName, at: item.eventTime,
+                    attributes: ["event.message": .string(item.eventMessage), "event.seq": .int64(item.eventSequence)]))
             span.setStatus(SpanStatus(code: .ok))
             if index % 8 == 0 { rootContext = span.context }
             span.end(at: item.end)

@@ -22,7 +22,8 @@ struct OTLPWirePipeline {
             traces: .init(path: delivers ? nil : directory.appendingPathComponent("traces.u32be.bin").path),
             logs: .init(path: nil),
             batch: batch,
-            otlp: delivers ? OTLPExporterConfiguration(endpoint: options.endpoint, protocol: .httpProtobuf, logs: .init(enabled: false)) : nil)
+            otlp: delivers
+                ? OTLPExporterConfiguration(endpoint: options.endpoint, protocol: .httpProtobuf, logs: .init(enabled: false)) : nil)
         let telemetry = OTLPTelemetry(
             configuration: configuration, scope: OTLPInstrumentationScope(name: "bench", version: "1.0.0"),
             exporterFactory: OTLPHTTPExporterFactory())

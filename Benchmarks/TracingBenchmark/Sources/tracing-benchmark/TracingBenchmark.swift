@@ -74,20 +74,25 @@ struct TracingBenchmark {
         // Baseline: the Tracing API's own no-op tracer, same calls.
         let noop = hotPathOnly ? (nanos: 1, allocations: 0) : measure(spans, reps) { spanWith8Attributes(NoOpTracer(), $0) }
         if noopOnly {
-            print("NoOpTracer start + 8 attributes + end: \(String(format: "%.0f", noop.nanos)) ns/span, \(String(format: "%.1f", noop.allocations)) allocations/span")
+            print(
+                "NoOpTracer start + 8 attributes + end: \(String(format: "%.0f", noop.nanos)) ns/span, \(String(format: "%.1f", noop.allocations)) allocations/span"
+            )
             return
         }
 
         // Start + end into the batching (its worker encodes and writes to /dev/null meanwhile).
         let counters = OTLPTelemetryCounters()
         let tracer = OTLPTracer(
-            exporter: OTLPStreamExporter<OTLPScopedSpan>(sink: try OTLPFileSink(path: "/dev/null"), durability: .none, resource: resource, counters: counters),
+            exporter: OTLPStreamExporter<OTLPScopedSpan>(
+                sink: try OTLPFileSink(path: "/dev/null"), durability: .none, resource: resource, counters: counters),
             batch: .init(maxQueueSize: spans * 2), counters: counters, scope: OTLPInstrumentationScope(name: "bench", version: "1"))
         let ours = measure(spans, reps, { spanWith8Attributes(tracer, $0) }, after: { tracer.forceFlush() })
         tracer.shutdown()
         if hotPathOnly {
             // For a profiler: the tracer's hot path and nothing else.
-            print("OTLPTracer start + 8 attributes + end: \(String(format: "%.0f", ours.nanos)) ns/span, \(String(format: "%.1f", ours.allocations)) allocations/span")
+            print(
+                "OTLPTracer start + 8 attributes + end: \(String(format: "%.0f", ours.nanos)) ns/span, \(String(format: "%.1f", ours.allocations)) allocations/span"
+            )
             return
         }
 
@@ -111,7 +116,8 @@ struct TracingBenchmark {
         // View tracing: one body evaluation + appear + disappear per view, disabled and enabled.
         let viewCounters = OTLPTelemetryCounters()
         let viewTracer = OTLPTracer(
-            exporter: OTLPStreamExporter<OTLPScopedSpan>(sink: try OTLPFileSink(path: "/dev/null"), durability: .none, resource: resource, counters: viewCounters),
+            exporter: OTLPStreamExporter<OTLPScopedSpan>(
+                sink: try OTLPFileSink(path: "/dev/null"), durability: .none, resource: resource, counters: viewCounters),
             batch: .init(maxQueueSize: spans * 8), counters: viewCounters, scope: ViewTraceTracker<OTLPTracer>.scope)
         let views = max(spans / 10, 1)
         let disabledTracker = ViewTraceTracker("HomeScreen", tracer: viewTracer, isEnabled: false)
@@ -121,12 +127,14 @@ struct TracingBenchmark {
             disabledTracker.onAppear()
             disabledTracker.onDisappear()
         }
-        let enabled = measure(views, reps, { index in
-            let tracker = ViewTraceTracker("HomeScreen", tracer: viewTracer)
-            sink &+= tracker.body { index }
-            tracker.onAppear()
-            tracker.onDisappear()
-        }, after: { viewTracer.forceFlush() })
+        let enabled = measure(
+            views, reps,
+            { index in
+                let tracker = ViewTraceTracker("HomeScreen", tracer: viewTracer)
+                sink &+= tracker.body { index }
+                tracker.onAppear()
+                tracker.onDisappear()
+            }, after: { viewTracer.forceFlush() })
         viewTracer.shutdown()
         if sink == 42 { print("") }  // keeps the body results alive
 
@@ -134,26 +142,42 @@ struct TracingBenchmark {
         print("| path (\(spans) spans, median of \(reps)) | ns/span | allocations/span | vs NoOpTracer |")
         print("|---|---:|---:|---:|")
         print("| NoOpTracer (swift-distributed-tracing), same calls | \(fixed(noop.nanos, 0)) | \(fixed(noop.allocations, 1)) | 1.00 |")
-        print("| OTLPTracer start + 8 attributes + end, batched (OTLPTracer(exporter:)) | \(fixed(ours.nanos, 0)) | \(fixed(ours.allocations, 1)) | \(fixed(ours.nanos / noop.nanos, 2)) |")
-        print("| ViewTraceTracker disabled: body + onAppear + onDisappear | \(fixed(disabled.nanos, 1)) | \(fixed(disabled.allocations, 1)) | |")
-        print("| ViewTraceTracker enabled: init + body + onAppear + onDisappear (4 spans) | \(fixed(enabled.nanos, 0)) | \(fixed(enabled.allocations, 1)) | |")
+        print(
+            "| OTLPTracer start + 8 attributes + end, batched (OTLPTracer(exporter:)) | \(fixed(ours.nanos, 0)) | \(fixed(ours.allocations, 1)) | \(fixed(ours.nanos / noop.nanos, 2)) |"
+        )
+        print(
+            "| ViewTraceTracker disabled: body + onAppear + onDisappear | \(fixed(disabled.nanos, 1)) | \(fixed(disabled.allocations, 1)) | |"
+        )
+        print(
+            "| ViewTraceTracker enabled: init + body + onAppear + onDisappear (4 spans) | \(fixed(enabled.nanos, 0)) | \(fixed(enabled.allocations, 1)) | |"
+        )
         print("")
-        print("whole path into a file: \(spans) spans in \(fixed(seconds, 3)) s = \(fixed(Double(spans) / seconds / 1e3, 1)) k spans/s, \(fixed(Double(bytes) / seconds / 1e6, 1)) MB/s, \(bytes) bytes, 0 dropped")
+        print(
+            "whole path into a file: \(spans) spans in \(fixed(seconds, 3)) s = \(fixed(Double(spans) / seconds / 1e3, 1)) k spans/s, \(fixed(Double(bytes) / seconds / 1e6, 1)) MB/s, \(bytes) bytes, 0 dropped"
+        )
 
         // MetricKit payloads per second, beside Foundation merely parsing the same JSON.
         let samples = ProcessInfo.processInfo.environment["METRICKIT_SAMPLES"] ?? "../../../shared/metrickit-samples"
         if let metric = FileManager.default.contents(atPath: "\(samples)/metric-full.json"),
-           let diagnostic = FileManager.default.contents(atPath: "\(samples)/diagnostic-all-kinds.json") {
+            let diagnostic = FileManager.default.contents(atPath: "\(samples)/diagnostic-all-kinds.json")
+        {
             let converter = MetricKitConverter()
             let rounds = max(spans / 100, 10)
             print("")
             print("| MetricKit payload (\(rounds) conversions, median of \(reps)) | payloads/s | vs JSONSerialization parse only |")
             print("|---|---:|---:|")
-            for (name, data) in [("metric-full.json (every section, 3 signposts)", metric), ("diagnostic-all-kinds.json (5 diagnostics, stack trees)", diagnostic)] {
+            for (name, data) in [
+                ("metric-full.json (every section, 3 signposts)", metric),
+                ("diagnostic-all-kinds.json (5 diagnostics, stack trees)", diagnostic),
+            ] {
                 let bytes = Array(data)
                 let parse = measure(rounds, reps) { _ in _ = try? JSONSerialization.jsonObject(with: data) }
                 let convert = measure(rounds, reps) { _ in
-                    if name.hasPrefix("metric") { _ = try? converter.convertMetricPayload(json: bytes) } else { _ = try? converter.convertDiagnosticPayload(json: bytes) }
+                    if name.hasPrefix("metric") {
+                        _ = try? converter.convertMetricPayload(json: bytes)
+                    } else {
+                        _ = try? converter.convertDiagnosticPayload(json: bytes)
+                    }
                 }
                 print("| \(name) | \(fixed(1e9 / convert.nanos, 0)) | \(fixed(parse.nanos / convert.nanos, 2)) |")
             }
