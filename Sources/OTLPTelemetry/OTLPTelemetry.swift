@@ -164,6 +164,13 @@ public final class OTLPTelemetry: Sendable {
         }
         spanStage = stage(OTLPScopedSpan.self, output: configuration.traces)
         logStage = stage(OTLPScopedLogRecord.self, output: configuration.logs)
+        if spanStage is OTLPDisabledStage<OTLPScopedSpan>, logStage is OTLPDisabledStage<OTLPScopedLogRecord> {
+            // Said once now, not as drops at shutdown (regression: a configuration without outputs looked like
+            // lost data only when the program ended).
+            diagnostics(
+                "OTLPWire telemetry: nothing is exported: no output for spans or log records (traces.path, logs.path and otlp are unset, or switched off); they are made and discarded"
+            )
+        }
         self.deliveryCounters = deliveryCounters ?? OTLPTelemetryCounters()
         tracer = OTLPTracer(
             stage: spanStage, scope: scope, idGenerator: idGenerator, clock: clock,
@@ -224,13 +231,40 @@ public final class OTLPTelemetry: Sendable {
         logStage.shutdown()
         spans.wait()
         for sink in fileSinks { sink.close() }
-        let snapshot = counters.snapshot
-        if snapshot.totalSpansDropped > 0 || snapshot.totalLogRecordsDropped > 0 || snapshot.writeErrors > 0 {
-            diagnostics("OTLPWire telemetry dropped data: \(snapshot)")
-        }
+        // A signal switched off (no output) is not data lost: it is left out of the report.
+        var snapshot = counters.snapshot
+        snapshot.spansDropped[.disabled] = nil
+        snapshot.logRecordsDropped[.disabled] = nil
         let delivery = deliveryCounters.snapshot
-        if delivery.totalSpansDropped > 0 || delivery.totalLogRecordsDropped > 0 {
-            diagnostics("OTLPWire telemetry dropped data meant for the collector: \(delivery)")
+        let advice = queueAdvice(snapshot, delivery)
+        if snapshot.totalSpansDropped > 0 || snapshot.totalLogRecordsDropped > 0 || snapshot.writeErrors > 0 {
+            diagnostics("OTLPWire telemetry dropped data: \(snapshot)\(advice)")
         }
+        if delivery.totalSpansDropped > 0 || delivery.totalLogRecordsDropped > 0 {
+            diagnostics("OTLPWire telemetry dropped data meant for the collector: \(delivery)\(advice)")
+        }
+    }
+
+    /// What to raise when items were dropped for a full queue: the setting and its variable, and the size
+    /// that would have held the run's peak.
+    private func queueAdvice(_ snapshots: OTLPTelemetryCounters.Snapshot...) -> String {
+        var advice: [String] = []
+        let spansDropped = snapshots.reduce(0) { $0 + $1.spansDropped[.queueFull, default: 0] }
+        if spansDropped > 0 {
+            advice.append(
+                "raise batch.maxQueueSize (OTEL_BSP_MAX_QUEUE_SIZE) from \(configuration.batch(for: .traces).maxQueueSize) to at least \(spanStage.peakQueueDemand) to hold this run's peak of spans"
+            )
+        }
+        let recordsDropped = snapshots.reduce(0) { $0 + $1.logRecordsDropped[.queueFull, default: 0] }
+        if recordsDropped > 0 {
+            let key =
+                configuration.logsBatch == nil
+                ? "batch.maxQueueSize (OTEL_BSP_MAX_QUEUE_SIZE; logsBatch.maxQueueSize or OTEL_BLRP_MAX_QUEUE_SIZE for log records alone)"
+                : "logsBatch.maxQueueSize (OTEL_BLRP_MAX_QUEUE_SIZE)"
+            advice.append(
+                "raise \(key) from \(configuration.batch(for: .logs).maxQueueSize) to at least \(logStage.peakQueueDemand) to hold this run's peak of log records"
+            )
+        }
+        return advice.isEmpty ? "" : ". Dropped for a full queue (queue_full): " + advice.joined(separator: "; ")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OTLPWire
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,17 +10,10 @@ enum OutputDirectory {
     /// Creates `path` and any missing parents; throws a message naming the path that failed.
     static func create(_ path: String) throws(DemoFailure) {
         guard !path.isEmpty else { throw DemoFailure("output directory: the path is empty", status: .usage) }
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? String(component) : "/\(component)"
-            if mkdir(prefix, 0o777) == 0 { continue }
-            let error = errno
-            var info = stat()
-            if error == EEXIST, stat(prefix, &info) == 0 {
-                if info.st_mode & S_IFMT == S_IFDIR { continue }
-                throw DemoFailure("cannot create output directory \(path): \(prefix) exists and is not a directory", status: .ioError)
-            }
-            throw DemoFailure("cannot create output directory \(path): \(prefix): \(String(cString: strerror(error)))", status: .ioError)
+        do throws(OTLPWriteError) {
+            try OTLPSystemCall.makeDirectories(path, mode: 0o777)
+        } catch {
+            throw DemoFailure("cannot create output directory \(path): \(error)", status: .ioError)
         }
     }
 }

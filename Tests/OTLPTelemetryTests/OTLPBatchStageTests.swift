@@ -31,6 +31,9 @@ struct OTLPBatchStageTests {
         #expect(final.logRecordsExported + final.totalLogRecordsDropped == 100)
         #expect(final.logRecordsDropped[.queueFull, default: 0] > 0)
         #expect(logRecords(try readAll(sink.collected)).count == final.logRecordsExported)
+        // The queue would have had to hold what waited plus what was dropped while the worker was stuck.
+        #expect((90...100).contains(stage.peakQueueDemand), "\(stage.peakQueueDemand)")
+        #expect(stage.peakQueueDemand >= final.logRecordsDropped[.queueFull, default: 0])
     }
 
     /// An item that records which thread did its deferred work.

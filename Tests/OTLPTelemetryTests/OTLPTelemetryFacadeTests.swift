@@ -46,16 +46,75 @@ struct OTLPTelemetryFacadeTests {
         #expect(record.traceID == exportedSpans.first { $0.name == "outer" }?.traceID)
     }
 
-    @Test("a signal without an output is counted as dropped (disabled), and shutdown reports it")
+    @Test(
+        "no output at all is said once, when the telemetry is made; its items are counted disabled, and shutdown does not report them as dropped data (regression: reported only at exit, as drops)"
+    )
     func disabled() {
         let messages = Messages()
         let telemetry = OTLPTelemetry(configuration: .init(), diagnostics: messages.add)
+        #expect(messages.all.count == 1)
+        #expect(messages.all.first?.contains("nothing is exported: no output for spans or log records") == true, "\(messages.all)")
         telemetry.tracer.startSpan("nowhere").end()
         telemetry.logEmitter.emit(OTLPLogRecord(timeUnixNano: 1))
         telemetry.shutdown()
         #expect(telemetry.counters.snapshot.spansDropped == [.disabled: 1])
         #expect(telemetry.counters.snapshot.logRecordsDropped == [.disabled: 1])
-        #expect(messages.all.count == 1)
-        #expect(messages.all.first?.contains("1 disabled") == true)
+        #expect(messages.all.count == 1, "\(messages.all)")
+    }
+
+    @Test("a signal switched off while the other is written: nothing said at start, nothing reported as dropped at shutdown")
+    func oneSignalOff() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let messages = Messages()
+        let telemetry = OTLPTelemetry(
+            configuration: .init(traces: .init(path: directory.appendingPathComponent("traces.u32be.bin").path)), diagnostics: messages.add)
+        telemetry.tracer.startSpan("kept").end()
+        telemetry.logEmitter.emit(OTLPLogRecord(timeUnixNano: 1))
+        telemetry.shutdown()
+        #expect(telemetry.counters.snapshot.spansExported == 1)
+        #expect(messages.all.isEmpty, "\(messages.all)")
+    }
+
+    @Test(
+        "a file output in folders that do not exist yet: the folders are made (0755) and everything is written (regression: the README's quick start dropped every batch write_failed)"
+    )
+    func missingFolders() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let traces = directory.appendingPathComponent("telemetry/deeper/traces.u32be.bin").path
+        let logs = directory.appendingPathComponent("telemetry/logs.u32be.bin").path
+        let messages = Messages()
+        let telemetry = OTLPTelemetry(configuration: .init(traces: .init(path: traces), logs: .init(path: logs)), diagnostics: messages.add)
+        telemetry.tracer.startSpan("written").end()
+        telemetry.logEmitter.emit(OTLPLogRecord(timeUnixNano: 1))
+        telemetry.shutdown()
+        #expect(messages.all.isEmpty, "\(messages.all)")
+        #expect(telemetry.counters.snapshot.spansExported == 1 && telemetry.counters.snapshot.logRecordsExported == 1)
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("telemetry/deeper").path)[.posixPermissions]
+            as? Int
+        #expect(mode.map { $0 & 0o755 == 0o755 } == true)
+        #expect(spans(try readAll(Array(try Data(contentsOf: URL(fileURLWithPath: traces))))).map(\.name) == ["written"])
+    }
+
+    @Test("spans dropped for a full queue: the shutdown report names the setting, its variable and a size that holds the run's peak")
+    func queueFullAdvice() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let messages = Messages()
+        let telemetry = OTLPTelemetry(
+            configuration: .init(
+                traces: .init(path: directory.appendingPathComponent("traces.u32be.bin").path),
+                batch: .init(maxQueueSize: 1, maxExportBatchSize: 1)),
+            diagnostics: messages.add)
+        for index in 0..<5_000 { telemetry.tracer.startSpan("span \(index)").end() }
+        telemetry.shutdown()
+        let dropped = telemetry.counters.snapshot.spansDropped[.queueFull, default: 0]
+        try #require(dropped > 0, "a queue of 1 behind a file output holds back 5,000 spans made in a loop")
+        let report = try #require(messages.all.first { $0.contains("dropped data") })
+        #expect(report.contains("raise batch.maxQueueSize (OTEL_BSP_MAX_QUEUE_SIZE) from 1 to at least "), "\(report)")
+        let suggested = report.split(separator: " ").drop { $0 != "least" }.dropFirst().first.flatMap { Int($0) }
+        #expect((suggested ?? 0) > 1, "\(report)")
     }
 }

@@ -634,13 +634,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     }
 
     private static func makeDirectories(_ directory: String) throws(OTLPWriteError) {
-        var path = directory.hasPrefix("/") ? "" : "."
-        for component in directory.split(separator: "/") {
-            path += "/\(component)"
-            if mkdir(path, 0o755) != 0 && errno != EEXIST {
-                throw .system("cannot create the spool directory \(path)", errno: errno)
-            }
-        }
+        try OTLPSystemCall.makeDirectories(directory)
     }
 
     private static func isRegularFile(_ path: String) -> Bool {

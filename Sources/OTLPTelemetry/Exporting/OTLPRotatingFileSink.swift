@@ -153,6 +153,9 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
             return try openSpecialFile()
         }
         isSpecialFile = false
+        // A file output's folder is made when missing (regression: the README's first example wrote nothing,
+        // every batch dropped write_failed, because telemetry/ did not exist yet).
+        try OTLPSystemCall.makeParentDirectories(of: path)
         if outputLock == nil { outputLock = try OTLPOutputLock(outputPath: path) }
         if nextIndex == nil { nextIndex = try Self.firstFreeIndex(after: path) }
         if let current {

@@ -99,7 +99,12 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
         self.init(
-            sink: nil, reopen: { () throws(OTLPWriteError) in try OTLPFileSink(path: path, append: true) }, ownedPath: path,
+            sink: nil,
+            reopen: { () throws(OTLPWriteError) in
+                // The file's folder is made when missing, as the pipeline's file outputs make it.
+                try OTLPSystemCall.makeParentDirectories(of: path)
+                return try OTLPFileSink(path: path, append: true)
+            }, ownedPath: path,
             framing: framing,
             gzip: gzip, durability: durability, resource: resource, counters: counters, diagnostics: diagnostics)
     }

@@ -36,6 +36,10 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     private var idleWakeups = 0
     /// Items taken from the queue and not yet handed to the exporter.
     private var inFlight = 0
+    /// Items dropped for a full queue since the worker last took the queue, and the most the queue would
+    /// have had to hold at once (``peakQueueDemand``).
+    private var overflowSinceTake = 0
+    private var peakDemand = 0
     /// Queued items from which callers do their item's deferred work themselves
     /// (``OTLPExportable/prepareForExport()``): half the queue.
     private let helpThreshold: Int
@@ -71,6 +75,7 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             return
         }
         if queue.count >= configuration.maxQueueSize {
+            overflowSinceTake += 1
             condition.unlock()
             counters.dropped(1, Item.signal, .queueFull)
             return
@@ -85,6 +90,7 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             condition.lock()
             guard !isShutDown, queue.count < configuration.maxQueueSize else {
                 let reason: OTLPDropReason = isShutDown ? .shutDown : .queueFull
+                if !isShutDown { overflowSinceTake += 1 }
                 condition.unlock()
                 counters.dropped(1, Item.signal, reason)
                 return
@@ -146,6 +152,14 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         return true
     }
 
+    /// The most items the queue would have had to hold at once for nothing to be dropped for a full queue:
+    /// what it held when the worker took it, plus what was dropped since the worker last took it.
+    package var peakQueueDemand: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return max(peakDemand, queue.count + overflowSinceTake)
+    }
+
     /// How often the worker woke up idle so far (for tests: it sleeps until an item arrives).
     var idleWakeupCount: Int {
         condition.lock()
@@ -189,6 +203,8 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
                 _ = Self.wait(on: condition, until: deadline)
             }
             var taken = queue
+            peakDemand = max(peakDemand, taken.count + overflowSinceTake)
+            overflowSinceTake = 0
             inFlight = taken.count
             queue = []
             queue.reserveCapacity(min(configuration.maxQueueSize, 1 << 16))

@@ -16,4 +16,12 @@ package protocol OTLPExportStage<Item>: Sendable {
     func forceFlush() -> Bool
     /// Exports everything received so far, then refuses (and counts) later items.
     func shutdown()
+    /// The most items the stage's queue would have had to hold at once for nothing to be dropped for a full
+    /// queue (what it held plus what it dropped before the worker took them); 0 without a queue.
+    var peakQueueDemand: Int { get }
+}
+
+extension OTLPExportStage {
+    /// A stage without a queue never needed one.
+    package var peakQueueDemand: Int { 0 }
 }

@@ -21,6 +21,9 @@ package struct OTLPFanOutStage<Item: OTLPExportable>: OTLPExportStage {
         stages.map { $0.forceFlush() }.allSatisfy { $0 }
     }
 
+    /// The largest of its stages'.
+    package var peakQueueDemand: Int { stages.map(\.peakQueueDemand).max() ?? 0 }
+
     package func shutdown() {
         for stage in stages { stage.shutdown() }
     }
