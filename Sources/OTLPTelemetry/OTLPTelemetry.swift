@@ -123,6 +123,9 @@ public final class OTLPTelemetry: Sendable {
             }
         }
         var deliveryCounters: OTLPTelemetryCounters?
+        if let otlp = configuration.otlp, let warning = OTLPExporterConfiguration.signalPathWarning(endpoint: otlp.endpoint) {
+            diagnostics("OTLPWire telemetry: \(warning)")
+        }
         if configuration.otlp != nil {
             if exporterFactory == nil {
                 diagnostics(

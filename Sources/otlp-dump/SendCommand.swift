@@ -123,12 +123,6 @@ struct SendCommand: ParsableCommand {
         guard timeout.isFinite, OTLPExporterConfiguration.timeoutSecondsRange.contains(timeout) else {
             throw ValidationError("--timeout must be within \(OTLPExporterConfiguration.timeoutSecondsRange), got \(timeout)")
         }
-        let path = URLComponents(string: endpoint)?.path ?? ""
-        if path.hasSuffix("/v1/traces") || path.hasSuffix("/v1/logs") || path.hasSuffix("/v1/traces/") || path.hasSuffix("/v1/logs/") {
-            throw ValidationError(
-                "--endpoint is the collector's base URL (/v1/traces and /v1/logs are appended), got \(TerminalText.escaped(redactedEndpoint))"
-            )
-        }
         // The checks the configuration makes of an `otlp` section, named by the options that set it.
         if let problem = OTLPTelemetryConfiguration(otlp: exporterConfiguration).problems.first {
             let option =
@@ -139,6 +133,10 @@ struct SendCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The library's rule, said the library's way: a signal's path at the end of the base URL is taken off.
+        if let warning = OTLPExporterConfiguration.signalPathWarning(endpoint: endpoint) {
+            Output.diagnostic("--endpoint: \(TerminalText.escaped(warning))")
+        }
         if let spool { return try sendSpool(spool) }
         let configuration = exporterConfiguration
         var resume = SendCheckpoint(path: checkpoint)

@@ -117,6 +117,20 @@ struct SendCommandTests {
     }
 
     @Test(
+        "an endpoint ending in a signal's path: taken off with a warning naming the signal's variable, as the library does; every record arrives at /v1/traces once (regression: refused here, doubled by the library)",
+        arguments: ["/v1/traces", "/v1/logs/"])
+    func endpointWithSignalPath(suffix: String) throws {
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let path = Self.framed.appendingPathComponent("traces-mixed.u32be.bin").path
+        let result = try OTLPDumpRunner.run(["send", path, "--endpoint", collector.endpoint + suffix])
+        collector.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("is taken off") && result.stderr.contains("OTEL_EXPORTER_OTLP_"), "\(result.stderr)")
+        #expect(!collector.requests.isEmpty && collector.requests.allSatisfy { $0.path == "/v1/traces" })
+    }
+
+    @Test(
         "secrets never leave the process: the endpoint's query, --header values (a bare token, too) and user-info appear in no output, whatever the outcome"
     )
     func secretsRedacted() throws {
@@ -188,7 +202,7 @@ struct SendCommandTests {
     @Test(
         "usage errors exit 64",
         arguments: [
-            ["--endpoint", "http://127.0.0.1:65536"], ["--endpoint", "http://u:p@127.0.0.1:4318"], ["--endpoint", "http://x/v1/traces"],
+            ["--endpoint", "http://127.0.0.1:65536"], ["--endpoint", "http://u:p@127.0.0.1:4318"],
             ["--endpoint", "ftp://example.com"], ["--endpoint", "not a url"], ["--endpoint", "http://x", "--header", "novalue"],
             ["--endpoint", "http://x", "--header", "bad name=1"], ["--endpoint", "http://x", "--timeout", "nan"],
             ["--endpoint", "http://x", "--timeout", "-1"], ["--endpoint", "http://x", "--protocol", "grpc"], [],

@@ -31,6 +31,22 @@ struct OTLPExporterConfigurationRedactionTests {
         }
     }
 
+    @Test(
+        "a base endpoint ending in a signal's path is not doubled: taken off for both signals, with a warning naming the signal's variable, once when the telemetry is made (regression: …/v1/traces/v1/traces, 404)"
+    )
+    func endpointWithSignalPath() throws {
+        let configuration = OTLPExporterConfiguration(endpoint: "http://collector:4318/base/v1/traces/")
+        #expect(configuration.resolved(for: .traces)?.url.absoluteString == "http://collector:4318/base/v1/traces")
+        #expect(configuration.resolved(for: .logs)?.url.absoluteString == "http://collector:4318/base/v1/logs")
+        let warning = try #require(OTLPExporterConfiguration.signalPathWarning(endpoint: configuration.endpoint))
+        #expect(warning.contains("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"))
+        #expect(OTLPExporterConfiguration.signalPathWarning(endpoint: "http://collector:4318") == nil)
+        let messages = Messages()
+        let telemetry = OTLPTelemetry(configuration: .init(otlp: configuration), diagnostics: messages.add)
+        telemetry.shutdown()
+        #expect(messages.all.filter { $0.contains("is taken off") }.count == 1, "\(messages.all)")
+    }
+
     @Test("the resolved endpoint's URL prints without its query")
     func resolvedURL() throws {
         let resolved = try #require(OTLPExporterConfiguration(endpoint: "https://collector:4318/?token=secret").resolved(for: .traces))

@@ -254,6 +254,19 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         name.contains(where: { $0.isWhitespace || $0 == ":" }) ? "<not shown: a name with spaces or a colon>" : name
     }
 
+    /// What to say when the base endpoint ends in a signal's path (`http://collector:4318/v1/traces`): it is
+    /// taken off (the specification's base URL gets `/v1/traces` and `/v1/logs` appended, which would double
+    /// it), and the variable for one signal's full URL is named. `nil` for a base URL.
+    package static func signalPathWarning(endpoint: String) -> String? {
+        guard let components = URLComponents(string: endpoint) else { return nil }
+        var path = components.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        guard let signal = OTLPSignal.allCases.first(where: { path.hasSuffix("/v1/\($0)") }) else { return nil }
+        let variable = "OTEL_EXPORTER_OTLP_\(signal.rawValue.uppercased())_ENDPOINT"
+        return
+            "the endpoint \(Resolved.redacted(url: endpoint)) is a base URL, to which /v1/traces and /v1/logs are appended: its /v1/\(signal) is taken off (for one signal's full URL, set \(variable) or otlp.\(signal).endpoint)"
+    }
+
     /// `base` with `overrides` merged over it; header names compare without regard to case, so `API-Key`
     /// replaces `api-key`.
     static func merging(_ overrides: [String: String], over base: [String: String]) -> [String: String] {
@@ -265,11 +278,14 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         return merged
     }
 
-    /// `base` with `/v1/traces` or `/v1/logs` appended to its path, one `/` between them.
+    /// `base` with `/v1/traces` or `/v1/logs` appended to its path, one `/` between them. A base that ends in a
+    /// signal's path already (`…/v1/traces`) has it taken off first, so the same URL works in every SDK's
+    /// habit (see ``signalPathWarning(endpoint:)``).
     static func appending(_ signal: OTLPSignal, to base: URL) -> URL? {
         guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else { return nil }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
+        if let suffix = OTLPSignal.allCases.map({ "/v1/\($0)" }).first(where: { path.hasSuffix($0) }) { path.removeLast(suffix.count) }
         components.percentEncodedPath = path + "/v1/\(signal)"
         return components.url
     }
