@@ -46,6 +46,8 @@ public final class OTLPTelemetry: Sendable {
     private let spanProcessors: [any OTLPSpanProcessor]
     private let logRecordProcessors: [any OTLPLogRecordProcessor]
     private let diagnostics: @Sendable (String) -> Void
+    /// Set by ``shutdown()``: a telemetry released without it says so.
+    private let shutdownCalled = OTLPShutdownFlag()
 
     /// - Parameters:
     ///   - configuration: outputs, rotation, batching, limits and sampling; out-of-range values are
@@ -216,9 +218,27 @@ public final class OTLPTelemetry: Sendable {
         logStage.forceFlush()
     }
 
+    deinit {
+        guard !shutdownCalled.isSet else { return }
+        // Forgetting shutdown() loses what is queued when the program ends: said, with what it held
+        // (regression: lost with no word).
+        let files = counters.snapshot
+        let delivery = deliveryCounters.snapshot
+        let spans =
+            max(0, files.spansReceived - files.spansExported - files.totalSpansDropped)
+            + max(0, delivery.spansReceived - delivery.spansExported - delivery.totalSpansDropped)
+        let records =
+            max(0, files.logRecordsReceived - files.logRecordsExported - files.totalLogRecordsDropped)
+            + max(0, delivery.logRecordsReceived - delivery.logRecordsExported - delivery.totalLogRecordsDropped)
+        diagnostics(
+            "OTLPWire telemetry released without shutdown(): \(spans) \(OTLPSignal.traces.noun(spans)) and \(records) \(OTLPSignal.logs.noun(records)) not yet exported are lost if the program ends now, and the outputs stay open; call shutdown() before the program ends"
+        )
+    }
+
     /// Exports everything received so far and stops; reports to the diagnostics hook if anything was dropped.
     /// Closes the output files and releases their locks, so another pipeline may write the same paths.
     public func shutdown() {
+        shutdownCalled.set()
         // The application's processors first, in chain order (what they emit then is still exported), each
         // once even when installed for both signals.
         var shutDown = Set<ObjectIdentifier>()
@@ -270,4 +290,14 @@ public final class OTLPTelemetry: Sendable {
         }
         return advice.isEmpty ? "" : ". Dropped for a full queue (queue_full): " + advice.joined(separator: "; ")
     }
+}
+
+/// Whether ``OTLPTelemetry/shutdown()`` was called; set from any thread.
+private final class OTLPShutdownFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+
+    func set() { lock.withLock { value = true } }
 }

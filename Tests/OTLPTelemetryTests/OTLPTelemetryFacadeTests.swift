@@ -98,6 +98,24 @@ struct OTLPTelemetryFacadeTests {
         #expect(spans(try readAll(Array(try Data(contentsOf: URL(fileURLWithPath: traces))))).map(\.name) == ["written"])
     }
 
+    @Test("a telemetry released without shutdown() says so, with what it had not exported yet (regression: lost with no word)")
+    func releasedWithoutShutdown() throws {
+        let messages = Messages()
+        do {
+            let telemetry = OTLPTelemetry(
+                configuration: .init(logs: .init(path: "/dev/null"), batch: .init(scheduleDelaySeconds: 3600)), diagnostics: messages.add)
+            telemetry.logEmitter.emit(OTLPLogRecord(timeUnixNano: 1))
+        }
+        let said = try #require(messages.all.first { $0.contains("released without shutdown()") }, "\(messages.all)")
+        #expect(said.contains("1 log record not yet exported"), "\(said)")
+        let shutDown = Messages()
+        do {
+            let telemetry = OTLPTelemetry(configuration: .init(logs: .init(path: "/dev/null")), diagnostics: shutDown.add)
+            telemetry.shutdown()
+        }
+        #expect(!shutDown.all.contains { $0.contains("released without shutdown()") })
+    }
+
     @Test("spans dropped for a full queue: the shutdown report names the setting, its variable and a size that holds the run's peak")
     func queueFullAdvice() throws {
         let directory = try temporaryDirectory()
