@@ -163,6 +163,23 @@ let package = Package(
             dependencies: ["OTLPHTTP", "OTLPTelemetry", "OTLPWire", .product(name: "Tracing", package: "swift-distributed-tracing")],
             path: "Tests/Support/otlp-spool-writer",
             swiftSettings: swiftSettings),
+        // The Swift examples of README.md and the DocC articles, each a function in the file its example names (one
+        // file per README section or article), compiled by every build; DocumentationExamplesTests runs each in a
+        // process of its own (some bootstrap the process-wide tracing and logging systems) and checks that the
+        // documentation's text matches these files.
+        .executableTarget(
+            name: "otlp-doc-examples",
+            dependencies: [
+                "OTLPWire", "OTLPTelemetry", "OTLPHTTP", "OTLPInstrumentation", "OTLPMetricKit", "OTLPTesting",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/DocumentationExamples",
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DocumentationExamplesTests",
+            dependencies: ["otlp-doc-examples", "OTLPWire", "OTLPTestSupport"],
+            swiftSettings: swiftSettings),
         // A child process for the crash test (killed with SIGKILL while it writes).
         .executableTarget(
             name: "otlp-crash-writer",

@@ -62,8 +62,9 @@ public struct MetricKitConverter: Sendable {
 
     /// What a payload is, decided by its structure: a diagnostic payload has at least one of the
     /// diagnostic arrays (`crashDiagnostics`, `hangDiagnostics`, `cpuExceptionDiagnostics`,
-    /// `diskWriteExceptionDiagnostics`, `appLaunchDiagnostics`) as a top-level key whose value is an array;
-    /// every other object is a metric payload. Strings and nested keys never count.
+    /// `diskWriteExceptionDiagnostics`, `appLaunchDiagnostics`) as a top-level key whose value is a non-empty
+    /// array, or an empty one with no other object or array at the top level; every other object is a metric
+    /// payload. Strings and nested keys never count.
     package enum PayloadKind: String, Sendable {
         /// An `MXMetricPayload`'s JSON: converted to spans.
         case metric
@@ -137,7 +138,8 @@ public struct MetricKitConverter: Sendable {
     /// Converts a payload of either kind, parsing it once. The kind is decided by structure: a diagnostic
     /// payload has at least one of the diagnostic arrays (`crashDiagnostics`, `hangDiagnostics`,
     /// `cpuExceptionDiagnostics`, `diskWriteExceptionDiagnostics`, `appLaunchDiagnostics`) as a top-level
-    /// key whose value is an array; every other object is a metric payload.
+    /// key whose value is a non-empty array, or an empty one with no other object or array at the top level;
+    /// every other object is a metric payload.
     public func convertPayload(json: [UInt8]) throws(MetricKitConversionError) -> PayloadConversion {
         let notes = MetricKitConversionNotes()
         let payload = try parse(json, notes: notes)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import OTLPWire
 
-/// The readers' limits as options (README, "Limits and errors"); shared by every command that reads.
+/// The readers' limits as options (OTLPWire.docc/FileFormats.md, "Limits and errors"); shared by every command that reads.
 struct LimitOptions: ParsableArguments {
     // The three limits below are named as in OTLPDecodingOptions; the help states their defaults.
     @Option(

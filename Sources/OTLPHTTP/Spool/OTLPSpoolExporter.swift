@@ -18,7 +18,7 @@ public import OTLPWire
 ///   moves to the quarantine `rejected/` inside the signal's directory (counted `rejected`). Any other
 ///   failure (no answer, 401, 403, 404, a redirect, a 5xx, an answer that is not OTLP) keeps the record
 ///   first in line, and the upload is tried again after waits that double up to 5 minutes. The table of
-///   answers is in the uploader's documentation and the README.
+///   answers is in <doc:TheSpool>.
 /// - The directory is bounded by `OTLPSpoolConfiguration.maxBytes`: past it the oldest file is deleted and
 ///   its items counted as dropped (`spool_full`). Its files stay within `maxBytes`, or two files of an
 ///   eighth of it (at least 32 KiB each) when `maxBytes` is smaller than that.
