@@ -13,7 +13,7 @@ final class DiagnosticLog: @unchecked Sendable {
 
 func collectDiagnostics() -> [String] {
     let log = DiagnosticLog()
-    var configuration = OTLPTelemetryConfiguration(traces: .init(path: "missing-directory/traces.u32be.bin"))
+    var configuration = OTLPTelemetryConfiguration(traces: .init(path: "/dev/null/traces.u32be.bin"))  // under a device: cannot be made
     configuration.batch.maxQueueSize = 0  // out of range: reported, and clamped to 1
     let telemetry = OTLPTelemetry(configuration: configuration, diagnostics: { line in log.append(line) })
 
