@@ -115,7 +115,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
         self.maxBytes = max(maxBytes, 32 << 10)
         fileBytes = min(max(self.maxBytes / 8, 32 << 10), 16 << 20)
         self.durability = durability
-        try Self.makeDirectories(directory)
+        try OTLPSystemCall.makeDirectories(directory)
         // The lock file is `.lock` inside the signal's directory: a symbolic link to it meets the same lock.
         directoryLock = try OTLPOutputLock(directory: directory)
         try readCheckpoint()
@@ -340,7 +340,7 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     /// spool's own, never a symbolic link to somewhere else.
     private func quarantineIndex() throws(OTLPWriteError) -> [SpoolFile] {
         if let quarantined { return quarantined }
-        try Self.makeDirectories(quarantineDirectory)
+        try OTLPSystemCall.makeDirectories(quarantineDirectory)
         var info = stat()
         try OTLPSystemCall.check("cannot inspect \(quarantineDirectory)") { lstat(quarantineDirectory, &info) }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -631,10 +631,6 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
 
     private func syncDirectory() throws(OTLPWriteError) {
         try OTLPAtomicFile.syncDirectory(directory)
-    }
-
-    private static func makeDirectories(_ directory: String) throws(OTLPWriteError) {
-        try OTLPSystemCall.makeDirectories(directory)
     }
 
     private static func isRegularFile(_ path: String) -> Bool {

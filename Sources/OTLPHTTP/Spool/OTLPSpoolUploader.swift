@@ -257,16 +257,9 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
                     outageReported = true
                 }
                 state.withLock {
-                    // Measured on the monotonic clock: the condition's own timeout follows the wall clock, so it
-                    // waits in slices of at most a second.
+                    // Measured on the monotonic clock (a wall clock set back does not stretch the wait).
                     let end = ContinuousClock.now + .seconds(max(0, min(wait, 86_400)))
-                    while drainDeadline == nil {
-                        let left = ContinuousClock.now.duration(to: end)
-                        guard left > .zero else { break }
-                        _ = state.wait(
-                            until: Date(
-                                timeIntervalSinceNow: min(1, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)))
-                    }
+                    while drainDeadline == nil, ContinuousClock.now < end { _ = state.wait(until: end) }
                 }
             }
         }

@@ -144,7 +144,7 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         var progress = batchesCompleted
         var deadline = Self.deadline(after: configuration.exportTimeoutSeconds)
         while !done() {
-            if Self.wait(on: condition, until: deadline) || ContinuousClock.now < deadline { continue }
+            if condition.wait(until: deadline) || ContinuousClock.now < deadline { continue }
             guard batchesCompleted != progress else { return false }
             progress = batchesCompleted
             deadline = Self.deadline(after: configuration.exportTimeoutSeconds)
@@ -173,16 +173,6 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         .now + .seconds(OTLPSettingClamp.clamp(seconds, to: 0...86_400, default: 0))
     }
 
-    /// Waits on `condition` (its lock held) until signalled or `deadline`; returns whether it was signalled.
-    /// The condition's own timeout follows the wall clock, so it is given at most a second at a time.
-    static func wait(on condition: NSCondition, until deadline: ContinuousClock.Instant) -> Bool {
-        let left = ContinuousClock.now.duration(to: deadline)
-        guard left > .zero else { return false }
-        let total = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
-        // A slice that ended before the deadline is reported as a wake-up: the callers look again.
-        return condition.wait(until: Date(timeIntervalSinceNow: min(1, total))) || total > 1
-    }
-
     /// The worker: sleeps while the queue is empty, then waits for a reason to export (a full batch, the
     /// schedule delay since the first waiting item, a flush, shutdown), takes the whole queue in O(1) and
     /// exports it in batches.
@@ -200,7 +190,7 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
                 let deadline = due ?? Self.deadline(after: configuration.scheduleDelaySeconds)
                 due = deadline
                 if ContinuousClock.now >= deadline { break }
-                _ = Self.wait(on: condition, until: deadline)
+                _ = condition.wait(until: deadline)
             }
             var taken = queue
             peakDemand = max(peakDemand, taken.count + overflowSinceTake)
