@@ -191,7 +191,7 @@ struct AppLaunchInstrumentationTests {
                 == "did_finish_launching")
     }
 
-    @Test("the Linux provider reads the process start from /proc")
+    @Test("the Linux provider takes the process age on the boot-time clock from /proc/PID/stat")
     func linuxProvider() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("proc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("self"), withIntermediateDirectories: true)
@@ -200,12 +200,37 @@ struct AppLaunchInstrumentationTests {
         let fields = ["S"] + (4...21).map(String.init) + ["250", "0"]
         try "1234 (my (odd) app) \(fields.joined(separator: " "))".write(
             to: directory.appendingPathComponent("self/stat"), atomically: true, encoding: .utf8)
-        try "cpu 1 2 3\nbtime 1700000000\nprocesses 5\n".write(
-            to: directory.appendingPathComponent("stat"), atomically: true, encoding: .utf8)
-        let start = LinuxAppLaunchProvider.processStartTime(procRoot: directory.path, ticksPerSecond: 100)
+        // 250 ticks at 100 Hz: started 2.5 s after boot; the boot clock reads 10 s, so the process is 7.5 s old.
+        let bootClock = OTLPManualClock(10_000_000_000)
+        let wallClock = OTLPManualClock(1_700_000_010_000_000_000)
+        let start = LinuxAppLaunchProvider.processStartTime(
+            procRoot: directory.path, ticksPerSecond: 100, bootClock: bootClock, wallClock: wallClock)
         #expect(start == Date(timeIntervalSince1970: 1_700_000_002.5))
-        // This process's real start is in the past, and not by more than the age of the test run.
-        let real = try #require(LinuxAppLaunchProvider.processStartTime())
-        #expect(real <= Date() && real > Date().addingTimeInterval(-3600))
+        #expect(LinuxAppLaunchProvider.processStartTime(procRoot: directory.path, process: "4321") == nil)
     }
+
+    #if os(Linux)
+    /// Regression: the start was `btime` (whole seconds) plus the ticks, so a process's start came out up to
+    /// a second early. A child started now must come out within a tick or two of now.
+    @Test("a child process started now has its start within two ticks of the spawn")
+    func linuxProviderChildAge() throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        child.arguments = ["30"]
+        let before = Date()
+        try child.run()
+        let after = Date()
+        defer {
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+        }
+        let start = try #require(LinuxAppLaunchProvider.processStartTime(process: String(child.processIdentifier)))
+        let tick = 1 / Double(sysconf(Int32(_SC_CLK_TCK)))
+        #expect(start >= before.addingTimeInterval(-2 * tick), "start \(start.timeIntervalSince(before)) s after the spawn began")
+        #expect(start <= after.addingTimeInterval(2 * tick), "start \(start.timeIntervalSince(after)) s after the spawn returned")
+        // This process's own start is in the past.
+        let own = try #require(LinuxAppLaunchProvider.processStartTime())
+        #expect(own <= Date())
+    }
+    #endif
 }

@@ -1,11 +1,17 @@
 public import Foundation
+package import OTLPWire
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The default provider on Linux: the process start time from `/proc/self/stat` (field 22, clock ticks
-/// after boot) plus the boot time (`btime` in `/proc/stat`), and the ``OTLPAppLifecycle`` notifications.
+/// after boot), and the ``OTLPAppLifecycle`` notifications.
+///
+/// The start ticks count from boot on the kernel's boot-time clock, so the process's age is that clock
+/// now (`CLOCK_BOOTTIME`) minus the start ticks; the start is the wall clock now minus that age, to within
+/// one clock tick (`sysconf(_SC_CLK_TCK)`, usually 10 ms). (`btime` in `/proc/stat` is whole seconds, and
+/// adding the ticks to it made every launch up to a second too long.)
 public struct LinuxAppLaunchProvider: AppLaunchProvider {
     public let coldLaunchStartTime: Date
     public let coldEndNotification = OTLPAppLifecycle.didBecomeActive
@@ -24,19 +30,30 @@ public struct LinuxAppLaunchProvider: AppLaunchProvider {
         coldLaunchStartTime = Self.processStartTime(procRoot: procRoot) ?? Date()
     }
 
-    /// Process start as a date, or `nil` when /proc cannot be read.
-    package static func processStartTime(procRoot: String = "/proc", ticksPerSecond: Int = Int(sysconf(Int32(_SC_CLK_TCK)))) -> Date? {
-        guard let stat = try? String(contentsOfFile: "\(procRoot)/self/stat", encoding: .utf8),
-            let system = try? String(contentsOfFile: "\(procRoot)/stat", encoding: .utf8)
-        else { return nil }
+    /// A process's start as a date, or `nil` when its `stat` file cannot be read.
+    /// - Parameters:
+    ///   - process: the folder under `procRoot`: `self`, or a process ID.
+    ///   - bootClock: nanoseconds since boot on the clock the start ticks count on (`CLOCK_BOOTTIME`).
+    ///   - wallClock: the real-time clock the start is given on.
+    package static func processStartTime(
+        procRoot: String = "/proc",
+        process: String = "self",
+        ticksPerSecond: Int = Int(sysconf(Int32(_SC_CLK_TCK))),
+        bootClock: any OTLPMonotonicClock = OTLPSystemMonotonicClock(),
+        wallClock: any OTLPClock = OTLPSystemClock()
+    ) -> Date? {
+        guard let stat = try? String(contentsOfFile: "\(procRoot)/\(process)/stat", encoding: .utf8) else { return nil }
         // The command name (field 2) is in parentheses and may contain spaces: fields start after the last ')'.
         guard let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // After ')' come field 3 (state) onwards, so field 22 (starttime) is at offset 22 - 3.
-        guard fields.count > 19, let startTicks = Double(fields[19]), ticksPerSecond > 0 else { return nil }
-        guard let line = system.split(separator: "\n").first(where: { $0.hasPrefix("btime ") }),
-            let bootTime = Double(line.dropFirst(6).trimmingCharacters(in: .whitespaces))
-        else { return nil }
-        return Date(timeIntervalSince1970: bootTime + startTicks / Double(ticksPerSecond))
+        guard fields.count > 19, let startTicks = UInt64(fields[19]), ticksPerSecond > 0 else { return nil }
+        let startSinceBootNano = startTicks.multipliedReportingOverflow(by: 1_000_000_000 / UInt64(ticksPerSecond))
+        guard !startSinceBootNano.overflow else { return nil }
+        let bootNowNano = bootClock.nowMonotonicNano()
+        let wallNowNano = wallClock.nowUnixNano()
+        let ageNano = bootNowNano > startSinceBootNano.partialValue ? bootNowNano - startSinceBootNano.partialValue : 0
+        guard wallNowNano >= ageNano else { return nil }
+        return Date(timeIntervalSince1970: Double(wallNowNano - ageNano) / 1e9)
     }
 }
