@@ -177,7 +177,8 @@ extension MetricKitConverter {
         let (bounded, dropped) = attributes.bounded(then: diagnostic.notes.attributes(since: mark))
         return OTLPLogRecord(
             timeUnixNano: time, observedTimeUnixNano: time, severity: severity, severityText: severity.description,
-            body: .string(body), attributes: bounded, eventName: "metrickit.diagnostic.\(kind)", droppedAttributesCount: dropped)
+            body: .string(body), attributes: bounded, eventName: kind == "crash" ? "app.crash" : "metrickit.diagnostic.\(kind)",
+            droppedAttributesCount: dropped)
     }
 
     /// A JSON value as an attribute value whose `AnyValue` message sits at message level `level`: objects

@@ -40,6 +40,8 @@ struct ViewTraceTrackerTests {
         #expect(root.kind == .client)
         #expect(Self.attribute(root, "view.name") == .string("HomeScreen") && Self.attribute(root, "view.type") == .string("swiftui"))
         #expect(Self.attribute(root, "user_id") == .string("12345"))
+        // The semantic conventions' name for the same thing, on every span of the view.
+        #expect(spans.allSatisfy { Self.attribute($0, "app.screen.name") == .string("HomeScreen") })
         let bodies = spans.filter { $0.name == "HomeScreen.body" }
         #expect(bodies.map { Self.attribute($0, "view.body.evaluation") } == [.int(1), .int(2)])
         #expect(bodies.allSatisfy { Self.attribute($0, "view.lifecycle") == .string("body") && $0.parentSpanID == root.spanID })

@@ -24,7 +24,7 @@ struct MetricKitDiagnosticTests {
         #expect(result.span.endTimeUnixNano == (try #require(MetricKitTimestamp.unixNano("2025-06-03 17:42:00"))))
         #expect(
             result.logRecords.map(\.eventName)
-                == ["crash", "hang", "cpu_exception", "disk_write_exception", "app_launch"].map { "metrickit.diagnostic.\($0)" })
+                == ["app.crash"] + ["hang", "cpu_exception", "disk_write_exception", "app_launch"].map { "metrickit.diagnostic.\($0)" })
         #expect(
             result.logRecords.allSatisfy {
                 $0.timeUnixNano == result.span.endTimeUnixNano && $0.traceID == result.span.traceID && $0.spanID == result.span.spanID
@@ -40,6 +40,9 @@ struct MetricKitDiagnosticTests {
         let crash = try Self.convert().logRecords[0]
         let a = Self.attributes(crash)
         #expect(crash.body == .string("EXC_CRASH (SIGABRT)"))
+        // The semantic conventions' crash event, with the seed's attributes kept beside exception.*.
+        #expect(crash.eventName == "app.crash")
+        #expect(a["metrickit.diagnostic.name"] == .string("crash"))
         #expect(a["metrickit.diagnostic.crash.exception.mach_exception.type"] == .int(10))
         #expect(a["metrickit.diagnostic.crash.exception.mach_exception.name"] == .string("EXC_CRASH"))
         #expect(a["metrickit.diagnostic.crash.exception.signal"] == .int(6))

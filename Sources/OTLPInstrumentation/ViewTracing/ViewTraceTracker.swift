@@ -8,6 +8,7 @@ public import Tracing
 /// The span tree, as the view tracing reference defines it (all spans of kind `client`):
 /// ```
 /// {viewName}               root: view initialisation → first disappear; view.name, view.type, custom attributes
+///                          (every span also carries app.screen.name, the semantic conventions' name for the view)
 /// ├── {viewName}.body      one per body evaluation; view.lifecycle=body, view.body.evaluation (1, 2, …)
 /// ├── {viewName}.onAppear  point in time; view.lifecycle=onAppear, view.appear.count
 /// └── {viewName}.onDisappear  point in time; view.lifecycle=onDisappear, view.disappear.count
@@ -78,6 +79,7 @@ public final class ViewTraceTracker<T: Tracer>: @unchecked Sendable {
         let parent = rootSpan()
         let span = tracer.startSpan("\(viewName).body", context: parent.context, ofKind: .client, at: Self.instant(clock.nowUnixNano()))
         span.attributes["view.name"] = viewName
+        span.attributes["app.screen.name"] = viewName
         span.attributes["view.type"] = viewType
         span.attributes["view.lifecycle"] = "body"
         span.attributes["view.body.evaluation"] = count
@@ -119,6 +121,7 @@ public final class ViewTraceTracker<T: Tracer>: @unchecked Sendable {
         let now = Self.instant(clock.nowUnixNano())
         let span = tracer.startSpan("\(viewName).\(lifecycle)", context: parent.context, ofKind: .client, at: now)
         span.attributes["view.name"] = viewName
+        span.attributes["app.screen.name"] = viewName
         span.attributes["view.type"] = viewType
         span.attributes["view.lifecycle"] = lifecycle
         span.attributes[countKey] = count
@@ -131,6 +134,7 @@ public final class ViewTraceTracker<T: Tracer>: @unchecked Sendable {
             if let root { return root }
             let span = tracer!.startSpan(viewName, context: .topLevel, ofKind: .client, at: Self.instant(initializationUnixNano))
             span.attributes["view.name"] = viewName
+            span.attributes["app.screen.name"] = viewName
             span.attributes["view.type"] = viewType
             for (key, value) in attributes { span.attributes[key] = value }
             root = span
