@@ -10,6 +10,9 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "OTLPWire",
+    // Linux needs no entry. On Apple platforms, the lowest versions with every API the libraries use
+    // (ContinuousClock, the newest of them, came with macOS 13 / iOS 16); not built or tested here yet.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "OTLPWire", targets: ["OTLPWire"]),
         .library(name: "OTLPTelemetry", targets: ["OTLPTelemetry"]),
