@@ -22,7 +22,7 @@ struct ExampleRunTests {
 
     /// A temporary directory the example runs in; removed by `body`'s caller.
     final class Scratch {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-doc-examples-\(UUID().uuidString)")
+        let url = OTLPTemporaryDirectory.unusedPath("otlp-doc-examples")
         init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
         deinit { try? FileManager.default.removeItem(at: url) }
 

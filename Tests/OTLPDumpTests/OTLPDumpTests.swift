@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import OTLPTestSupport
 
 @Suite("otlp-dump")
 struct OTLPDumpTests {
@@ -112,8 +113,7 @@ struct OTLPDumpTests {
 
     @Test("convert between framings in both directions, JSON lines through protobuf-c, gzip")
     func convert() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-dump-convert-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("otlp-dump-convert")
         defer { try? FileManager.default.removeItem(at: directory) }
         let jsonl = OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed.jsonl").path
         let reference = try Data(contentsOf: OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed.u32be.bin"))
@@ -131,8 +131,7 @@ struct OTLPDumpTests {
 
     @Test("convert to an output that is a symbolic link: the user's link is followed, once, and stderr says to which file")
     func convertThroughSymlink() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-dump-convert-link-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("otlp-dump-convert-link")
         defer { try? FileManager.default.removeItem(at: directory) }
         let framed = OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed.u32be.bin")
         let target = directory.appendingPathComponent("target.bin").path, link = directory.appendingPathComponent("out.bin").path
@@ -231,8 +230,7 @@ struct OTLPDumpMemoryTests {
         "a gzip bomb and a 4 GiB length prefix: a clear error, peak memory under 100 MB; a record that would unpack to 3.8 GB: refused under 200 MB"
     )
     func peakMemory() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dump-memory-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("dump-memory")
         defer { try? FileManager.default.removeItem(at: directory) }
         let bomb = directory.appendingPathComponent("bomb.u32be.bin.gz")
         try Self.gzip(repeating: 1024, to: bomb)  // 1 GiB of zeros behind a 64 MiB length prefix
@@ -322,8 +320,7 @@ struct OTLPDumpMemoryTests {
 
     @Test("with the default limits, otlp-dump stays under 100 MB on any input: hostile files are refused early, near-limit files are read")
     func defaultsBoundMemory() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dump-defaults-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("dump-defaults")
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.writeInputs(to: directory)
         let sanitized =
@@ -360,8 +357,7 @@ struct OTLPDumpMemoryTests {
 struct OTLPDumpTreeTests {
     @Test("a parent chain as long as the record (40,000 spans, each the parent of the next) prints every span, without recursion")
     func longParentChain() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dump-chain-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("dump-chain")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("chain.u32be.bin")
         let generate = Process()

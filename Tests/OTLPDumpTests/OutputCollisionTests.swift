@@ -15,7 +15,7 @@ struct OutputCollisionTests {
         var symbolicLink: String { directory.appendingPathComponent("soft.jsonl").path }
 
         init() throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-dump-collision-\(UUID().uuidString)")
+            directory = OTLPTemporaryDirectory.unusedPath("otlp-dump-collision")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             original = try Data(contentsOf: OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed.jsonl"))
             try original.write(to: URL(fileURLWithPath: directory.appendingPathComponent("in.jsonl").path))

@@ -1,23 +1,19 @@
 import Foundation
 import OTLPWire
 import Testing
+import OTLPTestSupport
 
 /// The reading edges of issue 10 through the real `otlp-dump` binary, from a file and from standard input:
 /// overflowing prefixes, signal detection, other signals and compressions, validation depth, cut-off input
 /// and long JSON lines.
 @Suite("otlp-dump: reading edges")
 struct ReadingEdgeTests {
-    static func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-dump-edges-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
 
     /// Runs `arguments` on a file named `name` holding `bytes`, and with the bytes on standard input (`-`).
     static func runBoth(
         _ arguments: [String], _ bytes: [UInt8], name: String = "input.bin"
     ) throws -> (file: OTLPDumpRunner.Result, stdin: OTLPDumpRunner.Result, path: String) {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlp-dump-edges")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent(name).path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -172,7 +168,7 @@ struct ReadingEdgeTests {
             big.append(span, resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"))
         }
         let bytes = try Self.framed([OTLPEncoder().encode(big), Self.traces, OTLPEncoder().encode(big)])
-        let directory = try Self.temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlp-dump-edges")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("big.u32be.bin").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))

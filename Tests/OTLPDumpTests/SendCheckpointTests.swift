@@ -12,7 +12,7 @@ import Glibc
 struct SendCheckpointTests {
     /// A fresh directory, removed by the caller.
     static func directory() throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-checkpoint-identity-\(UUID().uuidString)").path
+        let root = OTLPTemporaryDirectory.unusedPath("send-checkpoint-identity").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         return root
     }

@@ -82,7 +82,7 @@ struct SendSpoolTests {
         "send --spool, SIGKILLed 20 times at random moments and run again: nothing lost, at most one record sent twice per kill, the spool empty at the end"
     )
     func spoolKilledAndRerun() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-spool-\(UUID().uuidString)").path
+        let root = OTLPTemporaryDirectory.unusedPath("send-spool").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let perRecord = 10
         let traces = Self.requests(.traces, count: 240, perRecord: perRecord)
@@ -125,7 +125,7 @@ struct SendSpoolTests {
 
     @Test("send FILE --checkpoint CP: killed part-way and run again, it resumes after the last answered record; a third run sends nothing")
     func checkpointResumes() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-checkpoint-\(UUID().uuidString)").path
+        let root = OTLPTemporaryDirectory.unusedPath("send-checkpoint").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let requests = Self.requests(.traces, count: 100, perRecord: 5)
@@ -153,7 +153,7 @@ struct SendSpoolTests {
 
     @Test("a spool another process holds: exit 2 naming the holder; --spool with files or --checkpoint: usage errors")
     func refusals() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-spool-held-\(UUID().uuidString)").path
+        let root = OTLPTemporaryDirectory.unusedPath("send-spool-held").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let queue = try OTLPSpoolQueue(directory: "\(root)/traces", signal: .traces, maxBytes: 16 << 20, durability: .flush)
         _ = try queue.append(Self.requests(.traces, count: 1, perRecord: 1)[0], items: 1)
@@ -169,7 +169,7 @@ struct SendSpoolTests {
         "--spool: a path that is not a spool directory is exit 2 (regression: \"accepted 0 records\", exit 0); a record refused for its content (400 with an OTLP Status) is reported as not accepted and kept in the quarantine, exit 3 (regression: counted as accepted)"
     )
     func spoolPathAndRefusals() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-spool-refused-\(UUID().uuidString)").path
+        let root = OTLPTemporaryDirectory.unusedPath("send-spool-refused").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         for path in ["/no/such/spool", "/etc/hostname"] {
             let result = try OTLPDumpRunner.run(["send", "--spool", path, "--endpoint", "http://127.0.0.1:9"])
@@ -204,7 +204,7 @@ struct SendSpoolTests {
         "--spool against an endpoint that refuses to talk (401, 404, 500, a redirect, a 400 that is not OTLP): exit 3, every record kept and nothing quarantined; run again when it accepts: everything delivered once (regression: one run emptied the spool)",
         arguments: [401, 404, 500, 301, 400])
     func spoolKeptOnRefusal(statusCode: Int) throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-spool-kept-\(UUID().uuidString)").path
+        let root = OTLPTemporaryDirectory.unusedPath("send-spool-kept").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         for signal in OTLPSignal.allCases {
             let queue = try OTLPSpoolQueue(directory: "\(root)/\(signal)", signal: signal, maxBytes: 16 << 20, durability: .flush)
@@ -236,7 +236,7 @@ struct SendSpoolTests {
 
     @Test("--checkpoint held by another run, or not writable: exit 2 before anything is sent (regression: a record sent, then failure)")
     func checkpointRefusedUpFront() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-checkpoint-held-\(UUID().uuidString)").path
+        let root = OTLPTemporaryDirectory.unusedPath("send-checkpoint-held").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let file = "\(root)/traces.u32be.bin"
@@ -263,7 +263,7 @@ struct SendSpoolTests {
         "send --spool counts a partial success as send FILE does: the request's items accepted, the rejected among them apart (regression: only the accepted part was counted)"
     )
     func partialSuccessCounted() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-spool-partial-\(UUID().uuidString)").path
+        let root = OTLPTemporaryDirectory.unusedPath("send-spool-partial").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let queue = try OTLPSpoolQueue(directory: "\(root)/traces", signal: .traces, maxBytes: 16 << 20, durability: .flush)
         for request in Self.requests(.traces, count: 2, perRecord: 3) { _ = try queue.append(request, items: 3) }

@@ -16,8 +16,7 @@ struct StandardDescriptorTests {
 
     @Test("regression: with standard error closed, the output file does not become descriptor 2 and receives no diagnostics")
     func closedStandardErrorKeepsOutputClean() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-dump-fd-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("otlp-dump-fd")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.jsonl").path
         let result = try Self.run(

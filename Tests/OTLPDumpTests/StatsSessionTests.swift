@@ -2,6 +2,7 @@ import Foundation
 import OTLPTelemetry
 import OTLPWire
 import Testing
+import OTLPTestSupport
 
 /// `otlp-dump stats` counts spans and log records per `session.id`.
 @Suite("otlp-dump stats per session")
@@ -18,8 +19,7 @@ struct StatsSessionTests {
 
     @Test("a count per session.id, most items first, and the items without one beside them; no section when no item has one")
     func perSession() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dump-sessions-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("dump-sessions")
         defer { try? FileManager.default.removeItem(at: directory) }
         let traces = directory.appendingPathComponent("traces.u32be.bin").path
         let resource = OTLPResource(attributes: [OTLPAttribute("service.name", "app")])

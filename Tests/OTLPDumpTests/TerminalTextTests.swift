@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import OTLPTestSupport
 
 /// Text from the input never reaches a terminal raw: control characters (C0, DEL, C1) in any field otlp-dump
 /// prints, in the tree, in `stats` and in error messages, are escaped.
@@ -19,7 +20,7 @@ struct TerminalTextTests {
     }
 
     static func write(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-dump-terminal-\(UUID().uuidString).jsonl").path
+        let path = OTLPTemporaryDirectory.unusedPath("otlp-dump-terminal", suffix: ".jsonl").path
         try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: path))
         return path
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import OTLPTestSupport
 
 /// The tree of `otlp-dump print`: every span exactly once, whatever its parent links (deep chains, cycles,
 /// its own parent, duplicate span IDs, absent parents, no span ID), without recursion.
@@ -50,7 +51,7 @@ struct TreeRendererTests {
 
     /// Writes one bare request holding `spans` and runs `otlp-dump --brief` on it.
     static func render(_ spans: [Span], extra: [String] = []) throws -> OTLPDumpRunner.Result {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-dump-tree-\(UUID().uuidString).pb")
+        let file = OTLPTemporaryDirectory.unusedPath("otlp-dump-tree", suffix: ".pb")
         try Data(request(spans)).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         return try OTLPDumpRunner.run(["--brief", "--color", "never", "--framing", "none", "--signal", "traces"] + extra + [file.path])

@@ -20,8 +20,7 @@ struct OTLPHTTPPipelineTests {
         let collector = try OTLPTestCollector()
         defer { collector.removeRecords() }
         let rotel = try OTLPRotel(forwardingTo: collector)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlphttp-pipeline-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("otlphttp-pipeline")
         defer { try? FileManager.default.removeItem(at: directory) }
         let tracesPath = directory.appendingPathComponent("traces.u32be.bin").path
         let logsPath = directory.appendingPathComponent("logs.u32be.bin").path

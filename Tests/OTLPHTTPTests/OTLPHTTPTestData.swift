@@ -44,7 +44,7 @@ enum OTLPHTTPTestData {
 
     /// The canonical items (see OTLPTestCollector) of `items` as one request under `resource`.
     static func canonical<Item: OTLPExportable>(_ items: [Item]) throws -> [String] {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("otlphttp-expected-\(UUID().uuidString).bin")
+        let file = OTLPTemporaryDirectory.unusedPath("otlphttp-expected", suffix: ".bin")
         defer { try? FileManager.default.removeItem(at: file) }
         let exporter = OTLPStreamExporter<Item>(path: file.path, resource: resource)
         exporter.export(items)

@@ -6,6 +6,7 @@ import OTLPWire
 import Testing
 
 @testable import OTLPMetricKit
+import OTLPTestSupport
 
 /// What MetricKitSubscriber (Apple platforms only) does with a payload's JSON: converted, its spans handed
 /// to `OTLPTracer.export(_:)` and its records to the log emitter without the caller's context, here through
@@ -34,8 +35,7 @@ struct MetricKitSessionTests {
     static func export(
         attributeCountLimit: Int? = nil, _ body: (Subscriber, OTLPSessionManager, OTLPManualClock) throws -> Void
     ) throws -> (spans: [OTLPSpan], records: [OTLPLogRecord]) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-sessions-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("metrickit-sessions")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = OTLPManualClock()
         let sessions = OTLPSessionManager(

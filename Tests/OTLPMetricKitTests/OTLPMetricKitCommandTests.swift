@@ -26,7 +26,7 @@ struct OTLPMetricKitCommandTests {
         "converts every sample; a broken payload is named with its JSON path and sets the exit status; the reference decoder reads the output"
     )
     func samples() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-\(UUID().uuidString)")
+        let directory = OTLPTemporaryDirectory.unusedPath("metrickit")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("in"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let samples = MetricKitConverterTests.samples
@@ -56,8 +56,7 @@ struct OTLPMetricKitCommandTests {
 
     @Test("an output that is a symbolic link is followed (the user named it), once, and stderr says to which file")
     func outputThroughSymlink() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-link-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("metrickit-link")
         defer { try? FileManager.default.removeItem(at: directory) }
         let sample = MetricKitConverterTests.samples.appendingPathComponent("metric-full.json").path
         let target = directory.appendingPathComponent("real.bin").path, link = directory.appendingPathComponent("traces.bin").path
@@ -112,7 +111,7 @@ struct OTLPMetricKitCommandTests {
         "a payload directory's *.json FIFO, device or directory is skipped with a warning, never opened; the other payloads are converted; exit 1"
     )
     func directoryEntriesThatAreNotRegularFiles() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-fifo-\(UUID().uuidString)")
+        let directory = OTLPTemporaryDirectory.unusedPath("metrickit-fifo")
         let payloads = directory.appendingPathComponent("d")
         try FileManager.default.createDirectory(at: payloads, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -155,7 +154,7 @@ struct OTLPMetricKitCommandTests {
             ["-", "-"], ["/dev/stdout", "-"], ["-", "/dev/stdout"], ["SAME", "SAME"], ["LINK", "SAME"], ["SAME", "DIR/../SAME"],
         ])
     func sameOutput(pair: [String]) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-same-\(UUID().uuidString)")
+        let directory = OTLPTemporaryDirectory.unusedPath("metrickit-same")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("DIR"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data().write(to: directory.appendingPathComponent("SAME"))
@@ -193,7 +192,7 @@ struct OTLPMetricKitCommandTests {
         "one bad payload among several: the others are converted, the bad one named, exit 1, gzip outputs complete and valid",
         arguments: ["u32be", "jsonl"])
     func oneBadAmongSeveral(framing: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-bad-\(UUID().uuidString)")
+        let directory = OTLPTemporaryDirectory.unusedPath("metrickit-bad")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("in"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let samples = MetricKitConverterTests.samples
@@ -242,8 +241,7 @@ struct OTLPMetricKitCommandTests {
         "a diagnostic payload with no diagnostics writes no record: the logs file stays empty and valid (no resource-only request that names no signal)"
     )
     func emptyDiagnosticPayload() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-empty-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("metrickit-empty")
         defer { try? FileManager.default.removeItem(at: directory) }
         let payload = directory.appendingPathComponent("empty.json")
         try #"{"timeStampBegin":"2025-06-02 00:00:00","timeStampEnd":"2025-06-03 00:00:00","crashDiagnostics":[]}"#.write(
@@ -260,8 +258,7 @@ struct OTLPMetricKitCommandTests {
 
     @Test("a payload too large for one record is written as several, each one readers accept")
     func splitRecords() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-split-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("metrickit-split")
         defer { try? FileManager.default.removeItem(at: directory) }
         let signposts = Array(repeating: #"{"signpostName":"s"}"#, count: 200_000).joined(separator: ",")
         let payload = directory.appendingPathComponent("many.json")

@@ -10,7 +10,7 @@ struct OTLPMetricKitOutputPathTests {
 
     @Test("an output over a payload file, a payload inside a directory, through links or a redirection, or over the other output: exit 64")
     func outputsOverInputs() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrickit-paths-\(UUID().uuidString)")
+        let directory = OTLPTemporaryDirectory.unusedPath("metrickit-paths")
         let payloads = directory.appendingPathComponent("payloads")
         try FileManager.default.createDirectory(at: payloads, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -4,12 +4,13 @@ import Testing
 import Tracing
 import OTLPWire
 @testable import OTLPTelemetry
+import OTLPTestSupport
 
 @Suite("OTLPTelemetry")
 struct OTLPTelemetryFacadeTests {
     @Test("configured from one value: spans and logs land in their files, with the detected resource")
     func pipeline() throws {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let traces = directory.appendingPathComponent("traces.u32be.bin").path
         let logs = directory.appendingPathComponent("logs.jsonl.gz").path
@@ -64,7 +65,7 @@ struct OTLPTelemetryFacadeTests {
 
     @Test("a signal switched off while the other is written: nothing said at start, nothing reported as dropped at shutdown")
     func oneSignalOff() throws {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let messages = Messages()
         let telemetry = OTLPTelemetry(
@@ -80,7 +81,7 @@ struct OTLPTelemetryFacadeTests {
         "a file output in folders that do not exist yet: the folders are made (0755) and everything is written (regression: the README's quick start dropped every batch write_failed)"
     )
     func missingFolders() throws {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let traces = directory.appendingPathComponent("telemetry/deeper/traces.u32be.bin").path
         let logs = directory.appendingPathComponent("telemetry/logs.u32be.bin").path
@@ -118,7 +119,7 @@ struct OTLPTelemetryFacadeTests {
 
     @Test("spans dropped for a full queue: the shutdown report names the setting, its variable and a size that holds the run's peak")
     func queueFullAdvice() throws {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let messages = Messages()
         let telemetry = OTLPTelemetry(

@@ -15,7 +15,7 @@ struct OTLPSpoolExporterTests {
     }
 
     static func root() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("otlp-spool-exporter-\(UUID().uuidString)").path
+        OTLPTemporaryDirectory.unusedPath("otlp-spool-exporter").path
     }
 
     @Test(

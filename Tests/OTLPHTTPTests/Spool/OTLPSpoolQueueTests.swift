@@ -4,13 +4,14 @@ import OTLPWire
 import Testing
 
 @testable import OTLPHTTP
+import OTLPTestSupport
 
 /// The on-disk queue alone: order, acknowledgement, recovery after a crash, the size bound, the lock.
 @Suite("OTLPSpoolQueue")
 struct OTLPSpoolQueueTests {
     /// A fresh directory, removed by the caller.
     static func directory() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("otlp-spool-\(UUID().uuidString)/traces").path
+        OTLPTemporaryDirectory.unusedPath("otlp-spool", suffix: "/traces").path
     }
 
     static func request(_ index: Int, spans count: Int = 1) -> [UInt8] {

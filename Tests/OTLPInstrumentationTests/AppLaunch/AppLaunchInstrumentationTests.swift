@@ -4,6 +4,7 @@ import OTLPTelemetry
 import OTLPTesting
 import OTLPWire
 @testable import OTLPInstrumentation
+import OTLPTestSupport
 
 /// Scenarios driven by a test clock and a private notification center.
 @Suite("App launch")
@@ -193,7 +194,7 @@ struct AppLaunchInstrumentationTests {
 
     @Test("the Linux provider takes the process age on the boot-time clock from /proc/PID/stat")
     func linuxProvider() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("proc-\(UUID().uuidString)")
+        let directory = OTLPTemporaryDirectory.unusedPath("proc")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("self"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         // starttime (field 22) = 250 ticks; the command name has spaces and a ')' to parse around.

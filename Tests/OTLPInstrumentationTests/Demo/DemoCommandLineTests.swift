@@ -10,8 +10,7 @@ struct DemoCommandLineTests {
 
     /// A fresh, empty working directory.
     static func workingDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("demo-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let url = try OTLPTemporaryDirectory.make("demo-cli")
         return url
     }
 

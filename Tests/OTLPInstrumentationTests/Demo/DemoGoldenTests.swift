@@ -17,7 +17,7 @@ struct DemoGoldenTests {
 
     @Test("otlpwire-demo --deterministic: byte-stable, and equal to the golden files through the reference decoder")
     func golden() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-golden-\(UUID().uuidString)")
+        let directory = OTLPTemporaryDirectory.unusedPath("demo-golden")
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try Self.run(Self.demo, ["--deterministic", directory.appendingPathComponent("a").path])
         #expect(first.status == 0, "\(first.errors)")
@@ -42,8 +42,7 @@ struct DemoGoldenTests {
 
     /// The spans and log records of a deterministic demo run with `arguments` before the output directory.
     static func items(_ arguments: [String] = []) throws -> (spans: [OTLPSpan], records: [OTLPLogRecord]) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-sessions-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("demo-sessions")
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try OTLPProcess.run(demo, ["--deterministic"] + arguments + ["out"], in: directory)
         #expect(run.status == 0, "\(run.errors)")
@@ -113,7 +112,7 @@ struct DemoGoldenTests {
 
     @Test("telemetry.sessions.enabled false in the --config file: no item carries a session, no session event")
     func sessionsOff() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-sessions-off-\(UUID().uuidString).json")
+        let directory = OTLPTemporaryDirectory.unusedPath("demo-sessions-off", suffix: ".json")
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(#"{"telemetry": {"sessions": {"enabled": false}}}"#.utf8).write(to: directory)
         let (spans, records) = try Self.items(["--config", directory.path])

@@ -16,8 +16,7 @@ struct DemoSpoolTests {
 
     @Test("nobody listening: the demo leaves its telemetry in the spool (exit 0); the next run delivers it and its own")
     func outageThenNextRun() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-spool-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("demo-spool")
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("config.json")
         let spool = directory.appendingPathComponent("spool").path
@@ -49,8 +48,7 @@ struct DemoSpoolTests {
     @Test(
         "the uploading app SIGKILLed at 20 random moments and started again: every spooled item arrives, at most one record twice per kill")
     func uploaderKilled() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-spool-kill-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("demo-spool-kill")
         defer { try? FileManager.default.removeItem(at: directory) }
         let spool = directory.appendingPathComponent("spool").path
         // A backlog an earlier run left: 250 records of 10 spans.
@@ -133,8 +131,7 @@ struct DemoSpoolTests {
         "a spool write that fails (a file size limit, as a full disk would): dropped and counted write_failed, no torn record; the next run spools and delivers",
         .disabled(if: isThreadSanitized, "ThreadSanitizer's runtime cannot run under a file size limit"))
     func writeFailure() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-spool-full-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("demo-spool-full")
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("config.json")
         let spool = directory.appendingPathComponent("spool").path

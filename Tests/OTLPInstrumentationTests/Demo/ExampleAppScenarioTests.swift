@@ -4,6 +4,7 @@ import OTLPTelemetry
 import OTLPWire
 @testable import OTLPInstrumentation
 @testable import otlpwire_demo
+import OTLPTestSupport
 
 /// The launch-flow reference's test scenarios, replayed through the real pipeline into a file and read
 /// back: launch type, routing screens, phases and logs per scenario.
@@ -21,8 +22,7 @@ struct ExampleAppScenarioTests {
     }
 
     static func replay(_ scenario: ExampleAppLaunch.Scenario) throws -> Replay {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("scenario")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = SimulatedClock(startUnixNano: 1_750_000_000_000_000_000)
         let telemetry = OTLPTelemetry(

@@ -12,7 +12,7 @@ struct OTLPSessionFileTests {
         "a FIFO at the session file's temporary path (session.tmp) does not hang shutdown() (regression: the writer waited for a reader, and shutdown() for the writer): the session is written"
     )
     func fifoAtTemporaryPath() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-sessions-\(UUID().uuidString)").path
+        let directory = OTLPTemporaryDirectory.unusedPath("otlp-sessions").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let trap = try OTLPFIFOTrap(path: directory + "/session.tmp")

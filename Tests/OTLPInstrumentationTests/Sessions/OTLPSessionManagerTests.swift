@@ -5,6 +5,7 @@ import OTLPTesting
 import OTLPWire
 import Testing
 import Tracing
+import OTLPTestSupport
 
 /// Sessions with a manual clock: start, continuation, expiry by inactivity and by length, explicit end,
 /// persistence across launches, events, and many threads at a rollover.
@@ -106,7 +107,7 @@ struct OTLPSessionManagerTests {
         "the session is kept across launches: within the timeout the same one goes on; later a new one starts after the old one's end event"
     )
     func persistence() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-sessions-\(UUID().uuidString)").path
+        let directory = OTLPTemporaryDirectory.unusedPath("otlp-sessions").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let clock = OTLPManualClock()
         let first = Rig(directory: directory, clock: clock)
@@ -246,7 +247,7 @@ struct OTLPSessionManagerHostileTests {
     }
 
     static func directory() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("otlp-sessions-\(UUID().uuidString)").path
+        OTLPTemporaryDirectory.unusedPath("otlp-sessions").path
     }
 
     @Test(

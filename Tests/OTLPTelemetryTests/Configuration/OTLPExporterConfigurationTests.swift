@@ -3,6 +3,7 @@ import Testing
 import OTLPWire
 import Tracing
 @testable import OTLPTelemetry
+import OTLPTestSupport
 
 /// The `otlp` section: decoding (every key optional, unknown keys warned, bad values naming their key path),
 /// validation, and `resolved(for:)`, the one place the exporter reads.
@@ -281,8 +282,7 @@ struct OTLPExporterConfigurationTests {
 
     @Test("a pipeline without otlp behaves as before: the same configuration in effect, files written")
     func pipelineUnchanged() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-exporter-config-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("otlp-exporter-config")
         defer { try? FileManager.default.removeItem(at: directory) }
         let configuration = OTLPTelemetryConfiguration(traces: .init(path: directory.appendingPathComponent("t.bin").path))
         let telemetry = OTLPTelemetry(configuration: configuration, diagnostics: { _ in })

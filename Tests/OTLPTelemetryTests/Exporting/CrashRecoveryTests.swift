@@ -14,7 +14,7 @@ struct CrashRecoveryTests {
         "SIGKILL mid-stream: every complete record stays readable",
         arguments: [("u32be", "plain"), ("u32be", "gzip"), ("varint", "gzip"), ("jsonl", "plain")])
     func killed(framing: String, compression: String) throws {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("traces.bin").path
         let process = Process()

@@ -24,7 +24,7 @@ struct OTLPOutputLockDirectoryTests {
         "a directory reached through a symbolic link meets the lock taken through its real path (regression: a lock beside each path, so two holders), and the other way round; released, it is free and its file gone"
     )
     func symlinkedPathMeetsTheSameLock() throws {
-        let root = try temporaryDirectory().path
+        let root = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let real = "\(root)/b/traces", link = "\(root)/a-traces"
         try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
@@ -45,7 +45,7 @@ struct OTLPOutputLockDirectoryTests {
 
     @Test("a FIFO at DIR/.lock is refused, naming it (EINVAL), never waited on; a symbolic link there is not followed (ELOOP)")
     func lockFileThatIsNotAFile() throws {
-        let root = try temporaryDirectory().path
+        let root = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let fifoDirectory = "\(root)/fifo", linkDirectory = "\(root)/link"
         for directory in [fifoDirectory, linkDirectory] {

@@ -32,7 +32,7 @@ struct OTLPOutputLockTests {
         "a second sink on the same path in this process is refused (EWOULDBLOCK), naming the path and the holder; free again once the first is gone"
     )
     func sameProcess() throws {
-        let directory = try temporaryDirectory().path
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/traces.bin"
         let lockFile = "\(directory)/.traces.bin.lock"
@@ -55,7 +55,7 @@ struct OTLPOutputLockTests {
         "two OTLPStreamExporter(path:) on one path: the second's batches are write_failed naming the holder until the first shuts down; the file holds only whole records"
     )
     func twoPathExporters() throws {
-        let directory = try temporaryDirectory().path
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/logs.bin"
         let firstCounters = OTLPTelemetryCounters(), secondCounters = OTLPTelemetryCounters()
@@ -77,7 +77,7 @@ struct OTLPOutputLockTests {
         "two OTLPTelemetry pipelines on one path: the second reports it at start (openErrors, diagnostics) and counts its spans as write_failed; the first's file holds only its own"
     )
     func twoPipelines() throws {
-        let directory = try temporaryDirectory().path
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/traces.bin"
         let firstMessages = Messages(), secondMessages = Messages()
@@ -111,7 +111,7 @@ struct OTLPOutputLockTests {
 
     @Test("another process holding the path: this one is refused naming that process; after it is killed the lock is free")
     func otherProcessHolds() throws {
-        let directory = try temporaryDirectory().path
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/traces.bin"
         let child = Process()
@@ -143,7 +143,7 @@ struct OTLPOutputLockTests {
 
     @Test("this process holding the path: another process's pipeline reports at start that it is locked by this one")
     func thisProcessHolds() throws {
-        let directory = try temporaryDirectory().path
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/traces.bin"
         let holder = Self.sink(path)

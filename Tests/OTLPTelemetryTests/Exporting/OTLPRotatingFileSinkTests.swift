@@ -6,6 +6,7 @@ import OTLPTesting
 
 #if canImport(Glibc)
 import Glibc
+import OTLPTestSupport
 #endif
 
 @Suite("OTLPRotatingFileSink")
@@ -23,7 +24,7 @@ struct OTLPRotatingFileSinkTests {
         "crossing the size limit many times keeps at most maxFiles valid files; only retention loses items, counted",
         arguments: [false, true])
     func sizeRotation(gzip: Bool) throws {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let counters = OTLPTelemetryCounters()
         let path = directory.appendingPathComponent("logs.u32be.bin").path
@@ -52,7 +53,7 @@ struct OTLPRotatingFileSinkTests {
 
     @Test("age rotation with an injected clock")
     func ageRotation() throws {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = OTLPManualClock()
         let counters = OTLPTelemetryCounters()
@@ -93,7 +94,7 @@ struct OTLPRotatingFileSinkTests {
         "an earlier run's PATH, PATH.1 (a symbolic link) and PATH.2 are never renamed over, followed or deleted; numbering continues after them"
     )
     func preexistingFilesUntouched() throws {
-        let directory = try temporaryDirectory().path
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/logs.bin"
         try Data("earlier run, current file".utf8).write(to: URL(fileURLWithPath: path))
@@ -135,7 +136,7 @@ struct OTLPRotatingFileSinkTests {
 
     @Test("counts are exact across many rotations: each file's count is what was written into it", arguments: [1, 2, 5], [false, true])
     func exactCounts(maxFiles: Int, gzip: Bool) throws {
-        let directory = try temporaryDirectory().path
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let counters = OTLPTelemetryCounters()
         let sink = OTLPRotatingFileSink(
@@ -159,7 +160,7 @@ struct OTLPRotatingFileSinkTests {
 
     @Test("a file it cannot read back is counted by what was written into it, never as 0")
     func unreadableFileCountedExactly() throws {
-        let directory = try temporaryDirectory().path
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let counters = OTLPTelemetryCounters()
         let sink = OTLPRotatingFileSink(
@@ -190,7 +191,7 @@ struct OTLPRotatingFileSinkTests {
 
     @Test("a file it created that someone replaced is left alone and not counted")
     func replacedFileLeftAlone() throws {
-        let directory = try temporaryDirectory().path
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
@@ -217,7 +218,7 @@ struct OTLPRotatingFileSinkTests {
 
     @Test("a symbolic link at the path is refused: nothing is written through it, the link and its target stay, the items are counted")
     func symlinkRefused() throws {
-        let directory = try temporaryDirectory().path
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/logs.bin", target = "\(directory)/victim"
         try Data("victim".utf8).write(to: URL(fileURLWithPath: target))
@@ -259,7 +260,7 @@ struct OTLPRotatingFileSinkTests {
         "a FIFO with no reader at the path: opening fails at once (ENXIO, said so) instead of blocking; once a reader is there, batches go through"
     )
     func fifoWithoutReader() throws {
-        let directory = try temporaryDirectory().path
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/logs.fifo"
         #expect(mkfifo(path, 0o600) == 0)
@@ -286,7 +287,7 @@ struct OTLPRotatingFileSinkTests {
 
     @Test("a write without an item count is refused with a clear error")
     func writeWithoutCountRefused() throws {
-        let directory = try temporaryDirectory().path
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let sink = OTLPRotatingFileSink(path: "\(directory)/logs.bin", rotation: .init(), signal: .logs, counters: OTLPTelemetryCounters())
         let error = Self.errorOf { () throws(OTLPWriteError) in
@@ -298,7 +299,7 @@ struct OTLPRotatingFileSinkTests {
 
     @Test("a rotated name taken after the sink opened (here a symbolic link) is skipped, never renamed over")
     func rotatedNameTakenLater() throws {
-        let directory = try temporaryDirectory().path
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/logs.bin"
         let counters = OTLPTelemetryCounters()
@@ -322,7 +323,7 @@ struct OTLPRotatingFileSinkTests {
 
     @Test("rotated numbers: names past Int.max are ignored (they cannot collide); PATH.<Int.max> leaves no number and is a clear error")
     func hostileRotatedNumbers() throws {
-        let directory = try temporaryDirectory().path
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/logs.bin"
         for name in ["logs.bin.99999999999999999999999", "logs.bin.7x", "logs.bin.", "logs.bin.-3", "logs.bin.05"] {
@@ -344,7 +345,7 @@ struct OTLPRotatingFileSinkTests {
         "its current file replaced by a symbolic link mid-run: nothing is written through the link, which is neither renamed nor deleted; the loss is counted"
     )
     func currentFileReplacedByLink() throws {
-        let directory = try temporaryDirectory().path
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/logs.bin", target = "\(directory)/victim"
         try Data("victim".utf8).write(to: URL(fileURLWithPath: target))

@@ -5,6 +5,7 @@ import OTLPWire
 
 #if canImport(Glibc)
 import Glibc
+import OTLPTestSupport
 #endif
 
 /// Real faults: a full disk (/dev/full), a read-only file system (a read-only tmpfs mount: as root, chmod
@@ -37,7 +38,7 @@ struct OTLPStreamExporterFaultTests {
         #expect(messages.all.count == 2)
         #expect(messages.all.allSatisfy { $0.contains("No space left on device") })
 
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("recovered.u32be.bin").path
         exporter.redirect(to: try OTLPFileSink(path: path))
@@ -48,7 +49,7 @@ struct OTLPStreamExporterFaultTests {
 
     @Test("read-only file system: each batch fails with a clear, counted error; writable again, the exporter recovers by itself")
     func readOnly() throws {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let mountPoint = directory.appendingPathComponent("ro").path
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
@@ -95,7 +96,7 @@ struct OTLPStreamExporterFaultTests {
 
     @Test("a write that fails part-way leaves no torn record: the file is rolled back")
     func rollback() throws {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let mountPoint = directory.appendingPathComponent("small").path
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)

@@ -3,6 +3,7 @@ import Testing
 import OTLPWire
 import Tracing
 @testable import OTLPTelemetry
+import OTLPTestSupport
 
 /// The exporter never writes a record that readers with their default limits refuse: a batch that would
 /// fail is split, and an item that fails alone is dropped and counted (`item_too_large`); the rest of the
@@ -174,7 +175,7 @@ struct OTLPStreamExporterReadableRecordTests {
 
     @Test("through the pipeline, the default value length limit (64 Ki) cuts a 70 MB attribute and a 70 MB log body: nothing is lost")
     func defaultValueLengthLimit() throws {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let telemetry = OTLPTelemetry(
             configuration: .init(
@@ -213,7 +214,7 @@ struct OTLPStreamExporterReadableRecordTests {
 
     @Test("a huge service attribute is cut like any value: the resource cannot make every record unreadable")
     func hugeServiceAttribute() throws {
-        let sink = try temporaryDirectory()
+        let sink = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: sink) }
         let path = sink.appendingPathComponent("traces.u32be.bin").path
         let telemetry = OTLPTelemetry(

@@ -3,6 +3,7 @@ import Testing
 import Tracing
 import OTLPWire
 @testable import OTLPTelemetry
+import OTLPTestSupport
 
 @Suite("OTLPBatchStage")
 struct OTLPBatchStageTests {
@@ -112,7 +113,7 @@ struct OTLPBatchStageTests {
 
     @Test("load: 8 threads x 100,000 spans and 8 x 100,000 log records into files, none lost, parents consistent")
     func load() throws {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let counters = OTLPTelemetryCounters()
         let config = OTLPBatchConfiguration(maxQueueSize: 1_000_000, scheduleDelaySeconds: 0.2)

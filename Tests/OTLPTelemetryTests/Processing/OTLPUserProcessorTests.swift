@@ -4,6 +4,7 @@ import Testing
 import Tracing
 import OTLPWire
 @testable import OTLPTelemetry
+import OTLPTestSupport
 
 /// The application's processors (`OTLPSpanProcessor`, `OTLPLogRecordProcessor`) run before the pipeline's.
 @Suite("User processors")
@@ -51,7 +52,7 @@ struct OTLPUserProcessorTests {
         "span processors see every sampled span start (with its parent context) and end, in order; what they set is exported; tracers for other scopes run them too; shutdown reaches them once"
     )
     func spanProcessors() throws {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let tagger = Tagger()
         let telemetry = OTLPTelemetry(
@@ -75,7 +76,7 @@ struct OTLPUserProcessorTests {
 
     @Test("unsampled spans are not shown to span processors")
     func unsampledSpansSkipped() throws {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let tagger = Tagger()
         let telemetry = OTLPTelemetry(
@@ -87,7 +88,7 @@ struct OTLPUserProcessorTests {
 
     @Test("log record processors change each record before export, through the emitter and swift-log; the limits hold for what they add")
     func logRecordProcessors() throws {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let telemetry = OTLPTelemetry(
             configuration: Self.configuration(directory), logRecordProcessors: [Redactor()], diagnostics: { _ in })

@@ -1,6 +1,7 @@
 import Foundation
 import OTLPWire
 @testable import OTLPTelemetry
+import OTLPTestSupport
 
 /// A sink that collects bytes and can be held closed (writes wait) or made to fail.
 final class ControllableSink: OTLPByteSink, @unchecked Sendable {
@@ -45,12 +46,6 @@ func logRecords(_ payloads: [OTLPPayload]) -> [OTLPLogRecord] {
         guard case .logs(let data) = payload else { return [] }
         return data.resourceLogs.flatMap { $0.scopeLogs.flatMap(\.logRecords) }
     }
-}
-
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("otlptelemetry-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }
 
 /// Collects diagnostic messages.

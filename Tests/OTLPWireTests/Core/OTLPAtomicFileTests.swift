@@ -11,7 +11,7 @@ import Glibc
 @Suite("OTLPAtomicFile")
 struct OTLPAtomicFileTests {
     static func directory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-atomic-\(UUID().uuidString)").path
+        let path = OTLPTemporaryDirectory.unusedPath("otlp-atomic").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

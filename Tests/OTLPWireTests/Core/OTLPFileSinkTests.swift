@@ -4,12 +4,13 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import OTLPTestSupport
 #endif
 
 @Suite("OTLPFileSink")
 struct OTLPFileSinkTests {
     static func directory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("otlpfilesink-\(UUID().uuidString)").path
+        let path = OTLPTemporaryDirectory.unusedPath("otlpfilesink").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -4,6 +4,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import OTLPTestSupport
 #endif
 
 @Suite("OTLPReadError")
@@ -59,7 +60,7 @@ struct OTLPReadErrorTests {
 
     @Test("a file that cannot be opened is io_error with the errno kept as the cause")
     func openFailureKeepsErrno() {
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString)/in.bin").path
+        let missing = OTLPTemporaryDirectory.unusedPath("no-such", suffix: "/in.bin").path
         do throws(OTLPReadError) {
             _ = try OTLPFileSource(path: missing)
             Issue.record("opened a missing file")

@@ -2,6 +2,7 @@ import COTLPShims
 import Foundation
 import Testing
 @testable import OTLPWire
+import OTLPTestSupport
 
 /// A length-delimited field.
 func field(_ number: Int, _ payload: [UInt8]) -> [UInt8] {
@@ -266,8 +267,7 @@ struct MergeSemanticsTests {
             if let merged = Self.concatenated(c, d, level: index % 6, logs: true) { logs.append(merged) }
         }
         #expect(traces.count + logs.count >= 1_200)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlpwire-merge-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("otlpwire-merge")
         defer { try? FileManager.default.removeItem(at: directory) }
         for (signal, requests) in [(OTLPSignal.traces, traces), (.logs, logs)] {
             let path = directory.appendingPathComponent("\(signal).u32be.bin").path

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OTLPWire
+import OTLPTestSupport
 
 /// Hostile input beyond the shared damaged vectors: every case asserts the error class, the record index
 /// and the records delivered before it.
@@ -272,8 +273,7 @@ struct HostileInputTests {
 
     @Test("a file that grows while it is read: records appended before the end was reached are delivered")
     func growingFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("growing-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("growing")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("t.u32be.bin").path
         let writer = OTLPRecordWriter(sink: try OTLPFileSink(path: path))

@@ -4,6 +4,7 @@ import OTLPWire
 
 #if canImport(Glibc)
 import Glibc
+import OTLPTestSupport
 #endif
 
 @Suite("OTLPFileStatus")
@@ -11,8 +12,7 @@ struct OTLPFileStatusTests {
     @Test(
         "one regular file under any name (same path, another spelling, hard link, symbolic link, open descriptor) overlaps; others do not")
     func identities() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-identity-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("otlp-identity")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("a.bin").path
         let other = directory.appendingPathComponent("b.bin").path

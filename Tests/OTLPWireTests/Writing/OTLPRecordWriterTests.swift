@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OTLPWire
+import OTLPTestSupport
 
 @Suite("OTLPRecordWriter")
 struct OTLPFrameWriterTests {
@@ -89,8 +90,7 @@ struct OTLPFrameWriterTests {
         "the reference opentelemetry-proto decoder reads our files with identical content", arguments: [OTLPFraming.u32be, .varint],
         [false, true])
     func referenceCrossCheck(framing: OTLPFraming, gzip: Bool) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlpwire-crosscheck-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("otlpwire-crosscheck")
         defer { try? FileManager.default.removeItem(at: directory) }
         for signal in OTLPSignal.allCases {
             let path = directory.appendingPathComponent("\(signal).\(framing).bin\(gzip ? ".gz" : "")").path
