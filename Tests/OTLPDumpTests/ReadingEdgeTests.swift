@@ -27,11 +27,6 @@ struct ReadingEdgeTests {
         return sink.bytes
     }
 
-    static func field(_ number: Int, _ payload: [UInt8]) -> [UInt8] {
-        precondition(payload.count < 128)
-        return [UInt8(number << 3 | 2), UInt8(payload.count)] + payload
-    }
-
     static let span = OTLPSpan(
         traceID: OTLPTraceID(hex: "5b8efff798038103d269b633813fc60c"), spanID: OTLPSpanID(hex: "eee19b7ec3c1b174"),
         name: "GET /cart", kind: .server, startTimeUnixNano: 1_700_000_000_000_000_000, endTimeUnixNano: 1_700_000_000_250_000_000)
@@ -76,7 +71,8 @@ struct ReadingEdgeTests {
 
     @Test("content that cannot tell traces from logs asks for --signal; --signal or a name token settles it")
     func ambiguousSignal() throws {
-        let resourceOnly = Self.field(1, Self.field(1, Self.field(1, Self.field(1, Array("service.name".utf8)))))
+        let resourceOnly = OTLPProtobufBytes.field(
+            1, OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(1, Array("service.name".utf8)))))
         let bytes = try Self.framed([resourceOnly])
         let (file, stdin, _) = try Self.runBoth(["validate"], bytes)
         for result in [file, stdin] {
@@ -134,14 +130,19 @@ struct ReadingEdgeTests {
     @Test("validate and print give the same verdict on the same bad inputs (IDs of the wrong length in every field)")
     func validateMatchesPrint() throws {
         let id16 = [UInt8](repeating: 0xAB, count: 16), id8 = [UInt8](repeating: 0xCD, count: 8)
-        func spanRecord(_ body: [UInt8]) -> [UInt8] { Self.field(1, Self.field(2, Self.field(2, body))) }
+        func spanRecord(_ body: [UInt8]) -> [UInt8] {
+            OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(2, body)))
+        }
         let bad: [[UInt8]] = [
-            spanRecord(Self.field(1, Array(id16.prefix(15))) + Self.field(2, id8)),
-            spanRecord(Self.field(1, id16) + Self.field(2, Array(id8.prefix(7)))),
-            spanRecord(Self.field(1, id16) + Self.field(2, id8) + Self.field(4, id8 + [1])),
-            spanRecord(Self.field(1, id16) + Self.field(2, id8) + Self.field(13, Self.field(1, id8) + Self.field(2, id8))),
-            spanRecord(Self.field(1, id16) + Self.field(2, id8) + Self.field(3, [0xC3, 0x28])),
-            Self.field(1, Self.field(2, Self.field(2, Self.field(9, Array(id16.prefix(15)))))),
+            spanRecord(OTLPProtobufBytes.field(1, Array(id16.prefix(15))) + OTLPProtobufBytes.field(2, id8)),
+            spanRecord(OTLPProtobufBytes.field(1, id16) + OTLPProtobufBytes.field(2, Array(id8.prefix(7)))),
+            spanRecord(OTLPProtobufBytes.field(1, id16) + OTLPProtobufBytes.field(2, id8) + OTLPProtobufBytes.field(4, id8 + [1])),
+            spanRecord(
+                OTLPProtobufBytes.field(1, id16) + OTLPProtobufBytes.field(2, id8)
+                    + OTLPProtobufBytes.field(13, OTLPProtobufBytes.field(1, id8) + OTLPProtobufBytes.field(2, id8))),
+            spanRecord(OTLPProtobufBytes.field(1, id16) + OTLPProtobufBytes.field(2, id8) + OTLPProtobufBytes.field(3, [0xC3, 0x28])),
+            OTLPProtobufBytes.field(
+                1, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(9, Array(id16.prefix(15)))))),
         ]
         for record in bad {
             let bytes = try Self.framed([Self.traces, record])
@@ -186,7 +187,10 @@ struct ReadingEdgeTests {
 
     @Test("a small u32be file cut at every byte inside a record, on stdin: never valid, always the truncation")
     func everyCutOnStdin() throws {
-        let small = Self.field(1, Self.field(2, Self.field(2, [UInt8](repeating: 0, count: 0) + Self.field(3, Array("tiny".utf8)))))
+        let small = OTLPProtobufBytes.field(
+            1,
+            OTLPProtobufBytes.field(
+                2, OTLPProtobufBytes.field(2, [UInt8](repeating: 0, count: 0) + OTLPProtobufBytes.field(3, Array("tiny".utf8)))))
         let bytes = try Self.framed([small, Self.traces])
         let boundaries = [0, 4 + small.count, bytes.count]
         for cut in 1..<bytes.count where !boundaries.contains(cut) {

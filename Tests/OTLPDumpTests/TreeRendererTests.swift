@@ -27,15 +27,8 @@ struct TreeRendererTests {
     /// A bare `ExportTraceServiceRequest` holding `spans`, encoded here by hand (the protobuf wire format is
     /// simple enough), so the test does not depend on the encoder under test and decodes fast.
     static func request(_ spans: [Span]) -> [UInt8] {
-        func varint(_ value: UInt64) -> [UInt8] {
-            var value = value, out: [UInt8] = []
-            while value >= 0x80 { out.append(UInt8(truncatingIfNeeded: value) | 0x80); value >>= 7 }
-            return out + [UInt8(value)]
-        }
-        func bytes(_ field: UInt64, _ payload: [UInt8]) -> [UInt8] { varint(field << 3 | 2) + varint(UInt64(payload.count)) + payload }
-        func fixed64(_ field: UInt64, _ value: UInt64) -> [UInt8] {
-            varint(field << 3 | 1) + (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
-        }
+        let bytes = OTLPProtobufBytes.field
+        let fixed64 = OTLPProtobufBytes.fixed64Field
         func id(_ number: Int) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: UInt64(number + 1) >> (8 * (7 - $0))) } }
         let traceID = (0..<16).map { UInt8($0 + 1) }
         var scopeSpans: [UInt8] = []

@@ -2,6 +2,7 @@ import COTLPShims
 import Foundation
 import Testing
 @testable import OTLPWire
+import OTLPTestSupport
 
 /// Every limit has a documented range: each works at its maximum (and minimum), one past is refused as
 /// `invalid_options` by readers and decoders; no value can overflow a size computation or the stack.
@@ -150,14 +151,10 @@ struct DecodingLimitTests {
 
     /// `levels` nested AnyValue kvlists in a span attribute, as raw protobuf.
     static func deepKVList(_ levels: Int) -> [UInt8] {
-        func field(_ number: UInt8, _ payload: [UInt8]) -> [UInt8] {
-            var length = payload.count, prefix: [UInt8] = [number << 3 | 2]
-            while length >= 0x80 { prefix.append(UInt8(length & 0x7F) | 0x80); length >>= 7 }
-            return prefix + [UInt8(length)] + payload
-        }
         var value: [UInt8] = []
-        for _ in 0..<levels { value = field(6, field(1, field(2, value))) }  // AnyValue{kvlist{values: KeyValue{value}}}
-        return field(1, field(2, field(2, field(9, field(2, value)))))
+        for _ in 0..<levels { value = OTLPProtobufBytes.field(6, OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, value))) }  // AnyValue{kvlist{values: KeyValue{value}}}
+        return OTLPProtobufBytes.field(
+            1, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(9, OTLPProtobufBytes.field(2, value)))))
     }
 
     @Test("the C pre-scan with extreme limits: no overflow of its stack size, a hard depth cap, saturating sizes")

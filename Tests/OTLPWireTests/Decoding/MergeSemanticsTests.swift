@@ -4,22 +4,6 @@ import Testing
 @testable import OTLPWire
 import OTLPTestSupport
 
-/// A length-delimited field.
-func field(_ number: Int, _ payload: [UInt8]) -> [UInt8] {
-    var tag = number << 3 | 2, out: [UInt8] = []
-    while tag >= 0x80 { out.append(UInt8(tag & 0x7F) | 0x80); tag >>= 7 }
-    out.append(UInt8(tag))
-    var length = payload.count
-    while length >= 0x80 { out.append(UInt8(length & 0x7F) | 0x80); length >>= 7 }
-    return out + [UInt8(length)] + payload
-}
-
-func varintField(_ number: Int, _ value: UInt64) -> [UInt8] {
-    var out: [UInt8] = [UInt8(number << 3)], value = value
-    while value >= 0x80 { out.append(UInt8(value & 0x7F) | 0x80); value >>= 7 }
-    return out + [UInt8(value)]
-}
-
 /// The payload of the first length-delimited field `number` of `message`.
 func first(_ number: Int, of message: [UInt8]) -> [UInt8]? {
     var position = 0
@@ -58,15 +42,20 @@ struct MergeSemanticsTests {
     static func traces(_ request: [UInt8]) throws -> OTLPTracesData { try OTLPDecoder().decodeTraces(request) }
     static func logs(_ request: [UInt8]) throws -> OTLPLogsData { try OTLPDecoder().decodeLogs(request) }
     /// A traces request holding one span with the given payload.
-    static func spanRequest(_ span: [UInt8]) -> [UInt8] { field(1, field(2, field(2, span))) }
+    static func spanRequest(_ span: [UInt8]) -> [UInt8] {
+        OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(2, span)))
+    }
     /// A logs request holding one log record with the given payload.
-    static func logRequest(_ record: [UInt8]) -> [UInt8] { field(1, field(2, field(2, record))) }
+    static func logRequest(_ record: [UInt8]) -> [UInt8] {
+        OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(2, record)))
+    }
 
     @Test("a span status sent as {code} then {message} keeps both; a span sent twice merges field by field")
     func status() throws {
-        let statusCode = field(15, varintField(3, 2))
-        let statusMessage = field(15, field(2, Array("boom".utf8)))
-        let span = try Self.traces(Self.spanRequest(field(5, Array("a".utf8)) + statusCode + statusMessage)).resourceSpans[0].scopeSpans[0]
+        let statusCode = OTLPProtobufBytes.field(15, OTLPProtobufBytes.varintField(3, 2))
+        let statusMessage = OTLPProtobufBytes.field(15, OTLPProtobufBytes.field(2, Array("boom".utf8)))
+        let span = try Self.traces(Self.spanRequest(OTLPProtobufBytes.field(5, Array("a".utf8)) + statusCode + statusMessage))
+            .resourceSpans[0].scopeSpans[0]
             .spans[0]
         #expect(span.status == OTLPSpanStatus(code: .error, message: "boom"))
         // Two encodings of a span, concatenated: the later one's fields win where present, lists append.
@@ -98,49 +87,70 @@ struct MergeSemanticsTests {
 
     @Test("AnyValue: two kvlist values merge; the oneof's last member wins; a value after another member starts over")
     func anyValueOneof() throws {
-        func kv(_ key: String, _ value: Int64) -> [UInt8] { field(1, field(1, Array(key.utf8)) + field(2, varintField(3, UInt64(value)))) }
-        let kvlistA = field(6, kv("a", 1)), kvlistB = field(6, kv("b", 2)), string = field(1, Array("s".utf8))
+        func kv(_ key: String, _ value: Int64) -> [UInt8] {
+            OTLPProtobufBytes.field(
+                1, OTLPProtobufBytes.field(1, Array(key.utf8)) + OTLPProtobufBytes.field(2, OTLPProtobufBytes.varintField(3, UInt64(value)))
+            )
+        }
+        let kvlistA = OTLPProtobufBytes.field(6, kv("a", 1)), kvlistB = OTLPProtobufBytes.field(6, kv("b", 2)),
+            string = OTLPProtobufBytes.field(1, Array("s".utf8))
         let cases: [([UInt8], OTLPAttributeValue)] = [
-            (field(5, kvlistA) + field(5, kvlistB), .keyValueList([OTLPAttribute("a", 1), OTLPAttribute("b", 2)])),  // body twice
-            (field(5, kvlistA + kvlistB), .keyValueList([OTLPAttribute("a", 1), OTLPAttribute("b", 2)])),  // kvlist twice in one AnyValue
-            (field(5, kvlistA + string), .string("s")),
-            (field(5, kvlistA) + field(5, string) + field(5, kvlistB), .keyValueList([OTLPAttribute("b", 2)])),
-            (field(5, string + kvlistB), .keyValueList([OTLPAttribute("b", 2)])),
-            (field(5, field(5, field(1, varintField(3, 1)))) + field(5, field(5, field(1, string))), .array([.int(1), .string("s")])),
-            (field(5, field(5, field(1, varintField(3, 1)))) + field(5, kvlistB), .keyValueList([OTLPAttribute("b", 2)])),
+            (
+                OTLPProtobufBytes.field(5, kvlistA) + OTLPProtobufBytes.field(5, kvlistB),
+                .keyValueList([OTLPAttribute("a", 1), OTLPAttribute("b", 2)])
+            ),  // body twice
+            (OTLPProtobufBytes.field(5, kvlistA + kvlistB), .keyValueList([OTLPAttribute("a", 1), OTLPAttribute("b", 2)])),  // kvlist twice in one AnyValue
+            (OTLPProtobufBytes.field(5, kvlistA + string), .string("s")),
+            (
+                OTLPProtobufBytes.field(5, kvlistA) + OTLPProtobufBytes.field(5, string) + OTLPProtobufBytes.field(5, kvlistB),
+                .keyValueList([OTLPAttribute("b", 2)])
+            ),
+            (OTLPProtobufBytes.field(5, string + kvlistB), .keyValueList([OTLPAttribute("b", 2)])),
+            (
+                OTLPProtobufBytes.field(5, OTLPProtobufBytes.field(5, OTLPProtobufBytes.field(1, OTLPProtobufBytes.varintField(3, 1))))
+                    + OTLPProtobufBytes.field(5, OTLPProtobufBytes.field(5, OTLPProtobufBytes.field(1, string))),
+                .array([.int(1), .string("s")])
+            ),
+            (
+                OTLPProtobufBytes.field(5, OTLPProtobufBytes.field(5, OTLPProtobufBytes.field(1, OTLPProtobufBytes.varintField(3, 1))))
+                    + OTLPProtobufBytes.field(5, kvlistB), .keyValueList([OTLPAttribute("b", 2)])
+            ),
         ]
         for (record, expected) in cases {
             let body = try Self.logs(Self.logRequest(record)).resourceLogs[0].scopeLogs[0].logRecords[0].body
             #expect(body == expected, "\(record)")
         }
         // A KeyValue's value merges the same way (a KeyValue whose value field occurs twice).
-        let attribute = field(6, field(1, Array("k".utf8)) + field(2, kvlistA) + field(2, kvlistB))
+        let attribute = OTLPProtobufBytes.field(
+            6, OTLPProtobufBytes.field(1, Array("k".utf8)) + OTLPProtobufBytes.field(2, kvlistA) + OTLPProtobufBytes.field(2, kvlistB))
         let record = try Self.logs(Self.logRequest(attribute)).resourceLogs[0].scopeLogs[0].logRecords[0]
         #expect(record.attributes == [OTLPAttribute("k", .keyValueList([OTLPAttribute("a", 1), OTLPAttribute("b", 2)]))])
     }
 
     @Test("limits hold for the merged message: two resources of 6,000 attributes are 12,000; merged nesting is checked")
     func limitsAfterMerge() throws {
-        let attribute = field(1, field(1, Array("k".utf8)))
-        let resource = field(1, Array(repeating: attribute, count: 6_000).flatMap { $0 })
-        let one = field(1, resource)
+        let attribute = OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(1, Array("k".utf8)))
+        let resource = OTLPProtobufBytes.field(1, Array(repeating: attribute, count: 6_000).flatMap { $0 })
+        let one = OTLPProtobufBytes.field(1, resource)
         #expect(try Self.traces(one).resourceSpans[0].resource?.attributes.count == 6_000)
         do {
-            _ = try Self.traces(field(1, resource + resource))
+            _ = try Self.traces(OTLPProtobufBytes.field(1, resource + resource))
             Issue.record("12,000 merged attributes were accepted")
         } catch let error as OTLPReadError {
             #expect(error.code == .tooManyAttributes && error.message.contains("resource") && error.message.contains("after merging"))
         }
         // Nesting: merging never deepens; a merged body at the limit is read, one past it is not.
         func nested(_ levels: Int) -> [UInt8] {
-            var value = varintField(3, 1)
-            for _ in 0..<levels { value = field(5, field(1, value)) }
+            var value = OTLPProtobufBytes.varintField(3, 1)
+            for _ in 0..<levels { value = OTLPProtobufBytes.field(5, OTLPProtobufBytes.field(1, value)) }
             return value
         }
         // A log body is level 4; each array adds 2: 48 arrays reach level 100 (the limit), 49 reach 102.
-        let atLimit = field(5, nested(48)) + field(5, nested(1))
+        let atLimit = OTLPProtobufBytes.field(5, nested(48)) + OTLPProtobufBytes.field(5, nested(1))
         #expect(try Self.logs(Self.logRequest(atLimit)).logRecordCount == 1)
-        #expect(throws: OTLPReadError.self) { try Self.logs(Self.logRequest(field(5, nested(49)) + field(5, nested(1)))) }
+        #expect(throws: OTLPReadError.self) {
+            try Self.logs(Self.logRequest(OTLPProtobufBytes.field(5, nested(49)) + OTLPProtobufBytes.field(5, nested(1))))
+        }
     }
 
     // MARK: - Differential test against the reference decoder
@@ -243,14 +253,14 @@ struct MergeSemanticsTests {
     static func concatenated(_ a: [UInt8], _ b: [UInt8], level: Int, logs: Bool) -> [UInt8]? {
         if level == 0 { return a + b }
         guard let ra = first(1, of: a), let rb = first(1, of: b) else { return nil }
-        if level == 1 { return field(1, ra + rb) }
+        if level == 1 { return OTLPProtobufBytes.field(1, ra + rb) }
         guard let sa = first(2, of: ra), let sb = first(2, of: rb) else { return nil }
-        if level == 2 { return field(1, field(2, sa + sb)) }
+        if level == 2 { return OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, sa + sb)) }
         guard let ia = first(2, of: sa), let ib = first(2, of: sb) else { return nil }
-        if level == 3 { return field(1, field(2, field(2, ia + ib))) }
+        if level == 3 { return OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(2, ia + ib))) }
         let number = level == 5 ? 5 : logs ? 6 : 9
         guard let fa = first(number, of: ia), let fb = first(number, of: ib) else { return nil }
-        return field(1, field(2, field(2, field(number, fa + fb))))
+        return OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(number, fa + fb))))
     }
 
     @Test("differential: 1,200+ random and concatenated requests decode to the reference decoder's OTLP JSON")

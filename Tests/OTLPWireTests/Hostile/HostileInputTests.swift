@@ -203,13 +203,8 @@ struct HostileInputTests {
 
     /// A traces request of `spans` spans, each with `attributes` empty attributes (2 bytes apiece on the wire).
     static func emptyAttributes(spans: Int, attributes: Int) -> [UInt8] {
-        func field(_ number: UInt8, _ payload: [UInt8]) -> [UInt8] {
-            var length = payload.count, prefix: [UInt8] = [number << 3 | 2]
-            while length >= 0x80 { prefix.append(UInt8(length & 0x7F) | 0x80); length >>= 7 }
-            return prefix + [UInt8(length)] + payload
-        }
-        let span = field(2, Array(repeating: [0x4A, 0x00], count: attributes).flatMap { $0 })
-        return field(1, field(2, Array(repeating: span, count: spans).flatMap { $0 }))
+        let span = OTLPProtobufBytes.field(2, Array(repeating: [0x4A, 0x00], count: attributes).flatMap { $0 })
+        return OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, Array(repeating: span, count: spans).flatMap { $0 }))
     }
 
     @Test("the pre-scan's estimate of unpack memory covers what protobuf-c takes, within 2x, on every vector")

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Testing
 @testable import OTLPWire
+import OTLPTestSupport
 
 /// Detection never turns damage into a valid verdict: a file cut at any byte, read with nothing given (as
 /// standard input is), reports the cut after the records before it.
@@ -14,8 +15,8 @@ struct DetectionDamageTests {
     static let messages: [[UInt8]] = [
         OTLPEncoder().encode(SampleTelemetry.traces(1)),
         Wire.traces([
-            Wire.field(1, [UInt8](repeating: 1, count: 16)) + Wire.field(2, [UInt8](repeating: 2, count: 8))
-                + Wire.field(3, Array("small".utf8))
+            OTLPProtobufBytes.field(1, [UInt8](repeating: 1, count: 16)) + OTLPProtobufBytes.field(2, [UInt8](repeating: 2, count: 8))
+                + OTLPProtobufBytes.field(3, Array("small".utf8))
         ]),
         [],
         OTLPEncoder().encode(SampleTelemetry.traces(2)),

@@ -1,5 +1,6 @@
 import Testing
 @testable import OTLPWire
+import OTLPTestSupport
 
 /// Validation (``OTLPDecoder/check(_:as:)`` and ``OTLPRecordReader/validateNext()``) applies every rule the
 /// full decode applies: the same inputs get the same verdict, error class, record and offset.
@@ -9,10 +10,10 @@ struct ValidationDepthTests {
     static let spanID = [UInt8](repeating: 0xCD, count: 8)
     static func bytes(_ count: Int) -> [UInt8] { [UInt8](repeating: 0x11, count: count) }
     static func span(trace: [UInt8] = traceID, span: [UInt8] = spanID, extra: [UInt8] = []) -> [UInt8] {
-        Wire.field(1, trace) + Wire.field(2, span) + Wire.field(3, Array("op".utf8)) + extra
+        OTLPProtobufBytes.field(1, trace) + OTLPProtobufBytes.field(2, span) + OTLPProtobufBytes.field(3, Array("op".utf8)) + extra
     }
     static func logRecord(trace: [UInt8], span: [UInt8]) -> [UInt8] {
-        Wire.field(3, Array("INFO".utf8)) + Wire.field(9, trace) + Wire.field(10, span)
+        OTLPProtobufBytes.field(3, Array("INFO".utf8)) + OTLPProtobufBytes.field(9, trace) + OTLPProtobufBytes.field(10, span)
     }
 
     /// Every ID field of both signals at a wrong length, with the name the error must give.
@@ -20,13 +21,19 @@ struct ValidationDepthTests {
         ("span trace_id is 15 bytes", Wire.traces([span(trace: bytes(15))]), .traces),
         ("span trace_id is 17 bytes", Wire.traces([span(trace: bytes(17))]), .traces),
         ("span span_id is 7 bytes", Wire.traces([span(span: bytes(7))]), .traces),
-        ("span parent_span_id is 9 bytes", Wire.traces([span(extra: Wire.field(4, bytes(9)))]), .traces),
+        ("span parent_span_id is 9 bytes", Wire.traces([span(extra: OTLPProtobufBytes.field(4, bytes(9)))]), .traces),
         (
-            "span link trace_id is 15 bytes", Wire.traces([span(extra: Wire.field(13, Wire.field(1, bytes(15)) + Wire.field(2, spanID)))]),
+            "span link trace_id is 15 bytes",
+            Wire.traces([
+                span(extra: OTLPProtobufBytes.field(13, OTLPProtobufBytes.field(1, bytes(15)) + OTLPProtobufBytes.field(2, spanID)))
+            ]),
             .traces
         ),
         (
-            "span link span_id is 3 bytes", Wire.traces([span(extra: Wire.field(13, Wire.field(1, traceID) + Wire.field(2, bytes(3))))]),
+            "span link span_id is 3 bytes",
+            Wire.traces([
+                span(extra: OTLPProtobufBytes.field(13, OTLPProtobufBytes.field(1, traceID) + OTLPProtobufBytes.field(2, bytes(3))))
+            ]),
             .traces
         ),
         ("log record trace_id is 15 bytes", Wire.logs([logRecord(trace: bytes(15), span: spanID)]), .logs),

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 @testable import OTLPWire
+import OTLPTestSupport
 
 /// Ways to hand bytes to a reader the way standard input does, and a reader's whole outcome.
 enum StreamInputs {
@@ -93,29 +94,23 @@ enum StreamInputs {
 
 /// Hand-made protobuf for inputs the encoder would never write (IDs of the wrong length, ...).
 enum Wire {
-    static func varint(_ value: UInt64) -> [UInt8] {
-        var value = value
-        var out: [UInt8] = []
-        while value >= 0x80 { out.append(UInt8(truncatingIfNeeded: value) | 0x80); value >>= 7 }
-        return out + [UInt8(value)]
-    }
-
-    /// A length-delimited field.
-    static func field(_ number: Int, _ payload: [UInt8]) -> [UInt8] {
-        varint(UInt64(number << 3 | 2)) + varint(UInt64(payload.count)) + payload
-    }
-
     /// An `ExportTraceServiceRequest` with one resource and one scope holding `spans` (span message bodies).
     static func traces(_ spans: [[UInt8]]) -> [UInt8] {
-        field(1, field(2, spans.flatMap { field(2, $0) }))
+        OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, spans.flatMap { OTLPProtobufBytes.field(2, $0) }))
     }
 
     /// An `ExportLogsServiceRequest` with one resource and one scope holding `records` (log record bodies).
     static func logs(_ records: [[UInt8]]) -> [UInt8] {
-        field(1, field(2, records.flatMap { field(2, $0) }))
+        OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, records.flatMap { OTLPProtobufBytes.field(2, $0) }))
     }
 
     /// A request (either signal) holding one resource with one attribute and nothing else.
-    static let resourceOnly: [UInt8] = field(
-        1, field(1, field(1, field(1, Array("service.name".utf8)) + field(2, field(1, Array("x".utf8))))))
+    static let resourceOnly: [UInt8] = OTLPProtobufBytes.field(
+        1,
+        OTLPProtobufBytes.field(
+            1,
+            OTLPProtobufBytes.field(
+                1,
+                OTLPProtobufBytes.field(1, Array("service.name".utf8))
+                    + OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(1, Array("x".utf8))))))
 }
