@@ -178,6 +178,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/DocumentationExamples",
+            // Compiled as a user's package would be: `package` declarations of the libraries are out of reach,
+            // so an example that needs one fails the build.
+            packageAccess: false,
             swiftSettings: swiftSettings),
         .testTarget(
             name: "DocumentationExamplesTests",

@@ -36,7 +36,7 @@ struct DocumentationExamplesMain {
     static let examples: [String: @Sendable ([String]) throws -> Void] = [
         // README.md
         "readme-otlpwire": { _ in print(try writeAndReadTraces()) },
-        "readme-otlptelemetry": { _ in runCheckoutWithTelemetry() },
+        "readme-otlptelemetry": { arguments in runCheckout(orders: arguments.first.flatMap { Int($0) } ?? 100) },
         "readme-otlphttp": { arguments in deliverToCollector(endpoint: arguments[0]) },
         "readme-otlpinstrumentation": { _ in
             let telemetry = OTLPTelemetry(configuration: .init(traces: .init(path: "traces.u32be.bin")))

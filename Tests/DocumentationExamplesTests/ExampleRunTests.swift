@@ -82,17 +82,25 @@ struct ExampleRunTests {
         #expect(spans.first?.status?.code == .ok)
     }
 
-    @Test("README, OTLPTelemetry: a server span and a log record carrying its trace context")
+    @Test("README, OTLPTelemetry: a tool's spans and log records, each record carrying its span's context")
     func readmeOTLPTelemetry() throws {
         let scratch = try Scratch()
-        try scratch.run("readme-otlptelemetry")
-        let spans = try scratch.spans("traces.u32be.bin")
-        let records = try scratch.logRecords("logs.u32be.bin.gz")
-        try #require(spans.count == 1 && records.count == 1)
-        #expect(spans[0].name == "GET /cart" && spans[0].kind == .server)
-        #expect(Self.attribute("http.request.method", of: spans[0].attributes) == "GET")
-        #expect(records[0].body == "cart loaded" && Self.attribute("items", of: records[0].attributes) == "3")
-        #expect(records[0].traceID == spans[0].traceID && records[0].spanID == spans[0].spanID)
+        try scratch.run("readme-otlptelemetry", ["8"])
+        let spans = try scratch.spans("telemetry/traces.u32be.bin")
+        let records = try scratch.logRecords("telemetry/logs.u32be.bin.gz")
+        try #require(spans.count == 8 && records.count == 8)
+        #expect(spans.allSatisfy { $0.name == "place order" && $0.kind == .internal })
+        let orders = spans.compactMap { span -> Int64? in
+            guard case .int(let order)? = Self.attribute("order.id", of: span.attributes) else { return nil }
+            return order
+        }
+        #expect(orders.sorted() == Array(0..<8))
+        for record in records {
+            let span = try #require(spans.first { $0.spanID == record.spanID }, "a record outside every span")
+            #expect(record.body == "order placed" && span.traceID == record.traceID)
+            guard case .int(let order)? = Self.attribute("order.id", of: span.attributes) else { continue }
+            #expect(Self.attribute("order", of: record.attributes) == .string(String(order)))
+        }
     }
 
     @Test("README, OTLPHTTP: the span reaches the collector")
