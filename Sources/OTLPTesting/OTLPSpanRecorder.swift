@@ -36,8 +36,8 @@ public final class OTLPSpanRecorder: @unchecked Sendable {
         var out: [(OTLPInstrumentationScope?, OTLPSpan)] = []
         while let record = try reader.next() {
             guard case .traces(let data) = record.payload else { continue }
-            for group in data.resourceSpans {
-                for scopeGroup in group.scopeSpans { for span in scopeGroup.spans { out.append((scopeGroup.scope, span)) } }
+            for group in data.resourceGroups {
+                for scopeGroup in group.scopeGroups { for span in scopeGroup.items { out.append((scopeGroup.scope, span)) } }
             }
         }
         return out

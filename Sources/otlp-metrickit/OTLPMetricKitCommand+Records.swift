@@ -41,7 +41,7 @@ extension OTLPMetricKitCommand {
         throws(MetricKitConversionError) -> [[UInt8]]
     {
         try records(spans, framing: framing, what: "span") { spans, framing in
-            let data = OTLPTracesData(resource: resource, scope: scope, spans: spans)
+            let data = OTLPTracesData(resource: resource, scope: scope, items: spans)
             return framing == .jsonl ? OTLPJSONEncoder().encode(data) : OTLPEncoder().encode(data)
         }
     }
@@ -53,7 +53,7 @@ extension OTLPMetricKitCommand {
         throws(MetricKitConversionError) -> [[UInt8]]
     {
         try records(logRecords, framing: framing, what: "log record") { logRecords, framing in
-            let data = OTLPLogsData(resource: resource, scope: scope, logRecords: logRecords)
+            let data = OTLPLogsData(resource: resource, scope: scope, items: logRecords)
             return framing == .jsonl ? OTLPJSONEncoder().encode(data) : OTLPEncoder().encode(data)
         }
     }

@@ -69,9 +69,9 @@ struct DocumentationExamplesMain {
             let span = OTLPSpan(
                 traceID: OTLPTraceID(high: 1, low: 2), spanID: OTLPSpanID(3), name: "pay", startTimeUnixNano: 10, endTimeUnixNano: 20,
                 attributes: [OTLPAttribute("amount", 12.5)])
-            print(try encodeAndDecodeOneRequest(OTLPTracesData(resource: resource, scope: scope, spans: [span])))
+            print(try encodeAndDecodeOneRequest(OTLPTracesData(resource: resource, scope: scope, items: [span])))
             let record = OTLPLogRecord(timeUnixNano: 10, severity: .info, body: "paid")
-            print(try writeAndReadVarintLogs(OTLPLogsData(resource: resource, scope: scope, logRecords: [record, record])))
+            print(try writeAndReadVarintLogs(OTLPLogsData(resource: resource, scope: scope, items: [record, record])))
         },
         "reading-hostile-input": { arguments in
             for path in arguments {
@@ -91,7 +91,7 @@ struct DocumentationExamplesMain {
         "architecture": { _ in
             let logs = OTLPLogsData(
                 resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "a"),
-                logRecords: [OTLPLogRecord(timeUnixNano: 1), OTLPLogRecord(timeUnixNano: 2)])
+                items: [OTLPLogRecord(timeUnixNano: 1), OTLPLogRecord(timeUnixNano: 2)])
             print(countItems(in: logs), encodeEitherSignal(logs).count == OTLPEncoder().encode(logs).count)
         },
         // OTLPTelemetry

@@ -31,7 +31,7 @@ struct ReadingEdgeTests {
         traceID: OTLPTraceID(hex: "5b8efff798038103d269b633813fc60c"), spanID: OTLPSpanID(hex: "eee19b7ec3c1b174"),
         name: "GET /cart", kind: .server, startTimeUnixNano: 1_700_000_000_000_000_000, endTimeUnixNano: 1_700_000_000_250_000_000)
     static let traces = OTLPEncoder().encode(
-        OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [span]))
+        OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), items: [span]))
 
     @Test(
         "varint prefixes past Int.max, past 64 bits and 11 bytes long: a located error and exit 1, never a crash",
@@ -58,7 +58,7 @@ struct ReadingEdgeTests {
         let logs = OTLPEncoder().encode(
             OTLPLogsData(
                 resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
-                logRecords: [OTLPLogRecord(timeUnixNano: 0, severityText: "INFO", body: .string("hello"))]))
+                items: [OTLPLogRecord(timeUnixNano: 0, severityText: "INFO", body: .string("hello"))]))
         let bytes = try Self.framed([logs, logs])
         let (file, stdin, _) = try Self.runBoth(["--format", "json"], bytes, name: "catalog.bin")
         for result in [file, stdin] {
@@ -90,10 +90,10 @@ struct ReadingEdgeTests {
             decoding: OTLPJSONEncoder().encode(
                 OTLPLogsData(
                     resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
-                    logRecords: [OTLPLogRecord(timeUnixNano: 1, body: "x")])), as: UTF8.self)
+                    items: [OTLPLogRecord(timeUnixNano: 1, body: "x")])), as: UTF8.self)
         let tracesLine = String(
             decoding: OTLPJSONEncoder().encode(
-                OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [Self.span])), as: UTF8.self)
+                OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), items: [Self.span])), as: UTF8.self)
         for (second, kind) in [
             (tracesLine, "wrong_kind"), ("{\"resourceMetrics\":[]}", "unsupported_signal"),
             ("{\"resourceProfiles\":[{}]}", "unsupported_signal"),

@@ -31,15 +31,15 @@ struct TreeRendererTests {
         let fixed64 = OTLPProtobufBytes.fixed64Field
         func id(_ number: Int) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: UInt64(number + 1) >> (8 * (7 - $0))) } }
         let traceID = (0..<16).map { UInt8($0 + 1) }
-        var scopeSpans: [UInt8] = []
+        var scopeGroups: [UInt8] = []
         for span in spans {
             var message = bytes(1, traceID)
             if let number = span.id { message += bytes(2, id(number)) }
             if let number = span.parent { message += bytes(4, id(number)) }
             message += bytes(5, Array(span.name.utf8)) + fixed64(7, UInt64(span.start)) + fixed64(8, UInt64(span.start + 10))
-            scopeSpans += bytes(2, message)
+            scopeGroups += bytes(2, message)
         }
-        return bytes(1, bytes(2, scopeSpans))
+        return bytes(1, bytes(2, scopeGroups))
     }
 
     /// Writes one bare request holding `spans` and runs `otlp-dump --brief` on it.

@@ -24,7 +24,7 @@ struct OTLPHTTPSenderTests {
             retryPolicy: OTLPHTTPTestData.quickRetries)
         let body = OTLPEncoder().encode(
             OTLPTracesData(
-                resource: OTLPHTTPTestData.resource, scope: OTLPHTTPTestData.scope, spans: OTLPHTTPTestData.spans(20).map(\.span)))
+                resource: OTLPHTTPTestData.resource, scope: OTLPHTTPTestData.scope, items: OTLPHTTPTestData.spans(20).map(\.span)))
         let results = Results()
         DispatchQueue.concurrentPerform(iterations: threadCount) { _ in
             for _ in 0..<requestsPerThread { results.add(sender.send(body)) }

@@ -52,10 +52,10 @@ struct MetricKitHostileInputTests {
     {
         let resource = OTLPResource(attributes: [OTLPAttribute("service.name", "test")])
         let scope = OTLPInstrumentationScope(name: "test")
-        let logs = OTLPLogsData(resource: resource, scope: scope, logRecords: result.logRecords)
-        let traces = OTLPTracesData(resource: resource, scope: scope, spans: [result.span])
+        let logs = OTLPLogsData(resource: resource, scope: scope, items: result.logRecords)
+        let traces = OTLPTracesData(resource: resource, scope: scope, items: [result.span])
         let decodedLogs = try OTLPDecoder(options: .default).decodeLogs(OTLPEncoder().encode(logs))
-        #expect(decodedLogs.logRecordCount == result.logRecords.count, sourceLocation: sourceLocation)
+        #expect(decodedLogs.itemCount == result.logRecords.count, sourceLocation: sourceLocation)
         _ = try OTLPDecoder(options: .default).decodeTraces(OTLPEncoder().encode(traces))
         let json = OTLPJSONEncoder().encode(logs)
         _ = try json.withUnsafeBytes { (bytes) throws(OTLPReadError) in try OTLPJSONDecoder(options: .default).decodeLogs(bytes) }
@@ -380,9 +380,9 @@ struct MetricKitHostileInputTests {
         #expect(Int(span.droppedAttributesCount) > 30_000 - limit)
         let a = Self.attributes(span.attributes)
         #expect(a["metrickit.skipped_value_count"] == .int(1), "the notes are kept when attributes are dropped")
-        let data = OTLPTracesData(resource: OTLPResource(attributes: []), scope: OTLPInstrumentationScope(name: "t"), spans: result.spans)
+        let data = OTLPTracesData(resource: OTLPResource(attributes: []), scope: OTLPInstrumentationScope(name: "t"), items: result.spans)
         let decoded = try OTLPDecoder(options: .default).decodeTraces(OTLPEncoder().encode(data))
-        #expect(decoded.spanCount == result.spans.count)
+        #expect(decoded.itemCount == result.spans.count)
 
         let diagnostic = #"{\#(Self.period), "hangDiagnostics": [{"diagnosticMetaData": {\#(keys)}}]}"#
         let logs = try Self.converter().convertDiagnosticPayload(json: Array(diagnostic.utf8))

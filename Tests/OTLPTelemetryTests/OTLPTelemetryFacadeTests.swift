@@ -34,11 +34,11 @@ struct OTLPTelemetryFacadeTests {
         let exportedSpans = spans(traceRecords)
         #expect(exportedSpans.map(\.name).sorted() == ["inner", "outer"])
         guard case .traces(let data) = traceRecords[0] else { Issue.record("not traces"); return }
-        let resource = try #require(data.resourceSpans.first?.resource)
+        let resource = try #require(data.resourceGroups.first?.resource)
         #expect(resource.attributes.contains(OTLPAttribute("service.name", "facade")))
         #expect(resource.attributes.contains(OTLPAttribute("service.version", "2.0")))
         #expect(resource.attributes.contains { $0.key == "process.pid" })
-        #expect(data.resourceSpans.first?.scopeSpans.first?.scope?.name == "facade")
+        #expect(data.resourceGroups.first?.scopeGroups.first?.scope?.name == "facade")
 
         let reader = try OTLPRecordReader(path: logs)
         #expect(reader.framing == .jsonl && reader.isCompressed)

@@ -76,14 +76,14 @@ struct YardstickPeer {
             let batches = WorkloadGenerator.batches(WorkloadGenerator.spans(arguments.items))
             pass = { out in
                 for batch in batches {
-                    encoder.withEncoded(OTLPTracesData(resource: resource, scope: scope, spans: batch)) { appendFramed($0, to: &out) }
+                    encoder.withEncoded(OTLPTracesData(resource: resource, scope: scope, items: batch)) { appendFramed($0, to: &out) }
                 }
             }
         } else {
             let batches = WorkloadGenerator.batches(WorkloadGenerator.logRecords(arguments.items))
             pass = { out in
                 for batch in batches {
-                    encoder.withEncoded(OTLPLogsData(resource: resource, scope: scope, logRecords: batch)) { appendFramed($0, to: &out) }
+                    encoder.withEncoded(OTLPLogsData(resource: resource, scope: scope, items: batch)) { appendFramed($0, to: &out) }
                 }
             }
         }

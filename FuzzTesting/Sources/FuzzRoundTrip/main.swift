@@ -148,11 +148,11 @@ struct FuzzInput {
 
     mutating func traces() -> OTLPTracesData {
         OTLPTracesData(
-            resourceSpans: (0..<count(3)).map { _ in
-                OTLPResourceSpans(
+            resourceGroups: (0..<count(3)).map { _ in
+                OTLPResourceGroup<OTLPSpan>(
                     resource: resource(),
-                    scopeSpans: (0..<count(3)).map { _ in
-                        OTLPScopeSpans(scope: scope(), spans: (0..<count(5)).map { _ in span() }, schemaURL: string())
+                    scopeGroups: (0..<count(3)).map { _ in
+                        OTLPScopeGroup<OTLPSpan>(scope: scope(), spans: (0..<count(5)).map { _ in span() }, schemaURL: string())
                     },
                     schemaURL: string())
             })
@@ -160,11 +160,12 @@ struct FuzzInput {
 
     mutating func logs() -> OTLPLogsData {
         OTLPLogsData(
-            resourceLogs: (0..<count(3)).map { _ in
-                OTLPResourceLogs(
+            resourceGroups: (0..<count(3)).map { _ in
+                OTLPResourceGroup<OTLPLogRecord>(
                     resource: resource(),
-                    scopeLogs: (0..<count(3)).map { _ in
-                        OTLPScopeLogs(scope: scope(), logRecords: (0..<count(5)).map { _ in logRecord() }, schemaURL: string())
+                    scopeGroups: (0..<count(3)).map { _ in
+                        OTLPScopeGroup<OTLPLogRecord>(
+                            scope: scope(), logRecords: (0..<count(5)).map { _ in logRecord() }, schemaURL: string())
                     },
                     schemaURL: string())
             })

@@ -13,8 +13,10 @@ extension OTLPDecoder {
             log_record: MemoryLayout<OTLPLogRecord>.stride,
             key_value: MemoryLayout<OTLPAttribute>.stride,
             any_value: MemoryLayout<OTLPAttributeValue>.stride + arrayHeader,
-            resource_group: max(MemoryLayout<OTLPResourceSpans>.stride, MemoryLayout<OTLPResourceLogs>.stride) + 2 * arrayHeader,
-            scope_group: max(MemoryLayout<OTLPScopeSpans>.stride, MemoryLayout<OTLPScopeLogs>.stride) + 2 * arrayHeader,
+            resource_group: max(MemoryLayout<OTLPResourceGroup<OTLPSpan>>.stride, MemoryLayout<OTLPResourceGroup<OTLPLogRecord>>.stride) + 2
+                * arrayHeader,
+            scope_group: max(MemoryLayout<OTLPScopeGroup<OTLPSpan>>.stride, MemoryLayout<OTLPScopeGroup<OTLPLogRecord>>.stride) + 2
+                * arrayHeader,
             entity_ref: MemoryLayout<OTLPEntityRef>.stride + 2 * arrayHeader,
             other: arrayHeader,
             heap_string_overhead: arrayHeader,

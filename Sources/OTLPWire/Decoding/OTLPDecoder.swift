@@ -204,9 +204,9 @@ public struct OTLPDecoder: Sendable {
         // Both signals share the envelope's field numbers, so reading it as traces reads it as logs too.
         guard let data = try? decodeTraces(bytes) else { return false }
         let emptyScope = OTLPInstrumentationScope(name: "")
-        return data.resourceSpans.allSatisfy { group in
+        return data.resourceGroups.allSatisfy { group in
             (group.resource ?? OTLPResource()) == OTLPResource() && group.schemaURL.isEmpty
-                && group.scopeSpans.allSatisfy { ($0.scope ?? emptyScope) == emptyScope && $0.schemaURL.isEmpty }
+                && group.scopeGroups.allSatisfy { ($0.scope ?? emptyScope) == emptyScope && $0.schemaURL.isEmpty }
         }
     }
 

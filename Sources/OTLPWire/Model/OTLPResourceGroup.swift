@@ -7,8 +7,8 @@ public struct OTLPResourceGroup<Item> {
     /// The schema URL of the resource's data (`schema_url`); empty when absent.
     public var schemaURL: String
 
-    /// A resource group with every member given.
-    public init(resource: OTLPResource?, scopeGroups: [OTLPScopeGroup<Item>], schemaURL: String) {
+    /// The items of `resource`, grouped by scope.
+    public init(resource: OTLPResource?, scopeGroups: [OTLPScopeGroup<Item>] = [], schemaURL: String = "") {
         self.resource = resource
         self.scopeGroups = scopeGroups
         self.schemaURL = schemaURL

@@ -7,8 +7,8 @@ public struct OTLPScopeGroup<Item> {
     /// The schema URL of the scope's data (`schema_url`); empty when absent.
     public var schemaURL: String
 
-    /// A scope group with every member given.
-    public init(scope: OTLPInstrumentationScope?, items: [Item], schemaURL: String) {
+    /// The items of `scope`.
+    public init(scope: OTLPInstrumentationScope?, items: [Item] = [], schemaURL: String = "") {
         self.scope = scope
         self.items = items
         self.schemaURL = schemaURL

@@ -2,8 +2,9 @@
 /// instrumentation scope.
 ///
 /// Traces and logs requests share this shape; ``OTLPTracesData`` (`Item` is ``OTLPSpan``) and
-/// ``OTLPLogsData`` (`Item` is ``OTLPLogRecord``) are its two forms, with OTLP's own member names
-/// (`resourceSpans`, `scopeLogs`, ...) as aliases of the generic ones.
+/// ``OTLPLogsData`` (`Item` is ``OTLPLogRecord``) are its two forms. One name for each level, whatever the
+/// signal: OTLP's `resource_spans` and `resource_logs` are ``resourceGroups``, `scope_spans` and `scope_logs`
+/// are ``OTLPResourceGroup/scopeGroups``, `spans` and `log_records` are ``OTLPScopeGroup/items``.
 public struct OTLPSignalData<Item> {
     /// The resource groups, in request order (`resource_spans` or `resource_logs`).
     public var resourceGroups: [OTLPResourceGroup<Item>]

@@ -16,8 +16,8 @@ public enum OTLPPayload: Sendable {
     /// Spans or log records in the request.
     public var itemCount: Int {
         switch self {
-        case .traces(let data): data.spanCount
-        case .logs(let data): data.logRecordCount
+        case .traces(let data): data.itemCount
+        case .logs(let data): data.itemCount
         }
     }
 }

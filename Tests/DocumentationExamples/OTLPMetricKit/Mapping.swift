@@ -17,9 +17,9 @@ func writeConverted(spans: [OTLPSpan], logRecords: [OTLPLogRecord]) throws {
     let resource = OTLPResource(attributes: [OTLPAttribute("service.name", "metrickit")])
     let scope = MetricKitConverter.Options.default.scope
     let traces = OTLPRecordWriter(sink: try OTLPFileSink(path: "metrickit.u32be.bin"))
-    try traces.write(OTLPTracesData(resource: resource, scope: scope, spans: spans))
+    try traces.write(OTLPTracesData(resource: resource, scope: scope, items: spans))
     try traces.close()
     let logs = OTLPRecordWriter(sink: try OTLPFileSink(path: "diagnostics.u32be.bin"))
-    try logs.write(OTLPLogsData(resource: resource, scope: scope, logRecords: logRecords))
+    try logs.write(OTLPLogsData(resource: resource, scope: scope, items: logRecords))
     try logs.close()
 }

@@ -17,12 +17,12 @@ func writeTracesAndLogs() throws {
         attributes: [OTLPAttribute("payment.id", "p-1234")], traceID: traceID, spanID: span.spanID)
 
     let traces = OTLPRecordWriter(sink: try OTLPFileSink(path: "traces.u32be.bin"))
-    try traces.write(OTLPTracesData(resource: resource, scope: scope, spans: [span]))
+    try traces.write(OTLPTracesData(resource: resource, scope: scope, items: [span]))
     try traces.close()
 
     // JSON lines, gzip-compressed: what the Collector's otlpjsonfile receiver reads.
     let logs = OTLPRecordWriter(sink: try OTLPFileSink(path: "logs.jsonl.gz"), framing: .jsonl, gzip: true)
-    try logs.write(OTLPLogsData(resource: resource, scope: scope, logRecords: [record]))
+    try logs.write(OTLPLogsData(resource: resource, scope: scope, items: [record]))
     try logs.close()
 }
 

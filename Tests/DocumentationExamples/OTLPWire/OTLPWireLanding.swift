@@ -3,7 +3,7 @@ import OTLPWire
 
 func writeAndReadRecords(resource: OTLPResource, scope: OTLPInstrumentationScope, span: OTLPSpan) throws {
     let writer = OTLPRecordWriter(sink: try OTLPFileSink(path: "traces.u32be.bin"))
-    try writer.write(OTLPTracesData(resource: resource, scope: scope, spans: [span]))
+    try writer.write(OTLPTracesData(resource: resource, scope: scope, items: [span]))
     try writer.close()
 
     let reader = try OTLPRecordReader(path: "traces.u32be.bin")

@@ -13,14 +13,14 @@ func writeAndReadTraces() throws -> Int {
 
     // u32be length prefixes by default (also .varint, .jsonl); gzip: true writes one gzip member per flush.
     let writer = OTLPRecordWriter(sink: try OTLPFileSink(path: "traces.u32be.bin"))
-    try writer.write(OTLPTracesData(resource: resource, scope: scope, spans: [span]))
+    try writer.write(OTLPTracesData(resource: resource, scope: scope, items: [span]))
     try writer.flush(durable: true)  // durable: fsync
 
     // Any OTLP file reads back: framing, gzip and signal are detected.
     let reader = try OTLPRecordReader(path: "traces.u32be.bin")
     var spans = 0
     while let record = try reader.next() {
-        if case .traces(let data) = record.payload { spans += data.spanCount }
+        if case .traces(let data) = record.payload { spans += data.itemCount }
     }
     return spans
 }

@@ -35,9 +35,9 @@ struct OTLPSpoolQueueRecoveryTests {
         var records: [[UInt8]] = []
         while let record = try queue.next() {
             if let request = try? OTLPSpoolQueue.request(ofRecord: record.bytes), let traces = try? decoder.decodeTraces(request),
-                traces.spanCount > 0
+                traces.itemCount > 0
             {
-                try queue.acknowledge(record, items: traces.spanCount)
+                try queue.acknowledge(record, items: traces.itemCount)
                 records.append(record.bytes)
             } else {
                 try queue.skipDamaged(record)
@@ -236,7 +236,7 @@ struct OTLPSpoolQueueRecoveryTests {
         let large = OTLPEncoder().encode(
             OTLPTracesData(
                 resource: OTLPHTTPTestData.resource, scope: OTLPHTTPTestData.scope,
-                spans: [
+                items: [
                     OTLPSpan(
                         traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(1), name: String(repeating: "x", count: 300 << 10),
                         kind: .internal,

@@ -57,8 +57,8 @@ struct DemoGoldenTests {
                 path: directory.appendingPathComponent("out/\(file)").path, options: OTLPReaderOptions(signal: signal))
             while let record = try reader.next() {
                 switch record.payload {
-                case .traces(let data): spans += data.resourceSpans.flatMap { $0.scopeSpans.flatMap(\.spans) }
-                case .logs(let data): records += data.resourceLogs.flatMap { $0.scopeLogs.flatMap(\.logRecords) }
+                case .traces(let data): spans += data.resourceGroups.flatMap { $0.scopeGroups.flatMap(\.items) }
+                case .logs(let data): records += data.resourceGroups.flatMap { $0.scopeGroups.flatMap(\.items) }
                 }
             }
         }

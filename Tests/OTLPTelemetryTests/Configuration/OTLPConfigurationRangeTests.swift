@@ -168,13 +168,13 @@ struct OTLPConfigurationRangeTests {
         for round in 0..<200 {
             total +=
                 encoder.encode(
-                    OTLPLogsData(resourceLogs: [
-                        OTLPResourceLogs(
+                    OTLPLogsData(resourceGroups: [
+                        OTLPResourceGroup<OTLPLogRecord>(
                             resource: OTLPResource(),
-                            scopeLogs: [
-                                OTLPScopeLogs(
+                            scopeGroups: [
+                                OTLPScopeGroup<OTLPLogRecord>(
                                     scope: nil,
-                                    logRecords: (0..<200).map { OTLPLogRecord(timeUnixNano: UInt64($0 + round), body: .string("x")) })
+                                    items: (0..<200).map { OTLPLogRecord(timeUnixNano: UInt64($0 + round), body: .string("x")) })
                             ])
                     ])
                 ).count

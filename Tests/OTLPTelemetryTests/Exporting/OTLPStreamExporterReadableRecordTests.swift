@@ -227,7 +227,7 @@ struct OTLPStreamExporterReadableRecordTests {
         let reader = try OTLPRecordReader(path: path)
         let record = try #require(try reader.next())
         guard case .traces(let data) = record.payload else { Issue.record("not traces"); return }
-        let blob = data.resourceSpans[0].resource?.attributes.first { $0.key == "blob" }?.value
+        let blob = data.resourceGroups[0].resource?.attributes.first { $0.key == "blob" }?.value
         #expect(blob == .string(String(repeating: "b", count: OTLPLimits.defaultAttributeValueLength)))
     }
 

@@ -93,7 +93,7 @@ struct OTLPLimitsAndSamplingTests {
             limits.apply(to: &record)
             #expect(record.body?.nests(deeperThan: OTLPLimits.maxValueNestingLevels) == false)
             let bytes = OTLPEncoder().encode(
-                OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [span]))
+                OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), items: [span]))
             #expect(throws: Never.self) { try bytes.withUnsafeBytes { try OTLPDecoder().decodeTraces($0) } }
         }
     }

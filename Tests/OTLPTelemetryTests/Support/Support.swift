@@ -37,14 +37,14 @@ func readAll(_ bytes: [UInt8]) throws -> [OTLPPayload] {
 func spans(_ payloads: [OTLPPayload]) -> [OTLPSpan] {
     payloads.flatMap { payload -> [OTLPSpan] in
         guard case .traces(let data) = payload else { return [] }
-        return data.resourceSpans.flatMap { $0.scopeSpans.flatMap(\.spans) }
+        return data.resourceGroups.flatMap { $0.scopeGroups.flatMap(\.items) }
     }
 }
 
 func logRecords(_ payloads: [OTLPPayload]) -> [OTLPLogRecord] {
     payloads.flatMap { payload -> [OTLPLogRecord] in
         guard case .logs(let data) = payload else { return [] }
-        return data.resourceLogs.flatMap { $0.scopeLogs.flatMap(\.logRecords) }
+        return data.resourceGroups.flatMap { $0.scopeGroups.flatMap(\.items) }
     }
 }
 

@@ -213,6 +213,6 @@ struct DecodingLimitTests {
         }
         let ok = #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"startTimeUnixNano":1.8e19}]}]}]}"#
         let data = try Array(ok.utf8).withUnsafeBytes { try OTLPJSONDecoder().decodeTraces($0) }
-        #expect(data.resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano == 18_000_000_000_000_000_000)
+        #expect(data.resourceGroups[0].scopeGroups[0].items[0].startTimeUnixNano == 18_000_000_000_000_000_000)
     }
 }

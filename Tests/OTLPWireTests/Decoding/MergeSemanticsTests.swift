@@ -55,14 +55,14 @@ struct MergeSemanticsTests {
         let statusCode = OTLPProtobufBytes.field(15, OTLPProtobufBytes.varintField(3, 2))
         let statusMessage = OTLPProtobufBytes.field(15, OTLPProtobufBytes.field(2, Array("boom".utf8)))
         let span = try Self.traces(Self.spanRequest(OTLPProtobufBytes.field(5, Array("a".utf8)) + statusCode + statusMessage))
-            .resourceSpans[0].scopeSpans[0]
-            .spans[0]
+            .resourceGroups[0].scopeGroups[0]
+            .items[0]
         #expect(span.status == OTLPSpanStatus(code: .error, message: "boom"))
         // Two encodings of a span, concatenated: the later one's fields win where present, lists append.
         let requestA = OTLPEncoder().encode(
             OTLPTracesData(
                 resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
-                spans: [
+                items: [
                     OTLPSpan(
                         traceID: OTLPTraceID(high: 1, low: 2), spanID: OTLPSpanID(3), name: "first", startTimeUnixNano: 10,
                         endTimeUnixNano: 20,
@@ -71,14 +71,14 @@ struct MergeSemanticsTests {
         let requestB = OTLPEncoder().encode(
             OTLPTracesData(
                 resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
-                spans: [
+                items: [
                     OTLPSpan(
                         traceID: nil, spanID: nil, name: "", startTimeUnixNano: 0, endTimeUnixNano: 30,
                         attributes: [OTLPAttribute("b", 2)], status: OTLPSpanStatus(code: .unset, message: "later"))
                 ]))
         let spanA = try #require(first(2, of: first(2, of: first(1, of: requestA)!)!))
         let spanB = try #require(first(2, of: first(2, of: first(1, of: requestB)!)!))
-        let merged = try Self.traces(Self.spanRequest(spanA + spanB)).resourceSpans[0].scopeSpans[0].spans[0]
+        let merged = try Self.traces(Self.spanRequest(spanA + spanB)).resourceGroups[0].scopeGroups[0].items[0]
         #expect(merged.name == "first" && merged.traceID == OTLPTraceID(high: 1, low: 2) && merged.startTimeUnixNano == 10)
         #expect(merged.endTimeUnixNano == 30)
         #expect(merged.attributes == [OTLPAttribute("a", 1), OTLPAttribute("b", 2)])
@@ -117,13 +117,13 @@ struct MergeSemanticsTests {
             ),
         ]
         for (record, expected) in cases {
-            let body = try Self.logs(Self.logRequest(record)).resourceLogs[0].scopeLogs[0].logRecords[0].body
+            let body = try Self.logs(Self.logRequest(record)).resourceGroups[0].scopeGroups[0].items[0].body
             #expect(body == expected, "\(record)")
         }
         // A KeyValue's value merges the same way (a KeyValue whose value field occurs twice).
         let attribute = OTLPProtobufBytes.field(
             6, OTLPProtobufBytes.field(1, Array("k".utf8)) + OTLPProtobufBytes.field(2, kvlistA) + OTLPProtobufBytes.field(2, kvlistB))
-        let record = try Self.logs(Self.logRequest(attribute)).resourceLogs[0].scopeLogs[0].logRecords[0]
+        let record = try Self.logs(Self.logRequest(attribute)).resourceGroups[0].scopeGroups[0].items[0]
         #expect(record.attributes == [OTLPAttribute("k", .keyValueList([OTLPAttribute("a", 1), OTLPAttribute("b", 2)]))])
     }
 
@@ -132,7 +132,7 @@ struct MergeSemanticsTests {
         let attribute = OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(1, Array("k".utf8)))
         let resource = OTLPProtobufBytes.field(1, Array(repeating: attribute, count: 6_000).flatMap { $0 })
         let one = OTLPProtobufBytes.field(1, resource)
-        #expect(try Self.traces(one).resourceSpans[0].resource?.attributes.count == 6_000)
+        #expect(try Self.traces(one).resourceGroups[0].resource?.attributes.count == 6_000)
         do {
             _ = try Self.traces(OTLPProtobufBytes.field(1, resource + resource))
             Issue.record("12,000 merged attributes were accepted")
@@ -147,7 +147,7 @@ struct MergeSemanticsTests {
         }
         // A log body is level 4; each array adds 2: 48 arrays reach level 100 (the limit), 49 reach 102.
         let atLimit = OTLPProtobufBytes.field(5, nested(48)) + OTLPProtobufBytes.field(5, nested(1))
-        #expect(try Self.logs(Self.logRequest(atLimit)).logRecordCount == 1)
+        #expect(try Self.logs(Self.logRequest(atLimit)).itemCount == 1)
         #expect(throws: OTLPReadError.self) {
             try Self.logs(Self.logRequest(OTLPProtobufBytes.field(5, nested(49)) + OTLPProtobufBytes.field(5, nested(1))))
         }
@@ -214,14 +214,14 @@ struct MergeSemanticsTests {
                 droppedLinksCount: UInt32(random.below(2)))
         }
         return OTLPTracesData(
-            resourceSpans: (0..<(1 + random.below(2))).map { _ in
-                OTLPResourceSpans(
+            resourceGroups: (0..<(1 + random.below(2))).map { _ in
+                OTLPResourceGroup<OTLPSpan>(
                     resource: OTLPResource(attributes: attributes(&random), droppedAttributesCount: UInt32(random.below(2))),
-                    scopeSpans: (0..<(1 + random.below(2))).map { _ in
-                        OTLPScopeSpans(
+                    scopeGroups: (0..<(1 + random.below(2))).map { _ in
+                        OTLPScopeGroup<OTLPSpan>(
                             scope: OTLPInstrumentationScope(
                                 name: random.text(), version: random.text(), attributes: random.chance(50) ? attributes(&random) : []),
-                            spans: (0..<(1 + random.below(3))).map { _ in span() }, schemaURL: random.chance(30) ? "https://s/1" : "")
+                            items: (0..<(1 + random.below(3))).map { _ in span() }, schemaURL: random.chance(30) ? "https://s/1" : "")
                     }, schemaURL: random.chance(30) ? "https://r/1" : "")
             })
     }
@@ -236,13 +236,13 @@ struct MergeSemanticsTests {
                 droppedAttributesCount: UInt32(random.below(2)))
         }
         return OTLPLogsData(
-            resourceLogs: (0..<(1 + random.below(2))).map { _ in
-                OTLPResourceLogs(
+            resourceGroups: (0..<(1 + random.below(2))).map { _ in
+                OTLPResourceGroup<OTLPLogRecord>(
                     resource: OTLPResource(attributes: attributes(&random)),
-                    scopeLogs: (0..<(1 + random.below(2))).map { _ in
-                        OTLPScopeLogs(
+                    scopeGroups: (0..<(1 + random.below(2))).map { _ in
+                        OTLPScopeGroup<OTLPLogRecord>(
                             scope: OTLPInstrumentationScope(name: random.text()),
-                            logRecords: (0..<(1 + random.below(3))).map { _ in record() })
+                            items: (0..<(1 + random.below(3))).map { _ in record() })
                     })
             })
     }
@@ -334,7 +334,7 @@ struct MergeSemanticsTests {
                 }
             }
             // The whole decoder on the same bytes: a value or an OTLPReadError, never a trap.
-            _ = try? logs ? OTLPDecoder().decodeLogs(bytes).logRecordCount : OTLPDecoder().decodeTraces(bytes).spanCount
+            _ = try? logs ? OTLPDecoder().decodeLogs(bytes).itemCount : OTLPDecoder().decodeTraces(bytes).itemCount
         }
         #expect(merged > 1_000)
     }

@@ -41,11 +41,11 @@ struct OTLPDecoderTests {
         }
         let shallow = OTLPTracesData(
             resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
-            spans: [
+            items: [
                 OTLPSpan(traceID: nil, spanID: nil, name: "x", startTimeUnixNano: 1, endTimeUnixNano: 2)
             ])
         #expect(
-            try OTLPDecoder(options: OTLPDecodingOptions(maxNestingDepth: 4)).decodeTraces(OTLPEncoder().encode(shallow)).spanCount == 1)
+            try OTLPDecoder(options: OTLPDecodingOptions(maxNestingDepth: 4)).decodeTraces(OTLPEncoder().encode(shallow)).itemCount == 1)
     }
 
     @Test("strings with U+0000 and non-ASCII round-trip exactly")
@@ -53,14 +53,14 @@ struct OTLPDecoderTests {
         let name = "a\u{0}b\u{0}\u{0}é🚀\u{0}"
         let data = OTLPTracesData(
             resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "\u{0}"),
-            spans: [
+            items: [
                 OTLPSpan(
                     traceID: nil, spanID: nil, name: name, startTimeUnixNano: 1, endTimeUnixNano: 2,
                     attributes: [OTLPAttribute("\u{0}k", .string("\u{0}"))])
             ])
         let decoded = try OTLPDecoder().decodeTraces(OTLPEncoder().encode(data))
         #expect(decoded == data)
-        #expect(decoded.resourceSpans[0].scopeSpans[0].spans[0].name.utf8.count == name.utf8.count)
+        #expect(decoded.resourceGroups[0].scopeGroups[0].items[0].name.utf8.count == name.utf8.count)
     }
 
     @Test("signal detection: traces, logs, and an empty request says neither")
@@ -92,7 +92,7 @@ struct OTLPJSONDecoderTests {
             {"key":"i","value":{"intValue":-5}},{"key":"b","value":{"bytesValue":"AP8="}}],
             "status":{"code":"STATUS_CODE_ERROR"}}]}]}]}
             """)
-        let span = data.resourceSpans[0].scopeSpans[0].spans[0]
+        let span = data.resourceGroups[0].scopeGroups[0].items[0]
         #expect(span.traceID?.hex == "5b8efff798038103d269b633813fc60c")
         #expect(span.kind == .server)
         #expect(span.startTimeUnixNano == 1_700_000_000_000_000_000)

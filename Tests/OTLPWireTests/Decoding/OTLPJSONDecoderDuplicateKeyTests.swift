@@ -29,6 +29,6 @@ struct OTLPJSONDecoderDuplicateKeyTests {
     func distinctSpellings() throws {
         let data = try Self.decodeTraces(
             #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"a","startTimeUnixNano":"1"}],"schemaUrl":"u"}]}]}"#)
-        #expect(data.spanCount == 1)
+        #expect(data.itemCount == 1)
     }
 }

@@ -23,7 +23,7 @@ struct OTLPJSONNumberTests {
     }
 
     static func startTime(_ literal: String) throws(OTLPReadError) -> UInt64 {
-        try decodeTraces(spanJSON(#""startTimeUnixNano":"# + literal)).resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano
+        try decodeTraces(spanJSON(#""startTimeUnixNano":"# + literal)).resourceGroups[0].scopeGroups[0].items[0].startTimeUnixNano
     }
 
     /// A fixed64 time: every exact integer form, read without rounding.
@@ -149,10 +149,10 @@ struct OTLPJSONNumberTests {
 
     @Test("enums: names, integers in exponent form, and 32-bit range")
     func enums() throws {
-        let span = try Self.decodeTraces(Self.spanJSON(#""kind":3e0,"status":{"code":"2"}"#)).resourceSpans[0].scopeSpans[0].spans[0]
+        let span = try Self.decodeTraces(Self.spanJSON(#""kind":3e0,"status":{"code":"2"}"#)).resourceGroups[0].scopeGroups[0].items[0]
         #expect(span.kind == .client && span.status?.code == .error)
         let log = try Self.decodeLogs(#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"severityNumber":1.7e1}]}]}]}"#)
-        #expect(log.resourceLogs[0].scopeLogs[0].logRecords[0].severity.rawValue == 17)
+        #expect(log.resourceGroups[0].scopeGroups[0].items[0].severity.rawValue == 17)
         #expect { try Self.decodeTraces(Self.spanJSON(#""kind":"SPAN_KIND_NOPE""#)) } throws: {
             ($0 as! OTLPReadError).code == .malformedJSON
         }
@@ -162,7 +162,7 @@ struct OTLPJSONNumberTests {
     func doubles() throws {
         func double(_ literal: String) throws(OTLPReadError) -> Double? {
             let data = try Self.decodeTraces(Self.spanJSON(#""attributes":[{"key":"d","value":{"doubleValue":"# + literal + "}}]"))
-            if case .double(let value)? = data.resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value { return value }
+            if case .double(let value)? = data.resourceGroups[0].scopeGroups[0].items[0].attributes[0].value { return value }
             return nil
         }
         #expect(try double("-0")?.sign == .minus)

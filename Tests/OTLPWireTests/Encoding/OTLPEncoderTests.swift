@@ -24,8 +24,9 @@ struct OTLPEncoderTests {
         #expect(OTLPEncoder().encode(OTLPTracesData()).isEmpty)
         #expect(OTLPEncoder().encode(OTLPLogsData()).isEmpty)
         try roundTrip(
-            OTLPTracesData(resourceSpans: [
-                OTLPResourceSpans(resource: nil), OTLPResourceSpans(resource: OTLPResource(), scopeSpans: [OTLPScopeSpans(scope: nil)]),
+            OTLPTracesData(resourceGroups: [
+                OTLPResourceGroup<OTLPSpan>(resource: nil),
+                OTLPResourceGroup<OTLPSpan>(resource: OTLPResource(), scopeGroups: [OTLPScopeGroup<OTLPSpan>(scope: nil)]),
             ]))
     }
 
@@ -34,7 +35,7 @@ struct OTLPEncoderTests {
         let scope = OTLPInstrumentationScope(name: "s")
         try roundTrip(
             OTLPTracesData(
-                resource: OTLPResource(), scope: scope, spans: [span(name: String(repeating: "n", count: nameLength)), span(name: "x")]))
+                resource: OTLPResource(), scope: scope, items: [span(name: String(repeating: "n", count: nameLength)), span(name: "x")]))
     }
 
     @Test("batches under 16 KiB and over 2 MiB (the 3-byte envelope slots move)", arguments: [1, 3_000, 12_000])
@@ -47,7 +48,7 @@ struct OTLPEncoderTests {
         try roundTrip(
             OTLPTracesData(
                 resource: OTLPResource(attributes: [OTLPAttribute("service.name", "x")]), scope: OTLPInstrumentationScope(name: "s"),
-                spans: spans))
+                items: spans))
     }
 
     @Test("schema URLs, entity refs, several resources and scopes, dropped counts")
@@ -57,19 +58,19 @@ struct OTLPEncoderTests {
             entityRefs: [
                 OTLPEntityRef(schemaURL: "https://example.com/s", type: "service", idKeys: ["service.name", ""], descriptionKeys: ["d"])
             ])
-        let data = OTLPTracesData(resourceSpans: [
-            OTLPResourceSpans(
+        let data = OTLPTracesData(resourceGroups: [
+            OTLPResourceGroup<OTLPSpan>(
                 resource: resource,
-                scopeSpans: [
-                    OTLPScopeSpans(
+                scopeGroups: [
+                    OTLPScopeGroup<OTLPSpan>(
                         scope: OTLPInstrumentationScope(
                             name: "one", version: "1", attributes: [OTLPAttribute("k", 1)], droppedAttributesCount: 2),
-                        spans: [span(name: "a")], schemaURL: "https://s/1"),
-                    OTLPScopeSpans(scope: OTLPInstrumentationScope(name: "two"), spans: [span(name: "b"), span(name: "c")]),
+                        items: [span(name: "a")], schemaURL: "https://s/1"),
+                    OTLPScopeGroup<OTLPSpan>(scope: OTLPInstrumentationScope(name: "two"), items: [span(name: "b"), span(name: "c")]),
                 ], schemaURL: "https://r/1"),
-            OTLPResourceSpans(
+            OTLPResourceGroup<OTLPSpan>(
                 resource: OTLPResource(attributes: [OTLPAttribute("service.name", "b")]),
-                scopeSpans: [OTLPScopeSpans(scope: OTLPInstrumentationScope(name: "three"), spans: [span(name: "d")])]),
+                scopeGroups: [OTLPScopeGroup<OTLPSpan>(scope: OTLPInstrumentationScope(name: "three"), items: [span(name: "d")])]),
         ])
         try roundTrip(data)
     }
@@ -87,7 +88,7 @@ struct OTLPEncoderTests {
         attributes.append(OTLPAttribute("absent", nil))
         try roundTrip(
             OTLPTracesData(
-                resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), spans: [span(name: "v", attributes: attributes)]))
+                resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), items: [span(name: "v", attributes: attributes)]))
     }
 
     @Test("nesting at the decoder's limit encodes, and one level more is refused on decoding")
@@ -96,11 +97,11 @@ struct OTLPEncoderTests {
         func nested(_ depth: Int) -> OTLPAttributeValue { depth == 0 ? .int(1) : .array([nested(depth - 1)]) }
         let atLimit = OTLPTracesData(
             resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
-            spans: [span(name: "deep", attributes: [OTLPAttribute("v", nested(47))])])
+            items: [span(name: "deep", attributes: [OTLPAttribute("v", nested(47))])])
         try roundTrip(atLimit)
         let tooDeep = OTLPTracesData(
             resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
-            spans: [span(name: "deep", attributes: [OTLPAttribute("v", nested(48))])])
+            items: [span(name: "deep", attributes: [OTLPAttribute("v", nested(48))])])
         #expect(throws: OTLPReadError.self) { try OTLPDecoder().decodeTraces(OTLPEncoder().encode(tooDeep)) }
         do {
             _ = try OTLPDecoder().decodeTraces(OTLPEncoder().encode(tooDeep))

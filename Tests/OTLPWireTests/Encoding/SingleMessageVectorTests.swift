@@ -25,11 +25,11 @@ struct SingleMessageVectorTests {
         case .traces:
             let data = try decoder.decodeTraces(bytes)
             again = encoder.encode(data)
-            #expect(data.spanCount == entry.items)
+            #expect(data.itemCount == entry.items)
         case .logs:
             let data = try decoder.decodeLogs(bytes)
             again = encoder.encode(data)
-            #expect(data.logRecordCount == entry.items)
+            #expect(data.itemCount == entry.items)
         }
         // Compared through JSON: semantic equality, where NaN equals NaN (model == cannot say that).
         #expect(SemanticJSON.equal(try SemanticJSON.parse(ours(again, entry.kind)), try SemanticJSON.parse(ours(bytes, entry.kind))))

@@ -90,7 +90,7 @@ struct HostileInputTests {
         let bytesValue = OTLPEncoder().encode(
             OTLPTracesData(
                 resource: OTLPResource(attributes: [OTLPAttribute("b", .bytes([0xFF, 0xFE]))]), scope: OTLPInstrumentationScope(name: "s"),
-                spans: []))
+                items: []))
         #expect(Self.read(Self.framed(bytesValue), framing: .u32be).error == nil)
     }
 
@@ -108,7 +108,7 @@ struct HostileInputTests {
     static func deep(_ arrays: Int) -> OTLPTracesData {
         OTLPTracesData(
             resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
-            spans: [
+            items: [
                 OTLPSpan(
                     traceID: nil, spanID: nil, name: "deep", startTimeUnixNano: 1, endTimeUnixNano: 2,
                     attributes: [OTLPAttribute("v", nested(arrays))])
@@ -123,7 +123,7 @@ struct HostileInputTests {
             let protobuf = Self.read(Self.framed(Self.good) + Self.framed(OTLPEncoder().encode(data)), framing: .u32be)
             #expect(protobuf.error?.code == expected, "protobuf, \(arrays) arrays")
             let json = Array(
-                (String(decoding: OTLPJSONEncoder().encode(OTLPTracesData(resourceSpans: [])), as: UTF8.self) + "\n"
+                (String(decoding: OTLPJSONEncoder().encode(OTLPTracesData(resourceGroups: [])), as: UTF8.self) + "\n"
                     + String(decoding: OTLPJSONEncoder().encode(data), as: UTF8.self) + "\n").utf8)
             let fromJSON = Self.read(json, framing: .jsonl)
             #expect(fromJSON.error?.code == expected, "JSON, \(arrays) arrays")
@@ -156,7 +156,7 @@ struct HostileInputTests {
         case "resource": resource.attributes = many
         default: scope.attributes = many
         }
-        return OTLPTracesData(resource: resource, scope: scope, spans: [span])
+        return OTLPTracesData(resource: resource, scope: scope, items: [span])
     }
 
     @Test(
@@ -165,7 +165,7 @@ struct HostileInputTests {
     func attributeCount(item: String) {
         var options = OTLPReaderOptions()
         options.decoding.maxAttributesPerItem = 20
-        let empty = OTLPTracesData(resourceSpans: [])
+        let empty = OTLPTracesData(resourceGroups: [])
         for (count, expected) in [(20, nil as OTLPReadError.Code?), (21, .tooManyAttributes)] {
             let data = Self.manyAttributes(count, on: item)
             let protobuf = Self.read(Self.framed(Self.good) + Self.framed(OTLPEncoder().encode(data)), framing: .u32be, options: options)
@@ -187,7 +187,7 @@ struct HostileInputTests {
         let logs = { (count: Int) in
             OTLPLogsData(
                 resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
-                logRecords: [
+                items: [
                     OTLPLogRecord(timeUnixNano: 1, attributes: Self.attributes(count))
                 ])
         }

@@ -9,7 +9,7 @@ struct SignalDetectionTests {
     static let logsLikeSpans = OTLPEncoder().encode(
         OTLPLogsData(
             resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
-            logRecords: (0..<3).map { OTLPLogRecord(timeUnixNano: 0, severityText: "INFO", body: .string("hello \($0)")) }))
+            items: (0..<3).map { OTLPLogRecord(timeUnixNano: 0, severityText: "INFO", body: .string("hello \($0)")) }))
     static let traces = OTLPEncoder().encode(SampleTelemetry.traces(2))
     static let logs = OTLPEncoder().encode(SampleTelemetry.logs(2))
 

@@ -51,6 +51,6 @@ enum SampleTelemetry {
     }
 
     static func logs(_ count: Int, offset: Int = 0) -> OTLPLogsData {
-        OTLPLogsData(resource: resource, scope: scope, logRecords: (0..<count).map { logRecord(offset + $0) })
+        OTLPLogsData(resource: resource, scope: scope, items: (0..<count).map { logRecord(offset + $0) })
     }
 }
