@@ -197,9 +197,10 @@ let package = Package(
         .executableTarget(
             name: "otlp-doc-examples",
             dependencies: [
-                "OTLPWire", "OTLPTelemetry", "OTLPHTTP", "OTLPInstrumentation", "OTLPMetricKit", "OTLPTesting",
+                "OTLPWire", "OTLPTelemetry", "OTLPHTTP", "OTLPInstrumentation", "OTLPMetricKit", "OTLPTesting", "OTLPServiceLifecycle",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/DocumentationExamples",
             swiftSettings: swiftSettings),

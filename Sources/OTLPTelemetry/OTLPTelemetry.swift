@@ -228,7 +228,7 @@ public final class OTLPTelemetry: Sendable {
     /// Makes this pipeline the process's tracer (swift-distributed-tracing) and log handler (swift-log): each
     /// log call becomes a log record and, unless the configuration's `consoleLogging` is off, also a line on
     /// standard error (swift-log's `StreamLogHandler`), both at `logLevel` and above; the metadata provider
-    /// ``Logging/Logger/MetadataProvider/otlpTraceContext`` adds the active span's `trace_id` and `span_id` to
+    /// `Logger.MetadataProvider.otlpTraceContext` adds the active span's `trace_id` and `span_id` to
     /// both. Each system can be bootstrapped once per process: when the program bootstraps swift-log itself,
     /// call ``bootstrapTracing()`` instead and use ``logHandler(label:logLevel:metadataProvider:)``.
     public func bootstrap(logLevel: Logger.Level = .info) {
@@ -251,7 +251,7 @@ public final class OTLPTelemetry: Sendable {
 
     /// Makes this pipeline the process's tracer (swift-distributed-tracing) and leaves swift-log alone: for a
     /// program that bootstraps swift-log itself, with ``logHandler(label:logLevel:metadataProvider:)`` among
-    /// its handlers and ``Logging/Logger/MetadataProvider/otlpTraceContext`` as its metadata provider.
+    /// its handlers and `Logger.MetadataProvider.otlpTraceContext` as its metadata provider.
     public func bootstrapTracing() {
         InstrumentationSystem.bootstrap(tracer)
     }

@@ -48,7 +48,7 @@ public struct OTLPLogHandler: LogHandler {
         if let callMetadata = event.metadata { merged.merge(callMetadata) { $1 } }
         if merged["trace_id"] != nil || merged["span_id"] != nil, let spanContext = InstrumentationContext.current?.otlpSpanContext {
             // The record carries the active span's IDs in its own fields (the emitter sets them): the copies
-            // a metadata provider adds (``Logger/MetadataProvider/otlpTraceContext``) are not repeated as
+            // a metadata provider adds (`Logger.MetadataProvider.otlpTraceContext`) are not repeated as
             // attributes.
             if merged["trace_id"] == .string(spanContext.traceID.hex) { merged["trace_id"] = nil }
             if merged["span_id"] == .string(spanContext.spanID.hex) { merged["span_id"] = nil }
