@@ -286,9 +286,10 @@ public final class OTLPTelemetry: Sendable {
     /// does (down, or never answering), the application's own processors' `shutdown()` excepted: what is not
     /// delivered by then stays in the spool when `otlp` has one, and is counted as dropped otherwise
     /// (`shutdown_timeout`, or `export_failed` for a request that failed). A refused connection is not tried
-    /// again during shutdown.
+    /// again during shutdown. Only the first call does this: a later one (a program that also hands the
+    /// telemetry to a `ServiceGroup`, which shuts it down) returns at once.
     public func shutdown() {
-        shutdownCalled.set()
+        guard shutdownCalled.set() else { return }
         let deadline = ContinuousClock.now + .seconds(configuration.shutdownTimeoutSeconds)
         // The application's processors first, in chain order (what they emit then is still exported), each
         // once even when installed for both signals.
@@ -372,5 +373,11 @@ private final class OTLPShutdownFlag: @unchecked Sendable {
 
     var isSet: Bool { lock.withLock { value } }
 
-    func set() { lock.withLock { value = true } }
+    /// Sets the flag; returns whether this call set it (it was not set before).
+    func set() -> Bool {
+        lock.withLock {
+            defer { value = true }
+            return !value
+        }
+    }
 }

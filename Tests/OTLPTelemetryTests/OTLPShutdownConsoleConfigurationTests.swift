@@ -1,6 +1,7 @@
 import Foundation
 import OTLPWire
 import Testing
+import Tracing
 
 @testable import OTLPTelemetry
 
@@ -48,5 +49,17 @@ struct OTLPShutdownConsoleConfigurationTests {
         let nan = OTLPTelemetry(configuration: .init(shutdownTimeoutSeconds: .nan), diagnostics: { _ in })
         #expect(nan.configuration.shutdownTimeoutSeconds == 5)
         nan.shutdown()
+    }
+
+    @Test("only the first shutdown() works and reports: a second one (after a ServiceGroup's) returns at once")
+    func secondShutdown() throws {
+        let messages = Messages()
+        let telemetry = OTLPTelemetry(
+            configuration: .init(traces: .init(path: "/dev/null/traces.u32be.bin")), diagnostics: messages.add)
+        telemetry.tracer.startSpan("lost").end()
+        telemetry.shutdown()
+        telemetry.shutdown()
+        #expect(messages.all.filter { $0.contains("dropped data") }.count == 1, "\(messages.all)")
+        #expect(telemetry.counters.snapshot.spansDropped == [.writeFailed: 1])
     }
 }
