@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "OTLPTelemetry", targets: ["OTLPTelemetry"]),
         .library(name: "OTLPInstrumentation", targets: ["OTLPInstrumentation"]),
         .library(name: "OTLPHTTP", targets: ["OTLPHTTP"]),
+        .library(name: "OTLPServiceLifecycle", targets: ["OTLPServiceLifecycle"]),
         .library(name: "OTLPTesting", targets: ["OTLPTesting"]),
         .library(name: "OTLPMetricKit", targets: ["OTLPMetricKit"]),
         .executable(name: "otlp-dump", targets: ["otlp-dump"]),
@@ -31,6 +32,8 @@ let package = Package(
         // OTLPHTTP only: users who write files alone never build a networking stack.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // OTLPServiceLifecycle only: users who do not run a ServiceGroup never build it.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // MARK: C — system libraries
@@ -74,6 +77,13 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The telemetry as a swift-service-lifecycle Service: a product of its own, so that only programs that
+        // run a ServiceGroup build ServiceLifecycle (and swift-async-algorithms under it).
+        .target(
+            name: "OTLPServiceLifecycle",
+            dependencies: ["OTLPTelemetry", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -138,7 +148,7 @@ let package = Package(
         .testTarget(
             name: "OTLPTelemetryTests",
             dependencies: [
-                "OTLPTelemetry", "OTLPWire", "OTLPTesting", "OTLPTestSupport", "otlp-crash-writer",
+                "OTLPTelemetry", "OTLPWire", "OTLPTesting", "OTLPTestSupport", "otlp-crash-writer", "otlp-log-writer",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -160,6 +170,23 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["FailCases"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "OTLPServiceLifecycleTests",
+            dependencies: [
+                "OTLPServiceLifecycle", "OTLPTelemetry", "OTLPWire",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: swiftSettings),
+        // A child process for the bootstrap tests: a tool setting up swift-log the ways programs do.
+        .executableTarget(
+            name: "otlp-log-writer",
+            dependencies: [
+                "OTLPTelemetry", .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Support/otlp-log-writer",
+            swiftSettings: swiftSettings),
         // A child process for the spool's outage test: an app delivering through otlp.spool.
         .executableTarget(
             name: "otlp-spool-writer",
@@ -173,9 +200,10 @@ let package = Package(
         .executableTarget(
             name: "otlp-doc-examples",
             dependencies: [
-                "OTLPWire", "OTLPTelemetry", "OTLPHTTP", "OTLPInstrumentation", "OTLPMetricKit", "OTLPTesting",
+                "OTLPWire", "OTLPTelemetry", "OTLPHTTP", "OTLPInstrumentation", "OTLPMetricKit", "OTLPTesting", "OTLPServiceLifecycle",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/DocumentationExamples",
             // Compiled as a user's package would be: `package` declarations of the libraries are out of reach,

@@ -12,7 +12,8 @@ public import OTLPWire
 /// accepted items as exported; a partial success's rejected items, and those of a request refused for its
 /// content (400 with an OTLP `Status`) or as too large alone, as dropped (`rejected`); a batch not delivered
 /// (unreachable, or an answer such as 401, 404 or 500: there is no spool to keep it in) as dropped
-/// (`export_failed`); and retries per signal. A 413 splits the batch into halves sent in turn. Refusals and
+/// (`export_failed`); a batch not sent because shutdown's deadline had passed as dropped
+/// (`shutdown_timeout`); and retries per signal. A 413 splits the batch into halves sent in turn. Refusals and
 /// partial successes are reported to `diagnostics` with the collector's message.
 public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchecked Sendable {
     /// Where, how and for how long batches are sent.
@@ -55,6 +56,10 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
                 counters.dropped(items.count, signal, .shutDown)
                 return false
             }
+            guard !sender.isPastShutdownDeadline else {
+                counters.dropped(items.count, signal, .shutdownTimeout)
+                return false
+            }
             let encodable = Item.droppingTooDeeplyNested(
                 items, counters: counters, reporter: "OTLP/HTTP exporter", diagnostics: diagnostics)
             let tooLarge = items.count - encodable.count
@@ -63,11 +68,15 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
             counters.retried(delivery.retries, signal)
             counters.exported(delivery.acceptedItems, signal, bytes: delivery.acceptedBytes)
             counters.dropped(delivery.rejectedItems, signal, .rejected)
-            counters.dropped(delivery.undeliveredItems, signal, .exportFailed)
             for message in delivery.messages {
                 diagnostics("OTLP/HTTP exporter: \(endpoint.redactedURL) \(Self.printable(message))")
             }
-            if let failure = delivery.failure {
+            if delivery.failure == OTLPHTTPSender.notSentAtShutdown {
+                // Not sent: shutdown's deadline had passed. Counted for the shutdown report, which says what to
+                // raise, not reported batch by batch.
+                counters.dropped(delivery.undeliveredItems, signal, .shutdownTimeout)
+            } else if let failure = delivery.failure {
+                counters.dropped(delivery.undeliveredItems, signal, .exportFailed)
                 diagnostics(
                     "OTLP/HTTP exporter: \(delivery.undeliveredItems) \(signal.noun(delivery.undeliveredItems)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.redactedURL): \(Self.printable(failure))"
                 )
@@ -79,8 +88,9 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
     /// A collector's text (a message, an answer's body) as one safe diagnostic line, at most 512 characters.
     private static func printable(_ text: String) -> String { OTLPDiagnostics.printable(text, maxCharacters: 512) }
 
-    /// Stops retrying `seconds` from now, so that shutdown ends in time; the batch being sent and later ones
-    /// get no wait past it (what is not delivered is dropped and counted, `export_failed`).
+    /// Stops retrying `seconds` from now, so that shutdown ends in time: the batch being sent gets no wait
+    /// past it, nor another attempt after a refused connection (what is not delivered is dropped and counted,
+    /// `export_failed`), and later batches are not sent (dropped and counted, `shutdown_timeout`).
     public func prepareForShutdown(withinSeconds seconds: Double) {
         sender.stopRetrying(afterSeconds: seconds)
     }

@@ -162,8 +162,12 @@ package final class OTLPHTTPSender: Sendable {
         let now = NIODeadline.now()
         var deadline = now + Self.timeAmount(seconds: endpoint.timeoutSeconds)
         if let stop = retryDeadline.value {
-            // Shutting down: what arrives after the deadline gets one short attempt, no retries.
-            deadline = min(deadline, max(stop, now + .seconds(1)))
+            // Shutting down: nothing is sent past the deadline (regression: each batch left got an attempt of
+            // a second, so a collector that never answers held shutdown up for a second per batch).
+            guard now < stop else {
+                return Result(outcome: .failed(reason: Self.notSentAtShutdown), attempts: 0)
+            }
+            deadline = min(deadline, stop)
         }
         var attempts = 0
         /// Attempts sent again at once because their connection had been closed (not counted for the backoff).
@@ -222,6 +226,12 @@ package final class OTLPHTTPSender: Sendable {
                     }
                 }
                 reason = Self.describe(error, shutdownDeadline: endsAtShutdown(deadline))
+                // Nothing listens there: during shutdown that does not change before the deadline (regression:
+                // a short tool took 10-15 s to exit, retrying a refused connection batch after batch).
+                if retryDeadline.value != nil, Self.isConnectionRefused(error) {
+                    return Result(
+                        outcome: .failed(reason: "\(reason); not tried again during shutdown"), attempts: attempts)
+                }
             }
             // A `Retry-After` asks for at least its wait; the backoff still grows, so `Retry-After: 0` or a
             // date in the past cannot make a storm of requests.
@@ -241,6 +251,24 @@ package final class OTLPHTTPSender: Sendable {
                     attempts: attempts)
             }
         }
+    }
+
+    /// Why a send made after shutdown's deadline was not made.
+    package static let notSentAtShutdown = "not sent: the shutdown deadline had passed"
+
+    /// Whether shutdown's deadline (``stopRetrying(afterSeconds:)``) has passed: sends fail at once, unsent.
+    package var isPastShutdownDeadline: Bool {
+        retryDeadline.value.map { NIODeadline.now() >= $0 } ?? false
+    }
+
+    /// Whether `error` says nothing accepts connections at the endpoint (`ECONNREFUSED`), directly or for
+    /// every address tried.
+    static func isConnectionRefused(_ error: any Error) -> Bool {
+        if let code = errnoCode(of: error) { return code == ECONNREFUSED }
+        if let error = error as? NIOConnectionError {
+            return !error.connectionErrors.isEmpty && error.connectionErrors.allSatisfy { isConnectionRefused($0.error) }
+        }
+        return false
     }
 
     /// Whether a send whose own deadline is `deadline` ends at shutdown's deadline rather than at its timeout.
@@ -298,7 +326,8 @@ package final class OTLPHTTPSender: Sendable {
     }
 
     /// Makes every send stop retrying `seconds` from now (shutdown has begun): no wait between attempts ends
-    /// later, and a send started later gets one attempt of at most a second.
+    /// later, a request in flight then is cancelled, a refused connection is not tried again, and a send
+    /// started later fails at once, unsent (``notSentAtShutdown``).
     package func stopRetrying(afterSeconds seconds: Double) {
         retryDeadline.setEarliest(NIODeadline.now() + Self.timeAmount(seconds: seconds))
     }

@@ -15,6 +15,9 @@ internal import Tracing
 /// telemetry.shutdown()                        // exports everything; reports drops
 /// ```
 ///
+/// A program that bootstraps swift-log itself calls ``bootstrapTracing()`` and builds its handlers with
+/// ``logHandler(label:logLevel:metadataProvider:)`` (swift-log's bootstrap can be called once per process).
+///
 /// A signal with neither an output path nor a collector (the `otlp` section, with an `exporterFactory`) is
 /// not exported: its items are counted as dropped (`disabled`).
 public final class OTLPTelemetry: Sendable {
@@ -28,7 +31,7 @@ public final class OTLPTelemetry: Sendable {
     /// What was handed to the collector of the configuration's `otlp` section, delivered (exported), and
     /// dropped (`rejected`, `export_failed`, ...), with retries; all zero without one.
     public let deliveryCounters: OTLPTelemetryCounters
-    /// The tracer ``bootstrap(logLevel:)`` installs for swift-distributed-tracing; usable directly too.
+    /// The tracer ``bootstrap(logLevel:)`` and ``bootstrapTracing()`` install for swift-distributed-tracing; usable directly too.
     public let tracer: OTLPTracer
     /// The log emitter behind swift-log's handler; for records with explicit timestamps, bodies or event names.
     public let logEmitter: OTLPLogEmitter
@@ -200,16 +203,57 @@ public final class OTLPTelemetry: Sendable {
             stage: logStage, scope: scope, clock: clock, limits: configuration.limits, logRecordProcessors: logRecordProcessors)
     }
 
-    /// A swift-log handler that emits through this pipeline.
-    public func logHandler(label: String, logLevel: Logger.Level = .info) -> OTLPLogHandler {
-        OTLPLogHandler(label: label, emitter: logEmitter, logLevel: logLevel, clock: clock)
+    /// A swift-log handler that emits through this pipeline, at `logLevel` and above; `metadataProvider`
+    /// (swift-log's bootstrap passes its own) adds metadata to every record.
+    ///
+    /// The way to export swift-log's lines when the program bootstraps swift-log itself (swift-log traps on a
+    /// second bootstrap): with ``bootstrapTracing()`` for the tracer, and beside the program's own handlers.
+    ///
+    /// ```swift
+    /// telemetry.bootstrapTracing()
+    /// LoggingSystem.bootstrap(
+    ///     { label, provider in
+    ///         MultiplexLogHandler([
+    ///             telemetry.logHandler(label: label, metadataProvider: provider),
+    ///             StreamLogHandler.standardOutput(label: label, metadataProvider: provider),
+    ///         ])
+    ///     }, metadataProvider: .otlpTraceContext)
+    /// ```
+    public func logHandler(
+        label: String, logLevel: Logger.Level = .info, metadataProvider: Logger.MetadataProvider? = nil
+    ) -> OTLPLogHandler {
+        OTLPLogHandler(label: label, emitter: logEmitter, logLevel: logLevel, metadataProvider: metadataProvider, clock: clock)
     }
 
-    /// Makes this pipeline the process's tracer (swift-distributed-tracing) and log handler (swift-log).
-    /// Both systems can be bootstrapped once per process.
+    /// Makes this pipeline the process's tracer (swift-distributed-tracing) and log handler (swift-log): each
+    /// log call becomes a log record and, unless the configuration's `consoleLogging` is off, also a line on
+    /// standard error (swift-log's `StreamLogHandler`), both at `logLevel` and above; the metadata provider
+    /// `Logger.MetadataProvider.otlpTraceContext` adds the active span's `trace_id` and `span_id` to
+    /// both. Each system can be bootstrapped once per process: when the program bootstraps swift-log itself,
+    /// call ``bootstrapTracing()`` instead and use ``logHandler(label:logLevel:metadataProvider:)``.
     public func bootstrap(logLevel: Logger.Level = .info) {
         InstrumentationSystem.bootstrap(tracer)
-        LoggingSystem.bootstrap { [self] label in logHandler(label: label, logLevel: logLevel) }
+        var console = configuration.consoleLogging
+        if console, configuration.traces.path == "stderr" || configuration.logs.path == "stderr" {
+            console = false
+            diagnostics(
+                "OTLPWire telemetry: no console logging: an output writes OTLP to stderr, which the console lines would be mixed into")
+        }
+        LoggingSystem.bootstrap(
+            { [self, console] label, metadataProvider in
+                let handler = logHandler(label: label, logLevel: logLevel, metadataProvider: metadataProvider)
+                guard console else { return handler }
+                var standardError = StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
+                standardError.logLevel = logLevel
+                return MultiplexLogHandler([handler, standardError])
+            }, metadataProvider: .otlpTraceContext)
+    }
+
+    /// Makes this pipeline the process's tracer (swift-distributed-tracing) and leaves swift-log alone: for a
+    /// program that bootstraps swift-log itself, with ``logHandler(label:logLevel:metadataProvider:)`` among
+    /// its handlers and `Logger.MetadataProvider.otlpTraceContext` as its metadata provider.
+    public func bootstrapTracing() {
+        InstrumentationSystem.bootstrap(tracer)
     }
 
     /// Exports everything received so far.
@@ -237,8 +281,16 @@ public final class OTLPTelemetry: Sendable {
 
     /// Exports everything received so far and stops; reports to the diagnostics hook if anything was dropped.
     /// Closes the output files and releases their locks, so another pipeline may write the same paths.
+    ///
+    /// Returns within the configuration's `shutdownTimeoutSeconds` (5 s by default) whatever the collector
+    /// does (down, or never answering), the application's own processors' `shutdown()` excepted: what is not
+    /// delivered by then stays in the spool when `otlp` has one, and is counted as dropped otherwise
+    /// (`shutdown_timeout`, or `export_failed` for a request that failed). A refused connection is not tried
+    /// again during shutdown. Only the first call does this: a later one (a program that also hands the
+    /// telemetry to a `ServiceGroup`, which shuts it down) returns at once.
     public func shutdown() {
-        shutdownCalled.set()
+        guard shutdownCalled.set() else { return }
+        let deadline = ContinuousClock.now + .seconds(configuration.shutdownTimeoutSeconds)
         // The application's processors first, in chain order (what they emit then is still exported), each
         // once even when installed for both signals.
         var shutDown = Set<ObjectIdentifier>()
@@ -247,25 +299,47 @@ public final class OTLPTelemetry: Sendable {
         }
         for processor in spanProcessors where isFirstShutdown(processor) { processor.shutdown() }
         for processor in logRecordProcessors where isFirstShutdown(processor) { processor.shutdown() }
-        // Both signals at once: each may wait up to the export timeout for a collector.
-        let spans = DispatchGroup()
+        // Both signals at once, each by the deadline.
         let spanStage = spanStage
-        DispatchQueue.global().async(group: spans) { spanStage.shutdown() }
-        logStage.shutdown()
-        spans.wait()
-        for sink in fileSinks { sink.close() }
+        let logStage = logStage
+        _ = OTLPConcurrentCalls.run([
+            { @Sendable in spanStage.shutdown(before: deadline) }, { @Sendable in logStage.shutdown(before: deadline) },
+        ])
+        for sink in fileSinks where !sink.close(before: deadline) {
+            diagnostics(
+                "OTLPWire telemetry: \(OTLPDiagnostics.printable(sink.path, maxCharacters: 256)) is left open: a write to it did not end by the shutdown deadline"
+            )
+        }
         // A signal switched off (no output) is not data lost: it is left out of the report.
         var snapshot = counters.snapshot
         snapshot.spansDropped[.disabled] = nil
         snapshot.logRecordsDropped[.disabled] = nil
         let delivery = deliveryCounters.snapshot
-        let advice = queueAdvice(snapshot, delivery)
+        let advice = queueAdvice(snapshot, delivery) + shutdownAdvice(snapshot, delivery)
         if snapshot.totalSpansDropped > 0 || snapshot.totalLogRecordsDropped > 0 || snapshot.writeErrors > 0 {
             diagnostics("OTLPWire telemetry dropped data: \(snapshot)\(advice)")
         }
         if delivery.totalSpansDropped > 0 || delivery.totalLogRecordsDropped > 0 {
             diagnostics("OTLPWire telemetry dropped data meant for the collector: \(delivery)\(advice)")
         }
+    }
+
+    /// What to do when items were dropped at shutdown's deadline: the setting to raise, or a spool.
+    private func shutdownAdvice(_ snapshots: OTLPTelemetryCounters.Snapshot...) -> String {
+        let dropped = snapshots.reduce(0) {
+            $0 + $1.spansDropped[.shutdownTimeout, default: 0] + $1.logRecordsDropped[.shutdownTimeout, default: 0]
+        }
+        guard dropped > 0 else { return "" }
+        let spool =
+            configuration.otlp != nil && configuration.otlp?.spool == nil
+            ? ", or give otlp a spool (otlp.spool), which keeps them for the next run" : ""
+        return
+            ". Dropped at the shutdown deadline (\(OTLPDropReason.shutdownTimeout)): raise shutdownTimeoutSeconds from \(Self.seconds(configuration.shutdownTimeoutSeconds))\(spool)"
+    }
+
+    /// Seconds as written in a configuration: `5`, `0.5`.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     /// What to raise when items were dropped for a full queue: the setting and its variable, and the size
@@ -299,5 +373,11 @@ private final class OTLPShutdownFlag: @unchecked Sendable {
 
     var isSet: Bool { lock.withLock { value } }
 
-    func set() { lock.withLock { value = true } }
+    /// Sets the flag; returns whether this call set it (it was not set before).
+    func set() -> Bool {
+        lock.withLock {
+            defer { value = true }
+            return !value
+        }
+    }
 }

@@ -32,6 +32,18 @@ struct DocumentationExamplesMain {
         }
     }
 
+    /// Runs an async example to its end, from the synchronous runner.
+    static func waitFor(_ operation: @escaping @Sendable () async throws -> Void) throws {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var failure: (any Error)?
+        Task {
+            do { try await operation() } catch { failure = error }
+            done.signal()
+        }
+        done.wait()
+        if let failure { throw failure }
+    }
+
     /// Every example, by the name the tests use, with what it needs around it.
     static let examples: [String: @Sendable ([String]) throws -> Void] = [
         // README.md
@@ -116,6 +128,9 @@ struct DocumentationExamplesMain {
         "pipeline-hand-assembled": { _ in handAssembledTracer() },
         "file-outputs": { _ in writeRotatedGzipFiles() },
         "diagnostics": { _ in print(collectDiagnostics().joined(separator: "\n")) },
+        "bootstrap-and-shutdown": { _ in bootstrapSwiftLogYourself() },
+        // OTLPServiceLifecycle
+        "otlpservicelifecycle-landing": { _ in try waitFor { try await runCheckoutService() } },
         // OTLPHTTP
         "otlphttp-landing": { _ in deliverAsTheEnvironmentSays() },
         "delivery": { arguments in

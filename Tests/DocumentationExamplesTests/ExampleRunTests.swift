@@ -16,6 +16,7 @@ struct ExampleRunTests {
         "readme-otlpwire", "readme-otlptelemetry", "readme-otlphttp", "readme-otlpinstrumentation", "readme-otlpmetrickit",
         "readme-otlptesting", "otlpwire-landing", "getting-started", "file-formats", "reading-hostile-input", "architecture",
         "otlptelemetry-landing", "configuration", "pipeline", "pipeline-hand-assembled", "file-outputs", "diagnostics",
+        "bootstrap-and-shutdown", "otlpservicelifecycle-landing",
         "otlphttp-landing", "delivery", "the-spool", "app-launch", "view-tracing", "sessions", "mapping", "otlptesting-landing",
         "recording-spans",
     ]
@@ -259,6 +260,28 @@ struct ExampleRunTests {
         #expect(output.contains("OTLPWire telemetry: configuration key batch.maxQueueSize: must be between 1 and 1048576, got 0"))
         #expect(output.contains("OTLP telemetry: write failed: cannot inspect /dev/null/traces.u32be.bin: Not a directory"))
         #expect(output.contains("OTLPWire telemetry dropped data: spans: 1 received, 0 exported, dropped 1 write_failed"))
+    }
+
+    @Test("Bootstrap and Shutdown: swift-log bootstrapped by the program, the tracer alone; lines and records carry the trace")
+    func bootstrapAndShutdown() throws {
+        let scratch = try Scratch()
+        let output = try scratch.run("bootstrap-and-shutdown")
+        let spans = try scratch.spans("traces.u32be.bin")
+        let records = try scratch.logRecords("logs.u32be.bin")
+        let span = try #require(spans.first)
+        let (traceID, spanID) = (try #require(span.traceID), try #require(span.spanID))
+        let line = try #require(output.split(separator: "\n").first { $0.hasSuffix("paid") }, "\(output)")
+        #expect(line.contains(" info cart: ") && line.contains("span_id=\(spanID.hex) trace_id=\(traceID.hex)"), "\(line)")
+        #expect(records.map(\.body) == ["paid"] && records.first?.traceID == traceID && records.first?.spanID == spanID)
+    }
+
+    // MARK: OTLPServiceLifecycle
+
+    @Test("OTLPServiceLifecycle landing page: the work ends, the group shuts down, the telemetry has exported every span")
+    func otlpServiceLifecycleLanding() throws {
+        let scratch = try Scratch()
+        try scratch.run("otlpservicelifecycle-landing")
+        #expect(try scratch.spans("traces.u32be.bin").map(\.name) == (0..<100).map { "order \($0)" })
     }
 
     // MARK: OTLPHTTP

@@ -156,12 +156,25 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     /// Batching of log records when it differs from ``batch`` (the specification's `OTEL_BLRP_*` variables set
     /// it); default `nil`: log records are batched as ``batch`` says.
     public var logsBatch: OTLPBatchConfiguration?
+    /// Whether ``OTLPTelemetry/bootstrap(logLevel:)`` keeps swift-log's lines on the console (standard error,
+    /// swift-log's `StreamLogHandler`) beside the log records it exports. Default `true`; off, the log
+    /// records are the only trace of a log call. Never on while an output writes to `stderr` (the lines would
+    /// be mixed into its OTLP stream).
+    public var consoleLogging: Bool
+    /// How long ``OTLPTelemetry/shutdown()`` may take, in seconds, whatever the collector does (down, or
+    /// never answering): what is not delivered by then stays in the spool when there is one
+    /// (``OTLPExporterConfiguration/spool``), and is counted as dropped otherwise (`shutdown_timeout`).
+    /// Default 5, range 0.1...86,400.
+    public var shutdownTimeoutSeconds: Double
+
+    /// Accepted ``shutdownTimeoutSeconds`` values.
+    package static let shutdownTimeoutSecondsRange = 0.1...86_400.0
 
     /// Every part's own default, ``OTLPDurability/flush`` durability, no delivery to a collector: what an
     /// omitted argument or JSON key means.
     public static let `default` = OTLPTelemetryConfiguration(
         service: .default, traces: .default, logs: .default, durability: .flush, rotation: .default, batch: .default,
-        limits: .default, sampling: .default, otlp: nil, logsBatch: nil)
+        limits: .default, sampling: .default, otlp: nil, logsBatch: nil, consoleLogging: true, shutdownTimeoutSeconds: 5)
 
     /// A configuration with ``default``'s values unless given.
     public init(
@@ -171,8 +184,12 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         batch: OTLPBatchConfiguration = OTLPTelemetryConfiguration.default.batch,
         limits: OTLPLimits = OTLPTelemetryConfiguration.default.limits, sampling: Sampling = OTLPTelemetryConfiguration.default.sampling,
         otlp: OTLPExporterConfiguration? = OTLPTelemetryConfiguration.default.otlp,
-        logsBatch: OTLPBatchConfiguration? = OTLPTelemetryConfiguration.default.logsBatch
+        logsBatch: OTLPBatchConfiguration? = OTLPTelemetryConfiguration.default.logsBatch,
+        consoleLogging: Bool = OTLPTelemetryConfiguration.default.consoleLogging,
+        shutdownTimeoutSeconds: Double = OTLPTelemetryConfiguration.default.shutdownTimeoutSeconds
     ) {
+        self.consoleLogging = consoleLogging
+        self.shutdownTimeoutSeconds = shutdownTimeoutSeconds
         self.limits = limits
         self.sampling = sampling
         self.otlp = otlp
@@ -242,7 +259,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     }
 
     /// Every problem ``validate()`` would report, section by section (service, outputs, rotation, batch,
-    /// limits, sampling, otlp, logsBatch).
+    /// limits, sampling, otlp, logsBatch, shutdownTimeoutSeconds).
     public var problems: [OTLPConfigurationError] {
         var problems: [OTLPConfigurationError] = []
         func require(_ condition: Bool, _ keyPath: String, _ message: String) {
@@ -268,6 +285,11 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         if let problem = OTLPConfigurationError.check(sampling.ratio, in: 0...1, "sampling.ratio") { problems.append(problem) }
         problems += otlp?.violations(prefix: "otlp.") ?? []
         problems += logsBatch?.violations(prefix: "logsBatch.") ?? []
+        if let problem = OTLPConfigurationError.check(
+            shutdownTimeoutSeconds, in: Self.shutdownTimeoutSecondsRange, "shutdownTimeoutSeconds", unit: " seconds")
+        {
+            problems.append(problem)
+        }
         return problems
     }
 
@@ -286,6 +308,8 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         copy.sampling.ratio = OTLPSettingClamp.clamp(sampling.ratio, to: 0...1, default: Sampling.default.ratio)
         copy.otlp = otlp?.clamped
         copy.logsBatch = logsBatch?.clamped
+        copy.shutdownTimeoutSeconds = OTLPSettingClamp.clamp(
+            shutdownTimeoutSeconds, to: Self.shutdownTimeoutSecondsRange, default: Self.default.shutdownTimeoutSeconds)
         return copy
     }
 
@@ -312,7 +336,8 @@ extension OTLPFraming: Codable {}
 // Decoding with every key optional: a JSON file names only what differs from the defaults.
 extension OTLPTelemetryConfiguration {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case service, traces, logs, durability, rotation, batch, limits, sampling, otlp, logsBatch
+        case service, traces, logs, durability, rotation, batch, limits, sampling, otlp, logsBatch, consoleLogging,
+            shutdownTimeoutSeconds
     }
 
     public init(from decoder: any Decoder) throws {
@@ -329,6 +354,9 @@ extension OTLPTelemetryConfiguration {
         sampling = try container.decodeIfPresent(Sampling.self, forKey: .sampling) ?? defaults.sampling
         otlp = try container.decodeIfPresent(OTLPExporterConfiguration.self, forKey: .otlp) ?? defaults.otlp
         logsBatch = try container.decodeIfPresent(OTLPBatchConfiguration.self, forKey: .logsBatch) ?? defaults.logsBatch
+        consoleLogging = try container.decodeIfPresent(Bool.self, forKey: .consoleLogging) ?? defaults.consoleLogging
+        shutdownTimeoutSeconds =
+            try container.decodeIfPresent(Double.self, forKey: .shutdownTimeoutSeconds) ?? defaults.shutdownTimeoutSeconds
     }
 
     /// Encodes every section; no ``otlp`` or ``logsBatch`` is written as `null`, which decodes as their default.
@@ -344,6 +372,8 @@ extension OTLPTelemetryConfiguration {
         try container.encode(sampling, forKey: .sampling)
         if let otlp { try container.encode(otlp, forKey: .otlp) } else { try container.encodeNil(forKey: .otlp) }
         if let logsBatch { try container.encode(logsBatch, forKey: .logsBatch) } else { try container.encodeNil(forKey: .logsBatch) }
+        try container.encode(consoleLogging, forKey: .consoleLogging)
+        try container.encode(shutdownTimeoutSeconds, forKey: .shutdownTimeoutSeconds)
     }
 }
 

@@ -95,6 +95,17 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
         outputLock = nil
     }
 
+    /// ``close()``, unless a write holds the sink past `deadline` (a FIFO nobody reads, a hung file system):
+    /// returns whether it closed.
+    package func close(before deadline: ContinuousClock.Instant) -> Bool {
+        let (seconds, attoseconds) = (deadline - .now).components
+        guard lock.lock(before: Date(timeIntervalSinceNow: max(0, Double(seconds) + Double(attoseconds) / 1e18))) else { return false }
+        defer { lock.unlock() }
+        file = nil
+        outputLock = nil
+        return true
+    }
+
     /// Refused: this sink must know how many items each write holds (``write(_:itemCount:)``).
     package func write(_ bytes: UnsafeRawBufferPointer) throws(OTLPWriteError) {
         throw .io("\(path): OTLPRotatingFileSink needs each write's item count (write(_:itemCount:)) to count what retention deletes")

@@ -46,6 +46,13 @@ public struct OTLPLogHandler: LogHandler {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let callMetadata = event.metadata { merged.merge(callMetadata) { $1 } }
+        if merged["trace_id"] != nil || merged["span_id"] != nil, let spanContext = InstrumentationContext.current?.otlpSpanContext {
+            // The record carries the active span's IDs in its own fields (the emitter sets them): the copies
+            // a metadata provider adds (`Logger.MetadataProvider.otlpTraceContext`) are not repeated as
+            // attributes.
+            if merged["trace_id"] == .string(spanContext.traceID.hex) { merged["trace_id"] = nil }
+            if merged["span_id"] == .string(spanContext.spanID.hex) { merged["span_id"] = nil }
+        }
         if let error = event.error {
             merged["exception.type"] = .string(String(reflecting: type(of: error)))
             merged["exception.message"] = .string(String(describing: error))

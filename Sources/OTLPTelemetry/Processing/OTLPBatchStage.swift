@@ -14,7 +14,8 @@ import Foundation
 /// the call has been exported; they give up only when the worker has completed no batch for the export
 /// timeout (a sink stuck in a write). ``shutdown()`` then returns without waiting further and reports how many
 /// items the worker still holds: the worker exports them when the write completes, then shuts the exporter
-/// down.
+/// down. ``shutdown(before:)`` also ends by a deadline: what the exporter has not been handed by then is
+/// counted dropped (`shutdown_timeout`), and the worker exports nothing more.
 package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @unchecked Sendable {
     /// The items handed on: the exporter's.
     package typealias Item = Exporter.Item
@@ -34,8 +35,13 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     private var batchesCompleted = 0
     /// Times the idle worker woke up with nothing to do (a spinning worker would make this grow).
     private var idleWakeups = 0
-    /// Items taken from the queue and not yet handed to the exporter.
+    /// Items taken from the queue and not yet exported (the batch with the exporter included).
     private var inFlight = 0
+    /// Items of the batch the exporter holds now.
+    private var exporting = 0
+    /// Set when shutdown's deadline passed: what is left was counted dropped, and the worker exports nothing
+    /// more.
+    private var isAbandoned = false
     /// Items dropped for a full queue since the worker last took the queue, and the most the queue would
     /// have had to hold at once (``peakQueueDemand``).
     private var overflowSinceTake = 0
@@ -117,34 +123,88 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     }
 
     package func shutdown() {
+        shutdown(deadline: nil)
+    }
+
+    /// ``shutdown()`` that also ends by `deadline`: the exporter is told to stop a little before it (see
+    /// ``exporterDeadline(before:now:)``), and at `deadline` whatever the worker has not handed to the exporter
+    /// yet is counted as dropped (`shutdown_timeout`) and discarded. A batch the exporter still holds then is
+    /// the exporter's to count.
+    @discardableResult
+    package func shutdown(before deadline: ContinuousClock.Instant) -> Bool {
+        shutdown(deadline: deadline)
+    }
+
+    @discardableResult
+    private func shutdown(deadline: ContinuousClock.Instant?) -> Bool {
         condition.lock()
         if isShutDown {
             condition.unlock()
-            return
+            return true
         }
         isShutDown = true
         condition.broadcast()
-        // An exporter retrying against an unreachable collector stops waiting when the timeout is up.
-        exporter.prepareForShutdown(withinSeconds: configuration.exportTimeoutSeconds)
+        // An exporter retrying against an unreachable collector stops waiting when the timeout is up, or
+        // before the deadline.
+        var exporterSeconds = configuration.exportTimeoutSeconds
+        if let deadline {
+            let now = ContinuousClock.now
+            exporterSeconds = min(exporterSeconds, Self.seconds(Self.exporterDeadline(before: deadline, now: now) - now))
+        }
+        exporter.prepareForShutdown(withinSeconds: exporterSeconds)
         // The worker shuts the exporter down when it has exported everything; it cannot be done from here
         // while an export is stuck (the exporter's lock is held by the write).
-        let finished = waitForWorker { workerFinished }
+        let finished = waitForWorker(until: deadline) { workerFinished }
+        var abandoned = 0
+        if !finished, deadline != nil {
+            // Past the deadline: what the exporter has not been handed is dropped, and the worker hands it
+            // nothing more.
+            abandoned = queue.count + inFlight - exporting
+            queue = []
+            inFlight = exporting
+            isAbandoned = true
+        }
         let pending = inFlight + queue.count
         condition.unlock()
-        if !finished {
+        let noun = Item.signal.noun(2)
+        if abandoned > 0 { counters.dropped(abandoned, Item.signal, .shutdownTimeout) }
+        if !finished, deadline != nil {
+            diagnostics(
+                "OTLPWire telemetry: shutdown's deadline passed: \(abandoned) \(Item.signal.noun(abandoned)) not yet exported dropped (\(OTLPDropReason.shutdownTimeout))"
+                    + (pending > 0
+                        ? "; \(pending) \(Item.signal.noun(pending)) still with the exporter, counted when it lets go of them" : ""))
+        } else if !finished {
             diagnostics(
                 "OTLPWire telemetry: shutdown gave up after \(configuration.exportTimeoutSeconds) s without progress; "
-                    + "\(pending) \(Item.signal == .traces ? "spans" : "log records") are still being exported")
+                    + "\(pending) \(noun) are still being exported")
         }
+        return finished
+    }
+
+    /// When an exporter must stop (its retries, a request in flight) for the stage to be done by `deadline`: a
+    /// tenth of the time left before it, at most half a second, so that the worker can count and hand over
+    /// what is left.
+    static func exporterDeadline(before deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        let left = max(.zero, deadline - now)
+        return deadline - min(left / 10, .milliseconds(500))
+    }
+
+    /// A duration in seconds, 0 for a negative one.
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
     }
 
     /// Waits (holding `condition`'s lock) until `done`, as long as the worker keeps completing batches:
-    /// gives up when none completed for the export timeout. Returns whether `done` became true.
-    private func waitForWorker(until done: () -> Bool) -> Bool {
+    /// gives up when none completed for the export timeout, or at `hardDeadline`. Returns whether `done`
+    /// became true.
+    private func waitForWorker(until hardDeadline: ContinuousClock.Instant? = nil, done: () -> Bool) -> Bool {
         var progress = batchesCompleted
         var deadline = Self.deadline(after: configuration.exportTimeoutSeconds)
         while !done() {
-            if condition.wait(until: deadline) || ContinuousClock.now < deadline { continue }
+            let wakeUp = hardDeadline.map { min($0, deadline) } ?? deadline
+            if condition.wait(until: wakeUp) || ContinuousClock.now < wakeUp { continue }
+            if let hardDeadline, ContinuousClock.now >= hardDeadline { return done() }
             guard batchesCompleted != progress else { return false }
             progress = batchesCompleted
             deadline = Self.deadline(after: configuration.exportTimeoutSeconds)
@@ -207,9 +267,18 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             var start = 0
             while start < taken.count {
                 let end = min(start + configuration.maxExportBatchSize, taken.count)
+                condition.lock()
+                // Past shutdown's deadline the rest was counted dropped already.
+                guard !isAbandoned else {
+                    condition.unlock()
+                    break
+                }
+                exporting = end - start
+                condition.unlock()
                 exporter.export(end - start == taken.count ? taken : Array(taken[start..<end]))
                 condition.lock()
                 inFlight -= end - start
+                exporting = 0
                 batchesCompleted += 1
                 condition.broadcast()
                 condition.unlock()

@@ -16,6 +16,12 @@ package protocol OTLPExportStage<Item>: Sendable {
     func forceFlush() -> Bool
     /// Exports everything received so far, then refuses (and counts) later items.
     func shutdown()
+    /// ``shutdown()`` that returns by `deadline` (on the monotonic clock) whatever its exporters do: what is
+    /// not exported by then is counted as dropped (`shutdown_timeout`), except a batch an exporter still
+    /// holds, which that exporter counts when it lets go of it. Returns whether everything was handled
+    /// (exported, or counted) in time.
+    @discardableResult
+    func shutdown(before deadline: ContinuousClock.Instant) -> Bool
     /// The most items the stage's queue would have had to hold at once for nothing to be dropped for a full
     /// queue (what it held plus what it dropped before the worker took them); 0 without a queue.
     var peakQueueDemand: Int { get }
@@ -24,4 +30,11 @@ package protocol OTLPExportStage<Item>: Sendable {
 extension OTLPExportStage {
     /// A stage without a queue never needed one.
     package var peakQueueDemand: Int { 0 }
+
+    /// A stage without a queue holds nothing back: ``shutdown()``.
+    @discardableResult
+    package func shutdown(before deadline: ContinuousClock.Instant) -> Bool {
+        shutdown()
+        return true
+    }
 }

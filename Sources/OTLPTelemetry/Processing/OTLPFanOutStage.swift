@@ -27,4 +27,10 @@ package struct OTLPFanOutStage<Item: OTLPExportable>: OTLPExportStage {
     package func shutdown() {
         for stage in stages { stage.shutdown() }
     }
+
+    /// Every stage shuts down at once, each by `deadline` (a collector that does not answer never holds up the
+    /// file, nor uses up its time).
+    package func shutdown(before deadline: ContinuousClock.Instant) -> Bool {
+        OTLPConcurrentCalls.run(stages.map { stage in { @Sendable in stage.shutdown(before: deadline) } }).allSatisfy { $0 }
+    }
 }

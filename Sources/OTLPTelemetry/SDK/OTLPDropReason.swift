@@ -6,6 +6,9 @@ public enum OTLPDropReason: String, Sendable, CaseIterable, CustomStringConverti
     case writeFailed = "write_failed"
     /// The item arrived after shutdown.
     case shutDown = "shut_down"
+    /// Shutdown's deadline (`shutdownTimeoutSeconds`) passed before the item was exported, and there was no
+    /// spool to keep it for the next run.
+    case shutdownTimeout = "shutdown_timeout"
     /// A rotated file holding the item was deleted by the retention policy.
     case retention
     /// The signal has no output configured.

@@ -10,6 +10,6 @@ func deliverAsTheEnvironmentSays() {
     let telemetry = OTLPTelemetry(configuration: configuration, exporterFactory: OTLPHTTPExporterFactory())
     telemetry.bootstrap()
     withSpan("GET /cart", ofKind: .server) { _ in }
-    telemetry.shutdown()  // delivers what is queued, within the export timeout
+    telemetry.shutdown()  // delivers what is queued, within shutdownTimeoutSeconds (5 s)
     print(telemetry.deliveryCounters.snapshot)
 }

@@ -10,6 +10,6 @@ func spoolThenDeliver(endpoint: String) {
         spool: OTLPSpoolConfiguration(directory: "spool", maxBytes: 64 << 20, gzip: true))
     let telemetry = OTLPTelemetry(configuration: configuration, exporterFactory: OTLPHTTPExporterFactory())
     telemetry.tracer.withSpan("GET /cart") { _ in }
-    telemetry.shutdown()  // uploads what it can within the timeout; the rest waits in spool/ for the next start
+    telemetry.shutdown()  // uploads what it can by the shutdown deadline; the rest waits in spool/ for the next start
     print(telemetry.deliveryCounters.snapshot)
 }

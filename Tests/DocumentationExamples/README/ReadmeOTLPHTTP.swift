@@ -13,6 +13,6 @@ func deliverToCollector(endpoint: String) {
     telemetry.tracer.withSpan("GET /cart", ofKind: .server) { span in
         span.attributes["http.request.method"] = "GET"
     }
-    telemetry.shutdown()  // delivers what is queued, within the export timeout
+    telemetry.shutdown()  // delivers what is queued, within shutdownTimeoutSeconds (5 s)
     print(telemetry.deliveryCounters.snapshot)  // spans: 1 received, 1 exported, dropped 0; …
 }

@@ -84,11 +84,13 @@ struct OTLPSpoolExporterTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let writer = OTLPProcess.executable("otlp-spool-writer")
+        // The second run drains 20,000 items at shutdown: it gets the time for it (shutdownTimeoutSeconds).
         func configuration(endpoint: String, timeoutSeconds: Double) throws -> String {
             let path = "\(root)/config-\(UUID().uuidString).json"
             try Data(
                 """
                 {"service": {"name": "spool-writer"}, "batch": {"maxQueueSize": 20000, "maxExportBatchSize": 512},
+                 "shutdownTimeoutSeconds": \(timeoutSeconds * 2),
                  "otlp": {"endpoint": "\(endpoint)", "timeoutSeconds": \(timeoutSeconds), "spool": {"directory": "\(root)/spool"}}}
                 """.utf8
             ).write(to: URL(fileURLWithPath: path))

@@ -1,0 +1,60 @@
+import Foundation
+import OTLPWire
+import Testing
+
+@testable import OTLPTelemetry
+
+/// Shutdown by a deadline with a sink stuck in a write: it returns at the deadline, counts what the exporter
+/// was never handed (`shutdown_timeout`), and the batch the exporter held is counted when its write ends.
+@Suite("Batch stage shutdown by a deadline")
+struct OTLPBatchStageDeadlineTests {
+    @Test("a stuck write: shutdown(before:) returns at the deadline; what was not handed to the exporter is counted shutdown_timeout")
+    func stuckSinkDeadline() throws {
+        let sink = ControllableSink()
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let stage = OTLPBatchStage(
+            exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: OTLPResource(), counters: counters),
+            counters: counters, configuration: .init(maxExportBatchSize: 10, scheduleDelaySeconds: 3600, exportTimeoutSeconds: 3600),
+            diagnostics: { messages.add($0) })
+        sink.hold()
+        for index in 0..<25 { stage.onEnd(OTLPConfigurationRangeTests.record(index)) }
+        // The export timeout (an hour) would hold a shutdown without a deadline; this one ends at its deadline.
+        let finished = stage.shutdown(before: .now + .milliseconds(200))
+        #expect(!finished)
+        let dropped = counters.snapshot.logRecordsDropped[.shutdownTimeout, default: 0]
+        #expect(dropped >= 15 && dropped < 25, "\(counters.snapshot)")
+        #expect(messages.all.count == 1)
+        #expect(
+            messages.all.first?.contains("shutdown's deadline passed: \(dropped) log records not yet exported dropped (shutdown_timeout)")
+                == true)
+        #expect(messages.all.first?.contains("\(25 - dropped) log records still with the exporter") == true, "\(messages.all)")
+        // The write ends: the batch the exporter held is exported, and nothing else.
+        sink.release()
+        #expect(stage.forceFlush())
+        let snapshot = counters.snapshot
+        #expect(snapshot.logRecordsExported == 25 - dropped && snapshot.totalLogRecordsDropped == dropped, "\(snapshot)")
+        #expect(logRecords(try readAll(sink.collected)).count == 25 - dropped)
+    }
+
+    @Test("a deadline that is not reached changes nothing: everything exported, true returned")
+    func deadlineNotReached() throws {
+        let sink = ControllableSink()
+        let counters = OTLPTelemetryCounters()
+        let stage = OTLPBatchStage(
+            exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: OTLPResource(), counters: counters),
+            counters: counters, configuration: .init(maxExportBatchSize: 10, scheduleDelaySeconds: 3600))
+        for index in 0..<25 { stage.onEnd(OTLPConfigurationRangeTests.record(index)) }
+        #expect(stage.shutdown(before: .now + .seconds(3600)))
+        #expect(counters.snapshot.logRecordsExported == 25 && counters.snapshot.totalLogRecordsDropped == 0)
+    }
+
+    @Test("the exporter is told to stop a tenth of the time left before the deadline, at most half a second")
+    func exporterDeadline() {
+        let now = ContinuousClock.now
+        typealias Stage = OTLPBatchStage<OTLPStreamExporter<OTLPScopedSpan>>
+        #expect(Stage.exporterDeadline(before: now + .seconds(1), now: now) == now + .milliseconds(900))
+        #expect(Stage.exporterDeadline(before: now + .seconds(30), now: now) == now + .milliseconds(29_500))
+        #expect(Stage.exporterDeadline(before: now - .seconds(1), now: now) == now - .seconds(1))
+    }
+}
