@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(
             name: "OTLPServiceLifecycleTests",
             dependencies: [
-                "OTLPServiceLifecycle", "OTLPTelemetry", "OTLPWire",
+                "OTLPServiceLifecycle", "OTLPTelemetry", "OTLPWire", "OTLPTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],

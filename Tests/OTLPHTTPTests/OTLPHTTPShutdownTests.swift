@@ -74,7 +74,7 @@ struct OTLPHTTPShutdownTests {
 
     @Test("with a spool, a collector that never answers: shutdown ends by the deadline, nothing is dropped, everything waits in the spool")
     func hangingCollectorWithSpool() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("otlphttp-shutdown-\(UUID().uuidString)").path
+        let root = OTLPTemporaryDirectory.unusedPath("otlphttp-shutdown").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let collector = try OTLPTestCollector(answers: Array(repeating: .hang, count: 20))
         defer { collector.removeRecords() }
@@ -108,7 +108,7 @@ struct OTLPHTTPShutdownTests {
     /// Runs otlp-spool-writer with `json` as its configuration, making `count` spans and as many log records;
     /// returns the result and how long the process took from start to exit.
     static func runWriter(_ json: String, count: Int) throws -> (result: OTLPProcess.Result, elapsed: Duration) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("otlphttp-shutdown-\(UUID().uuidString).json").path
+        let path = OTLPTemporaryDirectory.unusedPath("otlphttp-shutdown", suffix: ".json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))
         let started = ContinuousClock.now
@@ -136,7 +136,7 @@ struct OTLPHTTPShutdownTests {
     func toolWithHangingCollector() throws {
         let collector = try OTLPTestCollector(answers: Array(repeating: .hang, count: 40))
         defer { collector.removeRecords() }
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("otlphttp-shutdown-\(UUID().uuidString)").path
+        let root = OTLPTemporaryDirectory.unusedPath("otlphttp-shutdown").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         for spool in [false, true] {
             let (result, elapsed) = try Self.runWriter(

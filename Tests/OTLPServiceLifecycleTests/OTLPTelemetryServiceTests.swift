@@ -6,6 +6,7 @@ import OTLPWire
 import ServiceLifecycle
 import Testing
 import Tracing
+import OTLPTestSupport
 
 /// The telemetry as a service of a swift-service-lifecycle `ServiceGroup`: its `run()` returns after the
 /// group's graceful shutdown (or cancellation), having shut the telemetry down, so that everything is in its
@@ -38,7 +39,7 @@ struct OTLPTelemetryServiceTests {
     /// A telemetry writing to files in a new directory; batches wait for the schedule delay of an hour, so only
     /// a shutdown exports them.
     static func telemetry() throws -> (OTLPTelemetry, URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-service-\(UUID().uuidString)")
+        let directory = OTLPTemporaryDirectory.unusedPath("otlp-service")
         let configuration = OTLPTelemetryConfiguration(
             service: .init(name: "service-tests"), traces: .init(path: directory.appendingPathComponent("traces.u32be.bin").path),
             logs: .init(path: directory.appendingPathComponent("logs.u32be.bin").path),

@@ -12,7 +12,7 @@ import Testing
 struct OTLPBootstrapProcessTests {
     /// Runs otlp-log-writer in `mode`; returns its result, its one span and its log records.
     static func run(_ mode: String) throws -> (result: OTLPProcess.Result, span: OTLPSpan?, records: [OTLPLogRecord]) {
-        let directory = try temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try OTLPProcess.run(OTLPProcess.executable("otlp-log-writer"), [mode, directory.path])
         func payloads(_ name: String) throws -> [OTLPPayload] {
