@@ -28,6 +28,8 @@ let package = Package(
         // OTLPHTTP only: users who write files alone never build a networking stack.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // Already a dependency of async-http-client: named here for the TLS files (OTEL_EXPORTER_OTLP_CERTIFICATE…).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
     ],
     targets: [
         // MARK: C — system libraries
@@ -70,6 +72,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings
         ),
