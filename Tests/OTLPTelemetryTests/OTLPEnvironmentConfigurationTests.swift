@@ -334,8 +334,11 @@ struct OTLPEnvironmentConfigurationTests {
             otlp.resolved(for: .logs)?.tls
                 == .init(certificate: "/etc/otel/ca.pem", clientKey: "/etc/otel/logs.key", clientCertificate: "/etc/otel/logs.pem"))
         #expect(result.configuration.problems.isEmpty, "\(result.configuration.problems)")
-        // Where to deliver is not said: nothing is made.
-        #expect(Self.apply(["OTEL_EXPORTER_OTLP_CERTIFICATE": "/etc/otel/ca.pem"]).configuration == .default)
+        // Where to deliver is not said: nothing is made, and the variable is warned about (never silently ignored).
+        let alone = Self.apply(["OTEL_EXPORTER_OTLP_CERTIFICATE": "/etc/otel/ca.pem"])
+        #expect(alone.configuration == .default)
+        #expect(Self.warned(alone.warnings) == ["OTEL_EXPORTER_OTLP_CERTIFICATE"])
+        #expect(alone.warnings.first?.message.contains("no OTLP delivery is configured") == true)
         // A client key without its certificate is a problem of the configuration, named.
         let half = Self.apply(["OTEL_EXPORTER_OTLP_ENDPOINT": "https://c:4318", "OTEL_EXPORTER_OTLP_CLIENT_KEY": "/k"]).configuration
         #expect(half.problems.map(\.keyPath).contains("otlp.tls.clientCertificate"), "\(half.problems)")

@@ -88,6 +88,7 @@ extension OTLPTelemetryConfiguration {
     private mutating func applyExporters(_ reader: inout OTLPEnvironmentReader) {
         var exporter = otlp ?? .default
         var configuredBy: Set<String> = []  // "" for the base variables, else the signal
+        var tlsVariables: [String] = []  // read, in order: warned about when no `otlp` is made
         let prefix = "OTEL_EXPORTER_OTLP_"
         for scope in [nil] + OTLPSignal.allCases {
             let infix = scope.map { "\($0.rawValue.uppercased())_" } ?? ""
@@ -151,6 +152,7 @@ extension OTLPTelemetryConfiguration {
             for (setting, keyPath) in tlsSettings {
                 let name = "\(prefix)\(infix)\(setting)"
                 guard let file = reader.value(name) else { continue }
+                tlsVariables.append(name)
                 guard !file.isEmpty else {
                     reader.warn(name, "must be a file's path; ignored")
                     continue
@@ -194,7 +196,12 @@ extension OTLPTelemetryConfiguration {
                 self[output: signal] = Output(path: "stdout", framing: .jsonl, gzip: false)
             }
         }
-        if otlp == nil, !delivered.values.contains(true) { return }
+        if otlp == nil, !delivered.values.contains(true) {
+            for name in tlsVariables {
+                reader.warn(name, "no OTLP delivery is configured (set OTEL_EXPORTER_OTLP_ENDPOINT or otlp); ignored")
+            }
+            return
+        }
         for signal in OTLPSignal.allCases { exporter[signal].enabled = delivered[signal] ?? true }
         otlp = exporter
     }
