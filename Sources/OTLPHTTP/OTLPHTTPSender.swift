@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 package import OTLPTelemetry
 package import OTLPWire
 
@@ -14,7 +15,9 @@ package import OTLPWire
 /// out: 429, 502, 503, 504 and connection failures are tried again after the backoff of ``retryPolicy`` or
 /// the wait the server's `Retry-After` asks for; a wait that would end past the timeout is not started.
 ///
-/// The sender owns its HTTP client (`https://` uses the system's trust roots); call ``shutdown()`` when done.
+/// The sender owns its HTTP client; `https://` uses the system's trust roots, or the endpoint's TLS files (a
+/// private CA, a client certificate and key: ``OTLPExporterConfiguration/TLSFiles``), loaded once here. A file
+/// that cannot be loaded fails every request with a message naming it. Call ``shutdown()`` when done.
 package final class OTLPHTTPSender: Sendable {
     /// What became of one request. Three classes, each with one meaning for what the caller holds:
     /// - ``accepted(rejectedItems:message:)``: the collector has it (a partial success names the items it
@@ -68,6 +71,8 @@ package final class OTLPHTTPSender: Sendable {
     static let maxConnections = 8
 
     private let client: HTTPClient
+    /// Why the endpoint's TLS files cannot be used (every request fails with it), or `nil`.
+    private let tlsProblem: String?
     private let headers: HTTPHeaders
     /// The configured header values, and their words of 4 characters or more, longest first.
     private let secrets: [String]
@@ -108,6 +113,12 @@ package final class OTLPHTTPSender: Sendable {
         // deadline), so that the retry policy, its counting and `Retry-After` decide what happens next.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.maxConnections
+        do {
+            configuration.tlsConfiguration = try Self.tlsConfiguration(endpoint.tls)
+            tlsProblem = nil
+        } catch {
+            tlsProblem = error.message
+        }
         // One event loop for the client's requests and their connections. With several, a request could run on
         // one loop and reuse a connection of another; the end of its body is then confirmed across loops, and a
         // collector closing the connection right after its answer (a proxy, a restart) made AsyncHTTPClient
@@ -118,6 +129,47 @@ package final class OTLPHTTPSender: Sendable {
 
     deinit {
         try? client.syncShutdown()
+    }
+
+    /// A TLS file that cannot be used, named with the setting that gave it.
+    struct TLSFileError: Error {
+        var message: String
+    }
+
+    /// The client TLS configuration of `files`: its CA certificates as the only trust roots, its client
+    /// certificate chain and key; `nil` (the defaults: the system's trust roots) when no file is set.
+    static func tlsConfiguration(_ files: OTLPExporterConfiguration.TLSFiles) throws(TLSFileError) -> TLSConfiguration? {
+        guard !files.isEmpty else { return nil }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        func load<Value>(_ file: String, _ key: String, _ variable: String, _ body: (String) throws -> Value) throws(TLSFileError) -> Value
+        {
+            do {
+                return try body(file)
+            } catch {
+                // NIOSSL's error text may hold the TLS library's internals: its case name and the file say enough.
+                let cause = String(describing: error).prefix { $0 != "(" }
+                throw TLSFileError(
+                    message: "cannot load the TLS file \(file) (OTEL_EXPORTER_OTLP_\(variable), otlp.tls.\(key)): \(cause); nothing is sent"
+                )
+            }
+        }
+        if let file = files.certificate {
+            let roots = try load(file, "certificate", "CERTIFICATE") { try NIOSSLCertificate.fromPEMFile($0) }
+            guard !roots.isEmpty else {
+                throw TLSFileError(
+                    message: "\(file) (OTEL_EXPORTER_OTLP_CERTIFICATE, otlp.tls.certificate) holds no PEM certificate; nothing is sent")
+            }
+            tls.trustRoots = .certificates(roots)
+        }
+        if let file = files.clientCertificate {
+            tls.certificateChain = try load(file, "clientCertificate", "CLIENT_CERTIFICATE") { try NIOSSLCertificate.fromPEMFile($0) }.map {
+                .certificate($0)
+            }
+        }
+        if let file = files.clientKey {
+            tls.privateKey = .privateKey(try load(file, "clientKey", "CLIENT_KEY") { try NIOSSLPrivateKey(file: $0, format: .pem) })
+        }
+        return tls
     }
 
     /// Sends `body` (an encoded request, not yet compressed), retrying as the specification says; returns
@@ -142,6 +194,7 @@ package final class OTLPHTTPSender: Sendable {
     /// Sends the request body as it goes on the wire; what the collector said comes back without the
     /// configured header values (a collector may echo a token in its error text).
     private func send(payload: ByteBuffer) -> Result {
+        if let tlsProblem { return Result(outcome: .failed(reason: tlsProblem), attempts: 0) }
         var result = sendAttempts(payload)
         result.outcome = result.outcome.mapText(redactingSecrets)
         return result

@@ -17,7 +17,10 @@ enum SignalChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// Input files and how to read them; shared by every command that reads.
 struct InputOptions: ParsableArguments {
-    @Argument(help: "Files to read; `-` is standard input.")
+    @Argument(
+        help:
+            "Files to read; `-` is standard input; a directory reads its OTLP files (names otlp-dump recognises: .u32be, .varint, .jsonl, .ndjson, .json, .pb, .binpb, gzip or not) in name order."
+    )
     var files: [String] = ["-"]
 
     @Option(help: "Record framing: auto (from the file name, then the content), u32be, varint, jsonl or none (one bare message).")
@@ -33,17 +36,66 @@ struct InputOptions: ParsableArguments {
 
     var readerOptions: OTLPReaderOptions { limits.readerOptions(framing: framing.framing, signal: signal.signal) }
 
-    /// Reads every file, handing each record to `body` until it returns `false` (a `--limit` reached, the
-    /// output gone): then no further record of this or any later file is read. Faults are reported on stderr;
-    /// returns the exit code.
-    func forEachRecord(_ body: (String, OTLPRecordReader, OTLPRecord) -> Bool) -> ExitCode {
+    /// The files to read: each argument, a directory (or a link to one) replaced by its OTLP files in name
+    /// order, its hidden files and folders left out. A directory that cannot be listed, or holds no OTLP
+    /// file, is reported on stderr and sets `status`.
+    func inputFiles(status: inout ExitCode) -> [String] {
+        var out: [String] = []
+        for file in files {
+            guard file != "-", let found = OTLPFileStatus.reached(by: file), found.isDirectory else {
+                out.append(file)
+                continue
+            }
+            let directory = file.hasSuffix("/") ? file : file + "/"
+            do throws(OTLPWriteError) {
+                let names = try OTLPSystemCall.names(inDirectory: file).filter { name in
+                    !name.hasPrefix(".") && Self.isOTLPFileName(name) && OTLPFileStatus.reached(by: directory + name)?.isDirectory == false
+                }
+                if names.isEmpty {
+                    Output.diagnostic(
+                        "\(displayName(file)): a directory with no OTLP file (names ending .u32be.bin, .jsonl, … gzip or not)")
+                    if status == .success { status = ExitStatus.ioError }
+                }
+                out += names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { directory + $0 }
+            } catch {
+                Output.diagnostic("\(displayName(file)): \(error)")
+                if status == .success { status = ExitStatus.ioError }
+            }
+        }
+        return out
+    }
+
+    /// Whether a file name says it holds OTLP data otlp-dump reads.
+    static func isOTLPFileName(_ name: String) -> Bool {
+        if OTLPFraming.fromFileName(name) != nil { return true }
+        let base = name.hasSuffix(".gz") ? String(name.dropLast(3)) : name
+        return base.hasSuffix(".json")
+    }
+
+    /// Reads every file (``inputFiles(status:)``), handing each record to `body` until it returns `false` (a
+    /// `--limit` reached, the output gone): then no further record of this or any later file is read. Faults
+    /// are reported on stderr, after `flush` is called (so what was read before a fault is shown before it);
+    /// returns the exit code. With `follow`, the last file is followed as it grows (``FollowingFileSource``)
+    /// until `follow.stop` is requested; `flush` is also called whenever it has been read to its current end.
+    func forEachRecord(
+        follow: (pollIntervalMilliseconds: Int, stop: FollowStop)? = nil, flush: @escaping () -> Void = {},
+        _ body: (String, OTLPRecordReader, OTLPRecord) -> Bool
+    ) -> ExitCode {
         var status = ExitCode.success
         var stopped = false
-        for file in files where !stopped {
+        let inputs = inputFiles(status: &status)
+        for (position, file) in inputs.enumerated() where !stopped {
             let reader: OTLPRecordReader
             do {
-                reader = try OTLPRecordReader(path: file, options: readerOptions)
+                if let follow, position == inputs.count - 1, file != "-" {
+                    let source = try FollowingFileSource(
+                        path: file, pollIntervalMilliseconds: follow.pollIntervalMilliseconds, stop: follow.stop, onIdle: flush)
+                    reader = try OTLPRecordReader(source: source, name: file, options: readerOptions)
+                } else {
+                    reader = try OTLPRecordReader(path: file, options: readerOptions)
+                }
             } catch {
+                flush()
                 Output.diagnostic("\(displayName(file)): \(error)")
                 status = error.code == .io ? ExitStatus.ioError : ExitStatus.damagedInput
                 continue
@@ -56,6 +108,7 @@ struct InputOptions: ParsableArguments {
                     }
                 }
             } catch {
+                flush()
                 Output.diagnostic("\(displayName(file)): \(error)")
                 if status == .success { status = error.code == .io ? ExitStatus.ioError : ExitStatus.damagedInput }
             }

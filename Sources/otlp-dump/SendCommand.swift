@@ -91,6 +91,42 @@ struct SendCommand: ParsableCommand {
     )
     var timeout: Double = OTLPExporterConfiguration.default.timeoutSeconds
 
+    @Option(
+        help:
+            "PEM file of the certificate authorities that verify an https collector (a private CA). Default: $OTEL_EXPORTER_OTLP_CERTIFICATE, else the system's trust roots."
+    )
+    var certificate: String?
+
+    @Option(
+        name: .customLong("client-certificate"),
+        help: "PEM file of a client certificate chain, for a collector that asks for one. Default: $OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE.")
+    var clientCertificate: String?
+
+    @Option(
+        name: .customLong("client-key"), help: "PEM file of the client certificate's private key. Default: $OTEL_EXPORTER_OTLP_CLIENT_KEY.")
+    var clientKey: String?
+
+    /// The TLS files: each option, else the variable the library reads for it (the base one and the signal's
+    /// own, as ``OTLPTelemetryConfiguration/applyingEnvironment(_:)`` reads them).
+    var tls: (base: OTLPExporterConfiguration.TLSFiles, signals: [OTLPSignal: OTLPExporterConfiguration.TLSFiles]) {
+        let environment = ProcessInfo.processInfo.environment
+        func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let base = OTLPExporterConfiguration.TLSFiles(
+            certificate: certificate ?? variable("OTEL_EXPORTER_OTLP_CERTIFICATE"),
+            clientKey: clientKey ?? variable("OTEL_EXPORTER_OTLP_CLIENT_KEY"),
+            clientCertificate: clientCertificate ?? variable("OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE"))
+        var signals: [OTLPSignal: OTLPExporterConfiguration.TLSFiles] = [:]
+        for signal in OTLPSignal.allCases {
+            let prefix = "OTEL_EXPORTER_OTLP_\(signal.rawValue.uppercased())_"
+            // An option wins over every variable.
+            signals[signal] = OTLPExporterConfiguration.TLSFiles(
+                certificate: certificate == nil ? variable(prefix + "CERTIFICATE") : nil,
+                clientKey: clientKey == nil ? variable(prefix + "CLIENT_KEY") : nil,
+                clientCertificate: clientCertificate == nil ? variable(prefix + "CLIENT_CERTIFICATE") : nil)
+        }
+        return (base, signals)
+    }
+
     /// The `otlp` settings these options describe.
     var exporterConfiguration: OTLPExporterConfiguration {
         var parsed: [String: String] = [:]
@@ -101,9 +137,12 @@ struct SendCommand: ParsableCommand {
             if let earlier = parsed.keys.first(where: { $0.lowercased() == name.lowercased() }) { parsed[earlier] = nil }
             parsed[name] = parts.count > 1 ? String(parts[1]) : ""
         }
-        return OTLPExporterConfiguration(
+        let tls = self.tls
+        var configuration = OTLPExporterConfiguration(
             endpoint: endpoint, protocol: wireProtocol.wireProtocol, compression: compression.compression, headers: parsed,
-            timeoutSeconds: timeout)
+            timeoutSeconds: timeout, tls: tls.base)
+        for (signal, files) in tls.signals where !files.isEmpty { configuration[signal].tls = files }
+        return configuration
     }
 
     /// ``endpoint`` as messages print it: its user-info and query never leave the process.
@@ -127,7 +166,11 @@ struct SendCommand: ParsableCommand {
         if let problem = OTLPTelemetryConfiguration(otlp: exporterConfiguration).problems.first {
             let option =
                 problem.keyPath.hasPrefix("otlp.headers")
-                ? "--header" : problem.keyPath.hasPrefix("otlp.endpoint") ? "--endpoint" : problem.keyPath
+                ? "--header"
+                : problem.keyPath.hasPrefix("otlp.endpoint")
+                    ? "--endpoint"
+                    : problem.keyPath.contains("tls.")
+                        ? "--certificate/--client-certificate/--client-key (or OTEL_EXPORTER_OTLP_CERTIFICATE…)" : problem.keyPath
             throw ValidationError("\(option): \(TerminalText.escaped(problem.message))")
         }
     }

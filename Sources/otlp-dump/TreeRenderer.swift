@@ -15,12 +15,25 @@ struct TreeRenderer {
     private func dim(_ text: String) -> String { paint(text, "2") }
     private func bold(_ text: String) -> String { paint(text, "1") }
 
-    mutating func render(_ payload: OTLPPayload, file: String, record: OTLPRecord) -> String {
+    /// A span of a later record drawn in an earlier record's tree (``TraceWindow``), and which record it is.
+    struct LaterSpan {
+        var span: OTLPSpan
+        var origin: String
+    }
+
+    /// Draws one record. `laterSpans` are spans of this record's traces that later records hold: each trace's
+    /// tree takes them in (at the trace's first scope in this record). `drawnWith` names, for traces whose spans
+    /// were drawn with an earlier record, where: such a trace is one line here.
+    mutating func render(
+        _ payload: OTLPPayload, file: String, record: OTLPRecord, laterSpans: [OTLPTraceID: [LaterSpan]] = [:],
+        drawnWith: [OTLPTraceID: String] = [:]
+    ) -> String {
         var out = ""
         let noun = payload.signal == .traces ? "spans" : "log records"
         out += bold("── \(file) · record \(record.index) · \(payload.itemCount) \(noun) · \(record.byteCount) bytes") + "\n"
+        var later = laterSpans
         switch payload {
-        case .traces(let data): out += groups(data) { traces($0) }
+        case .traces(let data): out += groups(data) { traces($0, later: &later, drawnWith: drawnWith) }
         case .logs(let data): out += groups(data) { $0.map(logLine).joined() }
         }
         return out
@@ -77,7 +90,10 @@ struct TreeRenderer {
     /// and the children of that ID sit under the first of them. The walk is iterative, so a chain of any
     /// depth renders without recursion; indentation stops growing at ``maxIndentDepth`` and deeper spans
     /// carry their depth instead.
-    private func traces(_ spans: [OTLPSpan]) -> String {
+    ///
+    /// Spans of the same trace in later records (`later`) join the tree of the trace's first scope here, each
+    /// marked with its record; a trace drawn with an earlier record (`drawnWith`) is one line saying where.
+    private func traces(_ spans: [OTLPSpan], later: inout [OTLPTraceID: [LaterSpan]], drawnWith: [OTLPTraceID: String]) -> String {
         var order: [OTLPTraceID?] = []
         var byTrace: [OTLPTraceID?: [Int]] = [:]
         for (index, span) in spans.enumerated() {
@@ -88,11 +104,27 @@ struct TreeRenderer {
         for traceID in order {
             // The trace's spans by their index in `spans` (not copied: a record may hold a great many).
             let members = byTrace.removeValue(forKey: traceID)!
-            let start = members.lazy.map { spans[$0].startTimeUnixNano }.min() ?? 0
-            let end = max(members.lazy.map { spans[$0].endTimeUnixNano }.max() ?? 0, start)
+            if let traceID, let place = drawnWith[traceID] {
+                out +=
+                    "    trace \(traceID.hex) · \(members.count) span\(members.count == 1 ? "" : "s") " + dim("drawn with \(place)") + "\n"
+                continue
+            }
+            let joining = traceID.flatMap { later.removeValue(forKey: $0) } ?? []
+            let trace: TraceSpans
+            if joining.isEmpty {
+                trace = TraceSpans(all: spans, members: members)
+            } else {
+                let all = members.map { spans[$0] } + joining.map(\.span)
+                trace = TraceSpans(
+                    all: all, members: Array(all.indices),
+                    origins: [String?](repeating: nil, count: members.count) + joining.map(\.origin))
+            }
+            let start = trace.lazy.map(\.startTimeUnixNano).min() ?? 0
+            let end = max(trace.lazy.map(\.endTimeUnixNano).max() ?? 0, start)
+            let fromLater = joining.isEmpty ? "" : dim(" (\(joining.count) from later records)")
             out +=
-                "    trace \(traceID?.hex ?? "(no trace id)") · \(members.count) span\(members.count == 1 ? "" : "s") · \(UnixTime.duration(end - start)) · starts \(UnixTime.iso8601(start))\n"
-            out += spanForest(TraceSpans(all: spans, members: members), traceStart: start, traceEnd: end)
+                "    trace \(traceID?.hex ?? "(no trace id)") · \(trace.count) span\(trace.count == 1 ? "" : "s")\(fromLater) · \(UnixTime.duration(end - start)) · starts \(UnixTime.iso8601(start))\n"
+            out += spanForest(trace, traceStart: start, traceEnd: end)
         }
         return out
     }
@@ -109,6 +141,8 @@ struct TreeRenderer {
     private struct TraceSpans: RandomAccessCollection {
         let all: [OTLPSpan]
         let members: [Int]
+        /// The record each span comes from, by position, when the trace takes in spans of later records.
+        var origins: [String?]? = nil
         var startIndex: Int { 0 }
         var endIndex: Int { members.count }
         subscript(position: Int) -> OTLPSpan { all[members[position]] }
@@ -151,7 +185,7 @@ struct TreeRenderer {
                 let span = spans[index]
                 out += spanLines(
                     span, depth: depth, placement: placement[index], sharedIDCount: span.spanID.map { spansByID[$0] ?? 1 } ?? 1,
-                    traceStart: traceStart, traceEnd: traceEnd)
+                    origin: spans.origins?[index], traceStart: traceStart, traceEnd: traceEnd)
                 // The children of a span ID go under the first span shown with that ID.
                 guard let id = span.spanID, expandedIDs.insert(id).inserted, let kids = children[id] else { continue }
                 for child in kids.reversed() where !shown[child] { stack.append((child, depth + 1)) }
@@ -184,7 +218,7 @@ struct TreeRenderer {
 
     /// One span's line (and, unless brief, its detail lines).
     private func spanLines(
-        _ span: OTLPSpan, depth: Int, placement: Placement, sharedIDCount: Int, traceStart: UInt64, traceEnd: UInt64
+        _ span: OTLPSpan, depth: Int, placement: Placement, sharedIDCount: Int, origin: String?, traceStart: UInt64, traceEnd: UInt64
     ) -> String {
         let indent = String(repeating: "  ", count: 3 + min(depth, Self.maxIndentDepth))
         var line = indent
@@ -202,6 +236,7 @@ struct TreeRenderer {
         case .cycle: line += paint(" parent=\(span.parentSpanID?.hex ?? "-") (parent cycle)", "33")
         }
         if sharedIDCount > 1 { line += paint(" (span ID used by \(sharedIDCount) spans)", "33") }
+        if let origin { line += dim(" (\(origin))") }
         if let status = span.status, status.code != .unset || !status.message.isEmpty {
             let text = "status=\(status.code)" + (status.message.isEmpty ? "" : " \"\(escaped(status.message))\"")
             line += " " + (isError ? paint(text, "31") : text)

@@ -17,7 +17,7 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         var status = ExitCode.success
         let output = Output.standard
-        for file in input.files {
+        for file in input.inputFiles(status: &status) {
             var records = 0
             var items = 0
             do {

@@ -29,17 +29,21 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         public var headers: [String: String]?
         /// Default: none (the base timeout). Range as ``OTLPExporterConfiguration/timeoutSeconds``'s.
         public var timeoutSeconds: Double?
+        /// TLS files for this signal (`OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE`…); each file set replaces the
+        /// base one. Default: none (the base files).
+        public var tls: TLSFiles?
 
         /// Enabled, nothing overridden: what an omitted argument or JSON key means.
         public static let `default` = SignalOverride(
-            enabled: true, endpoint: nil, protocol: nil, compression: nil, headers: nil, timeoutSeconds: nil)
+            enabled: true, endpoint: nil, protocol: nil, compression: nil, headers: nil, timeoutSeconds: nil, tls: nil)
 
         /// Overrides with ``default``'s values unless given.
         public init(
             enabled: Bool = SignalOverride.default.enabled, endpoint: String? = SignalOverride.default.endpoint,
             protocol: OTLPHTTPProtocol? = SignalOverride.default.protocol,
             compression: OTLPCompression? = SignalOverride.default.compression,
-            headers: [String: String]? = SignalOverride.default.headers, timeoutSeconds: Double? = SignalOverride.default.timeoutSeconds
+            headers: [String: String]? = SignalOverride.default.headers, timeoutSeconds: Double? = SignalOverride.default.timeoutSeconds,
+            tls: TLSFiles? = SignalOverride.default.tls
         ) {
             self.enabled = enabled
             self.endpoint = endpoint
@@ -47,7 +51,46 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
             self.compression = compression
             self.headers = headers
             self.timeoutSeconds = timeoutSeconds
+            self.tls = tls
         }
+    }
+
+    /// The PEM files of an `https` connection, as the specification's `OTEL_EXPORTER_OTLP_CERTIFICATE`,
+    /// `_CLIENT_KEY` and `_CLIENT_CERTIFICATE` name them (JSON: `"tls": { "certificate": "/etc/otel/ca.pem" }`).
+    /// A file that cannot be loaded fails every request of the signal with a message naming it, counted as
+    /// any failed delivery.
+    public struct TLSFiles: Sendable, Equatable, Codable {
+        /// The certificate authorities trusted to verify the collector's certificate, instead of the system's
+        /// trust roots (a private CA). Default: none (the system's trust roots).
+        public var certificate: String?
+        /// The client's private key, for a collector that asks for client certificates (mutual TLS); needs
+        /// ``clientCertificate``. Default: none.
+        public var clientKey: String?
+        /// The client's certificate chain, for mutual TLS; needs ``clientKey``. Default: none.
+        public var clientCertificate: String?
+
+        /// No file: the system's trust roots, no client certificate.
+        public static let `default` = TLSFiles(certificate: nil, clientKey: nil, clientCertificate: nil)
+
+        /// TLS files with ``default``'s values unless given.
+        public init(
+            certificate: String? = TLSFiles.default.certificate, clientKey: String? = TLSFiles.default.clientKey,
+            clientCertificate: String? = TLSFiles.default.clientCertificate
+        ) {
+            self.certificate = certificate
+            self.clientKey = clientKey
+            self.clientCertificate = clientCertificate
+        }
+
+        /// `self` with each file `overrides` sets taken from it.
+        package func merging(_ overrides: TLSFiles?) -> TLSFiles {
+            TLSFiles(
+                certificate: overrides?.certificate ?? certificate, clientKey: overrides?.clientKey ?? clientKey,
+                clientCertificate: overrides?.clientCertificate ?? clientCertificate)
+        }
+
+        /// Whether no file is set.
+        package var isEmpty: Bool { self == .default }
     }
 
     /// Everything one signal's exporter needs, base settings and overrides combined.
@@ -66,11 +109,13 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         /// this signal's subdirectory (`DIR/traces`, `DIR/logs`) and ``OTLPSpoolConfiguration/maxBytes`` this
         /// signal's half; `nil`: batches are sent directly.
         public var spool: OTLPSpoolConfiguration?
+        /// The TLS files: the signal's over the base ones.
+        package var tls: TLSFiles
 
         /// The settings of one signal's exporter.
         package init(
             url: URL, protocol: OTLPHTTPProtocol, compression: OTLPCompression, headers: [String: String], timeoutSeconds: Double,
-            spool: OTLPSpoolConfiguration? = nil
+            spool: OTLPSpoolConfiguration? = nil, tls: TLSFiles = .default
         ) {
             self.url = url
             self.protocol = `protocol`
@@ -78,6 +123,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
             self.headers = headers
             self.timeoutSeconds = timeoutSeconds
             self.spool = spool
+            self.tls = tls
         }
     }
 
@@ -100,12 +146,15 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
     /// Store and forward: batches are written to this spool first and uploaded from there. Default: none
     /// (batches are sent directly; what cannot be delivered within the timeout is dropped).
     public var spool: OTLPSpoolConfiguration?
+    /// The PEM files of `https` connections for both signals: a private CA, a client certificate and key.
+    /// Default ``TLSFiles/default`` (the system's trust roots, no client certificate).
+    public var tls: TLSFiles
 
     /// The specification's defaults (`http://localhost:4318`, `http/protobuf`, 10 s) with gzip on, both
     /// signals delivered: what an omitted argument or JSON key means.
     public static let `default` = OTLPExporterConfiguration(
         endpoint: "http://localhost:4318", protocol: .httpProtobuf, compression: .gzip, headers: [:], timeoutSeconds: 10,
-        traces: .default, logs: .default, spool: nil)
+        traces: .default, logs: .default, spool: nil, tls: .default)
 
     /// A configuration with ``default``'s values unless given.
     public init(
@@ -115,7 +164,8 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         headers: [String: String] = OTLPExporterConfiguration.default.headers,
         timeoutSeconds: Double = OTLPExporterConfiguration.default.timeoutSeconds,
         traces: SignalOverride = OTLPExporterConfiguration.default.traces, logs: SignalOverride = OTLPExporterConfiguration.default.logs,
-        spool: OTLPSpoolConfiguration? = OTLPExporterConfiguration.default.spool
+        spool: OTLPSpoolConfiguration? = OTLPExporterConfiguration.default.spool,
+        tls: TLSFiles = OTLPExporterConfiguration.default.tls
     ) {
         self.endpoint = endpoint
         self.protocol = `protocol`
@@ -125,6 +175,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         self.traces = traces
         self.logs = logs
         self.spool = spool
+        self.tls = tls
     }
 
     /// Accepted timeouts, in seconds: 1 ms to one day.
@@ -169,7 +220,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
                 signalSpool.directory = (spool.directory.hasSuffix("/") ? spool.directory : spool.directory + "/") + "\(signal)"
                 signalSpool.maxBytes = signalSpool.maxBytes / 2
                 return signalSpool
-            })
+            }, tls: tls.merging(override.tls))
     }
 
     /// This configuration with every timeout brought into its range; a NaN becomes the default.
@@ -206,6 +257,22 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         }
         check(endpoint: endpoint, headers: headers, timeoutSeconds: timeoutSeconds, at: prefix)
         problems += spool?.violations(prefix: "\(prefix)spool.") ?? []
+        for signal in [nil] + OTLPSignal.allCases {
+            let files = signal.map { tls.merging(self[$0].tls) } ?? tls
+            let path = "\(prefix)\(signal.map { "\($0)." } ?? "")tls."
+            for (key, file) in [
+                ("certificate", files.certificate), ("clientKey", files.clientKey), ("clientCertificate", files.clientCertificate),
+            ]
+            where file?.isEmpty == true {
+                problems.append(OTLPConfigurationError(keyPath: path + key, message: "must be a file's path, not empty"))
+            }
+            if (files.clientKey == nil) != (files.clientCertificate == nil) {
+                problems.append(
+                    OTLPConfigurationError(
+                        keyPath: path + (files.clientKey == nil ? "clientKey" : "clientCertificate"),
+                        message: "a client certificate needs its key and a key its certificate: set both or neither"))
+            }
+        }
         for signal in OTLPSignal.allCases {
             let override = self[signal]
             check(
@@ -316,7 +383,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
 // Decoding with every key optional: a JSON file names only what differs from the defaults.
 extension OTLPExporterConfiguration {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case endpoint, `protocol`, compression, headers, timeoutSeconds, traces, logs, spool
+        case endpoint, `protocol`, compression, headers, timeoutSeconds, traces, logs, spool, tls
     }
 
     public init(from decoder: any Decoder) throws {
@@ -331,11 +398,12 @@ extension OTLPExporterConfiguration {
         traces = try container.decodeIfPresent(SignalOverride.self, forKey: .traces) ?? defaults.traces
         logs = try container.decodeIfPresent(SignalOverride.self, forKey: .logs) ?? defaults.logs
         spool = try container.decodeIfPresent(OTLPSpoolConfiguration.self, forKey: .spool) ?? defaults.spool
+        tls = try container.decodeIfPresent(TLSFiles.self, forKey: .tls) ?? defaults.tls
     }
 }
 
 extension OTLPExporterConfiguration.SignalOverride {
-    enum CodingKeys: String, CodingKey, CaseIterable { case enabled, endpoint, `protocol`, compression, headers, timeoutSeconds }
+    enum CodingKeys: String, CodingKey, CaseIterable { case enabled, endpoint, `protocol`, compression, headers, timeoutSeconds, tls }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -346,5 +414,18 @@ extension OTLPExporterConfiguration.SignalOverride {
         compression = try container.decodeIfPresent(OTLPCompression.self, forKey: .compression)
         headers = try container.decodeIfPresent([String: String].self, forKey: .headers)
         timeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .timeoutSeconds)
+        tls = try container.decodeIfPresent(OTLPExporterConfiguration.TLSFiles.self, forKey: .tls)
+    }
+}
+
+extension OTLPExporterConfiguration.TLSFiles {
+    enum CodingKeys: String, CodingKey, CaseIterable { case certificate, clientKey, clientCertificate }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try decoder.reportUnknownKeys(CodingKeys.self)
+        certificate = try container.decodeIfPresent(String.self, forKey: .certificate)
+        clientKey = try container.decodeIfPresent(String.self, forKey: .clientKey)
+        clientCertificate = try container.decodeIfPresent(String.self, forKey: .clientCertificate)
     }
 }

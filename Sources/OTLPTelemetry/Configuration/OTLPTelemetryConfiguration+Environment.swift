@@ -28,7 +28,8 @@ extension OTLPTelemetryConfiguration {
     ///   ``OTLPExporterConfiguration/traces`` / ``OTLPExporterConfiguration/logs`` overrides (headers are merged
     ///   over the configured ones). When the configuration has no ``otlp``, a valid one of these variables makes
     ///   one: the base variables deliver both signals, a signal's own variables that signal. The TLS variables
-    ///   (`_CERTIFICATE`, `_CLIENT_KEY`, `_CLIENT_CERTIFICATE`, `_INSECURE`) are not supported and warned about.
+    ///   `_CERTIFICATE`, `_CLIENT_KEY` and `_CLIENT_CERTIFICATE` (PEM files) set ``OTLPExporterConfiguration/tls``
+    ///   and ``OTLPExporterConfiguration/SignalOverride/tls``; `_INSECURE` (gRPC only) is warned about.
     /// - `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`: ``sampling``.
     /// - `OTEL_BSP_*`: ``batch``; `OTEL_BLRP_*`: ``logsBatch`` (starting from ``batch`` when there is none).
     ///   Delays and timeouts are in milliseconds; a timeout of 0 means the longest one accepted.
@@ -87,6 +88,7 @@ extension OTLPTelemetryConfiguration {
     private mutating func applyExporters(_ reader: inout OTLPEnvironmentReader) {
         var exporter = otlp ?? .default
         var configuredBy: Set<String> = []  // "" for the base variables, else the signal
+        var tlsVariables: [String] = []  // read, in order: warned about when no `otlp` is made
         let prefix = "OTEL_EXPORTER_OTLP_"
         for scope in [nil] + OTLPSignal.allCases {
             let infix = scope.map { "\($0.rawValue.uppercased())_" } ?? ""
@@ -142,10 +144,30 @@ extension OTLPTelemetryConfiguration {
                 if let scope { exporter[scope].protocol = value } else { exporter.protocol = value }
                 configuredBy.insert(tag)
             }
-            // TLS settings the exporter does not offer: `https` uses the system's trust roots.
-            for setting in ["CERTIFICATE", "CLIENT_KEY", "CLIENT_CERTIFICATE", "INSECURE"]
-            where reader.value("\(prefix)\(infix)\(setting)") != nil {
-                reader.warn("\(prefix)\(infix)\(setting)", "not supported (https uses the system's trust roots); ignored")
+            // The TLS files (PEM): a private CA, a client certificate and its key. They say nothing of where to
+            // deliver, so they alone make no `otlp`.
+            let tlsSettings: [(String, WritableKeyPath<OTLPExporterConfiguration.TLSFiles, String?>)] = [
+                ("CERTIFICATE", \.certificate), ("CLIENT_KEY", \.clientKey), ("CLIENT_CERTIFICATE", \.clientCertificate),
+            ]
+            for (setting, keyPath) in tlsSettings {
+                let name = "\(prefix)\(infix)\(setting)"
+                guard let file = reader.value(name) else { continue }
+                tlsVariables.append(name)
+                guard !file.isEmpty else {
+                    reader.warn(name, "must be a file's path; ignored")
+                    continue
+                }
+                if let scope {
+                    var files = exporter[scope].tls ?? OTLPExporterConfiguration.TLSFiles()
+                    files[keyPath: keyPath] = file
+                    exporter[scope].tls = files
+                } else {
+                    exporter.tls[keyPath: keyPath] = file
+                }
+            }
+            // Only gRPC exporters have an insecure mode; `http` or `https` in the endpoint decides here.
+            if reader.value("\(prefix)\(infix)INSECURE") != nil {
+                reader.warn("\(prefix)\(infix)INSECURE", "applies to gRPC only (here the endpoint's http or https decides); ignored")
             }
         }
 
@@ -174,7 +196,12 @@ extension OTLPTelemetryConfiguration {
                 self[output: signal] = Output(path: "stdout", framing: .jsonl, gzip: false)
             }
         }
-        if otlp == nil, !delivered.values.contains(true) { return }
+        if otlp == nil, !delivered.values.contains(true) {
+            for name in tlsVariables {
+                reader.warn(name, "no OTLP delivery is configured (set OTEL_EXPORTER_OTLP_ENDPOINT or otlp); ignored")
+            }
+            return
+        }
         for signal in OTLPSignal.allCases { exporter[signal].enabled = delivered[signal] ?? true }
         otlp = exporter
     }

@@ -69,8 +69,9 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         /// Start a new file when the current one is older than this. Default 0 (no age limit), range
         /// 0...31,536,000 (365 days).
         public var maxAgeSeconds: Double
-        /// Files kept, the current one included; older ones are deleted and their items counted as dropped
-        /// (`retention`). Default 5, range 1...10,000.
+        /// Files kept, the current one included and earlier runs' files counted (`traces.u32be.bin`, then
+        /// `traces.1.u32be.bin`, the newest rotated, and so on); older ones are deleted, and the items this run
+        /// wrote into them counted as dropped (`retention`). Default 5, range 1...10,000.
         public var maxFiles: Int
 
         /// No size or age limit, 5 files: what an omitted argument or JSON key means.

@@ -1,31 +1,36 @@
 import Foundation
 package import OTLPWire
 
-/// Appends to a file and rotates it by size and age, keeping `maxFiles` files: the current file `path`
-/// and rotated ones `path.N`, where a higher `N` is newer.
+/// Appends to a file and rotates it by size and age, keeping `maxFiles` files: the current file `path` and
+/// rotated ones named as ``OTLPRotatedFileName`` says (`traces.u32be.bin` rotates to `traces.1.u32be.bin`,
+/// `traces.2.u32be.bin`…, where 1 is the newest, as logrotate numbers them).
 ///
 /// Each write (one batch: whole records) goes to one file, so no record is split across files, and comes
 /// with its item count, which the sink keeps per file in memory: files are never read back. When more
-/// than `maxFiles` files would be kept, the oldest one this sink created is deleted and exactly the items
+/// than `maxFiles` files would be kept, the oldest one is deleted; for a file this sink wrote, exactly the items
 /// written into it are counted as dropped (`retention`), so the dropped count never exceeds what was written.
 ///
-/// The sink only renames and deletes files it created itself:
+/// Files left by earlier runs count toward `maxFiles`: when the sink first opens, the regular files named
+/// `STEM.N.EXT` (`N` without leading zeros) and a regular file at `path` (moved to `STEM.1.EXT`) join the
+/// rotated files, oldest (highest `N`) first to be deleted. Their items were counted by the run that wrote
+/// them, so deleting them adds nothing to this run's counts. The sink renames and deletes nothing else:
 /// - the current file is created with `O_EXCL | O_NOFOLLOW`; a symbolic link at `path` is refused (`ELOOP`),
 ///   never followed;
-/// - a file already at `path` (an earlier run's) is moved aside to a free `path.N` and left alone;
-/// - rotated numbers continue after the highest `path.N` present when the sink first opens, and renames use
-///   `RENAME_NOREPLACE`: an earlier run's `path.1`, `path.2`… are never renamed over or deleted (they are
-///   not counted against `maxFiles`: removing them is up to the user);
-/// - a file it created that someone else moved, removed, replaced or resized (device, inode and size are
-///   compared with what it wrote) is forgotten: reported, never deleted, its items not counted as dropped.
+/// - anything at a rotated name that is not a regular file (a symbolic link, a folder), and any other name,
+///   is left alone: its number is skipped;
+/// - renames use `RENAME_NOREPLACE`, so nothing is ever renamed over; a file only moves to a higher number;
+/// - a file that someone else moved, removed, replaced or resized since the sink took it (device, inode and
+///   size are compared) is forgotten: reported, never deleted, its items not counted as dropped.
 ///
 /// While it is open the sink holds an advisory lock on `path` (see `OTLPOutputLock`: `DIR/.NAME.lock`), so a
 /// second sink on the same path, in this process or another, fails to open with `EWOULDBLOCK` and a message
 /// naming the holder; ``close()`` (which `OTLPTelemetry.shutdown()` calls) releases it. A FIFO or device at `path` is written as it is, without lock or rotation. After a
 /// failed write the file is closed and opened again on the next write.
 package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Sendable {
-    /// The current file's path; rotated files are `path.N`.
+    /// The current file's path; rotated files are named by ``names``.
     package let path: String
+    /// The names of the rotated files (`traces.1.u32be.bin` for `traces.u32be.bin`).
+    let names: OTLPRotatedFileName
     /// When files rotate and how many are kept (as clamped into their ranges).
     package let rotation: OTLPTelemetryConfiguration.Rotation
     /// The signal of the items written, for counting those a deleted file held.
@@ -40,20 +45,22 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
     private var current: OwnedFile?
     /// Files this sink created and rotated, oldest first.
     private var rotated: [OwnedFile] = []
-    /// The number the next rotated file gets; found when the sink first opens.
-    private var nextIndex: Int?
+    /// Whether the files earlier runs left have been taken into ``rotated`` (when the sink first opens).
+    private var tookEarlierFiles = false
     /// `path` is a FIFO or a device: written as it is.
     private var isSpecialFile = false
     /// The current file ends in a torn record (a failed write that could not be rolled back).
     private var mustRotate = false
 
-    /// A file this sink created, with what it wrote into it.
+    /// A file this sink keeps: one it created, with what it wrote into it, or one an earlier run left.
     struct OwnedFile {
         var path: String
         var status: OTLPFileStatus
         var items = 0
         var bytes = 0
         var createdAtUnixNano: UInt64
+        /// Left by an earlier run: its items are unknown here (that run counted them).
+        var isFromEarlierRun = false
 
         /// Whether `found` (what is at the path now) is still this file as this sink left it: same device
         /// and inode (a number the file system may reuse) and exactly the bytes written.
@@ -69,6 +76,7 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
         clock: any OTLPClock = OTLPSystemClock(), diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
         self.path = path
+        self.names = OTLPRotatedFileName(path: path)
         self.rotation = rotation
         self.signal = signal
         self.counters = counters
@@ -146,12 +154,13 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
         try file?.sync()
     }
 
-    /// The files this sink created and keeps, newest first: the current file, then the rotated ones.
+    /// The files this sink keeps, newest first: the current file, then the rotated ones (earlier runs'
+    /// included).
     package var files: [String] {
         ownedFiles.map(\.path)
     }
 
-    /// The files this sink created and keeps, newest first, with the items and bytes written into each.
+    /// The files this sink keeps, newest first, with the items and bytes written into each.
     var ownedFiles: [OwnedFile] {
         lock.withLock { (current.map { [$0] } ?? []) + rotated.reversed() }
     }
@@ -168,7 +177,10 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
         // every batch dropped write_failed, because telemetry/ did not exist yet).
         try OTLPSystemCall.makeParentDirectories(of: path)
         if outputLock == nil { outputLock = try OTLPOutputLock(outputPath: path) }
-        if nextIndex == nil { nextIndex = try Self.firstFreeIndex(after: path) }
+        if !tookEarlierFiles {
+            try takeEarlierFiles()
+            tookEarlierFiles = true
+        }
         if let current {
             // Reopen the file this sink created, if it is still the one at the path.
             if current.isUnchanged(try OTLPFileStatus.of(path: path)) {
@@ -197,7 +209,13 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
                     errno: ELOOP)
             }
             if !found.isRegularFile { return try openSpecialFile() }
-            _ = try moveAside()  // an earlier run's file: kept, under a new name, never deleted
+            // An earlier run's file: an empty one holds nothing and is removed, otherwise it becomes the newest
+            // rotated file (counted toward maxFiles).
+            if found.sizeBytes == 0 {
+                try OTLPSystemCall.check("cannot remove the empty \(path) an earlier run left") { unlink(path) }
+                continue
+            }
+            try shift(OwnedFile(path: path, status: found, bytes: Int(found.sizeBytes), createdAtUnixNano: 0, isFromEarlierRun: true))
         }
         throw .system("cannot create \(path): something else keeps creating it", errno: EEXIST)
     }
@@ -209,39 +227,109 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
         outputLock = nil
     }
 
-    /// Renames `path` to the next free `path.N` (never over an existing file) and returns that name.
-    private func moveAside() throws(OTLPWriteError) -> String {
-        while true {
-            let index = nextIndex ?? 1
-            let (next, overflow) = index.addingReportingOverflow(1)
-            guard !overflow else { throw .system("cannot rotate \(path): no number is free after \(path).\(index)", errno: EEXIST) }
-            let target = "\(path).\(index)"
-            do throws(OTLPWriteError) {
-                try OTLPSystemCall.renameWithoutReplacing(path, to: target)
-                nextIndex = next
-                return target
-            } catch {
-                guard error.errno == EEXIST else { throw error }
-                nextIndex = next
-            }
+    /// Takes the rotated files earlier runs left (regular files named `STEM.N.EXT`) into ``rotated``, oldest
+    /// (highest `N`) first, and deletes the oldest beyond `maxFiles` (counting the new current file).
+    private func takeEarlierFiles() throws(OTLPWriteError) {
+        var found: [(index: Int, file: OwnedFile)] = []
+        for name in try OTLPSystemCall.names(inDirectory: names.directory.isEmpty ? "." : names.directory) {
+            guard let index = names.index(ofName: name) else { continue }
+            let filePath = names.directory + name
+            // Only regular files are taken: a symbolic link or a folder at a rotated name is left alone.
+            guard let status = try? OTLPFileStatus.of(path: filePath), status.isRegularFile else { continue }
+            found.append(
+                (
+                    index,
+                    OwnedFile(path: filePath, status: status, bytes: Int(status.sizeBytes), createdAtUnixNano: 0, isFromEarlierRun: true)
+                ))
         }
+        let earlier = found.sorted { $0.index > $1.index }.map(\.file)
+        rotated = Array(deleteOldest(of: (rotated + earlier).reversed(), keeping: max(rotation.maxFiles, 1) - 1).reversed())
     }
 
-    /// One more than the highest `N` of the `path.N` files present (1 when there are none).
-    static func firstFreeIndex(after path: String) throws(OTLPWriteError) -> Int {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? "."
-        let prefix = (slash.map { String(path[path.index(after: $0)...]) } ?? path) + "."
-        var highest = 0
-        for name in try OTLPSystemCall.names(inDirectory: directory) where name.hasPrefix(prefix) {
-            let suffix = name.dropFirst(prefix.count)
-            guard !suffix.isEmpty, suffix.allSatisfy({ $0.isASCII && $0.isNumber }) else { continue }
-            // A number past Int.max cannot collide with a name this sink makes.
-            if let number = Int(suffix) { highest = max(highest, number) }
+    /// The number in a kept file's name (0 for the current file).
+    private func number(of file: OwnedFile) -> Int {
+        guard file.path.hasPrefix(names.directory) else { return 0 }
+        return names.index(ofName: String(file.path.dropFirst(names.directory.count))) ?? 0
+    }
+
+    /// Makes `finished`, the file at `path`, the newest rotated file: deletes the oldest files beyond
+    /// `maxFiles`, then moves each kept file to its new number, oldest first, `finished` last (to 1, or the
+    /// first number after those taken by something that is not the sink's). A file only moves up, and never
+    /// over anything (`RENAME_NOREPLACE`). Throws when `finished` cannot be moved: it stays at `path`.
+    private func shift(_ finished: OwnedFile) throws(OTLPWriteError) {
+        let kept = deleteOldest(of: [finished] + rotated.reversed(), keeping: max(rotation.maxFiles, 1) - 1)
+        let finishedKept = kept.first?.path == path
+        rotated = Array(kept.dropFirst(finishedKept ? 1 : 0).reversed())
+        let keptPaths = Set(kept.map(\.path))
+        var targets: [Int] = []
+        var next = 1
+        for file in kept {
+            var candidate = max(next, number(of: file))
+            // A number taken by something that is not a kept file (a symbolic link, someone else's file) is skipped.
+            while !keptPaths.contains(names.path(index: candidate)), (try? OTLPFileStatus.of(path: names.path(index: candidate))) != nil {
+                let (following, overflow) = candidate.addingReportingOverflow(1)
+                guard !overflow else {
+                    throw .system("cannot rotate \(path): no number is free after \(names.path(index: candidate))", errno: EEXIST)
+                }
+                candidate = following
+            }
+            targets.append(candidate)
+            next = candidate &+ 1
         }
-        let (first, overflow) = highest.addingReportingOverflow(1)
-        guard !overflow else { throw .system("cannot rotate \(path): no number is free after \(path).\(highest)", errno: EEXIST) }
-        return first
+        // Oldest first: each file moves to a number above its own, which the older ones have left.
+        var moved: [OwnedFile] = []
+        for (position, var file) in rotated.enumerated() {
+            let target = names.path(index: targets[kept.count - 1 - position])
+            if file.path != target {
+                guard file.isUnchanged(try? OTLPFileStatus.of(path: file.path)) else {
+                    diagnostics(
+                        "OTLP rotating sink: \(file.path) was changed by someone else (moved, removed, replaced or resized); left alone, not counted"
+                    )
+                    continue
+                }
+                do throws(OTLPWriteError) {
+                    try OTLPSystemCall.renameWithoutReplacing(file.path, to: target)
+                    file.path = target
+                } catch {
+                    diagnostics("OTLP rotating sink: \(error); \(file.path) keeps its name")
+                }
+            }
+            moved.append(file)
+        }
+        rotated = moved
+        guard finishedKept else { return }
+        var newest = finished
+        newest.path = names.path(index: targets[0])
+        try OTLPSystemCall.renameWithoutReplacing(path, to: newest.path)
+        rotated.append(newest)
+    }
+
+    /// Returns `newestFirst` without the oldest files beyond `count`, which are deleted: for a file this sink
+    /// wrote, exactly the items written into it are counted as dropped (`retention`). A file someone else
+    /// changed is left alone and forgotten; one that cannot be deleted is kept, to be deleted at the next rotation.
+    private func deleteOldest(of newestFirst: [OwnedFile], keeping count: Int) -> [OwnedFile] {
+        var kept: [OwnedFile] = []
+        for (position, old) in newestFirst.enumerated() {
+            guard position >= count else {
+                kept.append(old)
+                continue
+            }
+            let whose = old.isFromEarlierRun ? "left by an earlier run" : "created by this sink with \(old.items) items"
+            do throws(OTLPWriteError) {
+                guard old.isUnchanged(try OTLPFileStatus.of(path: old.path)) else {
+                    diagnostics(
+                        "OTLP rotating sink: \(old.path), \(whose), was changed by someone else (moved, removed, replaced or resized); left alone, not counted"
+                    )
+                    continue
+                }
+                try OTLPSystemCall.check("cannot delete \(old.path)") { unlink(old.path) }
+                if !old.isFromEarlierRun { counters.dropped(old.items, signal, .retention) }
+            } catch {
+                diagnostics("OTLP rotating sink: \(error); kept, deleted at the next rotation")
+                kept.append(old)
+            }
+        }
+        return kept
     }
 
     private func needsRotation(adding count: Int) -> Bool {
@@ -257,54 +345,26 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
         return false
     }
 
-    /// Moves the current file to the next `path.N` and deletes the oldest files beyond `maxFiles`. When the
+    /// Makes the current file the newest rotated one and deletes the oldest files beyond `maxFiles`. When the
     /// file cannot be moved, the error is reported and writing goes on into the current file (nothing is lost).
     private func rotate() {
-        guard var finished = current else { return }
+        guard let finished = current else { return }
         do throws(OTLPWriteError) {
             guard finished.isUnchanged(try OTLPFileStatus.of(path: path)) else {
                 file = nil  // someone else changed it: openFile reports it and starts a new file
                 mustRotate = false
                 return
             }
-            finished.path = try moveAside()
+            try shift(finished)
         } catch {
-            diagnostics("OTLP rotating sink: cannot rotate: \(error); writing on to \(path)")
-            return
+            if (try? OTLPFileStatus.of(path: path))?.isSameFile(as: finished.status) == true {
+                diagnostics("OTLP rotating sink: cannot rotate: \(error); writing on to \(path)")
+                return
+            }
+            diagnostics("OTLP rotating sink: cannot rotate: \(error)")
         }
         file = nil
         current = nil
         mustRotate = false
-        rotated.append(finished)
-        deleteBeyondRetention()
-    }
-
-    /// Deletes the oldest rotated files this sink created while more than `maxFiles` files are kept,
-    /// counting exactly the items written into each as dropped (`retention`).
-    private func deleteBeyondRetention() {
-        let keptRotated = max(rotation.maxFiles, 1) - 1
-        let excess = rotated.count - keptRotated
-        guard excess > 0 else { return }
-        var survivors: [OwnedFile] = []
-        for (index, old) in rotated.enumerated() {
-            guard index < excess else {
-                survivors.append(old)
-                continue
-            }
-            do throws(OTLPWriteError) {
-                guard old.isUnchanged(try OTLPFileStatus.of(path: old.path)) else {
-                    diagnostics(
-                        "OTLP rotating sink: \(old.path), created by this sink with \(old.items) items, was changed by someone else (moved, removed, replaced or resized); left alone, not counted"
-                    )
-                    continue
-                }
-                try OTLPSystemCall.check("cannot delete \(old.path)") { unlink(old.path) }
-                counters.dropped(old.items, signal, .retention)
-            } catch {
-                diagnostics("OTLP rotating sink: \(error); kept, deleted at the next rotation")
-                survivors.append(old)
-            }
-        }
-        rotated = survivors
     }
 }

@@ -308,16 +308,48 @@ struct OTLPEnvironmentConfigurationTests {
         #expect(result.warnings.first?.message.hasSuffix("ignored") == true)
     }
 
-    @Test("the TLS variables are not supported: warned about, nothing made")
-    func tlsVariables() {
-        let names = [
-            "OTEL_EXPORTER_OTLP_CERTIFICATE", "OTEL_EXPORTER_OTLP_TRACES_CLIENT_KEY", "OTEL_EXPORTER_OTLP_LOGS_CLIENT_CERTIFICATE",
-            "OTEL_EXPORTER_OTLP_INSECURE",
+    @Test(
+        "the TLS variables set the TLS files, a signal's own over the base ones; INSECURE (gRPC only) is warned about; alone they make no otlp"
+    )
+    func tlsVariables() throws {
+        let environment = [
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "https://collector:4318",
+            "OTEL_EXPORTER_OTLP_CERTIFICATE": "/etc/otel/ca.pem", "OTEL_EXPORTER_OTLP_CLIENT_KEY": "/etc/otel/client.key",
+            "OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE": "/etc/otel/client.pem",
+            "OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE": "/etc/otel/traces-ca.pem",
+            "OTEL_EXPORTER_OTLP_LOGS_CLIENT_KEY": "/etc/otel/logs.key", "OTEL_EXPORTER_OTLP_LOGS_CLIENT_CERTIFICATE": "/etc/otel/logs.pem",
+            "OTEL_EXPORTER_OTLP_INSECURE": "true",
         ]
-        let result = Self.apply(Dictionary(uniqueKeysWithValues: names.map { ($0, "/etc/ssl/x.pem") }))
-        #expect(result.configuration == .default)
-        #expect(Set(Self.warned(result.warnings)) == Set(names))
-        #expect(result.warnings.allSatisfy { $0.message == "not supported (https uses the system's trust roots); ignored" })
+        let result = Self.apply(environment)
+        #expect(Self.warned(result.warnings) == ["OTEL_EXPORTER_OTLP_INSECURE"])
+        let otlp = try #require(result.configuration.otlp)
+        #expect(
+            otlp.tls == .init(certificate: "/etc/otel/ca.pem", clientKey: "/etc/otel/client.key", clientCertificate: "/etc/otel/client.pem")
+        )
+        #expect(
+            otlp.resolved(for: .traces)?.tls
+                == .init(
+                    certificate: "/etc/otel/traces-ca.pem", clientKey: "/etc/otel/client.key", clientCertificate: "/etc/otel/client.pem"))
+        #expect(
+            otlp.resolved(for: .logs)?.tls
+                == .init(certificate: "/etc/otel/ca.pem", clientKey: "/etc/otel/logs.key", clientCertificate: "/etc/otel/logs.pem"))
+        #expect(result.configuration.problems.isEmpty, "\(result.configuration.problems)")
+        // Where to deliver is not said: nothing is made, and the variable is warned about (never silently ignored).
+        let alone = Self.apply(["OTEL_EXPORTER_OTLP_CERTIFICATE": "/etc/otel/ca.pem"])
+        #expect(alone.configuration == .default)
+        #expect(Self.warned(alone.warnings) == ["OTEL_EXPORTER_OTLP_CERTIFICATE"])
+        #expect(alone.warnings.first?.message.contains("no OTLP delivery is configured") == true)
+        // A client key without its certificate is a problem of the configuration, named.
+        let half = Self.apply(["OTEL_EXPORTER_OTLP_ENDPOINT": "https://c:4318", "OTEL_EXPORTER_OTLP_CLIENT_KEY": "/k"]).configuration
+        #expect(half.problems.map(\.keyPath).contains("otlp.tls.clientCertificate"), "\(half.problems)")
+    }
+
+    @Test("the TLS files in JSON: otlp.tls and otlp.<signal>.tls")
+    func tlsJSON() throws {
+        let json = #"{"otlp": {"tls": {"certificate": "/ca.pem"}, "logs": {"tls": {"clientKey": "/k", "clientCertificate": "/c"}}}}"#
+        let configuration = try JSONDecoder().decode(Configuration.self, from: Data(json.utf8))
+        #expect(configuration.otlp?.resolved(for: .traces)?.tls == .init(certificate: "/ca.pem"))
+        #expect(configuration.otlp?.resolved(for: .logs)?.tls == .init(certificate: "/ca.pem", clientKey: "/k", clientCertificate: "/c"))
     }
 
     // MARK: Sampling

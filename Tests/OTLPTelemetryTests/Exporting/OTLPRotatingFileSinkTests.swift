@@ -91,17 +91,20 @@ struct OTLPRotatingFileSinkTests {
     }
 
     @Test(
-        "an earlier run's PATH, PATH.1 (a symbolic link) and PATH.2 are never renamed over, followed or deleted; numbering continues after them"
+        "an earlier run's regular files (PATH, STEM.N.EXT) count toward maxFiles and the oldest go; a symbolic link at STEM.1.EXT and names that are not rotated names are never renamed, followed or deleted"
     )
-    func preexistingFilesUntouched() throws {
+    func earlierRunsFilesCounted() throws {
         let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = "\(directory)/logs.bin"
+        let path = "\(directory)/logs.u32be.bin"
         try Data("earlier run, current file".utf8).write(to: URL(fileURLWithPath: path))
         try Data("victim".utf8).write(to: URL(fileURLWithPath: "\(directory)/victim"))
-        try FileManager.default.createSymbolicLink(atPath: "\(path).1", withDestinationPath: "\(directory)/victim")
-        try Data("earlier run, rotated".utf8).write(to: URL(fileURLWithPath: "\(path).2"))
-        let earlierCurrent = try Self.inode(path), earlierRotated = try Self.inode("\(path).2")
+        try FileManager.default.createSymbolicLink(atPath: "\(directory)/logs.1.u32be.bin", withDestinationPath: "\(directory)/victim")
+        try Data("earlier run, rotated".utf8).write(to: URL(fileURLWithPath: "\(directory)/logs.2.u32be.bin"))
+        let strangers = [
+            "logs.u32be.bin.3", "logs.05.u32be.bin", "logs.-3.u32be.bin", "logs..u32be.bin", "logs.7x.u32be.bin", "logs.4.bin",
+        ]
+        for name in strangers { try Data(name.utf8).write(to: URL(fileURLWithPath: "\(directory)/\(name)")) }
 
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
@@ -109,29 +112,81 @@ struct OTLPRotatingFileSinkTests {
             path: path, rotation: .init(maxFileBytes: 2_000, maxFiles: 3), signal: .logs, counters: counters, diagnostics: messages.add)
         let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(
             sink: sink, resource: Self.resource, counters: counters, diagnostics: messages.add)
-        var sent = 0
+        #expect(exporter.export(Self.batch(0, 1)))
+        // At the first write the earlier current file became the newest rotated one, numbered after the link.
+        #expect(sink.files == [path, "\(directory)/logs.2.u32be.bin", "\(directory)/logs.3.u32be.bin"])
+        #expect(try String(contentsOfFile: "\(directory)/logs.2.u32be.bin", encoding: .utf8) == "earlier run, current file")
+        #expect(try String(contentsOfFile: "\(directory)/logs.3.u32be.bin", encoding: .utf8) == "earlier run, rotated")
+        var sent = 1
         for _ in 0..<150 {
             #expect(exporter.export(Self.batch(sent, 5)))
             sent += 5
         }
-        // The earlier run's files: same inodes, same content; the link still points where it did.
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "\(path).1") == "\(directory)/victim")
+        // Untouched: the link and where it points, every name that is not STEM.N.EXT.
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/logs.1.u32be.bin") == "\(directory)/victim")
         #expect(try String(contentsOfFile: "\(directory)/victim", encoding: .utf8) == "victim")
-        #expect(try Self.inode("\(path).2") == earlierRotated)
-        #expect(try String(contentsOfFile: "\(path).2", encoding: .utf8) == "earlier run, rotated")
-        #expect(try Self.inode("\(path).3") == earlierCurrent)  // moved aside, never deleted
-        #expect(try String(contentsOfFile: "\(path).3", encoding: .utf8) == "earlier run, current file")
-        // This run's files: three, numbered after the earlier ones; counts exact, dropped ≤ received.
-        let files = sink.files
-        #expect(files.count == 3)
-        #expect(files.first == path)
-        #expect(files.dropFirst().allSatisfy { Int($0.split(separator: ".").last!)! > 3 }, "\(files)")
+        for name in strangers { #expect(try String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8) == name) }
+        // Three files in all: this run's newest, numbered after the link; the earlier ones are gone, not counted.
+        #expect(sink.files == [path, "\(directory)/logs.2.u32be.bin", "\(directory)/logs.3.u32be.bin"])
         let snapshot = counters.snapshot
-        let kept = try files.map(Self.items(in:)).reduce(0, +)
+        let kept = try sink.files.map(Self.items(in:)).reduce(0, +)
         #expect(snapshot.logRecordsExported == sent)
         #expect(kept + snapshot.logRecordsDropped[.retention, default: 0] == sent)
-        #expect(snapshot.logRecordsDropped[.retention, default: 0] <= snapshot.logRecordsExported)
         #expect(messages.all.isEmpty, "\(messages.all)")
+    }
+
+    @Test(
+        "eight runs with maxFiles 3 leave three files, newest = 1, named with the extension kept, so a glob on it matches them all",
+        arguments: [("traces.u32be.bin", "traces*.u32be.bin", false), ("traces.jsonl.gz", "traces*.jsonl.gz", true)])
+    func runsBounded(name: String, glob: String, gzip: Bool) throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/\(name)"
+        let messages = Messages()
+        for run in 0..<8 {
+            let counters = OTLPTelemetryCounters()
+            let sink = OTLPRotatingFileSink(
+                path: path, rotation: .init(maxFiles: 3), signal: .logs, counters: counters, diagnostics: messages.add)
+            let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(
+                sink: sink, framing: gzip ? .jsonl : .u32be, gzip: gzip, resource: Self.resource, counters: counters)
+            #expect(exporter.export(Self.batch(run * 10, 3)))
+            sink.close()
+            #expect(counters.snapshot.totalLogRecordsDropped == 0, "an earlier run's file deleted is not this run's loss")
+        }
+        let stem = String(name.prefix { $0 != "." }), fileExtension = String(name.drop { $0 != "." })
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(names == [name, "\(stem).1\(fileExtension)", "\(stem).2\(fileExtension)"].sorted())
+        #expect(names.allSatisfy { fnmatch(glob, $0, 0) == 0 }, "\(names)")
+        // Newest first: run 7 in PATH, run 6 in STEM.1.EXT, run 5 in STEM.2.EXT.
+        for (offset, file) in [name, "\(stem).1\(fileExtension)", "\(stem).2\(fileExtension)"].enumerated() {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(file)")))
+            let times = logRecords(try readAll(bytes)).map(\.timeUnixNano)
+            let run = 7 - offset
+            #expect(times == [1, 2, 3].map { UInt64(run * 10 + $0) }, "\(file)")
+        }
+        #expect(messages.all.isEmpty, "\(messages.all)")
+    }
+
+    @Test(
+        "rotated names: the number goes before the extension, the run of known OTLP parts at the end of the name (else the last part)",
+        arguments: [
+            ("d/traces.u32be.bin", "d/traces.1.u32be.bin"), ("logs.u32be.bin.gz", "logs.1.u32be.bin.gz"),
+            ("/t/traces.jsonl.gz", "/t/traces.7.jsonl.gz"), ("app.v2.jsonl", "app.v2.1.jsonl"), ("spans.data", "spans.1.data"),
+            ("spans", "spans.1"), ("u32be.bin", "u32be.1.bin"), (".hidden.bin", ".hidden.1.bin"),
+            ("x.varint.binpb.zst", "x.1.varint.binpb.zst"),
+        ])
+    func rotatedNames(path: String, rotated: String) {
+        let names = OTLPRotatedFileName(path: path)
+        let index = rotated.contains(".7.") ? 7 : 1
+        #expect(names.path(index: index) == rotated)
+        let rotatedName = String(rotated.split(separator: "/").last!)
+        #expect(names.index(ofName: rotatedName) == index)
+        for stranger in [
+            String(path.split(separator: "/").last!), "\(rotatedName).1",
+            rotatedName.replacingOccurrences(of: ".\(index)", with: ".0\(index)"),
+        ] {
+            #expect(names.index(ofName: stranger) == nil, "\(stranger)")
+        }
     }
 
     @Test("counts are exact across many rotations: each file's count is what was written into it", arguments: [1, 2, 5], [false, true])
@@ -180,11 +235,14 @@ struct OTLPRotatingFileSinkTests {
         #expect(throws: (any Error).self) { try Self.items(in: oldest.path) }
         chmod(oldest.path, 0)
         #expect(counters.snapshot.logRecordsDropped[.retention, default: 0] == 0)
-        for _ in 0..<1_000 where FileManager.default.fileExists(atPath: oldest.path) {  // bounded: a regression fails, never hangs
+        // Rotated names move up at each rotation (and a freed inode is soon reused): write until the first deletion.
+        let garbage = Data(repeating: 0xFF, count: oldest.bytes)
+        for _ in 0..<1_000 where counters.snapshot.logRecordsDropped[.retention, default: 0] == 0 {  // bounded: a regression fails, never hangs
             #expect(exporter.export(Self.batch(sent, 4)))
             sent += 4
         }
-        #expect(!FileManager.default.fileExists(atPath: oldest.path))
+        #expect(!sink.ownedFiles.contains { $0.status.isSameFile(as: oldest.status) && $0.createdAtUnixNano == oldest.createdAtUnixNano })
+        #expect(try sink.files.allSatisfy { try Data(contentsOf: URL(fileURLWithPath: $0)) != garbage })
         // The first deletion is exactly that file: its written items, counted.
         #expect(counters.snapshot.logRecordsDropped[.retention, default: 0] == oldest.items)
     }
@@ -306,39 +364,31 @@ struct OTLPRotatingFileSinkTests {
         let sink = OTLPRotatingFileSink(path: path, rotation: .init(maxFileBytes: 2_000, maxFiles: 10), signal: .logs, counters: counters)
         try sink.open()
         try Data("victim".utf8).write(to: URL(fileURLWithPath: "\(directory)/victim"))
-        try FileManager.default.createSymbolicLink(atPath: "\(path).1", withDestinationPath: "\(directory)/victim")
-        try Data("squatter".utf8).write(to: URL(fileURLWithPath: "\(path).2"))
+        try FileManager.default.createSymbolicLink(atPath: "\(directory)/logs.1.bin", withDestinationPath: "\(directory)/victim")
+        try Data("squatter".utf8).write(to: URL(fileURLWithPath: "\(directory)/logs.2.bin"))
         let exporter = OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters)
         var sent = 0
         for _ in 0..<1_000 where sink.ownedFiles.count < 3 {
             #expect(exporter.export(Self.batch(sent, 4)))
             sent += 4
         }
-        #expect(sink.files == [path, "\(path).4", "\(path).3"])
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "\(path).1") == "\(directory)/victim")
+        #expect(sink.files == [path, "\(directory)/logs.3.bin", "\(directory)/logs.4.bin"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/logs.1.bin") == "\(directory)/victim")
         #expect(try String(contentsOfFile: "\(directory)/victim", encoding: .utf8) == "victim")
-        #expect(try String(contentsOfFile: "\(path).2", encoding: .utf8) == "squatter")
+        #expect(try String(contentsOfFile: "\(directory)/logs.2.bin", encoding: .utf8) == "squatter")
         #expect(try sink.files.map(Self.items(in:)).reduce(0, +) == sent)
     }
 
-    @Test("rotated numbers: names past Int.max are ignored (they cannot collide); PATH.<Int.max> leaves no number and is a clear error")
+    @Test("rotated numbers: only canonical decimal numbers that fit an Int are rotated names")
     func hostileRotatedNumbers() throws {
-        let directory = try OTLPTemporaryDirectory.make("otlptelemetry").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = "\(directory)/logs.bin"
-        for name in ["logs.bin.99999999999999999999999", "logs.bin.7x", "logs.bin.", "logs.bin.-3", "logs.bin.05"] {
-            try Data().write(to: URL(fileURLWithPath: "\(directory)/\(name)"))
+        let names = OTLPRotatedFileName(path: "/d/logs.bin")
+        for name in [
+            "logs.99999999999999999999999.bin", "logs.7x.bin", "logs..bin", "logs.-3.bin", "logs.05.bin", "logs.0.bin", "logs.bin.3",
+            "logs.+3.bin", "logs.٣.bin",
+        ] {
+            #expect(names.index(ofName: name) == nil, "\(name)")
         }
-        #expect(try OTLPRotatingFileSink.firstFreeIndex(after: path) == 6)
-        try Data().write(to: URL(fileURLWithPath: "\(path).\(Int.max)"))
-        let sink = OTLPRotatingFileSink(path: path, rotation: .init(), signal: .logs, counters: OTLPTelemetryCounters())
-        guard let failure = Self.errorOf({ () throws(OTLPWriteError) in try sink.open() }), failure.code == .system, failure.errno == EEXIST
-        else {
-            Issue.record("PATH.<Int.max> was not refused")
-            return
-        }
-        let message = failure.message
-        #expect(message.contains("no number is free"), "\(message)")
+        #expect(names.index(ofName: "logs.\(Int.max).bin") == Int.max)
     }
 
     @Test(
