@@ -8,6 +8,14 @@ enum FramingChoice: String, ExpressibleByArgument, CaseIterable {
     var framing: OTLPFraming? { self == .auto ? nil : OTLPFraming(rawValue: rawValue) }
 }
 
+/// `--input-compression` values: a compression or `auto`.
+enum InputCompressionChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, none, gzip, zstd
+    case zstdRecords = "zstd-records"
+
+    var compression: OTLPFileCompression? { self == .auto ? nil : OTLPFileCompression(rawValue: rawValue) }
+}
+
 /// `--signal` values: a signal or `auto`.
 enum SignalChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, traces, logs
@@ -24,6 +32,13 @@ struct InputOptions: ParsableArguments {
     var framing: FramingChoice = .auto
 
     @Option(
+        name: .customLong("input-compression"),
+        help:
+            "Compression of the input: auto (from the first bytes), none, gzip (the whole file), zstd (the whole file) or zstd-records (each u32be record one zstd frame, as the Collector's file exporter writes)."
+    )
+    var compression: InputCompressionChoice = .auto
+
+    @Option(
         help:
             "Signal: auto (from the content, then a whole traces/logs token of the file name; content that decides nothing asks for this option), traces or logs."
     )
@@ -31,7 +46,9 @@ struct InputOptions: ParsableArguments {
 
     @OptionGroup var limits: LimitOptions
 
-    var readerOptions: OTLPReaderOptions { limits.readerOptions(framing: framing.framing, signal: signal.signal) }
+    var readerOptions: OTLPReaderOptions {
+        limits.readerOptions(framing: framing.framing, compression: compression.compression, signal: signal.signal)
+    }
 
     /// Reads every file, handing each record to `body` until it returns `false` (a `--limit` reached, the
     /// output gone): then no further record of this or any later file is read. Faults are reported on stderr;
