@@ -1,4 +1,5 @@
 import Foundation
+import OTLPTestSupport
 import Testing
 
 /// `otlp-dump convert --zstd` writes the Collector's zstd records, and every command reads them back, as it reads
@@ -59,5 +60,25 @@ struct ConvertZstdTests {
         let forced = try OTLPDumpRunner.run(["validate", "--input-compression", "gzip", zst])
         #expect(forced.status == 1)
         #expect(forced.stderr.contains("gzip_bad_header"))
+    }
+
+    @Test(
+        "send reads zstd records holding JSON or protobuf and sends every item, protobuf or JSON on the wire",
+        arguments: ["http/protobuf", "http/json"])
+    func sendZstdRecords(wireProtocol: String) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = OTLPDumpRunner.vectors.appendingPathComponent("framed/logs-mixed.jsonl").path
+        let expected = try OTLPTestCollector.canonicalItems(ofFile: source, framing: "jsonl", signal: "logs")
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        for to in ["jsonl", "u32be"] {
+            let zstd = directory.appendingPathComponent("logs-\(to).zst-records").path
+            #expect(try OTLPDumpRunner.run(["convert", source, zstd, "--to", to, "--zstd"]).status == 0)
+            let sent = try OTLPDumpRunner.run(["send", zstd, "--endpoint", collector.endpoint, "--protocol", wireProtocol])
+            #expect(sent.status == 0, "\(sent.stderr)")
+        }
+        collector.stop()
+        #expect(collector.items.sorted() == (expected + expected).sorted())
     }
 }
