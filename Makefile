@@ -1,7 +1,7 @@
 # OTLPWire: `make demo` and `make test` are all a newcomer needs (see README.md).
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := libprotobuf-c-dev protobuf-c-compiler protobuf-compiler zlib1g-dev pkg-config python3-pip
+APT_PACKAGES := libprotobuf-c-dev protobuf-c-compiler protobuf-compiler zlib1g-dev libzstd-dev zstd pkg-config python3-pip
 SWIFT_BUILD_FLAGS ?=
 DUMP := .build/debug/otlp-dump
 FORMAT_PATHS := Package.swift Sources Tests Benchmarks FuzzTesting
@@ -10,7 +10,7 @@ FORMAT_PATHS := Package.swift Sources Tests Benchmarks FuzzTesting
 
 all: build
 
-## deps: install the Debian packages, the Python reference decoders and the collector rotel (tests), if missing
+## deps: install the Debian packages, the Python reference decoders (with zstandard) and the collector rotel (tests), if missing
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -19,6 +19,7 @@ deps:
 	fi
 	@python3 -c "import opentelemetry.proto" 2>/dev/null || python3 -m pip install --quiet opentelemetry-proto
 	@python3 -c "import google.rpc.status_pb2" 2>/dev/null || python3 -m pip install --quiet googleapis-common-protos
+	@python3 -c "import zstandard" 2>/dev/null || python3 -m pip install --quiet zstandard
 	@python3 -c "import rotel" 2>/dev/null || python3 -m pip install --quiet rotel==0.0.1a15
 
 build: deps

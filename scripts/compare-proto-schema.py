@@ -12,10 +12,12 @@ from google.protobuf import any_pb2, descriptor_pb2
 from google.rpc import status_pb2
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
 from opentelemetry.proto.collector.logs.v1 import logs_service_pb2
+from opentelemetry.proto.collector.metrics.v1 import metrics_service_pb2
 from opentelemetry.proto.common.v1 import common_pb2
 from opentelemetry.proto.resource.v1 import resource_pb2
 from opentelemetry.proto.trace.v1 import trace_pb2
 from opentelemetry.proto.logs.v1 import logs_pb2
+from opentelemetry.proto.metrics.v1 import metrics_pb2
 
 
 # The packages compared: all of OTLP, and the error body of OTLP/HTTP with the Any it holds.
@@ -49,7 +51,8 @@ def summarize(files):
 def reference():
     files = []
     for mod in (
-        common_pb2, resource_pb2, trace_pb2, logs_pb2, trace_service_pb2, logs_service_pb2, status_pb2, any_pb2,
+        common_pb2, resource_pb2, trace_pb2, logs_pb2, metrics_pb2, trace_service_pb2, logs_service_pb2, metrics_service_pb2,
+        status_pb2, any_pb2,
     ):
         fdp = descriptor_pb2.FileDescriptorProto()
         mod.DESCRIPTOR.CopyToProto(fdp)

@@ -45,7 +45,18 @@ seed() {
   local target=$1 corpus=$2
   mkdir -p "$corpus"
   case $target in
-    FuzzFrameReader) for f in "$shared"/vectors/framed/* "$shared"/vectors/bad/* "$shared"/vectors/traces/*.pb "$shared"/vectors/logs/*.pb; do cp -n "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done ;;
+    FuzzFrameReader)
+      for f in "$shared"/vectors/framed/* "$shared"/vectors/bad/* "$shared"/vectors/traces/*.pb "$shared"/vectors/logs/*.pb; do cp -n "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done
+      # zstd: whole files (the zstd tool), and u32be records of one zstd frame each (the Collector's layout).
+      for f in "$shared"/vectors/framed/traces-mixed.jsonl "$shared"/vectors/framed/logs-mixed.u32be.bin; do
+        zstd -q -c --check "$f" > "$corpus/zstd-$(basename "$f").zst"
+      done
+      python3 -c 'import sys, zstandard
+data = open(sys.argv[1], "rb").read(); out = bytearray(); pos = 0
+while pos < len(data):
+    n = int.from_bytes(data[pos:pos + 4], "big"); frame = zstandard.ZstdCompressor().compress(data[pos + 4:pos + 4 + n])
+    out += len(frame).to_bytes(4, "big") + frame; pos += 4 + n
+open(sys.argv[2], "wb").write(out)' "$shared"/vectors/framed/traces-mixed.u32be.bin "$corpus/zstd-records-traces.u32be.bin" ;;
     FuzzDecoder) for f in "$shared"/vectors/traces/*.pb "$shared"/vectors/logs/*.pb "$shared"/vectors/bad/*.pb; do cp -n "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done ;;
     FuzzJSONLines) for f in "$shared"/vectors/framed/*.jsonl "$shared"/vectors/traces/*.json "$shared"/vectors/logs/*.json; do cp -n "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done ;;
     FuzzResponses)

@@ -27,8 +27,10 @@ protos=(
   opentelemetry/proto/resource/v1/resource.proto
   opentelemetry/proto/trace/v1/trace.proto
   opentelemetry/proto/logs/v1/logs.proto
+  opentelemetry/proto/metrics/v1/metrics.proto
   opentelemetry/proto/collector/trace/v1/trace_service.proto
   opentelemetry/proto/collector/logs/v1/logs_service.proto
+  opentelemetry/proto/collector/metrics/v1/metrics_service.proto
   google/protobuf/any.proto
   google/rpc/status.proto
 )
@@ -42,8 +44,11 @@ for p in "${bindings[@]}"; do
 done
 for p in "${protos[@]}"; do
   mkdir -p "$work/in/$(dirname "$p")"
-  # `string name = N;` and `repeated string name = N;` become bytes; nothing else changes.
-  sed -E 's/^([[:space:]]*(repeated[[:space:]]+)?)string([[:space:]]+[A-Za-z_][A-Za-z0-9_]*[[:space:]]*=)/\1bytes\3/' \
+  # `string name = N;` and `repeated string name = N;` become bytes; a proto3 `optional T name = N;` becomes
+  # `oneof _name { T name = N; }`, the synthetic oneof it stands for (protoc-c 1.4 rejects `optional`; both are
+  # wire-identical and keep presence). Nothing else changes.
+  sed -E -e 's/^([[:space:]]*(repeated[[:space:]]+)?)string([[:space:]]+[A-Za-z_][A-Za-z0-9_]*[[:space:]]*=)/\1bytes\3/' \
+    -e 's/^([[:space:]]*)optional[[:space:]]+([A-Za-z0-9_.]+)[[:space:]]+([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*=[[:space:]]*([0-9]+);/\1oneof _\3 { \2 \3 = \4; }/' \
     "$root/proto/$p" > "$work/in/$p"
 done
 mkdir -p "$work/gen"
@@ -71,7 +76,7 @@ printf 'module COTLPProto {\n    header "COTLPProto.h"\n    export *\n}\n' > "$w
   echo
   echo "- schema: \`proto/\`, OTLP $(cat "$root/proto/VERSION") (and the \`google.rpc.Status\` error body with its \`google.protobuf.Any\`); encoding-only messages from \`scripts/bindings/\`"
   echo "- generator: $(protoc-c --version 2>&1 | head -1 | tr -s ' ')"
-  echo "- transformation: every \`string\` field declared \`bytes\` (wire-identical; see the script's header)"
+  echo "- transformation: every \`string\` field declared \`bytes\`, every proto3 \`optional\` field a oneof of its own (wire-identical; see the script's header)"
   echo "- command: \`protoc-c --c_out=. ${protos[*]} ${bindings[*]}\`"
 } > "$work/out/GENERATED.md"
 

@@ -4,19 +4,45 @@ OTLP/JSON request per line: an implementation independent of OTLPWire, for cross
 
 usage: reference-decode.py FILE FRAMING SIGNAL [--parse-only]
        FRAMING: u32be|varint|none   SIGNAL: traces|logs
-gzip input (one or more members) is detected from its magic bytes. --parse-only parses every record and
+gzip input (one or more members) and zstd input (one or more frames, through the `zstandard` package) are
+detected from their magic bytes, and so is a u32be record that is one zstd frame (the Collector's file exporter
+with `compression: zstd`): it is decompressed, and read as OTLP JSON when it starts with `{`. --parse-only parses every record and
 prints only the record count (the baseline for `otlp-dump validate` in Benchmarks/run-yardstick.sh).
 """
 import base64
 import gzip
+import io
 import json
 import sys
 
-from google.protobuf.json_format import MessageToDict
+from google.protobuf.json_format import MessageToDict, Parse
 from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 ID_KEYS = {"traceId", "spanId", "parentSpanId"}
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+def zstd_decompress(data):
+    """Every frame of `data` (a zstd stream), skippable frames skipped."""
+    import zstandard
+
+    reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data), read_across_frames=True)
+    return reader.read()
+
+
+def is_zstd(data):
+    return data[:4] == ZSTD_MAGIC or (len(data) >= 4 and data[0] & 0xF0 == 0x50 and data[1:4] == b"\x2a\x4d\x18")
+
+
+def hex_to_base64_ids(node):
+    """OTLP JSON's hex IDs as the protobuf JSON mapping's base64, so that Parse reads them."""
+    if isinstance(node, dict):
+        return {k: (base64.b64encode(bytes.fromhex(v)).decode() if k in ID_KEYS and isinstance(v, str) else hex_to_base64_ids(v))
+                for k, v in node.items()}
+    if isinstance(node, list):
+        return [hex_to_base64_ids(v) for v in node]
+    return node
 
 
 def hex_ids(node):
@@ -57,12 +83,19 @@ def main():
     data = open(path, "rb").read()
     if data[:2] == b"\x1f\x8b":
         data = gzip.decompress(data)
+    elif is_zstd(data):
+        data = zstd_decompress(data)
     cls = ExportTraceServiceRequest if signal == "traces" else ExportLogsServiceRequest
     count = 0
     out = sys.stdout
     for body in records(data, framing):
         message = cls()
-        message.ParseFromString(body)
+        if framing == "u32be" and is_zstd(body):
+            body = zstd_decompress(body)
+        if body[:1] == b"{":
+            Parse(json.dumps(hex_to_base64_ids(json.loads(body))), message)
+        else:
+            message.ParseFromString(body)
         count += 1
         if not parse_only:
             out.write(json.dumps(hex_ids(MessageToDict(message, use_integers_for_enums=True))) + "\n")

@@ -140,12 +140,17 @@ int COTLPShims_utf8_valid(const uint8_t *s, size_t n) {
 
 enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_SGROUP = 3, WT_EGROUP = 4, WT_I32 = 5 };
 enum { F_NONE = 0, F_VARINT, F_I64, F_I32, F_STRING, F_BYTES, F_MESSAGE, F_ATTRIBUTES /* repeated KeyValue attributes */,
-       F_TRACE_ID /* bytes: empty or 16 */, F_SPAN_ID /* bytes: empty or 8 */ };
+       F_TRACE_ID /* bytes: empty or 16 */, F_SPAN_ID /* bytes: empty or 8 */,
+       F_PACKED_I64 /* repeated fixed64 or double: packed (length-delimited) or one 8-byte value each */,
+       F_PACKED_VARINT /* repeated uint64: packed or one varint each */ };
 
 enum {
     M_TRACE_REQUEST, M_RESOURCE_SPANS, M_SCOPE_SPANS, M_SPAN, M_EVENT, M_LINK, M_STATUS,
     M_RESOURCE, M_ENTITY_REF, M_SCOPE, M_KEY_VALUE, M_ANY_VALUE, M_ARRAY_VALUE, M_KV_LIST,
-    M_LOGS_REQUEST, M_RESOURCE_LOGS, M_SCOPE_LOGS, M_LOG_RECORD, M_COUNT
+    M_LOGS_REQUEST, M_RESOURCE_LOGS, M_SCOPE_LOGS, M_LOG_RECORD,
+    M_METRICS_REQUEST, M_RESOURCE_METRICS, M_SCOPE_METRICS, M_METRIC, M_GAUGE, M_SUM, M_HISTOGRAM, M_EXP_HISTOGRAM,
+    M_SUMMARY, M_NUMBER_POINT, M_HISTOGRAM_POINT, M_EXP_HISTOGRAM_POINT, M_EXP_BUCKETS, M_SUMMARY_POINT, M_QUANTILE,
+    M_EXEMPLAR, M_COUNT
 };
 
 #define MAX_FIELD 16
@@ -165,6 +170,8 @@ typedef struct { FieldInfo fields[MAX_FIELD + 1]; uint8_t is_item; const char *n
 #define A(n) [n] = { F_ATTRIBUTES, M_KEY_VALUE, 0 }
 #define TID(n) [n] = { F_TRACE_ID, 0, 0 }
 #define SID(n) [n] = { F_SPAN_ID, 0, 0 }
+#define P64(n) [n] = { F_PACKED_I64, 0, 0 }
+#define PV(n) [n] = { F_PACKED_VARINT, 0, 0 }
 
 static const MessageInfo schema[M_COUNT] = {
     MSG(M_TRACE_REQUEST) { M(1, M_RESOURCE_SPANS) },
@@ -205,6 +212,43 @@ static const MessageInfo schema[M_COUNT] = {
     MSG(M_LOG_RECORD) { F64(1), V(2), S(3), M1(5, M_ANY_VALUE), A(6), V(7), F32(8), TID(9), SID(10),
                         F64(11), S(12) }, .is_item = 1, .name = "log record",
         .size = sizeof(Opentelemetry__Proto__Logs__V1__LogRecord) },
+    /* Metrics: read for the signal's evidence and its limits (metrics/v1/metrics.proto); items are metrics. */
+    MSG(M_METRICS_REQUEST) { M(1, M_RESOURCE_METRICS) },
+        .size = sizeof(Opentelemetry__Proto__Collector__Metrics__V1__ExportMetricsServiceRequest) },
+    MSG(M_RESOURCE_METRICS) { M1(1, M_RESOURCE), M(2, M_SCOPE_METRICS), S(3) },
+        .size = sizeof(Opentelemetry__Proto__Metrics__V1__ResourceMetrics) },
+    MSG(M_SCOPE_METRICS) { M1(1, M_SCOPE), M(2, M_METRIC), S(3) },
+        .size = sizeof(Opentelemetry__Proto__Metrics__V1__ScopeMetrics) },
+    MSG(M_METRIC) { S(1), S(2), S(3), M1(5, M_GAUGE), M1(7, M_SUM), M1(9, M_HISTOGRAM), M1(10, M_EXP_HISTOGRAM),
+                    M1(11, M_SUMMARY), A(12) }, .is_item = 1, .name = "metric",
+        .size = sizeof(Opentelemetry__Proto__Metrics__V1__Metric) },
+    MSG(M_GAUGE) { M(1, M_NUMBER_POINT) },
+        .size = sizeof(Opentelemetry__Proto__Metrics__V1__Gauge) },
+    MSG(M_SUM) { M(1, M_NUMBER_POINT), V(2), V(3) },
+        .size = sizeof(Opentelemetry__Proto__Metrics__V1__Sum) },
+    MSG(M_HISTOGRAM) { M(1, M_HISTOGRAM_POINT), V(2) },
+        .size = sizeof(Opentelemetry__Proto__Metrics__V1__Histogram) },
+    MSG(M_EXP_HISTOGRAM) { M(1, M_EXP_HISTOGRAM_POINT), V(2) },
+        .size = sizeof(Opentelemetry__Proto__Metrics__V1__ExponentialHistogram) },
+    MSG(M_SUMMARY) { M(1, M_SUMMARY_POINT) },
+        .size = sizeof(Opentelemetry__Proto__Metrics__V1__Summary) },
+    MSG(M_NUMBER_POINT) { F64(2), F64(3), F64(4), M(5, M_EXEMPLAR), F64(6), A(7), V(8) }, .name = "number data point",
+        .size = sizeof(Opentelemetry__Proto__Metrics__V1__NumberDataPoint) },
+    MSG(M_HISTOGRAM_POINT) { F64(2), F64(3), F64(4), F64(5), P64(6), P64(7), M(8, M_EXEMPLAR), A(9), V(10), F64(11),
+                             F64(12) }, .name = "histogram data point",
+        .size = sizeof(Opentelemetry__Proto__Metrics__V1__HistogramDataPoint) },
+    MSG(M_EXP_HISTOGRAM_POINT) { A(1), F64(2), F64(3), F64(4), F64(5), V(6), F64(7), M1(8, M_EXP_BUCKETS),
+                                 M1(9, M_EXP_BUCKETS), V(10), M(11, M_EXEMPLAR), F64(12), F64(13), F64(14) },
+        .name = "exponential histogram data point",
+        .size = sizeof(Opentelemetry__Proto__Metrics__V1__ExponentialHistogramDataPoint) },
+    MSG(M_EXP_BUCKETS) { V(1), PV(2) },
+        .size = sizeof(Opentelemetry__Proto__Metrics__V1__ExponentialHistogramDataPoint__Buckets) },
+    MSG(M_SUMMARY_POINT) { F64(2), F64(3), F64(4), F64(5), M(6, M_QUANTILE), A(7), V(8) }, .name = "summary data point",
+        .size = sizeof(Opentelemetry__Proto__Metrics__V1__SummaryDataPoint) },
+    MSG(M_QUANTILE) { F64(1), F64(2) },
+        .size = sizeof(Opentelemetry__Proto__Metrics__V1__SummaryDataPoint__ValueAtQuantile) },
+    MSG(M_EXEMPLAR) { F64(2), F64(3), SID(4), TID(5), F64(6), A(7) }, .name = "exemplar",
+        .size = sizeof(Opentelemetry__Proto__Metrics__V1__Exemplar) },
 };
 
 /* The AnyValue oneof covers all of its fields (1-8). */
@@ -215,6 +259,7 @@ static const char *id_field_name(uint8_t type, uint64_t number) {
     switch (type) {
     case M_SPAN: return number == 1 ? "span trace_id" : number == 2 ? "span span_id" : "span parent_span_id";
     case M_LINK: return number == 1 ? "span link trace_id" : "span link span_id";
+    case M_EXEMPLAR: return number == 5 ? "exemplar trace_id" : "exemplar span_id";
     default: return number == 9 ? "log record trace_id" : "log record span_id";
     }
 }
@@ -228,11 +273,19 @@ static int expected_wire_type(uint8_t kind) {
     }
 }
 
+/* Whether `wire` is a valid encoding of a field of `kind`: its own wire type, or for a repeated scalar either
+   the packed form or one element. */
+static int wire_matches(uint8_t kind, int wire) {
+    if (kind == F_PACKED_I64) return wire == WT_LEN || wire == WT_I64;
+    if (kind == F_PACKED_VARINT) return wire == WT_LEN || wire == WT_VARINT;
+    return expected_wire_type(kind) == wire;
+}
+
 /* The schema's entry for field `number` of `type` when the wire type matches; NULL for unknown fields. */
 static const FieldInfo *field_info(int type, uint64_t number, int wire) {
     if (number == 0 || number > MAX_FIELD) return NULL;
     const FieldInfo *info = &schema[type].fields[number];
-    if (info->kind == F_NONE || expected_wire_type(info->kind) != wire) return NULL;
+    if (info->kind == F_NONE || !wire_matches(info->kind, wire)) return NULL;
     return info;
 }
 
@@ -316,7 +369,7 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
     size_t depth = 0;
     size_t pos = 0;
     memset(&stack[0], 0, sizeof(Frame));
-    stack[0].type = kind == COTLPSHIMS_KIND_LOGS ? M_LOGS_REQUEST : M_TRACE_REQUEST;
+    stack[0].type = kind == COTLPSHIMS_KIND_LOGS ? M_LOGS_REQUEST : kind == COTLPSHIMS_KIND_METRICS ? M_METRICS_REQUEST : M_TRACE_REQUEST;
     stack[0].end = length;
     result->unpacked_bytes = ALIGN8(schema[stack[0].type].size);
 
@@ -342,7 +395,7 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
         const FieldInfo *info = NULL;
         if (group_depth == 0 && number <= MAX_FIELD && schema[frame->type].fields[number].kind != F_NONE)
             info = &schema[frame->type].fields[number];
-        if (info && expected_wire_type(info->kind) != wire) {
+        if (info && !wire_matches(info->kind, wire)) {
             /* The reference treats a known field with another wire type as unknown; protobuf-c rejects it. */
             info = NULL;
             result->status = COTLPSHIMS_SCAN_UNSUPPORTED;

@@ -149,7 +149,8 @@ public final class OTLPTelemetry: Sendable {
                 stages.append(
                     OTLPBatchStage(
                         exporter: OTLPStreamExporter<Item>(
-                            sink: fileSink, framing: output.framing, gzip: output.gzip, durability: configuration.durability,
+                            sink: fileSink, framing: output.framing, gzip: output.gzip, zstd: output.zstd,
+                            durability: configuration.durability,
                             resource: resource,
                             counters: counters, diagnostics: diagnostics),
                         counters: counters, configuration: batch, diagnostics: diagnostics))

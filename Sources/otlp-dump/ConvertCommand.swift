@@ -4,13 +4,15 @@ import OTLPWire
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Rewrite a file in another framing, gzip-compressed or not.",
+        abstract: "Rewrite a file in another framing, gzip- or zstd-compressed or not.",
         discussion: """
             Every record is decoded and encoded again (JSON lines in are parsed and re-encoded through the \
             protobuf-c path). On damaged input, the records before the fault are written, the error goes to \
             stderr and the exit status is 1. With --to jsonl, a record whose JSON line would be longer than \
             --max-line-bytes (what readers accept: 8 MiB by default) is not written either: the records before \
-            it are, and the exit status is 1. An output that is the input (same file by device and inode: same \
+            it are, and the exit status is 1. With --zstd, each record is one zstd frame behind a 4-byte big-endian \
+            length of the frame (--to u32be: protobuf; --to jsonl: OTLP JSON without newlines), the layout the \
+            OpenTelemetry Collector's file exporter writes with `compression: zstd`. An output that is the input (same file by device and inode: same \
             path, hard or symbolic link, or a redirection) is refused as a usage error (64). The limit options \
             are those of the other commands.
             """
@@ -28,8 +30,16 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "gzip-compress the output.")
     var gzip = false
 
+    @Flag(help: "Compress each record into one zstd frame, as the Collector's file exporter does (--to u32be or jsonl).")
+    var zstd = false
+
     @Option(help: "Input framing (default: detected).")
     var from: FramingChoice = .auto
+
+    @Option(
+        name: .customLong("input-compression"),
+        help: "Input compression: auto (detected), none, gzip, zstd (the whole file) or zstd-records (each u32be record one zstd frame).")
+    var inputCompression: InputCompressionChoice = .auto
 
     @Option(help: "Signal of the input (default: detected).")
     var signal: SignalChoice = .auto
@@ -38,11 +48,14 @@ struct ConvertCommand: ParsableCommand {
 
     func validate() throws {
         guard to != .auto else { throw ValidationError("--to needs a framing: u32be, varint, jsonl or none") }
+        guard !zstd || to == .u32be || to == .jsonl else {
+            throw ValidationError("--zstd writes the Collector's zstd records: use it with --to u32be or --to jsonl")
+        }
         try OutputCollision.check(output: output, inputs: [input])
     }
 
     func run() throws {
-        let options = limits.readerOptions(framing: from.framing, signal: signal.signal)
+        let options = limits.readerOptions(framing: from.framing, compression: inputCompression.compression, signal: signal.signal)
         let reader: OTLPRecordReader
         let writer: OTLPRecordWriter
         do {
@@ -55,7 +68,7 @@ struct ConvertCommand: ParsableCommand {
             // The user named this output: a symbolic link is followed (resolved once, here) and said so.
             let sink = try OTLPFileSink(path: output, followSymlink: true)
             if let target = sink.symlinkTarget { Output.diagnostic("\(output) is a symbolic link: writing to \(target)") }
-            writer = OTLPRecordWriter(sink: sink, framing: to.framing!, gzip: gzip)
+            writer = OTLPRecordWriter(sink: sink, framing: to.framing!, gzip: gzip, zstd: zstd)
         } catch {
             Output.diagnostic("\(output): \(error)")
             throw ExitStatus.ioError

@@ -8,6 +8,14 @@ enum FramingChoice: String, ExpressibleByArgument, CaseIterable {
     var framing: OTLPFraming? { self == .auto ? nil : OTLPFraming(rawValue: rawValue) }
 }
 
+/// `--input-compression` values: a compression or `auto`.
+enum InputCompressionChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, none, gzip, zstd
+    case zstdRecords = "zstd-records"
+
+    var compression: OTLPFileCompression? { self == .auto ? nil : OTLPFileCompression(rawValue: rawValue) }
+}
+
 /// `--signal` values: a signal or `auto`.
 enum SignalChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, traces, logs
@@ -27,6 +35,13 @@ struct InputOptions: ParsableArguments {
     var framing: FramingChoice = .auto
 
     @Option(
+        name: .customLong("input-compression"),
+        help:
+            "Compression of the input: auto (from the first bytes), none, gzip (the whole file), zstd (the whole file) or zstd-records (each u32be record one zstd frame, as the Collector's file exporter writes)."
+    )
+    var compression: InputCompressionChoice = .auto
+
+    @Option(
         help:
             "Signal: auto (from the content, then a whole traces/logs token of the file name; content that decides nothing asks for this option), traces or logs."
     )
@@ -34,7 +49,9 @@ struct InputOptions: ParsableArguments {
 
     @OptionGroup var limits: LimitOptions
 
-    var readerOptions: OTLPReaderOptions { limits.readerOptions(framing: framing.framing, signal: signal.signal) }
+    var readerOptions: OTLPReaderOptions {
+        limits.readerOptions(framing: framing.framing, compression: compression.compression, signal: signal.signal)
+    }
 
     /// The files to read: each argument, a directory (or a link to one) replaced by its OTLP files in name
     /// order, its hidden files and folders left out. A directory that cannot be listed, or holds no OTLP

@@ -31,12 +31,12 @@ struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("max-line-bytes"), help: "Longest JSON line accepted, in bytes (1...2147483647).")
     var maxLineBytes: Int = OTLPReaderOptions.default.maxLineBytes
 
-    @Option(name: .customLong("max-decompressed-bytes"), help: "Most bytes a gzip input may inflate to (0: no limit).")
+    @Option(name: .customLong("max-decompressed-bytes"), help: "Most bytes a gzip or zstd input may decompress to (0: no limit).")
     var maxDecompressedBytes: Int = Self.decompressedBytesOption(OTLPReaderOptions.default.maxDecompressedBytes)
 
     @Option(
         name: .customLong("max-inflation-ratio"),
-        help: "Most decompressed bytes per compressed byte past the first 16 MiB (stops gzip bombs; 1...9223372036854775807).")
+        help: "Most decompressed bytes per compressed byte past the first 16 MiB (stops gzip and zstd bombs; 1...9223372036854775807).")
     var maxInflationRatio: Int = OTLPReaderOptions.default.maxInflationRatio
 
     /// `--max-decompressed-bytes` for a limit: 0 for none (`Int.max`).
@@ -63,10 +63,10 @@ struct LimitOptions: ParsableArguments {
         }
     }
 
-    /// Reader options with these limits, reading `framing` and `signal` (`nil`: detected).
-    func readerOptions(framing: OTLPFraming?, signal: OTLPSignal?) -> OTLPReaderOptions {
+    /// Reader options with these limits, reading `framing`, `compression` and `signal` (`nil`: detected).
+    func readerOptions(framing: OTLPFraming?, compression: OTLPFileCompression?, signal: OTLPSignal?) -> OTLPReaderOptions {
         OTLPReaderOptions(
-            framing: framing, signal: signal,
+            framing: framing, compression: compression, signal: signal,
             decoding: OTLPDecodingOptions(
                 maxRecordBytes: recordBytes, maxNestingDepth: nestingDepth, maxAttributesPerItem: attributesPerItem,
                 maxDecodedBytes: maxDecodedBytes),

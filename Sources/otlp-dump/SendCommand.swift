@@ -205,7 +205,8 @@ struct SendCommand: ParsableCommand {
                 if inputStatus == .success { inputStatus = error.code == .io ? ExitStatus.ioError : ExitStatus.damagedInput }
                 continue
             }
-            let passThrough = (reader.framing == .jsonl) == (wireProtocol == .httpJSON)
+            // zstd records may hold JSON or protobuf, record by record: those are decoded and encoded again.
+            let passThrough = reader.compression != .zstdRecords && (reader.framing == .jsonl) == (wireProtocol == .httpJSON)
             let (answered, warning) = resume.answeredRecords(of: file)
             if let warning { progress.clear(); Output.diagnostic(warning) }
             do {

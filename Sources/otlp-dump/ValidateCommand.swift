@@ -28,7 +28,7 @@ struct ValidateCommand: ParsableCommand {
                 }
                 let signal = reader.signal.map { $0 == .traces ? "spans" : "log records" } ?? "items"
                 output.write(
-                    "\(displayName(file)): valid, \(records) records, \(items) \(signal) (\(reader.framing)\(reader.isCompressed ? ", gzip" : ""), \(reader.inputBytesRead) bytes)\n"
+                    "\(displayName(file)): valid, \(records) records, \(items) \(signal) (\(reader.framing)\(reader.isCompressed ? ", \(reader.compression)" : ""), \(reader.inputBytesRead) bytes)\n"
                 )
             } catch {
                 Output.diagnostic("\(displayName(file)): \(error) [\(records) valid records before it]")

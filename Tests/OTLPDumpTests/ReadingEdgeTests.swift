@@ -111,17 +111,24 @@ struct ReadingEdgeTests {
         }
     }
 
-    @Test("zstd, xz and bzip2 files are unsupported_compression, from a file and stdin, never record_too_large")
+    @Test(
+        "xz, bzip2 and lz4 files are unsupported_compression, a damaged zstd file a zstd error, from a file and stdin, never record_too_large"
+    )
     func foreignCompression() throws {
         for (name, magic) in [
             ("zstd", [0x28, 0xB5, 0x2F, 0xFD] as [UInt8]), ("xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]), ("bzip2", Array("BZh9".utf8)),
+            ("lz4", [0x04, 0x22, 0x4D, 0x18]),
         ] {
             let bytes = magic + [UInt8](repeating: 0x31, count: 64)
             for arguments in [["validate"], ["stats"], ["--framing", "u32be"]] {
                 let (file, stdin, _) = try Self.runBoth(arguments, bytes, name: "traces.u32be.bin.\(name)")
                 for result in [file, stdin] {
                     #expect(result.status == 1)
-                    #expect(result.stderr.contains("unsupported_compression") && result.stderr.contains(name), "\(result.stderr)")
+                    if name == "zstd" {
+                        #expect(result.stderr.contains(": zstd_"), "\(result.stderr)")
+                    } else {
+                        #expect(result.stderr.contains("unsupported_compression") && result.stderr.contains(name), "\(result.stderr)")
+                    }
                 }
             }
         }

@@ -1,6 +1,7 @@
 import OTLPWire
 
-/// libFuzzer entry: the input read as a file of any framing, gzip or not, traces or logs (detection on),
+/// libFuzzer entry: the input read as a file of any framing, gzip, zstd (a stream or records) or neither, traces
+/// or logs (detection on),
 /// every record decoded. Must never crash, hang or grow without bound; errors are fine.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFrameReader(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {

@@ -109,6 +109,7 @@ COTLPShims_Request *COTLPShims_unpack_request(int32_t kind, ProtobufCAllocator *
 enum {
     COTLPSHIMS_KIND_TRACES = 0,
     COTLPSHIMS_KIND_LOGS = 1,
+    COTLPSHIMS_KIND_METRICS = 2, /* scanning only: ExportMetricsServiceRequest, its items are metrics */
 };
 
 enum {
@@ -161,7 +162,8 @@ typedef struct {
 
 /*
  * Walks `data` as an ExportTraceServiceRequest (kind TRACES) or an
- * ExportLogsServiceRequest (kind LOGS) without unpacking it and without
+ * ExportLogsServiceRequest (kind LOGS) or an ExportMetricsServiceRequest
+ * (kind METRICS, for its evidence and limits) without unpacking it and without
  * recursion: protobuf-c 1.4.1's unpack recurses once per nested message and
  * overflows the stack on deeply nested AnyValues (tens of KB of input are
  * enough), so the depth is checked here first, with an explicit stack bounded

@@ -42,6 +42,7 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
     private let queue: OTLPSpoolQueue?
     /// Whether records are stored gzip-compressed.
     private let gzipRecords: Bool
+    private let zstdRecords: Bool
     private let uploader: OTLPSpoolUploader?
     private let sender: OTLPHTTPSender
     private let diagnostics: @Sendable (String) -> Void
@@ -71,6 +72,7 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
         var queue: OTLPSpoolQueue?
         var openError: OTLPWriteError?
         gzipRecords = (spool ?? endpoint.spool)?.gzip ?? false
+        zstdRecords = (spool ?? endpoint.spool)?.zstd ?? false
         if let spool = spool ?? endpoint.spool {
             do throws(OTLPWriteError) {
                 queue = try OTLPSpoolQueue(
@@ -152,9 +154,11 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
             for (index, request) in requests.enumerated() {
                 var record = request.bytes
                 do throws(OTLPWriteError) {
-                    if gzipRecords {
+                    if gzipRecords || zstdRecords {
                         let compressed = try request.bytes.withUnsafeBytes { bytes in
-                            Result { () throws(OTLPWriteError) in try OTLPGzip.compress(bytes) }
+                            Result { () throws(OTLPWriteError) in
+                                zstdRecords ? try OTLPZstd.compress(bytes) : try OTLPGzip.compress(bytes)
+                            }
                         }.get()
                         // Data that does not compress is stored plain rather than grown past the record limit.
                         if compressed.count <= request.bytes.count { record = compressed }

@@ -70,11 +70,13 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     /// is held to the same limit.
     package static let maxRecordBytes = readOptions.maxRecordBytes
 
-    /// The encoded request a record holds: the record itself, or the content of the one gzip member it is
-    /// (a record starting with the gzip magic, which no protobuf request does). Faults of the gzip member are
-    /// thrown with offsets in the record.
+    /// The encoded request a record holds: the record itself, or the content of the one gzip member or zstd
+    /// frame it is (a record starting with the gzip or zstd magic, which no request this package writes does).
+    /// Faults of the member or frame are thrown with offsets in the record.
     package static func request(ofRecord stored: [UInt8]) throws(OTLPReadError) -> [UInt8] {
-        OTLPGzip.isCompressed(stored) ? try OTLPGzip.decompress(stored, maxBytes: maxRecordBytes) : stored
+        if OTLPGzip.isCompressed(stored) { return try OTLPGzip.decompress(stored, maxBytes: maxRecordBytes) }
+        if OTLPZstd.startsFrame(stored) { return try OTLPZstd.decompress(stored, maxBytes: maxRecordBytes) }
+        return stored
     }
 
     private let lock = NSCondition()

@@ -48,16 +48,23 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
         public var framing: OTLPFraming
         /// One gzip member per batch. Default `false`.
         public var gzip: Bool
+        /// Each record one zstd frame behind a `u32be` length of the frame, protobuf or (with `jsonl`) OTLP JSON:
+        /// the OpenTelemetry Collector file exporter's `compression: zstd`. Default `false`.
+        public var zstd: Bool
 
-        /// No path (the signal is not exported), u32be framing, no gzip: what an omitted argument or JSON key
-        /// means.
-        public static let `default` = Output(path: nil, framing: .u32be, gzip: false)
+        /// No path (the signal is not exported), u32be framing, no compression: what an omitted argument or JSON
+        /// key means.
+        public static let `default` = Output(path: nil, framing: .u32be, gzip: false, zstd: false)
 
         /// An output with ``default``'s values unless given.
-        public init(path: String? = Output.default.path, framing: OTLPFraming = Output.default.framing, gzip: Bool = Output.default.gzip) {
+        public init(
+            path: String? = Output.default.path, framing: OTLPFraming = Output.default.framing, gzip: Bool = Output.default.gzip,
+            zstd: Bool = Output.default.zstd
+        ) {
             self.path = path
             self.framing = framing
             self.gzip = gzip
+            self.zstd = zstd
         }
     }
 
@@ -391,7 +398,7 @@ extension OTLPTelemetryConfiguration.Service {
 }
 
 extension OTLPTelemetryConfiguration.Output {
-    enum CodingKeys: String, CodingKey, CaseIterable { case path, framing, gzip }
+    enum CodingKeys: String, CodingKey, CaseIterable { case path, framing, gzip, zstd }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -399,6 +406,7 @@ extension OTLPTelemetryConfiguration.Output {
         path = try container.decodeIfPresent(String.self, forKey: .path) ?? Self.default.path
         framing = try container.decodeIfPresent(OTLPFraming.self, forKey: .framing) ?? Self.default.framing
         gzip = try container.decodeIfPresent(Bool.self, forKey: .gzip) ?? Self.default.gzip
+        zstd = try container.decodeIfPresent(Bool.self, forKey: .zstd) ?? Self.default.zstd
     }
 }
 

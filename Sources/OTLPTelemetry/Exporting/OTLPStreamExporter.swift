@@ -33,6 +33,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     private var writer: OTLPRecordWriter
     private let framing: OTLPFraming
     private let gzip: Bool
+    private let zstd: Bool
     /// How hard each batch is made to survive a crash.
     package let durability: OTLPDurability
     /// The resource every record is written under.
@@ -56,24 +57,26 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     ///   - sink: where the records go.
     ///   - framing: default `OTLPFraming.u32be`.
     ///   - gzip: one gzip member per batch. Default `false`.
+    ///   - zstd: each record one zstd frame behind a `u32be` length (the Collector's zstd layout). Default `false`.
     ///   - durability: default ``OTLPDurability/flush``.
     ///   - resource: the resource every record is written under.
     ///   - counters: where exported and dropped items are counted (default: counters of its own).
     ///   - diagnostics: where write errors are reported (default: standard error).
     public convenience init(
-        sink: any OTLPByteSink, framing: OTLPFraming = .u32be, gzip: Bool = false, durability: OTLPDurability = .flush,
+        sink: any OTLPByteSink, framing: OTLPFraming = .u32be, gzip: Bool = false, zstd: Bool = false,
+        durability: OTLPDurability = .flush,
         resource: OTLPResource, counters: OTLPTelemetryCounters = OTLPTelemetryCounters(),
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
         self.init(
-            sink: sink, reopen: nil, ownedPath: nil, framing: framing, gzip: gzip, durability: durability, resource: resource,
-            counters: counters, diagnostics: diagnostics)
+            sink: sink, reopen: nil, ownedPath: nil, framing: framing, gzip: gzip, zstd: zstd, durability: durability,
+            resource: resource, counters: counters, diagnostics: diagnostics)
     }
 
     private init(
         sink: (any OTLPByteSink)?, reopen: (@Sendable () throws(OTLPWriteError) -> any OTLPByteSink)?, ownedPath: String?,
         framing: OTLPFraming,
-        gzip: Bool, durability: OTLPDurability, resource: OTLPResource, counters: OTLPTelemetryCounters,
+        gzip: Bool, zstd: Bool, durability: OTLPDurability, resource: OTLPResource, counters: OTLPTelemetryCounters,
         diagnostics: @escaping @Sendable (String) -> Void
     ) {
         self.sink = sink
@@ -81,11 +84,12 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         self.ownedPath = ownedPath
         self.framing = framing
         self.gzip = gzip
+        self.zstd = zstd
         self.durability = durability
         self.resource = resource
         self.counters = counters
         self.diagnostics = diagnostics
-        writer = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip)
+        writer = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip, zstd: zstd)
     }
 
     /// Appends to the file at `path`, created if missing. The file is opened when the first batch is
@@ -94,7 +98,8 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     /// pipeline's file outputs do, `DIR/.NAME.lock`): a second exporter or pipeline on the same path gets a
     /// write error naming the holder, and its items are counted as `write_failed`.
     public convenience init(
-        path: String, framing: OTLPFraming = .u32be, gzip: Bool = false, durability: OTLPDurability = .flush,
+        path: String, framing: OTLPFraming = .u32be, gzip: Bool = false, zstd: Bool = false,
+        durability: OTLPDurability = .flush,
         resource: OTLPResource, counters: OTLPTelemetryCounters = OTLPTelemetryCounters(),
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
@@ -106,7 +111,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 return try OTLPFileSink(path: path, append: true)
             }, ownedPath: path,
             framing: framing,
-            gzip: gzip, durability: durability, resource: resource, counters: counters, diagnostics: diagnostics)
+            gzip: gzip, zstd: zstd, durability: durability, resource: resource, counters: counters, diagnostics: diagnostics)
     }
 
     @discardableResult
@@ -130,7 +135,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 var parts: [ArraySlice<Item>] = []
                 if !encodable.isEmpty { try stage(encodable[...], tooLarge: &tooLarge, parts: &parts) }
                 guard tooLarge < items.count else { return false }
-                if gzip {
+                if gzip || zstd {
                     try writer.flush()
                     if stagedRecordBytes / max(staging.bytes.count, 1) > maxMemberRatio { try restageStored(parts) }
                 }
@@ -163,7 +168,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 diagnostics("OTLP exporter: \(failed) \(Self.noun(failed)) dropped: \(error)")
                 // Start the next batch from a clean writer (a gzip member cut short must not continue), and
                 // from a freshly opened file when the exporter owns one.
-                writer = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip)
+                writer = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip, zstd: zstd)
                 if reopen != nil { sink = nil }
                 return false
             }
@@ -192,10 +197,10 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         try stage(part[middle...], tooLarge: &tooLarge, parts: &parts)
     }
 
-    /// Replaces the staged gzip member by a stored (uncompressed) one holding the same records.
+    /// Replaces the staged gzip member or zstd frames by stored (uncompressed) ones holding the same records.
     private func restageStored(_ parts: [ArraySlice<Item>]) throws(OTLPWriteError) {
         staging.removeAll()
-        let stored = OTLPRecordWriter(sink: staging, framing: framing, gzip: true, compressionLevel: 0)
+        let stored = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip, zstd: zstd, compressionLevel: 0)
         for part in parts { try stored.write(Item.request(Array(part), resource: resource)) }
         try stored.flush()
     }

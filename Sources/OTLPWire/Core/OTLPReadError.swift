@@ -34,6 +34,9 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
             case gzipSizeMismatch = "gzip_size_mismatch"
             case gzipCorrupt = "gzip_corrupt"
             case gzipTooLarge = "gzip_too_large"
+            case zstdTruncated = "zstd_truncated"
+            case zstdCorrupt = "zstd_corrupt"
+            case zstdTooLarge = "zstd_too_large"
             case malformedJSON = "malformed_json"
             case lineTooLong = "line_too_long"
             case io = "io_error"
@@ -70,8 +73,8 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
         public static let ambiguousSignal = Code(.ambiguousSignal)
         /// `unsupported_signal`: a request of a signal this package does not read: OTLP metrics or profiles.
         public static let unsupportedSignal = Code(.unsupportedSignal)
-        /// `unsupported_compression`: input compressed with something other than gzip (zstd, xz, bzip2,
-        /// lz4, zip).
+        /// `unsupported_compression`: input compressed with something other than gzip or zstd (xz, bzip2, lz4,
+        /// zip).
         public static let unsupportedCompression = Code(.unsupportedCompression)
         /// `gzip_bad_header`: bytes that do not start a gzip member, or an invalid member header.
         public static let gzipBadHeader = Code(.gzipBadHeader)
@@ -85,6 +88,14 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
         public static let gzipCorrupt = Code(.gzipCorrupt)
         /// `gzip_too_large`: input that inflates past the decompressed size or inflation ratio limit.
         public static let gzipTooLarge = Code(.gzipTooLarge)
+        /// `zstd_truncated`: the input (or a record) ends inside a zstd frame.
+        public static let zstdTruncated = Code(.zstdTruncated)
+        /// `zstd_corrupt`: bytes that do not start a zstd frame where one must be, or invalid data or a wrong
+        /// checksum inside a frame.
+        public static let zstdCorrupt = Code(.zstdCorrupt)
+        /// `zstd_too_large`: zstd input that decompresses past the decompressed size or inflation ratio limit, or
+        /// a frame that needs a larger window than the reader allows.
+        public static let zstdTooLarge = Code(.zstdTooLarge)
         /// `malformed_json`: a JSON line that is not valid JSON or not a valid OTLP JSON request.
         public static let malformedJSON = Code(.malformedJSON)
         /// `line_too_long`: a JSON line longer than the limit.
@@ -99,7 +110,7 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
     public enum OffsetBase: String, Sendable {
         /// The record stream after decompression.
         case stream
-        /// The file as stored (gzip faults).
+        /// The file as stored (gzip and zstd faults).
         case file
         /// The start of the record's message bytes.
         case record
@@ -115,7 +126,7 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
     public var offsetIn: OffsetBase
     /// What went wrong, in words.
     public var message: String
-    /// The underlying error, where there is one: a failed system call (its `errno`), a zlib failure.
+    /// The underlying error, where there is one: a failed system call (its `errno`), a zlib or libzstd failure.
     public var cause: (any Error)?
 
     /// An error of class `code`, described by `message`, found at `byteOffset` of record `recordIndex`.

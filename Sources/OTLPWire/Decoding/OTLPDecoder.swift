@@ -187,7 +187,13 @@ public struct OTLPDecoder: Sendable {
         switch (tracesOK, logsOK) {
         case (true, false): return .decisive(.traces)
         case (false, true): return .decisive(.logs)
-        case (false, false): return .invalid(likelier: logs.error_offset > traces.error_offset ? .logs : .traces)
+        case (false, false):
+            // Not traces nor logs: an OTLP metrics request is named as such (protobuf carries no signal of its own).
+            let metrics = scan(bytes, kind: Int32(COTLPSHIMS_KIND_METRICS), applyingContentLimits: false)
+            if Int(metrics.status) == COTLPSHIMS_SCAN_OK && metrics.items > 0 {
+                return .unsupported("an OTLP metrics request (protobuf, \(metrics.items) metrics): only traces and logs are read")
+            }
+            return .invalid(likelier: logs.error_offset > traces.error_offset ? .logs : .traces)
         case (true, true):
             if traces.unknown_fields != logs.unknown_fields {
                 return .leaning(traces.unknown_fields < logs.unknown_fields ? .traces : .logs)
@@ -214,8 +220,12 @@ public struct OTLPDecoder: Sendable {
     /// decoded-size limits only when `applyingContentLimits`. Limits are clamped to their documented ranges
     /// here too, for the paths that do not validate (signal detection).
     private func scan(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal, applyingContentLimits: Bool = true) -> COTLPShims_ScanResult {
+        scan(bytes, kind: signal.shimsKind, applyingContentLimits: applyingContentLimits)
+    }
+
+    /// The pre-scan as a shims kind: traces, logs, or metrics (read only for their evidence).
+    private func scan(_ bytes: UnsafeRawBufferPointer, kind: Int32, applyingContentLimits: Bool = true) -> COTLPShims_ScanResult {
         var result = COTLPShims_ScanResult()
-        let kind = signal.shimsKind
         func clamped(_ value: Int, _ range: ClosedRange<Int>) -> Int { min(max(value, range.lowerBound), range.upperBound) }
         withUnsafePointer(to: Self.modelCosts) { costs in
             var limits = COTLPShims_ScanLimits(

@@ -12,10 +12,10 @@ public enum OTLPFraming: String, Sendable, CaseIterable, CustomStringConvertible
 
     public var description: String { rawValue }
 
-    /// The framing a file name announces (`x.u32be.bin`, `x.varint.bin.gz`, `x.jsonl`, `x.pb`), if any.
+    /// The framing a file name announces (`x.u32be.bin`, `x.varint.bin.gz`, `x.jsonl.zst`, `x.pb`), if any.
     package static func fromFileName(_ name: String) -> OTLPFraming? {
         var base = Substring(name.split(separator: "/").last ?? "")
-        if base.hasSuffix(".gz") { base = base.dropLast(3) }
+        for suffix in [".gz", ".zst", ".zstd"] where base.hasSuffix(suffix) { base = base.dropLast(suffix.count) }
         if base.hasSuffix(".jsonl") || base.hasSuffix(".ndjson") { return .jsonl }
         if base.hasSuffix(".pb") || base.hasSuffix(".binpb") { return .unframed }
         if base.contains(".u32be") { return .u32be }

@@ -1,12 +1,10 @@
-/// Recognises compressed formats other than gzip by their magic numbers, so that such input is reported as
-/// not supported instead of being read as records (a zstd file's first bytes make a 683 MB u32be prefix).
+/// Recognises compressed formats other than gzip and zstd by their magic numbers, so that such input is reported
+/// as not supported instead of being read as records (an xz file's first bytes make a 4.2 GB u32be prefix).
 enum ForeignCompression {
     /// The most bytes a magic number here takes.
     static let maxMagicBytes = 10
 
     private static let magics: [(name: String, tool: String, magic: [UInt8?])] = [
-        ("zstd", "zstd -d", [0x28, 0xB5, 0x2F, 0xFD]),
-        ("zstd (skippable frame)", "zstd -d", [nil, 0x2A, 0x4D, 0x18]),
         ("xz", "xz -d", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]),
         ("lzma", "xz -d", [0x5D, 0x00, 0x00]),
         ("bzip2", "bzip2 -d", [0x42, 0x5A, 0x68]),
@@ -21,14 +19,13 @@ enum ForeignCompression {
     static func fault(head: [UInt8]) -> OTLPReadError? {
         for entry in magics where head.count >= entry.magic.count {
             guard zip(entry.magic, head).allSatisfy({ $0.0 == nil || $0.0 == $0.1 }) else { continue }
-            if entry.name == "zstd (skippable frame)", head[0] & 0xF0 != 0x50 { continue }
             if entry.name == "bzip2", !(UInt8(ascii: "1")...UInt8(ascii: "9")).contains(head.count > 3 ? head[3] : 0) { continue }
             let hex = head.prefix(entry.magic.count).map {
                 String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16)
             }
             return OTLPReadError(
                 .unsupportedCompression,
-                "\(entry.name)-compressed input (starts \(hex.joined(separator: " "))) is not supported: only gzip is read; decompress it first (\(entry.tool))",
+                "\(entry.name)-compressed input (starts \(hex.joined(separator: " "))) is not supported: only gzip and zstd are read; decompress it first (\(entry.tool))",
                 recordIndex: 0, byteOffset: 0, offsetIn: .file)
         }
         return nil

@@ -5,6 +5,9 @@
 public struct OTLPReaderOptions: Sendable, Equatable {
     /// The framing; `nil` (the default) detects it from the file name, then from the content.
     public var framing: OTLPFraming?
+    /// The compression; `nil` (the default) detects it from the first bytes: gzip's and zstd's magic numbers
+    /// start a compressed stream, a `u32be` prefix followed by zstd's starts a file of zstd records.
+    public var compression: OTLPFileCompression?
     /// The signal; `nil` (the default) decides it from the content's evidence, then a whole `traces`/`logs`
     /// token of the file name, else reading ends with `ambiguous_signal` (see ``OTLPRecordReader``).
     public var signal: OTLPSignal?
@@ -13,7 +16,7 @@ public struct OTLPReaderOptions: Sendable, Equatable {
     /// Longest JSON line accepted, in bytes. Default 8 MiB: a line is held whole while its JSON tree and
     /// model are built (both bounded by ``OTLPDecodingOptions/maxDecodedBytes``). Range 1...2,147,483,647.
     public var maxLineBytes: Int
-    /// Most bytes a gzip input may decompress to, at least 1. Default (and maximum): `Int.max`, no limit.
+    /// Most bytes a gzip or zstd input may decompress to (with zstd records, all records together), at least 1. Default (and maximum): `Int.max`, no limit.
     public var maxDecompressedBytes: Int
     /// Most decompressed bytes per compressed byte, checked once 16 MiB have been decompressed: stops a
     /// small file that inflates to gigabytes (deflate reaches about 1032:1 on zeros; OTLP data compresses
@@ -24,18 +27,21 @@ public struct OTLPReaderOptions: Sendable, Equatable {
 
     /// The documented defaults: framing and signal detected, ``OTLPDecodingOptions/default`` limits.
     public static let `default` = OTLPReaderOptions(
-        framing: nil, signal: nil, decoding: .default, maxLineBytes: 8 << 20, maxDecompressedBytes: .max, maxInflationRatio: 200,
+        framing: nil, compression: nil, signal: nil, decoding: .default, maxLineBytes: 8 << 20, maxDecompressedBytes: .max,
+        maxInflationRatio: 200,
         chunkSize: 256 * 1024)
 
     /// Options with ``default``'s values unless given; checked against their ranges by the reader.
     public init(
-        framing: OTLPFraming? = OTLPReaderOptions.default.framing, signal: OTLPSignal? = OTLPReaderOptions.default.signal,
+        framing: OTLPFraming? = OTLPReaderOptions.default.framing,
+        compression: OTLPFileCompression? = OTLPReaderOptions.default.compression, signal: OTLPSignal? = OTLPReaderOptions.default.signal,
         decoding: OTLPDecodingOptions = OTLPReaderOptions.default.decoding, maxLineBytes: Int = OTLPReaderOptions.default.maxLineBytes,
         maxDecompressedBytes: Int = OTLPReaderOptions.default.maxDecompressedBytes,
         maxInflationRatio: Int = OTLPReaderOptions.default.maxInflationRatio, chunkSize: Int = OTLPReaderOptions.default.chunkSize
     ) {
         self.maxInflationRatio = maxInflationRatio
         self.framing = framing
+        self.compression = compression
         self.signal = signal
         self.decoding = decoding
         self.maxLineBytes = maxLineBytes

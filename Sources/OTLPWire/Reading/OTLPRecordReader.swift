@@ -1,4 +1,10 @@
-/// Reads OTLP requests from a file or stream: any framing, gzip or not, traces or logs.
+/// Reads OTLP requests from a file or stream: any framing, gzip or zstd or neither, traces or logs.
+///
+/// Compression is detected from the first bytes unless given (``OTLPReaderOptions/compression``): a whole
+/// stream of gzip members or zstd frames is decompressed as it is read; a `u32be` file whose records are each
+/// one zstd frame (the Collector's file exporter with `compression: zstd`) has each record decompressed, and a
+/// decompressed record that starts with `{` is read as OTLP JSON (the Collector length-prefixes JSON when it
+/// compresses).
 ///
 /// The input is read in bounded chunks, so files far larger than memory stream through. Every complete,
 /// valid record is delivered in order; at the first fault ``next()`` throws an ``OTLPReadError`` that names
@@ -20,8 +26,10 @@
 public final class OTLPRecordReader {
     /// The framing in use (given or detected).
     public let framing: OTLPFraming
-    /// Whether the input is gzip-compressed (detected from its first bytes).
-    public let isCompressed: Bool
+    /// Whether the input is compressed (given, or detected from its first bytes).
+    public var isCompressed: Bool { compression != .none }
+    /// The compression in use (given or detected); gzip around zstd records reads as ``OTLPFileCompression/zstdRecords``.
+    public let compression: OTLPFileCompression
     /// The signal in use; `nil` until one is given or detected.
     public private(set) var signal: OTLPSignal?
     /// The options the reader was opened with: its limits, and the framing and signal if they were given.
@@ -29,6 +37,14 @@ public final class OTLPRecordReader {
 
     private let records: OTLPRawRecordReader
     private let inflater: GzipInflater?
+    private let zstdStream: ZstdDecompressor?
+    /// Whether each record is one zstd frame, decompressed as it is read.
+    private let zstdRecords: Bool
+    /// Bytes of zstd records read, and what they decompressed to (for the limits over the whole file).
+    private var zstdRecordBytesIn = 0
+    private var zstdRecordBytesOut = 0
+    /// 1 once a record was read but could not be decompressed (it was not delivered).
+    private var undeliveredRecords = 0
     private let decoder: OTLPDecoder
     private let jsonDecoder: OTLPJSONDecoder
     /// The signal a file name token announces, used only when the content does not decide.
@@ -68,21 +84,39 @@ public final class OTLPRecordReader {
 
         let head = source.readUpTo(ForeignCompression.maxMagicBytes)
         let raw = PrefixedSource(prefix: head.bytes, source: source, pendingError: head.error)
-        startFault = ForeignCompression.fault(head: head.bytes)
-        let stream: any OTLPByteSource
-        if OTLPGzip.isCompressed(head.bytes) {
+        var stream: any OTLPByteSource = raw
+        let given = options.compression
+        var streamCompression = OTLPFileCompression.none
+        if given == .gzip || (given == nil && OTLPGzip.isCompressed(head.bytes)) {
             let inflater = GzipInflater(
                 source: raw, maxDecompressedBytes: options.maxDecompressedBytes, maxInflationRatio: options.maxInflationRatio)
             self.inflater = inflater
+            self.zstdStream = nil
             stream = inflater
-            isCompressed = true
+            streamCompression = .gzip
+        } else if given == .zstd || (given == nil && OTLPZstd.startsFrame(head.bytes)) {
+            let decompressor = ZstdDecompressor(
+                source: raw, maxDecompressedBytes: options.maxDecompressedBytes, maxInflationRatio: options.maxInflationRatio)
+            self.inflater = nil
+            self.zstdStream = decompressor
+            stream = decompressor
+            streamCompression = .zstd
         } else {
             inflater = nil
-            stream = raw
-            isCompressed = false
+            zstdStream = nil
+            startFault = ForeignCompression.fault(head: head.bytes)
         }
+        // Records of one zstd frame each: a u32be prefix, then a frame's magic number.
+        var zstdRecords = given == .zstdRecords
+        if given == nil && (options.framing ?? .u32be) == .u32be {
+            let inner = stream.readUpTo(8)
+            stream = PrefixedSource(prefix: inner.bytes, source: stream, pendingError: inner.error)
+            zstdRecords = inner.bytes.count == 8 && OTLPZstd.startsFrame(inner.bytes[4...])
+        }
+        self.zstdRecords = zstdRecords
+        compression = zstdRecords ? .zstdRecords : streamCompression
 
-        var framing = options.framing ?? name.flatMap(OTLPFraming.fromFileName)
+        var framing = zstdRecords ? .u32be : options.framing ?? name.flatMap(OTLPFraming.fromFileName)
         var recordSource = stream
         var recordFraming = framing
         if framing == nil {
@@ -103,11 +137,11 @@ public final class OTLPRecordReader {
     }
 
     /// Records delivered so far.
-    public var recordsRead: Int { records.recordsRead - readAhead.count }
+    public var recordsRead: Int { records.recordsRead - readAhead.count - undeliveredRecords }
 
-    /// Compressed bytes consumed so far (gzip input, including records read ahead to decide the signal), or
-    /// stream bytes.
-    package var inputBytesRead: Int { inflater?.fileOffset ?? streamBytesRead }
+    /// Compressed bytes consumed so far (gzip or zstd stream input, including records read ahead to decide the
+    /// signal), or stream bytes.
+    package var inputBytesRead: Int { inflater?.fileOffset ?? zstdStream?.fileOffset ?? streamBytesRead }
 
     /// Decompressed stream bytes up to the next record to deliver.
     package var streamBytesRead: Int { readAhead.first?.streamOffset ?? records.streamOffset }
@@ -118,7 +152,7 @@ public final class OTLPRecordReader {
         return try located(raw) { () throws(OTLPReadError) in
             let signal = try signalFor(raw)
             let payload: OTLPPayload
-            switch (framing, signal) {
+            switch (isJSON(raw) ? .jsonl : framing, signal) {
             case (.jsonl, .traces):
                 payload = .traces(
                     try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try jsonDecoder.decodeTraces(b) } }.get())
@@ -153,13 +187,13 @@ public final class OTLPRecordReader {
         let checked = try check(raw)
         return OTLPCheckedRecord(
             index: raw.index, streamOffset: raw.streamOffset, bytes: raw.bytes, signal: checked.signal, itemCount: checked.items,
-            isJSON: framing == .jsonl)
+            isJSON: isJSON(raw))
     }
 
     private func check(_ raw: OTLPRawRecord) throws(OTLPReadError) -> (signal: OTLPSignal, items: Int) {
         try located(raw) { () throws(OTLPReadError) in
             let signal = try signalFor(raw)
-            if framing == .jsonl {
+            if isJSON(raw) {
                 let payload: OTLPPayload = try raw.bytes.withUnsafeBytes { b in
                     Result { () throws(OTLPReadError) in
                         signal == .traces ? .traces(try jsonDecoder.decodeTraces(b)) : .logs(try jsonDecoder.decodeLogs(b))
@@ -188,16 +222,72 @@ public final class OTLPRecordReader {
         }
     }
 
-    /// The next record from the input, its error located at the record index.
+    /// Whether `raw` holds OTLP JSON: a JSON line, or a zstd record whose message starts with `{` (protobuf's
+    /// first byte would be field 15 starting a group, which no OTLP request has).
+    private func isJSON(_ raw: OTLPRawRecord) -> Bool {
+        if framing == .jsonl { return true }
+        guard zstdRecords else { return false }
+        return raw.bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == UInt8(ascii: "{")
+    }
+
+    /// The next record from the input (a zstd record decompressed), its error located at the record index.
     private func readRecord() throws(OTLPReadError) -> OTLPRawRecord? {
+        let next: OTLPRawRecord?
         do {
-            return try records.next()
+            next = try records.next()
         } catch {
             var located = error
             if located.recordIndex == nil { located.recordIndex = records.recordsRead }
             throw located
         }
+        guard var raw = next, zstdRecords else { return next }
+        do {
+            raw.bytes = try decompressRecord(raw.bytes)
+        } catch {
+            undeliveredRecords = 1
+            var located = error
+            if located.offsetIn == .record, let inner = located.byteOffset {
+                located.message += " (at byte \(inner) of the record's zstd frame)"
+            }
+            located.recordIndex = raw.index
+            located.byteOffset = raw.streamOffset
+            located.offsetIn = .stream
+            throw located
+        }
+        return raw
     }
+
+    /// The message of a zstd record, under the record size limit and, over all records, the decompressed size
+    /// and inflation ratio limits.
+    private func decompressRecord(_ frame: [UInt8]) throws(OTLPReadError) -> [UInt8] {
+        guard !frame.isEmpty else { return [] }
+        guard OTLPZstd.startsFrame(frame) else {
+            throw OTLPReadError(.zstdCorrupt, "the record is not a zstd frame (a file of zstd records has one frame in each)")
+        }
+        let maxRecordBytes = options.decoding.maxRecordBytes
+        let remaining = options.maxDecompressedBytes - zstdRecordBytesOut
+        let message: [UInt8]
+        do {
+            message = try OTLPZstd.decompress(frame, maxBytes: min(maxRecordBytes, remaining))
+        } catch  where error.code == .zstdTooLarge && error.cause == nil && maxRecordBytes < remaining {
+            throw OTLPReadError(
+                .recordTooLarge, "the record's zstd frame decompresses to more than the limit of \(maxRecordBytes) bytes",
+                byteOffset: error.byteOffset, offsetIn: .record)
+        }
+        zstdRecordBytesIn += frame.count
+        zstdRecordBytesOut += message.count
+        let ratio = options.maxInflationRatio
+        if zstdRecordBytesOut > Self.ratioGraceBytes && zstdRecordBytesOut / max(zstdRecordBytesIn, 1) > ratio {
+            throw OTLPReadError(
+                .zstdTooLarge,
+                "\(zstdRecordBytesIn) bytes of zstd records decompressed to \(zstdRecordBytesOut): more than the limit of \(ratio) to 1 (a zstd bomb?)"
+            )
+        }
+        return message
+    }
+
+    /// Decompressed bytes allowed before the inflation ratio is checked (as for compressed streams).
+    static let ratioGraceBytes = 16 << 20
 
     private func located<T>(_ raw: OTLPRawRecord, _ body: () throws(OTLPReadError) -> T) throws(OTLPReadError) -> T {
         do {
@@ -217,7 +307,7 @@ public final class OTLPRecordReader {
 
     private func evidence(_ raw: OTLPRawRecord) -> OTLPSignalEvidence {
         raw.bytes.withUnsafeBytes { bytes in
-            framing == .jsonl ? jsonDecoder.signalEvidence(bytes) : decoder.signalEvidence(bytes)
+            isJSON(raw) ? jsonDecoder.signalEvidence(bytes) : decoder.signalEvidence(bytes)
         }
     }
 

@@ -1,9 +1,12 @@
-/// Writes OTLP requests to a sink in one of the framings, optionally gzip-compressed.
+/// Writes OTLP requests to a sink in one of the framings, optionally gzip- or zstd-compressed.
 ///
 /// Each record (length prefix and message, or JSON line) reaches the sink in a single `write`, so a
 /// reader never sees half a prefix from a writer that was stopped between calls. With gzip, records are
 /// compressed into the current member and ``flush(durable:)`` closes it: a file cut short later still
-/// decompresses up to its last flush.
+/// decompresses up to its last flush. With zstd, each record is one complete zstd frame of its message behind a
+/// 4-byte big-endian length of the frame, whatever the framing (`jsonl` makes the frames hold OTLP JSON, with no
+/// newline): the layout the OpenTelemetry Collector's file exporter writes with `compression: zstd`, which every
+/// record survives on its own.
 ///
 /// The writer never traps: a record its framing cannot hold (over 4 GiB with `u32be`; a JSON line with a
 /// newline in it) throws an ``OTLPWriteError/Code/unframeable`` error before any of it is written. It does not apply
@@ -19,6 +22,10 @@ public final class OTLPRecordWriter {
     package let framing: OTLPFraming
     /// Whether the output is gzip-compressed.
     package let isCompressed: Bool
+    /// Whether each record is a zstd frame.
+    package let isZstd: Bool
+    private let zstdCompressor: ZstdCompressor?
+    private var frame: [UInt8] = []
     private let sink: any OTLPByteSink
     private let encoder = OTLPEncoder()
     private let jsonEncoder = OTLPJSONEncoder()
@@ -34,11 +41,18 @@ public final class OTLPRecordWriter {
     ///   - sink: where the framed records go.
     ///   - framing: default ``OTLPFraming/u32be``.
     ///   - gzip: compress with zlib (one gzip member per flush). Default `false`.
-    ///   - compressionLevel: zlib level 0...9 (clamped), default 6.
-    public init(sink: any OTLPByteSink, framing: OTLPFraming = .u32be, gzip: Bool = false, compressionLevel: Int32 = 6) {
+    ///   - zstd: compress each record into one zstd frame (libzstd's default level 3), framed by a `u32be` length.
+    ///     Default `false`. With `gzip` too, the records are zstd frames inside a gzip stream.
+    ///   - compressionLevel: zlib level 0...9 (clamped), default 6. 0 stores: deflate's stored blocks, and zstd
+    ///     frames of raw blocks.
+    public init(
+        sink: any OTLPByteSink, framing: OTLPFraming = .u32be, gzip: Bool = false, zstd: Bool = false, compressionLevel: Int32 = 6
+    ) {
         self.sink = sink
         self.framing = framing
         self.isCompressed = gzip
+        self.isZstd = zstd
+        zstdCompressor = zstd ? ZstdCompressor(level: compressionLevel == 0 ? 0 : ZstdCompressor.defaultLevel) : nil
         deflater = gzip ? GzipDeflater(level: min(max(compressionLevel, 0), 9)) : nil
     }
 
@@ -102,6 +116,7 @@ public final class OTLPRecordWriter {
     }
 
     private func emit(_ message: UnsafeRawBufferPointer) throws(OTLPWriteError) {
+        if let zstdCompressor { return try emitFrame(of: message, zstdCompressor) }
         let prefix = try Self.lengthPrefix(messageBytes: message.count, framing: framing)
         record.removeAll(keepingCapacity: true)
         record.append(contentsOf: prefix)
@@ -114,9 +129,25 @@ public final class OTLPRecordWriter {
         if let index = line.firstIndex(of: 0x0A) {
             throw .unframeable("a JSON record contains a newline at byte \(index); JSON lines must be single-line")
         }
+        if let zstdCompressor {
+            return try line.withUnsafeBytes { bytes in
+                Result { () throws(OTLPWriteError) in try emitFrame(of: bytes, zstdCompressor) }
+            }.get()
+        }
         record.removeAll(keepingCapacity: true)
         record.append(contentsOf: line)
         record.append(0x0A)
+        try finishRecord()
+    }
+
+    /// One record of `message` as a zstd frame, behind the frame's `u32be` length.
+    private func emitFrame(of message: UnsafeRawBufferPointer, _ compressor: ZstdCompressor) throws(OTLPWriteError) {
+        frame.removeAll(keepingCapacity: true)
+        try compressor.compressFrame(message, into: &frame)
+        let prefix = try Self.lengthPrefix(messageBytes: frame.count, framing: .u32be)
+        record.removeAll(keepingCapacity: true)
+        record.append(contentsOf: prefix)
+        record.append(contentsOf: frame)
         try finishRecord()
     }
 

@@ -18,6 +18,7 @@ struct OTLPReadErrorTests {
         (.unsupportedSignal, "unsupported_signal"), (.unsupportedCompression, "unsupported_compression"),
         (.gzipBadHeader, "gzip_bad_header"), (.gzipTruncated, "gzip_truncated"), (.gzipCRCMismatch, "gzip_crc_mismatch"),
         (.gzipSizeMismatch, "gzip_size_mismatch"), (.gzipCorrupt, "gzip_corrupt"), (.gzipTooLarge, "gzip_too_large"),
+        (.zstdTruncated, "zstd_truncated"), (.zstdCorrupt, "zstd_corrupt"), (.zstdTooLarge, "zstd_too_large"),
         (.malformedJSON, "malformed_json"), (.lineTooLong, "line_too_long"), (.io, "io_error"),
         (.invalidOptions, "invalid_options"),
     ]

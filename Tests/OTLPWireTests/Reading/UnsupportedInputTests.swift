@@ -63,7 +63,6 @@ struct UnsupportedInputTests {
     }
 
     static let magics: [(name: String, bytes: [UInt8])] = [
-        ("zstd", [0x28, 0xB5, 0x2F, 0xFD, 0x24, 0x05, 0x29, 0x00]),
         ("xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0x00, 0x04]),
         ("bzip2", Array("BZh91AY&SY".utf8)),
         ("lz4", [0x04, 0x22, 0x4D, 0x18, 0x64, 0x40, 0xA7]),
@@ -72,7 +71,7 @@ struct UnsupportedInputTests {
     ]
 
     @Test(
-        "zstd, xz, bzip2, lz4, zip and 7z input is unsupported_compression at byte 0, whatever framing is given",
+        "xz, bzip2, lz4, zip and 7z input is unsupported_compression at byte 0, whatever framing is given",
         arguments: 0..<magics.count)
     func foreignCompression(index: Int) {
         let (name, magic) = Self.magics[index]
@@ -89,6 +88,17 @@ struct UnsupportedInputTests {
             #expect(outcome.error?.code == .unsupportedCompression, "\(name): \(String(describing: outcome.error))")
             #expect(outcome.error?.recordIndex == 0 && outcome.error?.byteOffset == 0)
             #expect(outcome.error?.message.contains(name) == true)
+        }
+    }
+
+    @Test("zstd input is read as zstd (it used to be unsupported_compression): damaged, it is a zstd error in the file")
+    func zstdIsRead() {
+        let bytes = OTLPZstd.magic + [0x24, 0x05, 0x29, 0x00] + [UInt8](repeating: 0x5A, count: 200)
+        for options in [OTLPReaderOptions(), OTLPReaderOptions(framing: .u32be, signal: .traces), OTLPReaderOptions(framing: .jsonl)] {
+            let outcome = StreamInputs.read(bytes, name: "data.zst", options: options)
+            #expect(outcome.records.isEmpty)
+            #expect([OTLPReadError.Code.zstdCorrupt, .zstdTruncated].contains(outcome.error?.code), "\(String(describing: outcome.error))")
+            #expect(outcome.error?.offsetIn == .file)
         }
     }
 

@@ -1,0 +1,6 @@
+/* System library zstd (Debian: libzstd-dev). */
+#ifndef CZSTD_SHIM_H
+#define CZSTD_SHIM_H
+#include <zstd.h>
+#include <zstd_errors.h>
+#endif

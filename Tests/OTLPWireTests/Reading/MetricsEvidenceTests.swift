@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import OTLPWire
+
+/// A third of what the Collector writes is metrics. Until they are read, a protobuf metrics file is named as
+/// such (`unsupported_signal`), never misread as damaged traces ("string field is not valid UTF-8").
+@Suite("Metrics evidence")
+struct MetricsEvidenceTests {
+    /// Two ExportMetricsServiceRequests from the reference package, every point kind, exemplars with their trace
+    /// context, packed and unpacked bucket counts; written u32be (raw) or as zstd records.
+    static let referenceWriter = """
+        import sys, zstandard
+        from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest
+        from opentelemetry.proto.metrics.v1 import metrics_pb2 as m
+        from opentelemetry.proto.common.v1.common_pb2 import KeyValue, AnyValue
+        layout, out = sys.argv[1:3]
+        def request(n):
+            r = ExportMetricsServiceRequest()
+            rm = r.resource_metrics.add()
+            rm.resource.attributes.append(KeyValue(key="service.name", value=AnyValue(string_value="checkout")))
+            sm = rm.scope_metrics.add()
+            sm.scope.name = "meter"
+            ex = m.Exemplar(time_unix_nano=5, as_double=1.5, trace_id=bytes(range(16)), span_id=bytes(range(8)))
+            g = sm.metrics.add(name="queue.depth", unit="{item}")
+            g.gauge.data_points.add(time_unix_nano=10 + n, as_int=7, exemplars=[ex])
+            s = sm.metrics.add(name="requests", unit="{request}")
+            s.sum.aggregation_temporality = 2
+            s.sum.is_monotonic = True
+            s.sum.data_points.add(start_time_unix_nano=1, time_unix_nano=10, as_double=3.25, flags=1)
+            h = sm.metrics.add(name="latency", unit="ms")
+            h.histogram.aggregation_temporality = 1
+            h.histogram.data_points.add(count=3, sum=12.5, bucket_counts=[1, 2, 0], explicit_bounds=[5.0, 10.0], min=1.0, max=9.0)
+            e = sm.metrics.add(name="size")
+            p = e.exponential_histogram.data_points.add(count=4, scale=2, zero_count=1, zero_threshold=0.001)
+            p.positive.offset = -3
+            p.positive.bucket_counts.extend([1, 2])
+            p.negative.bucket_counts.extend([1])
+            q = sm.metrics.add(name="rpc.duration")
+            q.summary.data_points.add(count=2, sum=3.0, quantile_values=[m.SummaryDataPoint.ValueAtQuantile(quantile=0.5, value=1.0)])
+            return r.SerializeToString()
+        data = bytearray()
+        for n in range(2):
+            body = request(n)
+            if layout == "zstd-records":
+                body = zstandard.ZstdCompressor().compress(body)
+            data += len(body).to_bytes(4, "big") + body
+        open(out, "wb").write(data)
+        """
+
+    @Test(
+        "a protobuf metrics file from the reference package is unsupported_signal at record 0, raw or as zstd records",
+        arguments: ["u32be", "zstd-records"])
+    func referenceMetrics(layout: String) throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString).bin")
+        defer { try? FileManager.default.removeItem(at: out) }
+        try ZstdReadingTests.python(Self.referenceWriter, [layout, out.path])
+        let outcome = StreamInputs.read([UInt8](try Data(contentsOf: out)))
+        #expect(outcome.records.isEmpty)
+        #expect(outcome.error?.code == .unsupportedSignal, "\(String(describing: outcome.error))")
+        #expect(outcome.error?.recordIndex == 0)
+        #expect(outcome.error?.message.contains("metrics request (protobuf, 5 metrics)") == true)
+    }
+
+    @Test("a metrics request with an exemplar trace ID of the wrong length is not metrics evidence: it stays a malformed request")
+    func badExemplarID() {
+        // ResourceMetrics { ScopeMetrics { Metric { name "m", gauge { NumberDataPoint { exemplars { trace_id (5 bytes) } } } } } }
+        let exemplar = Wire.field(5, [1, 2, 3, 4, 5])
+        let point = Wire.field(5, exemplar)
+        let metric = Wire.field(1, Array("m".utf8)) + Wire.field(5, Wire.field(1, point))
+        let request = Wire.field(1, Wire.field(2, Wire.field(2, metric)))
+        let evidence = request.withUnsafeBytes { OTLPDecoder().signalEvidence($0) }
+        guard case .invalid = evidence else {
+            Issue.record("expected invalid evidence, got \(evidence)")
+            return
+        }
+    }
+}
