@@ -27,7 +27,7 @@ enum SignalChoice: String, ExpressibleByArgument, CaseIterable {
 struct InputOptions: ParsableArguments {
     @Argument(
         help:
-            "Files to read; `-` is standard input; a directory reads its OTLP files (names otlp-dump recognises: .u32be, .varint, .jsonl, .ndjson, .json, .pb, .binpb, gzip or not) in name order."
+            "Files to read; `-` is standard input; a directory reads its OTLP files (names otlp-dump recognises: .u32be, .varint, .jsonl, .ndjson, .json, .pb, .binpb; gzip, zstd or neither) in name order."
     )
     var files: [String] = ["-"]
 
@@ -85,7 +85,8 @@ struct InputOptions: ParsableArguments {
     /// Whether a file name says it holds OTLP data otlp-dump reads.
     static func isOTLPFileName(_ name: String) -> Bool {
         if OTLPFraming.fromFileName(name) != nil { return true }
-        let base = name.hasSuffix(".gz") ? String(name.dropLast(3)) : name
+        var base = Substring(name)
+        for suffix in [".gz", ".zst", ".zstd"] where base.hasSuffix(suffix) { base = base.dropLast(suffix.count) }
         return base.hasSuffix(".json")
     }
 

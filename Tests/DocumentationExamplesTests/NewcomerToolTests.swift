@@ -10,15 +10,24 @@ import Testing
 struct NewcomerToolTests {
     typealias Scratch = ExampleRunTests.Scratch
 
-    @Test("3,000 orders on 4 workers: telemetry/ is made, every span and log record is written, stderr is quiet")
+    @Test(
+        "3,000 orders on 4 workers: telemetry/ is made, every span and log record is written, each log line also on the console with its trace and span IDs, nothing else on stderr"
+    )
     func firstRun() throws {
         let scratch = try Scratch()
         #expect(!scratch.exists("telemetry"))
         let result = try OTLPProcess.run(ExampleRunTests.executable, ["readme-otlptelemetry", "3000"], in: scratch.url)
         #expect(result.status == 0, "\(result.errors)")
-        #expect(result.errors.isEmpty, "\(result.errors)")
-        #expect(try scratch.spans("telemetry/traces.u32be.bin").count == 3000)
-        #expect(try scratch.logRecords("telemetry/logs.u32be.bin.gz").count == 3000)
+        let spans = try scratch.spans("telemetry/traces.u32be.bin")
+        let records = try scratch.logRecords("telemetry/logs.u32be.bin.gz")
+        #expect(spans.count == 3000 && records.count == 3000)
+        let lines = result.errors.split(separator: "\n")
+        #expect(lines.count == 3000, "\(lines.filter { !$0.contains("order placed") }.prefix(5))")
+        // The console line of a record names the record's own span.
+        if let record = records.first, let spanID = record.spanID, let traceID = record.traceID {
+            #expect(lines.contains { $0.contains("span_id=\(spanID.hex)") && $0.contains("trace_id=\(traceID.hex)") })
+        }
+        #expect(lines.allSatisfy { $0.contains("order placed") })
     }
 
     @Test("a queue too small for the run: the drops are counted, and the report names the setting and the value to hold the peak")

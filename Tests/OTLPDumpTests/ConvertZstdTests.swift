@@ -6,15 +6,9 @@ import Testing
 /// whole zstd files made by the `zstd` tool.
 @Suite("otlp-dump and zstd")
 struct ConvertZstdTests {
-    static func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-dump-zstd-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     @Test("convert --to u32be --zstd and --to jsonl --zstd write zstd records that read back to the same requests")
     func convertRoundTrip() throws {
-        let directory = try Self.temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlp-dump-zstd")
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed.u32be.bin").path
         let reference = try Data(contentsOf: URL(fileURLWithPath: source))
@@ -37,7 +31,7 @@ struct ConvertZstdTests {
 
     @Test("a whole-file zstd made by the zstd tool prints, validates and converts; a cut one reports zstd_truncated after its records")
     func nativeFile() throws {
-        let directory = try Self.temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlp-dump-zstd")
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = OTLPDumpRunner.vectors.appendingPathComponent("framed/traces-mixed.jsonl").path
         let zst = directory.appendingPathComponent("traces.jsonl.zst").path
@@ -66,7 +60,7 @@ struct ConvertZstdTests {
         "send reads zstd records holding JSON or protobuf and sends every item, protobuf or JSON on the wire",
         arguments: ["http/protobuf", "http/json"])
     func sendZstdRecords(wireProtocol: String) throws {
-        let directory = try Self.temporaryDirectory()
+        let directory = try OTLPTemporaryDirectory.make("otlp-dump-zstd")
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = OTLPDumpRunner.vectors.appendingPathComponent("framed/logs-mixed.jsonl").path
         let expected = try OTLPTestCollector.canonicalItems(ofFile: source, framing: "jsonl", signal: "logs")

@@ -10,7 +10,7 @@ import Testing
 @Suite("OTLPHTTPSender TLS", .serialized)
 struct OTLPHTTPSenderTLSTests {
     static let body = OTLPEncoder().encode(
-        OTLPTracesData(resource: OTLPHTTPTestData.resource, scope: OTLPHTTPTestData.scope, spans: OTLPHTTPTestData.spans(3).map(\.span)))
+        OTLPTracesData(resource: OTLPHTTPTestData.resource, scope: OTLPHTTPTestData.scope, items: OTLPHTTPTestData.spans(3).map(\.span)))
 
     /// The traces endpoint of `server` as the environment configures it.
     static func endpoint(

@@ -1,4 +1,5 @@
 import Foundation
+import OTLPTestSupport
 import Testing
 @testable import OTLPWire
 
@@ -51,7 +52,7 @@ struct MetricsEvidenceTests {
         "a protobuf metrics file from the reference package is unsupported_signal at record 0, raw or as zstd records",
         arguments: ["u32be", "zstd-records"])
     func referenceMetrics(layout: String) throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString).bin")
+        let out = OTLPTemporaryDirectory.unusedPath("metrics", suffix: ".bin")
         defer { try? FileManager.default.removeItem(at: out) }
         try ZstdReadingTests.python(Self.referenceWriter, [layout, out.path])
         let outcome = StreamInputs.read([UInt8](try Data(contentsOf: out)))
@@ -64,10 +65,10 @@ struct MetricsEvidenceTests {
     @Test("a metrics request with an exemplar trace ID of the wrong length is not metrics evidence: it stays a malformed request")
     func badExemplarID() {
         // ResourceMetrics { ScopeMetrics { Metric { name "m", gauge { NumberDataPoint { exemplars { trace_id (5 bytes) } } } } } }
-        let exemplar = Wire.field(5, [1, 2, 3, 4, 5])
-        let point = Wire.field(5, exemplar)
-        let metric = Wire.field(1, Array("m".utf8)) + Wire.field(5, Wire.field(1, point))
-        let request = Wire.field(1, Wire.field(2, Wire.field(2, metric)))
+        let exemplar = OTLPProtobufBytes.field(5, [1, 2, 3, 4, 5])
+        let point = OTLPProtobufBytes.field(5, exemplar)
+        let metric = OTLPProtobufBytes.field(1, Array("m".utf8)) + OTLPProtobufBytes.field(5, OTLPProtobufBytes.field(1, point))
+        let request = OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(2, metric)))
         let evidence = request.withUnsafeBytes { OTLPDecoder().signalEvidence($0) }
         guard case .invalid = evidence else {
             Issue.record("expected invalid evidence, got \(evidence)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OTLPWire
+import OTLPTestSupport
 
 /// Reading zstd files in every layout the OpenTelemetry Collector's file exporter writes: records of one zstd
 /// frame each (its default with `compression: zstd`, protobuf or OTLP JSON), and whole files of zstd frames (its
@@ -23,8 +24,7 @@ struct ZstdReadingTests {
 
     /// `bytes` through the `zstd` command-line tool (one frame for the whole input, checksum on).
     static func zstdTool(_ bytes: [UInt8], arguments: [String] = []) throws -> [UInt8] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zstd-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try OTLPTemporaryDirectory.make("zstd")
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("in")
         try Data(bytes).write(to: input)
@@ -158,7 +158,7 @@ struct ZstdReadingTests {
         // A bomb: records of zeros-like content that compress far beyond the ratio.
         let padded = OTLPTracesData(
             resource: OTLPResource(attributes: [OTLPAttribute("pad", .string(String(repeating: "a", count: 6 << 20)))]),
-            scope: SampleTelemetry.scope, spans: [SampleTelemetry.span(0)])
+            scope: SampleTelemetry.scope, items: [SampleTelemetry.span(0)])
         let bomb = try Self.written(Array(repeating: .traces(padded), count: 4), framing: .u32be, zstd: true)
         #expect(bomb.count < 20_000)
         let bombRead = StreamInputs.read(bomb, options: OTLPReaderOptions(maxInflationRatio: 1000))
@@ -201,7 +201,7 @@ struct ZstdReadingTests {
         arguments: [OTLPFraming.u32be, .jsonl])
     func referenceReadsOurRecords(framing: OTLPFraming) throws {
         let bytes = try Self.written(Self.tracePayloads, framing: framing, zstd: true)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("zstd-records-\(UUID().uuidString).bin").path
+        let path = OTLPTemporaryDirectory.unusedPath("zstd-records", suffix: ".bin").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let lines = try ReferenceDecoder.decode(path: path, framing: .u32be, signal: .traces)
