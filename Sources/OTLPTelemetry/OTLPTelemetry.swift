@@ -46,6 +46,8 @@ public final class OTLPTelemetry: Sendable {
     private let spanProcessors: [any OTLPSpanProcessor]
     private let logRecordProcessors: [any OTLPLogRecordProcessor]
     private let diagnostics: @Sendable (String) -> Void
+    /// The open-span journal, opened by ``openSpanJournal(directory:)``; journaling tracers write to it.
+    package let spanJournal: OTLPSpanJournal
     /// Set by ``shutdown()``: a telemetry released without it says so.
     private let shutdownCalled = OTLPShutdownFlag()
 
@@ -177,9 +179,11 @@ public final class OTLPTelemetry: Sendable {
             )
         }
         self.deliveryCounters = deliveryCounters ?? OTLPTelemetryCounters()
+        let spanJournal = OTLPSpanJournal(resource: resource, durability: configuration.durability, clock: clock, diagnostics: diagnostics)
+        self.spanJournal = spanJournal
         tracer = OTLPTracer(
             stage: spanStage, scope: scope, idGenerator: idGenerator, clock: clock,
-            sampler: configuration.sampling.sampler, limits: configuration.limits, spanProcessors: spanProcessors)
+            sampler: configuration.sampling.sampler, limits: configuration.limits, spanProcessors: spanProcessors, journal: spanJournal)
         logEmitter = OTLPLogEmitter(
             stage: logStage, scope: scope, clock: clock, limits: configuration.limits, logRecordProcessors: logRecordProcessors)
         self.openErrors = openErrors
@@ -191,7 +195,26 @@ public final class OTLPTelemetry: Sendable {
     public func tracer(scope: OTLPInstrumentationScope) -> OTLPTracer {
         OTLPTracer(
             stage: spanStage, scope: scope, idGenerator: idGenerator, clock: clock,
-            sampler: configuration.sampling.sampler, limits: configuration.limits, spanProcessors: spanProcessors)
+            sampler: configuration.sampling.sampler, limits: configuration.limits, spanProcessors: spanProcessors, journal: spanJournal)
+    }
+
+    /// Opens the open-span journal in the app's state directory `directory` (where the sessions file lives),
+    /// and exports, before anything else, what the previous process there started and never exported: spans
+    /// that ended as they ended, unended ones ended at its last heartbeat with status `ERROR` ("the process
+    /// ended before the span ended") and their instrumentation's `launch.interrupted` or `view.interrupted`
+    /// set to `true`, each under its own resource. From then on the spans of the launch and view
+    /// instrumentations, and of tracers that opt in (``OTLPTracer/journaled()``), are journaled until
+    /// exported. Call it once, right after making the pipeline and before making spans. See "When the app
+    /// crashes" in the OTLPInstrumentation documentation.
+    ///
+    /// Throws (and journals nothing) when the directory or the journal cannot be made, or another process
+    /// holds the journal (`EWOULDBLOCK`, naming it). Does nothing when spans have no output.
+    @discardableResult
+    public func openSpanJournal(directory: String) throws(OTLPWriteError) -> OTLPSpanJournalRecovery {
+        guard !(spanStage is OTLPDisabledStage<OTLPScopedSpan>) else { return .empty }
+        let (recovery, spans) = try spanJournal.open(directory: directory)
+        for span in spans { spanStage.onEnd(span) }
+        return recovery
     }
 
     /// A log emitter for another instrumentation scope, sharing this pipeline.
@@ -253,6 +276,7 @@ public final class OTLPTelemetry: Sendable {
         DispatchQueue.global().async(group: spans) { spanStage.shutdown() }
         logStage.shutdown()
         spans.wait()
+        spanJournal.close()
         for sink in fileSinks { sink.close() }
         // A signal switched off (no output) is not data lost: it is left out of the report.
         var snapshot = counters.snapshot

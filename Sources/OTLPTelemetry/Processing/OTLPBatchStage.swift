@@ -207,7 +207,8 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             var start = 0
             while start < taken.count {
                 let end = min(start + configuration.maxExportBatchSize, taken.count)
-                exporter.export(end - start == taken.count ? taken : Array(taken[start..<end]))
+                let batch = end - start == taken.count ? taken : Array(taken[start..<end])
+                if exporter.export(batch) { OTLPSpanJournal.acknowledgeExported(batch) }
                 condition.lock()
                 inFlight -= end - start
                 batchesCompleted += 1
