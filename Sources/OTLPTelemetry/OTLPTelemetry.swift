@@ -212,7 +212,9 @@ public final class OTLPTelemetry: Sendable {
     @discardableResult
     public func openSpanJournal(directory: String) throws(OTLPWriteError) -> OTLPSpanJournalRecovery {
         guard !(spanStage is OTLPDisabledStage<OTLPScopedSpan>) else { return .empty }
-        let (recovery, spans) = try spanJournal.open(directory: directory)
+        // Spans the previous process may have exported just before it died are looked for in the file output.
+        let output = configuration.traces.path.flatMap { ["-", "stdout", "stderr"].contains($0) ? nil : $0 }
+        let (recovery, spans) = try spanJournal.open(directory: directory, outputPath: output)
         for span in spans { spanStage.onEnd(span) }
         return recovery
     }

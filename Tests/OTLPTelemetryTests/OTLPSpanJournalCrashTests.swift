@@ -63,41 +63,52 @@ struct OTLPSpanJournalCrashTests {
         return found
     }
 
-    @Test("killed at random moments over 12 runs: every span of every run exported exactly once, only the last one interrupted")
+    @Test(
+        "killed at random moments over 50 runs: every span of every run exported exactly once; only the open ones interrupted"
+    )
     func killedRepeatedly() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = directory.appendingPathComponent("state").path
-        var paths: [String] = []
         var generator = SystemRandomNumberGenerator()
-        for run in 0..<12 {
-            let path = directory.appendingPathComponent("traces-\(run).u32be.bin").path
-            paths.append(path)
+        // One output path, as an app has: each start moves the previous file aside (traces.u32be.bin.N).
+        let path = directory.appendingPathComponent("traces.u32be.bin").path
+        for run in 0..<50 {
             let recovered = try Self.runAndKill(
                 stateDirectory: state, tracesPath: path, spans: Int.random(in: 1...20, using: &generator) * 100)
             #expect(recovered >= 0)
             if run == 0 { #expect(recovered == 0) } else { #expect(recovered > 0, "run \(run) recovered nothing of the killed run before") }
         }
         // A clean start exports the last run's leftovers, then shuts down cleanly: the journal is gone.
-        let last = directory.appendingPathComponent("traces-last.u32be.bin").path
-        paths.append(last)
-        let clean = try OTLPProcess.run(Self.writer, ["recover", state, last])
+        let clean = try OTLPProcess.run(Self.writer, ["recover", state, path])
         #expect(clean.status == 0, "\(clean.errors)")
         #expect(!FileManager.default.fileExists(atPath: state + "/open-spans.u32be.bin"))
-        let again = try OTLPProcess.run(Self.writer, ["recover", state, directory.appendingPathComponent("traces-again.u32be.bin").path])
+        let again = try OTLPProcess.run(Self.writer, ["recover", state, path])
         #expect(again.output == "recovered 0 skipped 0\n", "after a clean shutdown nothing is recovered")
 
+        let paths = [path] + (1...60).map { "\(path).\($0)" }
         let spans = try Self.spans(in: paths)
         let byProcess = Dictionary(grouping: spans, by: \.pid)
-        #expect(byProcess.count == 12)
+        #expect(byProcess.count == 50)
+        var exportedTwice = 0
         for (pid, ofProcess) in byProcess {
-            let indices = ofProcess.map(\.index).sorted()
-            let highest = indices.last ?? -1
-            #expect(indices == Array(0...highest), "process \(pid): spans missing or exported twice")
+            let counts = Dictionary(grouping: ofProcess.map(\.index), by: { $0 }).mapValues(\.count)
+            let highest = counts.keys.max() ?? -1
+            let missing = (0...highest).filter { counts[$0] == nil }
+            #expect(missing.isEmpty, "process \(pid): \(missing.count) spans lost, the first \(missing.prefix(5))")
+            // A batch handed to the exporter without an acknowledgement (killed in between) is looked up in the
+            // output: found there, it is not exported again.
+            let twice = counts.filter { $0.value > 1 }.keys.sorted()
+            #expect(twice.isEmpty, "process \(pid): \(twice.count) spans exported twice, the first \(twice.prefix(5))")
+            exportedTwice += twice.count
             let interrupted = ofProcess.filter(\.interrupted).map(\.index)
-            #expect(interrupted.allSatisfy { $0 == highest }, "process \(pid): only the span open at the kill is interrupted")
+            // Span i starts before span i - 1 ends: at the kill, the last one or two are open.
+            #expect(interrupted.allSatisfy { $0 >= highest - 1 }, "process \(pid): only the spans open at the kill are interrupted")
             #expect(highest >= 99)
         }
+        print(
+            "open-span journal, 50 processes killed: \(spans.count) spans exported, \(exportedTwice) of them twice"
+        )
     }
 
     @Test("two processes on one state directory: the second is refused, naming the first; nothing is journaled twice")

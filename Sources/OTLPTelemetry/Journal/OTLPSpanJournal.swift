@@ -65,6 +65,9 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     private let diagnostics: @Sendable (String) -> Void
     private let lock = NSLock()
     private let encoder = OTLPEncoder()
+    /// Encodes acknowledgements outside ``lock``.
+    private let ackLock = NSLock()
+    private let ackEncoder = OTLPEncoder()
     private var descriptor: Int32 = -1
     private var outputLock: OTLPOutputLock?
     /// The journal file, once open.
@@ -78,7 +81,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     private var _refusedSpans = 0
     private var _writeErrors = 0
     /// The tag every span journaled here carries to the export stage.
-    package private(set) lazy var tag = OTLPSpanJournalTag(journal: self, resource: nil)
+    package private(set) var tag: OTLPSpanJournalTag!
 
     package init(
         resource: OTLPResource, durability: OTLPDurability, clock: any OTLPClock, settings: Settings = .default,
@@ -89,6 +92,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         self.clock = clock
         self.settings = settings
         self.diagnostics = diagnostics
+        tag = OTLPSpanJournalTag(journal: self, resource: nil)
     }
 
     deinit {
@@ -124,25 +128,42 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         _ = write(span, kind: .ended, interruptedAttribute: interruptedAttribute, isNew: false)
     }
 
-    /// The exporter took these spans: they are forgotten (an `exported` record each, for those held).
+    /// The exporter took these spans: they are forgotten, with one `exported` record for the whole batch,
+    /// encoded before the journal's lock is taken, so that the moment between the exporter's write and this
+    /// one is as short as it can be (a kill inside it exports those spans again at the next start).
     package func exported(_ spans: [OTLPScopedSpan]) {
-        let now = clock.nowUnixNano()
+        acknowledge(spans, kind: .exported)
+    }
+
+    /// These spans are being handed to the exporter: one `exporting` record for the batch, so that a next start
+    /// knows which spans the exporter may have taken without the journal hearing of it.
+    package func exporting(_ spans: [OTLPScopedSpan]) {
+        acknowledge(spans, kind: .exporting)
+    }
+
+    private func acknowledge(_ spans: [OTLPScopedSpan], kind: OTLPSpanJournalRecord.Kind) {
+        let keys = spans.compactMap(\.journalKey)
+        guard !keys.isEmpty else { return }
+        let record = OTLPSpanJournalRecord(
+            kind: kind, writtenUnixNano: clock.nowUnixNano(),
+            exportedSpans: keys.map { OTLPSpan(traceID: $0.traceID, spanID: $0.spanID, name: "", startTimeUnixNano: 0, endTimeUnixNano: 0) }
+        )
+        let bytes = ackLock.withLock { Self.framed(record, encoder: ackEncoder, maxRecordBytes: Int(UInt32.max)) }
         lock.lock()
         defer { lock.unlock() }
-        // One append for the whole batch: the moment between the exporter's write and this one is as short as
-        // it can be (a kill inside it exports those spans again at the next start).
-        var batch: [UInt8] = []
-        for item in spans {
-            guard let key = item.journalKey, let entry = live.removeValue(forKey: key) else { continue }
+        var held = false
+        for key in keys {
+            if kind == .exporting {
+                held = held || live[key] != nil
+                continue
+            }
+            guard let entry = live.removeValue(forKey: key) else { continue }
+            held = true
             if entry.isOpen { openCount -= 1 }
-            guard descriptor >= 0 else { continue }
-            let span = OTLPSpan(traceID: key.traceID, spanID: key.spanID, name: "", startTimeUnixNano: 0, endTimeUnixNano: 0)
-            let record = OTLPSpanJournalRecord(
-                kind: .exported, writtenUnixNano: now, scopedSpan: (OTLPInstrumentationScope(name: ""), span))
-            if let bytes = framed(record) { batch += bytes }
         }
-        if !batch.isEmpty { _ = append(batch) }
-        if live.isEmpty, descriptor >= 0, fileBytes > settings.maxFileBytes / 4 { compact() }
+        guard held, descriptor >= 0, let bytes else { return }
+        _ = append(bytes)
+        if kind == .exported, live.isEmpty, fileBytes > settings.maxFileBytes / 4 { compact() }
     }
 
     /// Writes an `alive` record if spans are open and nothing was written since the last heartbeat.
@@ -195,9 +216,13 @@ package final class OTLPSpanJournal: @unchecked Sendable {
 
     /// The record encoded and framed, or `nil` (counted) when it is larger than a record may be.
     private func framed(_ record: OTLPSpanJournalRecord) -> [UInt8]? {
+        Self.framed(record, encoder: encoder, maxRecordBytes: settings.maxRecordBytes)
+    }
+
+    private static func framed(_ record: OTLPSpanJournalRecord, encoder: OTLPEncoder, maxRecordBytes: Int) -> [UInt8]? {
         var bytes: [UInt8] = []
         encoder.withEncoded(record.request) { encoded in
-            guard encoded.count <= settings.maxRecordBytes else { return }
+            guard encoded.count <= maxRecordBytes else { return }
             bytes.reserveCapacity(encoded.count + OTLPLengthPrefix.u32Bytes)
             _ = OTLPLengthPrefix.encode(encoded.count, framing: .u32be, into: &bytes)
             bytes.append(contentsOf: encoded)
@@ -283,7 +308,13 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     /// with exactly those spans. A file that could not be read in full is set aside first (renamed to
     /// `open-spans.u32be.bin.unread`, replacing an older one). Throws when the directory or the file cannot
     /// be made, or another process holds the journal (`EWOULDBLOCK`, naming it): spans are then not journaled.
-    package func open(directory: String) throws(OTLPWriteError) -> (recovery: OTLPSpanJournalRecovery, spans: [OTLPScopedSpan]) {
+    ///
+    /// Spans the previous process handed to its exporter without hearing back (killed between the two) are
+    /// looked up in `outputPath`, the traces file output, when there is one: those found there are not
+    /// exported again.
+    package func open(
+        directory: String, outputPath: String? = nil
+    ) throws(OTLPWriteError) -> (recovery: OTLPSpanJournalRecovery, spans: [OTLPScopedSpan]) {
         try OTLPSystemCall.makeDirectories(directory)
         let path = (directory.hasSuffix("/") ? directory : directory + "/") + Self.fileName
         lock.lock()
@@ -323,6 +354,11 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                 }
                 found.held = []
             }
+            let inDoubt = Set(found.held.filter(\.inDoubt).compactMap { held in held.span.spanID })
+            if !inDoubt.isEmpty, let outputPath {
+                let written = Self.spanIDs(inOutput: outputPath, among: inDoubt)
+                found.held.removeAll { $0.inDoubt && $0.span.spanID.map(written.contains) == true }
+            }
             for held in found.held {
                 var span = held.span
                 if held.record.kind == .started {
@@ -359,6 +395,39 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         return (recovery, recovered)
     }
 
+    /// Which of `spanIDs` the file output at `path` holds: the file at the path, and the last one rotated away
+    /// (`PATH.N`, the highest N: where a new pipeline moves the previous process's file when it starts).
+    private static func spanIDs(inOutput path: String, among wanted: Set<OTLPSpanID>) -> Set<OTLPSpanID> {
+        var found = spanIDs(inFile: path, among: wanted)
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? "./"
+        let prefix = (slash.map { String(path[path.index(after: $0)...]) } ?? path) + "."
+        let rotated = ((try? OTLPSystemCall.names(inDirectory: directory)) ?? []).compactMap { name -> Int? in
+            guard name.hasPrefix(prefix) else { return nil }
+            return Int(name.dropFirst(prefix.count))
+        }
+        if let last = rotated.max() { found.formUnion(spanIDs(inFile: "\(path).\(last)", among: wanted)) }
+        return found
+    }
+
+    /// Which of `spanIDs` the file at `path` (a traces output, of any framing) holds: read up to its end or its
+    /// first unreadable record.
+    private static func spanIDs(inFile path: String, among wanted: Set<OTLPSpanID>) -> Set<OTLPSpanID> {
+        var found = Set<OTLPSpanID>()
+        guard (try? OTLPFileStatus.of(path: path))??.isRegularFile == true,
+            let reader = try? OTLPRecordReader(path: path, options: OTLPReaderOptions(signal: .traces))
+        else { return found }
+        while let record = try? reader.next() {
+            guard case .traces(let data) = record.payload else { continue }
+            for group in data.resourceGroups {
+                for scopeGroup in group.scopeGroups {
+                    for span in scopeGroup.items { if let id = span.spanID, wanted.contains(id) { found.insert(id) } }
+                }
+            }
+        }
+        return found
+    }
+
     /// The previous journal's bytes (at most `maxBytes`) and how many bytes were left unread, or `nil`
     /// when there is none.
     private static func readPrevious(_ path: String, maxBytes: Int) throws(OTLPWriteError) -> ([UInt8], Int)? {
@@ -390,6 +459,11 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard descriptor >= 0, let path else { return }
+        if _refusedSpans > 0 {
+            diagnostics(
+                "OTLPWire telemetry: \(_refusedSpans) spans were not journaled: the span journal \(path) was full (spans not yet exported filled half its \(settings.maxFileBytes) bytes)"
+            )
+        }
         let unended = live.filter { $0.value.isOpen }
         if !unended.isEmpty {
             diagnostics(
@@ -431,6 +505,15 @@ extension OTLPSpanJournal {
     /// Tells the journals of the journaled spans among `items` (an export stage's batch, which the exporter
     /// took) that they are exported. A batch of log records, or of spans no journal holds, costs a scan.
     static func acknowledgeExported<Item: OTLPExportable>(_ items: [Item]) {
+        forEachJournal(of: items) { journal, spans in journal.exported(spans) }
+    }
+
+    /// Tells the journals of the journaled spans among `items` that they are being handed to the exporter.
+    static func markExporting<Item: OTLPExportable>(_ items: [Item]) {
+        forEachJournal(of: items) { journal, spans in journal.exporting(spans) }
+    }
+
+    private static func forEachJournal<Item: OTLPExportable>(of items: [Item], _ body: (OTLPSpanJournal, [OTLPScopedSpan]) -> Void) {
         guard Item.self == OTLPScopedSpan.self else { return }
         let spans = unsafeBitCast(items, to: [OTLPScopedSpan].self)
         guard let first = spans.firstIndex(where: { $0.journalTag != nil }) else { return }
@@ -439,6 +522,6 @@ extension OTLPSpanJournal {
             guard let journal = span.journalTag?.journal else { continue }
             byJournal[ObjectIdentifier(journal), default: (journal, [])].spans.append(span)
         }
-        for (journal, taken) in byJournal.values { journal.exported(taken) }
+        for (journal, taken) in byJournal.values { body(journal, taken) }
     }
 }

@@ -11,6 +11,9 @@ struct OTLPSpanJournalContent {
         var record: OTLPSpanJournalRecord
         var scope: OTLPInstrumentationScope
         var span: OTLPSpan
+        /// Handed to the exporter, and no acknowledgement followed: the writing process may have been killed
+        /// after the exporter wrote it and before the journal said so.
+        var inDoubt = false
     }
 
     /// The spans held, in the order they were first journaled.
@@ -68,15 +71,15 @@ struct OTLPSpanJournalContent {
                     break reading
                 case .record(let record):
                     heartbeatUnixNano = max(heartbeatUnixNano, record.writtenUnixNano)
+                    for span in record.exportedSpans {
+                        let key = OTLPSpanJournal.Key(traceID: span.traceID!, spanID: span.spanID!)
+                        if record.kind == .exported { latest[key] = nil } else { latest[key]?.inDoubt = true }
+                    }
                     guard let (scope, span) = record.scopedSpan, let traceID = span.traceID, let spanID = span.spanID else { continue }
                     heartbeatUnixNano = max(heartbeatUnixNano, span.startTimeUnixNano, span.endTimeUnixNano)
                     let key = OTLPSpanJournal.Key(traceID: traceID, spanID: spanID)
-                    if record.kind == .exported {
-                        latest[key] = nil
-                    } else {
-                        if latest[key] == nil { order.append(key) }
-                        latest[key] = Held(record: record, scope: scope, span: span)
-                    }
+                    if latest[key] == nil { order.append(key) }
+                    latest[key] = Held(record: record, scope: scope, span: span)
                 }
             }
         }

@@ -6,14 +6,15 @@ package import OTLPWire
 ///
 /// - `otlpwire.journal.version` (int): the format version, ``currentVersion``;
 /// - `otlpwire.journal.record` (string): `started` (the span as it started, not ended), `ended` (the span as
-///   it ended), `exported` (the exporter took the span: only its IDs), `alive` (a heartbeat: no span);
+///   it ended), `exporting` (these spans, a batch, are being handed to the exporter: only their IDs),
+///   `exported` (the exporter took them), `alive` (a heartbeat: no span);
 /// - `otlpwire.journal.written_unix_nano` (int): the wall-clock time of the write;
 /// - `otlpwire.journal.interrupted_attribute` (string, optional): the attribute set to `true` on the span if
 ///   it is recovered unended (`launch.interrupted`, `view.interrupted`).
 package struct OTLPSpanJournalRecord: Sendable, Equatable {
     /// What a record says.
     package enum Kind: String, Sendable {
-        case started, ended, exported, alive
+        case started, ended, exporting, exported, alive
     }
 
     /// The format version this library writes and reads.
@@ -33,11 +34,13 @@ package struct OTLPSpanJournalRecord: Sendable, Equatable {
     package var scopedSpan: (scope: OTLPInstrumentationScope, span: OTLPSpan)?
     /// The attribute that marks the span as interrupted, if any.
     package var interruptedAttribute: String?
+    /// The spans an `exported` record names (only their IDs).
+    package var exportedSpans: [OTLPSpan]
 
     package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.kind == rhs.kind && lhs.writtenUnixNano == rhs.writtenUnixNano && lhs.resource == rhs.resource
             && lhs.scopedSpan?.scope == rhs.scopedSpan?.scope && lhs.scopedSpan?.span == rhs.scopedSpan?.span
-            && lhs.interruptedAttribute == rhs.interruptedAttribute
+            && lhs.interruptedAttribute == rhs.interruptedAttribute && lhs.exportedSpans == rhs.exportedSpans
     }
 
     /// The request this record is written as.
@@ -48,7 +51,10 @@ package struct OTLPSpanJournalRecord: Sendable, Equatable {
             OTLPAttribute(Self.writtenKey, .int(Int64(clamping: writtenUnixNano))),
         ]
         if let interruptedAttribute { resource.attributes.append(OTLPAttribute(Self.interruptedKey, .string(interruptedAttribute))) }
-        let scopeGroups = scopedSpan.map { [OTLPScopeGroup(scope: $0.scope, items: [$0.span], schemaURL: "")] } ?? []
+        var scopeGroups = scopedSpan.map { [OTLPScopeGroup(scope: $0.scope, items: [$0.span], schemaURL: "")] } ?? []
+        if !exportedSpans.isEmpty {
+            scopeGroups.append(OTLPScopeGroup(scope: OTLPInstrumentationScope(name: ""), items: exportedSpans, schemaURL: ""))
+        }
         return OTLPTracesData(resourceGroups: [OTLPResourceGroup(resource: resource, scopeGroups: scopeGroups, schemaURL: "")])
     }
 
@@ -63,8 +69,10 @@ package struct OTLPSpanJournalRecord: Sendable, Equatable {
 
     package init(
         kind: Kind, writtenUnixNano: UInt64, resource: OTLPResource = OTLPResource(),
-        scopedSpan: (scope: OTLPInstrumentationScope, span: OTLPSpan)? = nil, interruptedAttribute: String? = nil
+        scopedSpan: (scope: OTLPInstrumentationScope, span: OTLPSpan)? = nil, interruptedAttribute: String? = nil,
+        exportedSpans: [OTLPSpan] = []
     ) {
+        self.exportedSpans = exportedSpans
         self.kind = kind
         self.writtenUnixNano = writtenUnixNano
         self.resource = resource
@@ -100,9 +108,15 @@ package struct OTLPSpanJournalRecord: Sendable, Equatable {
         let spans = group.scopeGroups.flatMap { scopeGroup in
             scopeGroup.items.map { (scope: scopeGroup.scope ?? OTLPInstrumentationScope(name: ""), span: $0) }
         }
-        let expected = kind == .alive ? 0 : 1
-        guard spans.count == expected else { return .foreign("\(spans.count) spans in a `\(kind.rawValue)` record") }
-        if let span = spans.first?.span, span.traceID == nil || span.spanID == nil { return .foreign("a span without IDs") }
+        switch kind {
+        case .alive: guard spans.isEmpty else { return .foreign("\(spans.count) spans in an `alive` record") }
+        case .exporting, .exported: guard !spans.isEmpty else { return .foreign("no span in an `\(kind.rawValue)` record") }
+        case .started, .ended: guard spans.count == 1 else { return .foreign("\(spans.count) spans in a `\(kind.rawValue)` record") }
+        }
+        if spans.contains(where: { $0.span.traceID == nil || $0.span.spanID == nil }) { return .foreign("a span without IDs") }
+        if kind == .exporting || kind == .exported {
+            return .record(OTLPSpanJournalRecord(kind: kind, writtenUnixNano: UInt64(written), exportedSpans: spans.map(\.span)))
+        }
         return .record(
             OTLPSpanJournalRecord(
                 kind: kind, writtenUnixNano: UInt64(written), resource: resource, scopedSpan: spans.first,

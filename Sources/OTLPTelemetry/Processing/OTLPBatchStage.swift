@@ -208,6 +208,7 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             while start < taken.count {
                 let end = min(start + configuration.maxExportBatchSize, taken.count)
                 let batch = end - start == taken.count ? taken : Array(taken[start..<end])
+                OTLPSpanJournal.markExporting(batch)
                 if exporter.export(batch) { OTLPSpanJournal.acknowledgeExported(batch) }
                 condition.lock()
                 inFlight -= end - start
