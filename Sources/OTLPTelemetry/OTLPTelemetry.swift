@@ -207,8 +207,13 @@ public final class OTLPTelemetry: Sendable {
     /// exported. Call it once, right after making the pipeline and before making spans. See "When the app
     /// crashes" in the OTLPInstrumentation documentation.
     ///
-    /// Throws (and journals nothing) when the directory or the journal cannot be made, or another process
-    /// holds the journal (`EWOULDBLOCK`, naming it). Does nothing when spans have no output.
+    /// Does nothing when spans have no output.
+    ///
+    /// - Parameter directory: the app's state directory, created if missing; the journal is the file
+    ///   `open-spans.u32be.bin` there.
+    /// - Returns: what was recovered, and what of the previous journal could not be used.
+    /// - Throws: when the directory or the journal cannot be made, or another process holds the journal
+    ///   (`EWOULDBLOCK`, naming it); spans are then not journaled.
     @discardableResult
     public func openSpanJournal(directory: String) throws(OTLPWriteError) -> OTLPSpanJournalRecovery {
         guard !(spanStage is OTLPDisabledStage<OTLPScopedSpan>) else { return .empty }

@@ -182,7 +182,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         var item = item
         item.prepareForExport()
         let record = OTLPSpanJournalRecord(
-            kind: kind, writtenUnixNano: clock.nowUnixNano(), resource: resource, scopedSpan: (item.scope, item.span),
+            kind: kind, writtenUnixNano: clock.nowUnixNano(), scopedSpan: (item.scope, item.span),
             interruptedAttribute: interruptedAttribute)
         lock.lock()
         defer { lock.unlock() }
@@ -210,6 +210,12 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         openCount += (isOpen ? 1 : 0) - (wasOpen ? 1 : 0)
         if openCount > 0 && !heartbeatScheduled { scheduleHeartbeat() }
         return true
+    }
+
+    /// The `alive` record that opens every journal file: it carries this process's resource, which the records
+    /// of its spans leave out (written once, not with every span). Recovered spans' records carry their own.
+    private func resourceRecord() -> [UInt8] {
+        framed(OTLPSpanJournalRecord(kind: .alive, writtenUnixNano: clock.nowUnixNano(), resource: resource)) ?? []
     }
 
     private func liveBytes() -> Int { live.values.reduce(0) { $0 + $1.framed.count } }
@@ -265,10 +271,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     /// Rewrites the file with the records of the spans held (atomically), and appends from there. Under ``lock``.
     private func compact() {
         guard let path else { return }
-        var content: [UInt8] = []
-        if openCount > 0, let alive = framed(OTLPSpanJournalRecord(kind: .alive, writtenUnixNano: clock.nowUnixNano())) {
-            content += alive
-        }
+        var content = resourceRecord()
         for entry in live.values { content += entry.framed }
         do throws(OTLPWriteError) {
             try OTLPAtomicFile.replace(path, with: content)
@@ -381,14 +384,10 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                 recovery.spans.append(span)
             }
         }
-        if content.isEmpty {
-            let (created, _) = try OTLPSystemCall.openRegularFile(
-                path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, "cannot create the span journal \(path)")
-            descriptor = created
-        } else {
-            try OTLPAtomicFile.replace(path, with: content)
-            (descriptor, _) = try OTLPSystemCall.openRegularFile(path, flags: O_WRONLY | O_APPEND, "cannot open the span journal \(path)")
-        }
+        // The file starts with this process's resource, which its records of spans leave out.
+        content = resourceRecord() + content
+        try OTLPAtomicFile.replace(path, with: content)
+        (descriptor, _) = try OTLPSystemCall.openRegularFile(path, flags: O_WRONLY | O_APPEND, "cannot open the span journal \(path)")
         self.path = path
         self.outputLock = outputLock
         fileBytes = content.count

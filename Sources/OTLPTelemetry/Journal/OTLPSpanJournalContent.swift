@@ -30,6 +30,7 @@ struct OTLPSpanJournalContent {
 
     init(bytes: [UInt8], maxRecordBytes: Int) {
         var order: [OTLPSpanJournal.Key] = []
+        var resource = OTLPResource()
         var latest: [OTLPSpanJournal.Key: Held] = [:]
         var offset = 0
         var index = 0
@@ -69,8 +70,12 @@ struct OTLPSpanJournalContent {
                     skip("written by journal format version \(version) (this library reads \(OTLPSpanJournalRecord.currentVersion))")
                     newerVersion = version
                     break reading
-                case .record(let record):
+                case .record(var record):
                     heartbeatUnixNano = max(heartbeatUnixNano, record.writtenUnixNano)
+                    // The resource of the writing process is in the `alive` record that opens its file; records
+                    // of its spans leave it out (a recovered span's record carries its own).
+                    if record.kind == .alive, !record.resource.attributes.isEmpty { resource = record.resource }
+                    if record.scopedSpan != nil, record.resource.attributes.isEmpty { record.resource = resource }
                     for span in record.exportedSpans {
                         let key = OTLPSpanJournal.Key(traceID: span.traceID!, spanID: span.spanID!)
                         if record.kind == .exported { latest[key] = nil } else { latest[key]?.inDoubt = true }

@@ -1,8 +1,10 @@
 package import OTLPWire
 
 /// One record of the open-span journal: an OTLP `ExportTraceServiceRequest` (so `otlp-dump print` shows a
-/// journal as it shows any u32be file) whose resource carries the journal's own attributes beside the span's
-/// resource, all under `otlpwire.journal.`:
+/// journal as it shows any u32be file) whose resource carries the journal's own attributes, all under
+/// `otlpwire.journal.`. A journal file starts with an `alive` record holding the writing process's resource;
+/// the records of its spans leave it out (a recovered span's record carries the resource it was made under).
+/// The journal's attributes:
 ///
 /// - `otlpwire.journal.version` (int): the format version, ``currentVersion``;
 /// - `otlpwire.journal.record` (string): `started` (the span as it started, not ended), `ended` (the span as
