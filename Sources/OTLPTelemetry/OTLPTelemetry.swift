@@ -49,6 +49,8 @@ public final class OTLPTelemetry: Sendable {
     private let spanProcessors: [any OTLPSpanProcessor]
     private let logRecordProcessors: [any OTLPLogRecordProcessor]
     private let diagnostics: @Sendable (String) -> Void
+    /// The open-span journal, opened by ``openSpanJournal(directory:)``; journaling tracers write to it.
+    package let spanJournal: OTLPSpanJournal
     /// Set by ``shutdown()``: a telemetry released without it says so.
     private let shutdownCalled = OTLPShutdownFlag()
 
@@ -181,9 +183,11 @@ public final class OTLPTelemetry: Sendable {
             )
         }
         self.deliveryCounters = deliveryCounters ?? OTLPTelemetryCounters()
+        let spanJournal = OTLPSpanJournal(resource: resource, durability: configuration.durability, clock: clock, diagnostics: diagnostics)
+        self.spanJournal = spanJournal
         tracer = OTLPTracer(
             stage: spanStage, scope: scope, idGenerator: idGenerator, clock: clock,
-            sampler: configuration.sampling.sampler, limits: configuration.limits, spanProcessors: spanProcessors)
+            sampler: configuration.sampling.sampler, limits: configuration.limits, spanProcessors: spanProcessors, journal: spanJournal)
         logEmitter = OTLPLogEmitter(
             stage: logStage, scope: scope, clock: clock, limits: configuration.limits, logRecordProcessors: logRecordProcessors)
         self.openErrors = openErrors
@@ -195,7 +199,33 @@ public final class OTLPTelemetry: Sendable {
     public func tracer(scope: OTLPInstrumentationScope) -> OTLPTracer {
         OTLPTracer(
             stage: spanStage, scope: scope, idGenerator: idGenerator, clock: clock,
-            sampler: configuration.sampling.sampler, limits: configuration.limits, spanProcessors: spanProcessors)
+            sampler: configuration.sampling.sampler, limits: configuration.limits, spanProcessors: spanProcessors, journal: spanJournal)
+    }
+
+    /// Opens the open-span journal in the app's state directory `directory` (where the sessions file lives),
+    /// and exports, before anything else, what the previous process there started and never exported: spans
+    /// that ended as they ended, unended ones ended at its last heartbeat with status `ERROR` ("the process
+    /// ended before the span ended") and their instrumentation's `launch.interrupted` or `view.interrupted`
+    /// set to `true`, each under its own resource. From then on the spans of the launch and view
+    /// instrumentations, and of tracers that opt in (``OTLPTracer/journaled()``), are journaled until
+    /// exported. Call it once, right after making the pipeline and before making spans. See "When the app
+    /// crashes" in the OTLPInstrumentation documentation.
+    ///
+    /// Does nothing when spans have no output.
+    ///
+    /// - Parameter directory: the app's state directory, created if missing; the journal is the file
+    ///   `open-spans.u32be.bin` there.
+    /// - Returns: what was recovered, and what of the previous journal could not be used.
+    /// - Throws: when the directory or the journal cannot be made, or another process holds the journal
+    ///   (`EWOULDBLOCK`, naming it); spans are then not journaled.
+    @discardableResult
+    public func openSpanJournal(directory: String) throws(OTLPWriteError) -> OTLPSpanJournalRecovery {
+        guard !(spanStage is OTLPDisabledStage<OTLPScopedSpan>) else { return .empty }
+        // Spans the previous process may have exported just before it died are looked for in the file output.
+        let output = configuration.traces.path.flatMap { ["-", "stdout", "stderr"].contains($0) ? nil : $0 }
+        let (recovery, spans) = try spanJournal.open(directory: directory, outputPath: output)
+        for span in spans { spanStage.onEnd(span) }
+        return recovery
     }
 
     /// A log emitter for another instrumentation scope, sharing this pipeline.
@@ -306,6 +336,7 @@ public final class OTLPTelemetry: Sendable {
         _ = OTLPConcurrentCalls.run([
             { @Sendable in spanStage.shutdown(before: deadline) }, { @Sendable in logStage.shutdown(before: deadline) },
         ])
+        spanJournal.close()
         for sink in fileSinks where !sink.close(before: deadline) {
             diagnostics(
                 "OTLPWire telemetry: \(OTLPDiagnostics.printable(sink.path, maxCharacters: 256)) is left open: a write to it did not end by the shutdown deadline"

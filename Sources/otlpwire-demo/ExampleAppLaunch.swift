@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import OTLPInstrumentation
 import OTLPTelemetry
 import OTLPWire
@@ -44,6 +47,15 @@ struct ExampleAppLaunch {
     let viewTracingEnabled: Bool
     /// The replayed app's sessions, or `nil` without sessions.
     var sessions: ReplayedSessions? = nil
+    /// The launch phase inside which the process kills itself (SIGKILL), the first time one runs
+    /// (`--crash-at`); `nil` replays every launch.
+    var crashAt: String? = nil
+
+    /// The phases `--crash-at` accepts: those that run as a closure, so the process can die inside them.
+    static let crashablePhases = [
+        "launch.configure_logging", "launch.settings_migration", "launch.auth_routing", "launch.configure_appearance",
+        "launch.background_refresh_setup", "launch.deep_link",
+    ]
 
     private var viewTracer: OTLPTracer { telemetry.tracer(scope: ViewTraceTracker<OTLPTracer>.scope) }
     private var appScope: OTLPInstrumentationScope { OTLPInstrumentationScope(name: "ExampleForums.Launch", version: appVersion) }
@@ -65,14 +77,14 @@ struct ExampleAppLaunch {
             notificationCenter: center, environment: [:], clock: clock,
             attributes: ["app.launch.scenario": scenario.rawValue, "app.version": appVersion], sessions: sessions)
 
-        launch.phase("launch.configure_logging") { clock.advance(milliseconds: 3) }
-        launch.phase("launch.settings_migration") {
+        phase(of: launch, "launch.configure_logging") { clock.advance(milliseconds: 3) }
+        phase(of: launch, "launch.settings_migration") {
             clock.advance(milliseconds: scenario == .versionUpgrade ? 85 : 4)  // an upgrade migrates settings
         }
         if scenario == .versionUpgrade { log(.info, "settings migrated to \(appVersion)") }
 
         var screens: [ViewTraceTracker<OTLPTracer>] = []
-        launch.phase("launch.auth_routing") {
+        phase(of: launch, "launch.auth_routing") {
             clock.advance(milliseconds: 6)
             if scenario.isLoggedIn {
                 screens.append(screen("RootViewControllerStack", attributes: ["split.display_mode": "oneBesideSecondary"]))
@@ -94,10 +106,10 @@ struct ExampleAppLaunch {
             clock.advance(milliseconds: 31)
             launch.phase("launch.state_restoration", from: "restoration.start")
         }
-        launch.phase("launch.configure_appearance") { clock.advance(milliseconds: 14) }
-        launch.phase("launch.background_refresh_setup") { clock.advance(milliseconds: 2) }
+        phase(of: launch, "launch.configure_appearance") { clock.advance(milliseconds: 14) }
+        phase(of: launch, "launch.background_refresh_setup") { clock.advance(milliseconds: 2) }
         if scenario == .deepLinkLaunch {
-            launch.phase("launch.deep_link") {
+            phase(of: launch, "launch.deep_link") {
                 clock.advance(milliseconds: 11)
                 screens.append(screen("PostsPageViewController", attributes: ["deep_link.url": "awful://posts/3836742/page/2"]))
             }
@@ -125,6 +137,15 @@ struct ExampleAppLaunch {
         for tracker in screens.reversed() { tracker.onDisappear() }
         clock.advance(milliseconds: 50)
         return launch
+    }
+
+    /// Runs `body` as the launch phase `name`; when it is the ``crashAt`` phase, the process then kills itself
+    /// while the phase is still open, as a crash or a watchdog kill would.
+    private func phase(of launch: AppLaunchInstrumentation<OTLPTracer>, _ name: String, _ body: () -> Void) {
+        launch.phase(name) {
+            body()
+            if name == crashAt { kill(getpid(), SIGKILL) }
+        }
     }
 
     /// A screen: made now, body evaluated twice (layout, then data), appearing after launch.

@@ -66,8 +66,25 @@ struct OTLPWireDemo: ParsableCommand {
             valueName: "file"))
     var configPath: String?
 
+    @Option(
+        name: .customLong("crash-at"),
+        help: ArgumentHelp(
+            "Kill this process (SIGKILL) inside this launch phase of the first replayed launch that has it; the next run "
+                + "with the same output directory reports and exports the interrupted launch. One of: "
+                + ExampleAppLaunch.crashablePhases.joined(separator: ", ") + ".",
+            valueName: "phase"))
+    var crashAt: String?
+
     @Argument(help: ArgumentHelp("Where the files are written.", valueName: "output-directory"))
     var outputDirectory = "demo-output"
+
+    func validate() throws {
+        if let crashAt, !ExampleAppLaunch.crashablePhases.contains(crashAt) {
+            throw ValidationError(
+                "--crash-at: \(crashAt) is not a launch phase the demo can crash in (\(ExampleAppLaunch.crashablePhases.joined(separator: ", ")))"
+            )
+        }
+    }
 
     /// Runs the command, with standard output checked at exit (``OTLPStandardOutputCheck``): its status line
     /// or `--help` into a full disk is exit 2.
@@ -145,6 +162,15 @@ struct OTLPWireDemo: ParsableCommand {
             : OTLPTelemetry(
                 configuration: configuration, exporterFactory: OTLPHTTPExporterFactory(), spanProcessors: appProcessors,
                 logRecordProcessors: appProcessors)
+        // The open-span journal lives in the output directory (the demo's state directory): what a killed run
+        // (--crash-at) started and never exported is written first, and reported.
+        // A journal that cannot be opened (the directory refuses it, another process holds it) costs the crash
+        // safety only: said, and the demo goes on.
+        do {
+            Self.report(try telemetry.openSpanJournal(directory: directory))
+        } catch {
+            FileHandle.standardError.write(Data("otlpwire-demo: spans are not journaled: \(error)\n".utf8))
+        }
         if deterministic {
             // No real cold start, no global bootstrap: nothing in the files depends on this process.
         } else if appConfiguration.isStartupEnabled {
@@ -165,6 +191,7 @@ struct OTLPWireDemo: ParsableCommand {
             telemetry: telemetry, clock: replayClock, appVersion: appVersion,
             viewTracingEnabled: appConfiguration.isViewInstrumentationEnabled)
         app.sessions = sessions
+        app.crashAt = crashAt
         if appConfiguration.isStartupEnabled {
             for scenario in ExampleAppLaunch.Scenario.allCases {
                 replayClock.advance(milliseconds: scenario.secondsSincePreviousLaunch * 1_000)
@@ -205,5 +232,29 @@ struct OTLPWireDemo: ParsableCommand {
                 throw DemoFailure("telemetry was not delivered to the collector (\(delivery))", status: .dataError)
             }
         }
+    }
+
+    /// Says what the previous, interrupted run left: each span it never exported, as a tree, ended or
+    /// interrupted (ended at its last heartbeat), with its duration.
+    static func report(_ recovery: OTLPSpanJournalRecovery) {
+        if let aside = recovery.setAsidePath {
+            print(
+                "the previous run's journal could not be read in full: \(recovery.skippedRecords) records skipped, the file kept as \(aside)"
+            )
+        }
+        guard !recovery.spans.isEmpty else { return }
+        let interrupted = recovery.spans.filter { $0.status?.code == .error }.count
+        print(
+            "the previous run ended before exporting \(recovery.spans.count) spans (\(interrupted) interrupted); they are written first:")
+        let ids = Set(recovery.spans.compactMap(\.spanID))
+        func show(_ span: OTLPSpan, depth: Int) {
+            let state = span.status?.code == .error ? "interrupted" : "ended"
+            let milliseconds = String(format: "%.1f", Double(span.durationNano) / 1e6)
+            print("  \(String(repeating: "  ", count: depth))\(span.name): \(state) after \(milliseconds) ms")
+            for child in recovery.spans where child.parentSpanID != nil && child.parentSpanID == span.spanID {
+                show(child, depth: depth + 1)
+            }
+        }
+        for span in recovery.spans where span.parentSpanID.map({ !ids.contains($0) }) ?? true { show(span, depth: 0) }
     }
 }

@@ -157,6 +157,15 @@ struct DocumentationExamplesMain {
             print(sessions?.currentSession.id ?? "no sessions")
             telemetry.shutdown()
         },
+        "when-the-app-crashes": { arguments in
+            let telemetry = startTelemetryRecoveringCrashes(stateDirectory: "state")
+            let launch = AppLaunchInstrumentation(telemetry: telemetry)
+            launch.phase("launch.load") {
+                if arguments.first == "crash" { kill(getpid(), SIGKILL) }
+            }
+            NotificationCenter.default.post(name: OTLPAppLifecycle.didFinishLaunching, object: nil)
+            telemetry.shutdown()
+        },
         // OTLPMetricKit
         "mapping": { arguments in
             let metric = try [UInt8](Data(contentsOf: URL(fileURLWithPath: arguments[0])))

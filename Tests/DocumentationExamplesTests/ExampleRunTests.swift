@@ -17,7 +17,8 @@ struct ExampleRunTests {
         "readme-otlptesting", "otlpwire-landing", "getting-started", "file-formats", "reading-hostile-input", "architecture",
         "otlptelemetry-landing", "configuration", "pipeline", "pipeline-hand-assembled", "file-outputs", "diagnostics",
         "bootstrap-and-shutdown", "otlpservicelifecycle-landing",
-        "otlphttp-landing", "delivery", "the-spool", "app-launch", "view-tracing", "sessions", "mapping", "otlptesting-landing",
+        "otlphttp-landing", "delivery", "the-spool", "app-launch", "view-tracing", "sessions", "when-the-app-crashes", "mapping",
+        "otlptesting-landing",
         "recording-spans",
     ]
 
@@ -363,6 +364,21 @@ struct ExampleRunTests {
         #expect(records.allSatisfy { Self.attribute("session.id", of: $0.attributes) == .string(id) })
         #expect(records.contains { $0.eventName == "session.start" })
         #expect(scratch.exists("sessions/session"))
+    }
+
+    @Test("When the App Crashes: a launch killed inside a phase is exported by the next start, interrupted; then nothing")
+    func whenTheAppCrashes() throws {
+        let scratch = try Scratch()
+        let crashed = try OTLPProcess.run(ExampleRunTests.executable, ["when-the-app-crashes", "crash"], in: scratch.url)
+        #expect(crashed.status == SIGKILL, "\(crashed.errors)")
+        #expect(try scratch.run("when-the-app-crashes") == "recovered 3 spans of the previous run\n")
+        let spans = try scratch.spans("traces.u32be.bin")
+        let interrupted = spans.filter { $0.status?.code == .error }
+        #expect(interrupted.map(\.name).sorted() == ["AppStart", "launch.load"])
+        #expect(interrupted.allSatisfy { $0.attributes.contains(OTLPAttribute("launch.interrupted", .bool(true))) })
+        #expect(interrupted.allSatisfy { Self.attribute("session.id", of: $0.attributes) != nil })
+        #expect(try scratch.run("when-the-app-crashes") == "recovered 0 spans of the previous run\n")
+        #expect(!scratch.exists("state/open-spans.u32be.bin"))
     }
 
     // MARK: OTLPMetricKit

@@ -71,6 +71,11 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
         let now = clock.nowUnixNano()
         lastMilestone = ("runtime_ready", max(now, start))
         let span = tracer.startSpan("AppStart", context: .topLevel, ofKind: .internal, at: Self.instant(start))
+        // The app's attributes from the start: a launch recovered after a crash carries them too.
+        if !attributes.isEmpty {
+            for (key, value) in attributes { span.attributes[key] = value }
+            (span as? OTLPTracingSpan)?.journalCheckpoint()
+        }
         coldSpan = span
         // The part of the launch before the instrumentation runs (runtime and static initialisers, main()).
         tracer.startSpan("launch.process_start_to_instrumentation", context: span.context, ofKind: .internal, at: Self.instant(start))
@@ -242,14 +247,19 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
 }
 
 extension AppLaunchInstrumentation where T == OTLPTracer {
-    /// Records launches through `telemetry`, under the `software.amazon.opentelemetry.AppStart` scope.
+    /// The attribute set to `true` on launch spans recovered unended after a crash.
+    package static var interruptedAttribute: String { "launch.interrupted" }
+
+    /// Records launches through `telemetry`, under the `software.amazon.opentelemetry.AppStart` scope; the
+    /// spans are journaled when `telemetry`'s open-span journal is open (see "When the app crashes").
     public convenience init(
         telemetry: OTLPTelemetry, provider: any AppLaunchProvider = LinuxAppLaunchProvider(),
         notificationCenter: NotificationCenter = .default, environment: [String: String] = ProcessInfo.processInfo.environment,
         clock: any OTLPClock = OTLPSystemClock(), attributes: [String: String] = [:], sessions: OTLPSessionManager? = nil
     ) {
         self.init(
-            provider: provider, tracer: telemetry.tracer(scope: Self.scope), notificationCenter: notificationCenter,
+            provider: provider, tracer: telemetry.tracer(scope: Self.scope).journaling(interruptedAttribute: Self.interruptedAttribute),
+            notificationCenter: notificationCenter,
             environment: environment, clock: clock, attributes: attributes, sessions: sessions)
     }
 }

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import OTLPTelemetry
 public import OTLPWire
 public import Tracing
 
@@ -20,6 +21,9 @@ public import Tracing
 public final class ViewTraceTracker<T: Tracer>: @unchecked Sendable {
     /// Default instrumentation scope of view spans.
     public static var scope: OTLPInstrumentationScope { OTLPInstrumentationScope(name: "aws-opentelemetry-swift", version: "1.0.0") }
+
+    /// The attribute set to `true` on view spans recovered unended after a crash.
+    package static var interruptedAttribute: String { "view.interrupted" }
 
     /// The name of the view's spans (`{viewName}`, `{viewName}.body`, …).
     package let viewName: String
@@ -55,7 +59,12 @@ public final class ViewTraceTracker<T: Tracer>: @unchecked Sendable {
         self.viewName = viewName
         self.viewType = viewType
         self.attributes = attributes
-        self.tracer = tracer
+        // A pipeline's tracer journals view spans (when its open-span journal is open).
+        if let otlp = tracer as? OTLPTracer, let journaling = otlp.journaling(interruptedAttribute: Self.interruptedAttribute) as? T {
+            self.tracer = journaling
+        } else {
+            self.tracer = tracer
+        }
         self.isEnabled = isEnabled && tracer != nil
         self.clock = clock
         initializationUnixNano = self.isEnabled ? clock.nowUnixNano() : 0
@@ -137,6 +146,7 @@ public final class ViewTraceTracker<T: Tracer>: @unchecked Sendable {
             span.attributes["app.screen.name"] = viewName
             span.attributes["view.type"] = viewType
             for (key, value) in attributes { span.attributes[key] = value }
+            (span as? OTLPTracingSpan)?.journalCheckpoint()
             root = span
             return span
         }

@@ -42,6 +42,12 @@ public struct OTLPScopedSpan: Sendable {
     /// Whether the stored span is as the tracer's limits left it (nothing changed since): its values then nest
     /// no deeper than ``OTLPLimits/maxValueNestingLevels``.
     fileprivate var limitsApplied = false
+    /// Set on a journaled span (``OTLPSpanJournal``): the journal to tell when the exporter has taken it, and
+    /// a recovered span's own resource. `nil` for every other span.
+    package var journalTag: OTLPSpanJournalTag?
+
+    /// The span's IDs, read without converting pending attributes.
+    var storedSpanIDs: (traceID: OTLPTraceID?, spanID: OTLPSpanID?) { (storedSpan.traceID, storedSpan.spanID) }
 
     /// A span produced under `scope`.
     public init(scope: OTLPInstrumentationScope, span: OTLPSpan) {
@@ -88,6 +94,22 @@ extension OTLPScopedSpan: OTLPExportable {
     }
 
     public static func request(_ items: [OTLPScopedSpan], resource: OTLPResource) -> OTLPTracesData {
-        OTLPSignalData(resource: resource, grouping: items, scope: \.scope, item: \.span)
+        // Spans recovered from a previous process's journal keep that process's resource.
+        guard items.contains(where: { $0.journalTag?.resource != nil }) else {
+            return OTLPSignalData(resource: resource, grouping: items, scope: \.scope, item: \.span)
+        }
+        var groups: [(resource: OTLPResource, items: [OTLPScopedSpan])] = []
+        for item in items {
+            let itemResource = item.journalTag?.resource ?? resource
+            if let index = groups.firstIndex(where: { $0.resource == itemResource }) {
+                groups[index].items.append(item)
+            } else {
+                groups.append((itemResource, [item]))
+            }
+        }
+        return OTLPSignalData(
+            resourceGroups: groups.flatMap {
+                OTLPSignalData(resource: $0.resource, grouping: $0.items, scope: \.scope, item: \.span).resourceGroups
+            })
     }
 }

@@ -275,7 +275,9 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
                 }
                 exporting = end - start
                 condition.unlock()
-                exporter.export(end - start == taken.count ? taken : Array(taken[start..<end]))
+                let batch = end - start == taken.count ? taken : Array(taken[start..<end])
+                OTLPSpanJournal.markExporting(batch)
+                if exporter.export(batch) { OTLPSpanJournal.acknowledgeExported(batch) }
                 condition.lock()
                 inFlight -= end - start
                 exporting = 0

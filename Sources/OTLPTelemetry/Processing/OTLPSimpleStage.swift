@@ -26,7 +26,8 @@ package final class OTLPSimpleStage<Exporter: OTLPExporter>: OTLPExportStage, @u
                 counters.dropped(1, Item.signal, .shutDown)
                 return
             }
-            exporter.export([item])
+            OTLPSpanJournal.markExporting([item])
+            if exporter.export([item]) { OTLPSpanJournal.acknowledgeExported([item]) }
         }
     }
 

@@ -34,6 +34,8 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     private var droppedAttributes = 0
     private var status: OTLPSpanStatus?
     private var ended = false
+    /// Set when the span is journaled (its tracer journals, and the journal took its start).
+    private var journal: OTLPSpanJournalBinding?
 
     /// Empty attributes with room for 8, shared: a span's first attribute copies the storage with its
     /// capacity, so its attributes grow in one allocation instead of four (capacities 1, 3, 6, 12) and are
@@ -167,21 +169,55 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
         let endTime = instant().nanosecondsSinceEpoch
         // The attributes are handed on as they are: converting them and applying the limits is done once,
         // on the pipeline's worker thread (OTLPScopedSpan.prepareForExport), not on the application's.
-        let finished: OTLPScopedSpan? = lock.withLock {
+        let finished: (item: OTLPScopedSpan, journal: OTLPSpanJournalBinding?)? = lock.withLock {
             guard !ended else { return nil }
             ended = true
-            let span = OTLPSpan(
-                traceID: spanContext.traceID, spanID: spanContext.spanID, parentSpanID: parent?.spanID,
-                name: _operationName, kind: Self.kind(kind), startTimeUnixNano: startTimeUnixNano,
-                endTimeUnixNano: max(endTime, startTimeUnixNano), attributes: [], events: events,
-                links: links, status: status, traceState: spanContext.traceState,
-                flags: Self.flags(spanContext.traceFlags, remote: parent?.isRemote ?? false),
-                droppedAttributesCount: UInt32(clamping: droppedAttributes), droppedEventsCount: UInt32(clamping: droppedEvents),
-                droppedLinksCount: UInt32(clamping: droppedLinks))
-            return OTLPScopedSpan(
-                scope: scope, span: span, pendingAttributes: OTLPPendingSpanAttributes(attributes: _attributes, limits: limits))
+            return (scoped(endTimeUnixNano: max(endTime, startTimeUnixNano)), journal)
         }
-        if let finished, let stage { stage.onEnd(finished) }
+        guard let (item, journal) = finished, let stage else { return }
+        guard let journal else {
+            stage.onEnd(item)
+            return
+        }
+        // A journaled span: converted once, here, for the journal and the pipeline.
+        var journaled = item
+        journaled.prepareForExport()
+        journaled.journalTag = journal.journal.tag
+        journal.journal.ended(journaled, interruptedAttribute: journal.interruptedAttribute)
+        stage.onEnd(journaled)
+    }
+
+    /// The span as it is now, ending at `endTimeUnixNano` (0: not ended). Under ``lock``.
+    private func scoped(endTimeUnixNano: UInt64) -> OTLPScopedSpan {
+        let span = OTLPSpan(
+            traceID: spanContext.traceID, spanID: spanContext.spanID, parentSpanID: parent?.spanID,
+            name: _operationName, kind: Self.kind(kind), startTimeUnixNano: startTimeUnixNano,
+            endTimeUnixNano: endTimeUnixNano, attributes: [], events: events,
+            links: links, status: status, traceState: spanContext.traceState,
+            flags: Self.flags(spanContext.traceFlags, remote: parent?.isRemote ?? false),
+            droppedAttributesCount: UInt32(clamping: droppedAttributes), droppedEventsCount: UInt32(clamping: droppedEvents),
+            droppedLinksCount: UInt32(clamping: droppedLinks))
+        return OTLPScopedSpan(
+            scope: scope, span: span, pendingAttributes: OTLPPendingSpanAttributes(attributes: _attributes, limits: limits))
+    }
+
+    /// Journals the span's start (after the processors saw it, so with their attributes): from now on it is
+    /// journaled, unless the journal refused it (closed, full).
+    func startJournaling(_ binding: OTLPSpanJournalBinding) {
+        let started = lock.withLock { ended ? nil : scoped(endTimeUnixNano: 0) }
+        guard let started, binding.journal.started(started, interruptedAttribute: binding.interruptedAttribute) else { return }
+        lock.withLock { journal = binding }
+    }
+
+    /// Journals the span again as it is now, unended: for attributes set after it started (a view's name), so
+    /// that a span recovered after a crash carries them. Does nothing for a span that is not journaled or ended.
+    package func journalCheckpoint() {
+        let current: (OTLPScopedSpan, OTLPSpanJournalBinding)? = lock.withLock {
+            guard !ended, let journal else { return nil }
+            return (scoped(endTimeUnixNano: 0), journal)
+        }
+        guard let (span, binding) = current else { return }
+        binding.journal.checkpoint(span, interruptedAttribute: binding.interruptedAttribute)
     }
 
     /// W3C flags in the low byte; bit 8 says whether the parent's remoteness is known, bit 9 that it is remote.

@@ -6,15 +6,24 @@ import Tracing
 import Glibc
 #endif
 
-/// Test helper for the crash test: writes spans through OTLPTelemetry until it is killed.
+/// Test helper for the crash tests: writes spans through OTLPTelemetry until it is killed.
 ///
 /// usage: otlp-crash-writer PATH FRAMING gzip|plain
+///        otlp-crash-writer journal|recover STATE-DIRECTORY TRACES-PATH
+///
+/// `journal` opens the open-span journal in STATE-DIRECTORY (printing `recovered N` for what a previous process
+/// left), then makes journaled spans `work` (attribute `index` 0, 1, 2, …), each open while the next starts,
+/// exported in small batches, until it is killed; `recover` opens the journal, prints `recovered N` and shuts
+/// down cleanly.
 /// It makes spans without pause while the batch stage's worker writes them; every 500 spans it prints
 /// `flushed N`, N being the spans the exporter has written completely so far (the counters' exported count).
 @main
 struct CrashWriter {
     static func main() {
         let arguments = CommandLine.arguments
+        if arguments.count == 4, arguments[1] == "journal" || arguments[1] == "recover" {
+            journal(stateDirectory: arguments[2], tracesPath: arguments[3], keepWriting: arguments[1] == "journal")
+        }
         guard arguments.count == 4, let framing = OTLPFraming(rawValue: arguments[2]) else {
             print("usage: otlp-crash-writer PATH FRAMING gzip|plain")
             exit(64)
@@ -36,6 +45,43 @@ struct CrashWriter {
             let line = Array("flushed \(written)\n".utf8)  // unbuffered: the parent acts on it at once
             try? line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try OTLPFileSink.standardOutput.write(bytes) } }
                 .get()
+        }
+    }
+
+    static func printLine(_ text: String) {
+        let line = Array("\(text)\n".utf8)  // unbuffered: the parent acts on it at once
+        try? line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try OTLPFileSink.standardOutput.write(bytes) } }.get()
+    }
+
+    static func journal(stateDirectory: String, tracesPath: String, keepWriting: Bool) -> Never {
+        let telemetry = OTLPTelemetry(
+            configuration: .init(
+                service: .init(name: "crash-writer"), traces: .init(path: tracesPath),
+                batch: .init(maxQueueSize: 100_000, maxExportBatchSize: 16, scheduleDelaySeconds: 0.002)))
+        do {
+            let recovery = try telemetry.openSpanJournal(directory: stateDirectory)
+            printLine("recovered \(recovery.spans.count) skipped \(recovery.skippedRecords)")
+        } catch {
+            printLine("journal refused: \(error)")
+            telemetry.shutdown()
+            exit(3)
+        }
+        guard keepWriting else {
+            telemetry.shutdown()
+            exit(0)
+        }
+        let tracer = telemetry.tracer.journaled()
+        var previous: OTLPTracingSpan?
+        var index = 0
+        while true {
+            let span = tracer.startSpan("work")
+            span.attributes["index"] = index
+            // Attributes set after the start reach the journal for a span recovered unended.
+            span.journalCheckpoint()
+            previous?.end()
+            previous = span
+            index += 1
+            if index % 100 == 0 { printLine("started \(index)") }
         }
     }
 }

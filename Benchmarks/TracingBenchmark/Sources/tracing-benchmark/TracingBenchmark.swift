@@ -138,6 +138,22 @@ struct TracingBenchmark {
         viewTracer.shutdown()
         if sink == 42 { print("") }  // keeps the body results alive
 
+        // The open-span journal: the same spans through one pipeline, unjournaled and journaled (tracer.journaled(),
+        // the way the launch and view instrumentations' spans go), durability flush, in this run.
+        let journalSpans = max(spans / 20, 1)
+        let journalTelemetry = OTLPTelemetry(
+            configuration: .init(
+                traces: .init(path: directory.appendingPathComponent("journaled.u32be.bin").path),
+                batch: .init(maxQueueSize: journalSpans * 2)),
+            resource: resource, diagnostics: { print("journal benchmark: \($0)") })
+        try journalTelemetry.openSpanJournal(directory: directory.appendingPathComponent("state").path)
+        let unjournaledTracer = journalTelemetry.tracer(scope: OTLPInstrumentationScope(name: "bench", version: "1"))
+        let journaledTracer = unjournaledTracer.journaled()
+        let unjournaled = measure(
+            journalSpans, reps, { spanWith8Attributes(unjournaledTracer, $0) }, after: { unjournaledTracer.forceFlush() })
+        let journaled = measure(journalSpans, reps, { spanWith8Attributes(journaledTracer, $0) }, after: { journaledTracer.forceFlush() })
+        journalTelemetry.shutdown()
+
         func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
         print("| path (\(spans) spans, median of \(reps)) | ns/span | allocations/span | vs NoOpTracer |")
         print("|---|---:|---:|---:|")
@@ -150,6 +166,12 @@ struct TracingBenchmark {
         )
         print(
             "| ViewTraceTracker enabled: init + body + onAppear + onDisappear (4 spans) | \(fixed(enabled.nanos, 0)) | \(fixed(enabled.allocations, 1)) | |"
+        )
+        print(
+            "| the same through OTLPTelemetry, not journaled (\(journalSpans) spans) | \(fixed(unjournaled.nanos, 0)) | \(fixed(unjournaled.allocations, 1)) | \(fixed(unjournaled.nanos / noop.nanos, 2)) |"
+        )
+        print(
+            "| the same, journaled (open-span journal, durability flush) | \(fixed(journaled.nanos, 0)) | \(fixed(journaled.allocations, 1)) | \(fixed(journaled.nanos / noop.nanos, 2)) |"
         )
         print("")
         print(

@@ -1,0 +1,517 @@
+import Foundation
+package import OTLPWire
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The open-span journal: a file in the app's state directory holding, for every journaled span (the
+/// instrumentations' and those of tracers that opt in), the span as it started and again as it ended, until
+/// the exporter has taken it. After a crash, the next process with the same directory exports from it, first,
+/// every span that was started and never exported (``open(directory:)``).
+///
+/// - A write is one `write(2)` of one u32be-framed record (``OTLPSpanJournalRecord``) to a file opened with
+///   `O_APPEND`, under the pipeline's durability: `none` and `flush` leave it to the kernel (a killed process
+///   loses nothing written), `fsync` adds `fdatasync`, so it survives a power loss.
+/// - The heartbeat, the last moment the process was known alive, is the latest time any record holds; while
+///   spans are open, an `alive` record is added every ``Settings/heartbeatIntervalSeconds`` in which nothing
+///   else was written.
+/// - Bounded: when the file would pass ``Settings/maxFileBytes`` it is rewritten (atomically) with the records
+///   of the spans not yet exported; when those alone take half the bound, new spans are not journaled
+///   (``refusedSpans``). Spans whose heartbeat is older than ``Settings/maxAgeSeconds`` are not recovered.
+/// - One process per directory: the journal holds ``OTLPOutputLock`` on its file while open.
+/// - Spans of tracers that do not journal never reach this type: their only cost is a `nil` check.
+package final class OTLPSpanJournal: @unchecked Sendable {
+    /// The journal's bounds.
+    package struct Settings: Sendable {
+        /// The file is compacted when it would grow past this. Default 1 MiB.
+        package var maxFileBytes = 1 << 20
+        /// A record larger than this is not written (the span is not journaled), nor read back. Default 256 KiB.
+        package var maxRecordBytes = 256 << 10
+        /// Spans whose heartbeat is older are not recovered. Default 7 days.
+        package var maxAgeSeconds: Double = 7 * 86_400
+        /// How often the heartbeat is refreshed while spans are open. Default 2 s.
+        package var heartbeatIntervalSeconds: Double = 2
+        /// Most bytes read back at recovery: 4 × ``maxFileBytes``.
+        var maxRecoveryBytes: Int { maxFileBytes * 4 }
+
+        package static let `default` = Settings()
+        package init() {}
+    }
+
+    /// A span's identity in the journal.
+    struct Key: Hashable {
+        var traceID: OTLPTraceID
+        var spanID: OTLPSpanID
+    }
+
+    /// A span held until it is exported: its latest record, framed, as written.
+    struct Entry {
+        var framed: [UInt8]
+        var isOpen: Bool
+    }
+
+    /// The journal's file name in the state directory.
+    package static let fileName = "open-spans.u32be.bin"
+    /// The status message of a recovered span that never ended.
+    package static let interruptedMessage = "the process ended before the span ended"
+
+    package let settings: Settings
+    private let resource: OTLPResource
+    private let durability: OTLPDurability
+    private let clock: any OTLPClock
+    private let diagnostics: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private let encoder = OTLPEncoder()
+    /// Encodes acknowledgements outside ``lock``.
+    private let ackLock = NSLock()
+    private let ackEncoder = OTLPEncoder()
+    private var descriptor: Int32 = -1
+    private var outputLock: OTLPOutputLock?
+    /// The journal file, once open.
+    package private(set) var path: String?
+    private var live: [Key: Entry] = [:]
+    private var openCount = 0
+    private var fileBytes = 0
+    private var wroteSinceHeartbeat = false
+    private var heartbeatScheduled = false
+    private var reportedFailure = false
+    private var _refusedSpans = 0
+    private var _writeErrors = 0
+    /// The tag every span journaled here carries to the export stage.
+    package private(set) var tag: OTLPSpanJournalTag!
+
+    package init(
+        resource: OTLPResource, durability: OTLPDurability, clock: any OTLPClock, settings: Settings = .default,
+        diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
+    ) {
+        self.resource = resource
+        self.durability = durability
+        self.clock = clock
+        self.settings = settings
+        self.diagnostics = diagnostics
+        tag = OTLPSpanJournalTag(journal: self, resource: nil)
+    }
+
+    deinit {
+        if descriptor >= 0 { closeDescriptor(descriptor) }
+    }
+
+    /// Whether the journal is open (spans are journaled).
+    package var isOpen: Bool { lock.withLock { descriptor >= 0 } }
+    /// Spans not journaled because the journal was full (or a record too large).
+    package var refusedSpans: Int { lock.withLock { _refusedSpans } }
+    /// Writes that failed (each reported once to the diagnostics hook, the first time).
+    package var writeErrors: Int { lock.withLock { _writeErrors } }
+    /// Spans held: started or ended and not yet exported.
+    package var heldSpans: Int { lock.withLock { live.count } }
+    /// The journal file's size as written.
+    package var fileSizeBytes: Int { lock.withLock { fileBytes } }
+
+    // MARK: - Writing
+
+    /// Journals `span` as it started (its end time 0). Returns whether it is journaled: `false` when the
+    /// journal is closed or full.
+    package func started(_ span: OTLPScopedSpan, interruptedAttribute: String?) -> Bool {
+        write(span, kind: .started, interruptedAttribute: interruptedAttribute, isNew: true)
+    }
+
+    /// Journals `span` again, as it started, with what it holds now (its attributes set after it started).
+    package func checkpoint(_ span: OTLPScopedSpan, interruptedAttribute: String?) {
+        _ = write(span, kind: .started, interruptedAttribute: interruptedAttribute, isNew: false)
+    }
+
+    /// Journals `span` as it ended.
+    package func ended(_ span: OTLPScopedSpan, interruptedAttribute: String?) {
+        _ = write(span, kind: .ended, interruptedAttribute: interruptedAttribute, isNew: false)
+    }
+
+    /// The exporter took these spans: they are forgotten, with one `exported` record for the whole batch,
+    /// encoded before the journal's lock is taken, so that the moment between the exporter's write and this
+    /// one is as short as it can be (a kill inside it exports those spans again at the next start).
+    package func exported(_ spans: [OTLPScopedSpan]) {
+        acknowledge(spans, kind: .exported)
+    }
+
+    /// These spans are being handed to the exporter: one `exporting` record for the batch, so that a next start
+    /// knows which spans the exporter may have taken without the journal hearing of it.
+    package func exporting(_ spans: [OTLPScopedSpan]) {
+        acknowledge(spans, kind: .exporting)
+    }
+
+    private func acknowledge(_ spans: [OTLPScopedSpan], kind: OTLPSpanJournalRecord.Kind) {
+        let keys = spans.compactMap(\.journalKey)
+        guard !keys.isEmpty else { return }
+        let record = OTLPSpanJournalRecord(
+            kind: kind, writtenUnixNano: clock.nowUnixNano(),
+            exportedSpans: keys.map { OTLPSpan(traceID: $0.traceID, spanID: $0.spanID, name: "", startTimeUnixNano: 0, endTimeUnixNano: 0) }
+        )
+        let bytes = ackLock.withLock { Self.framed(record, encoder: ackEncoder, maxRecordBytes: Int(UInt32.max)) }
+        lock.lock()
+        defer { lock.unlock() }
+        var held = false
+        for key in keys {
+            if kind == .exporting {
+                held = held || live[key] != nil
+                continue
+            }
+            guard let entry = live.removeValue(forKey: key) else { continue }
+            held = true
+            if entry.isOpen { openCount -= 1 }
+        }
+        guard held, descriptor >= 0, let bytes else { return }
+        _ = append(bytes)
+        if kind == .exported, live.isEmpty, fileBytes > settings.maxFileBytes / 4 { compact() }
+    }
+
+    /// Writes an `alive` record if spans are open and nothing was written since the last heartbeat.
+    package func heartbeat() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard descriptor >= 0, openCount > 0 else { return }
+        if !wroteSinceHeartbeat, let bytes = framed(OTLPSpanJournalRecord(kind: .alive, writtenUnixNano: clock.nowUnixNano())) {
+            _ = append(bytes)
+        }
+        wroteSinceHeartbeat = false
+    }
+
+    private func write(_ item: OTLPScopedSpan, kind: OTLPSpanJournalRecord.Kind, interruptedAttribute: String?, isNew: Bool) -> Bool {
+        guard let key = item.journalKey else { return false }
+        var item = item
+        item.prepareForExport()
+        let record = OTLPSpanJournalRecord(
+            kind: kind, writtenUnixNano: clock.nowUnixNano(), scopedSpan: (item.scope, item.span),
+            interruptedAttribute: interruptedAttribute)
+        lock.lock()
+        defer { lock.unlock() }
+        guard descriptor >= 0 else { return false }
+        if isNew {
+            guard live.count < 100_000, liveBytes() < settings.maxFileBytes / 2 else {
+                _refusedSpans += 1
+                return false
+            }
+        } else if live[key] == nil {
+            return false  // not journaled (refused at start), or already exported
+        }
+        guard let bytes = framed(record) else {
+            if isNew { _refusedSpans += 1 }
+            return false
+        }
+        if fileBytes + bytes.count > settings.maxFileBytes { compact() }
+        guard append(bytes) else {
+            if isNew { _refusedSpans += 1 }
+            return false
+        }
+        let wasOpen = live[key]?.isOpen ?? false
+        let isOpen = kind == .started
+        live[key] = Entry(framed: bytes, isOpen: isOpen)
+        openCount += (isOpen ? 1 : 0) - (wasOpen ? 1 : 0)
+        if openCount > 0 && !heartbeatScheduled { scheduleHeartbeat() }
+        return true
+    }
+
+    /// The `alive` record that opens every journal file: it carries this process's resource, which the records
+    /// of its spans leave out (written once, not with every span). Recovered spans' records carry their own.
+    private func resourceRecord() -> [UInt8] {
+        framed(OTLPSpanJournalRecord(kind: .alive, writtenUnixNano: clock.nowUnixNano(), resource: resource)) ?? []
+    }
+
+    private func liveBytes() -> Int { live.values.reduce(0) { $0 + $1.framed.count } }
+
+    /// The record encoded and framed, or `nil` (counted) when it is larger than a record may be.
+    private func framed(_ record: OTLPSpanJournalRecord) -> [UInt8]? {
+        Self.framed(record, encoder: encoder, maxRecordBytes: settings.maxRecordBytes)
+    }
+
+    private static func framed(_ record: OTLPSpanJournalRecord, encoder: OTLPEncoder, maxRecordBytes: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        encoder.withEncoded(record.request) { encoded in
+            guard encoded.count <= maxRecordBytes else { return }
+            bytes.reserveCapacity(encoded.count + OTLPLengthPrefix.u32Bytes)
+            _ = OTLPLengthPrefix.encode(encoded.count, framing: .u32be, into: &bytes)
+            bytes.append(contentsOf: encoded)
+        }
+        return bytes.isEmpty ? nil : bytes
+    }
+
+    /// One `write(2)` of `bytes` (the rest written after it, should the kernel take less), then `fdatasync`
+    /// under `fsync` durability. A failed write is cut off the file again, so that later records stay
+    /// readable. Under ``lock``.
+    private func append(_ bytes: [UInt8]) -> Bool {
+        do throws(OTLPWriteError) {
+            var done = 0
+            while done < bytes.count {
+                done += try bytes.withUnsafeBytes { raw in
+                    Result { () throws(OTLPWriteError) in
+                        try OTLPSystemCall.check("cannot write the span journal \(path ?? "")") {
+                            writeDescriptor(descriptor, raw.baseAddress! + done, raw.count - done)
+                        }
+                    }
+                }.get()
+            }
+            if durability == .fsync {
+                try OTLPSystemCall.check("cannot fsync the span journal \(path ?? "")") { fsync(descriptor) }
+            }
+            fileBytes += bytes.count
+            wroteSinceHeartbeat = true
+            return true
+        } catch {
+            _writeErrors += 1
+            _ = ftruncate(descriptor, off_t(fileBytes))
+            if !reportedFailure {
+                reportedFailure = true
+                diagnostics("OTLPWire telemetry: \(error); spans are journaled only when a write succeeds (counted)")
+            }
+            return false
+        }
+    }
+
+    /// Rewrites the file with the records of the spans held (atomically), and appends from there. Under ``lock``.
+    private func compact() {
+        guard let path else { return }
+        var content = resourceRecord()
+        for entry in live.values { content += entry.framed }
+        do throws(OTLPWriteError) {
+            try OTLPAtomicFile.replace(path, with: content)
+            let (newDescriptor, _) = try OTLPSystemCall.openRegularFile(
+                path, flags: O_WRONLY | O_APPEND, "cannot open the span journal \(path)")
+            closeDescriptor(descriptor)
+            descriptor = newDescriptor
+            fileBytes = content.count
+        } catch {
+            _writeErrors += 1
+            if !reportedFailure {
+                reportedFailure = true
+                diagnostics("OTLPWire telemetry: \(error); the span journal keeps growing")
+            }
+        }
+    }
+
+    private func scheduleHeartbeat() {
+        heartbeatScheduled = true
+        let interval = settings.heartbeatIntervalSeconds
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + interval) { [weak self] in
+            guard let self else { return }
+            heartbeat()
+            lock.withLock {
+                heartbeatScheduled = false
+                if openCount > 0, descriptor >= 0 { scheduleHeartbeat() }
+            }
+        }
+    }
+
+    // MARK: - Opening and closing
+
+    /// Opens the journal in `directory` (created if missing), taking its lock, and reads what the previous
+    /// process left there: the spans it started and never exported, ready to be exported first (unended ones
+    /// ended at its heartbeat, status `ERROR`, with their interrupted attribute set to `true`), each tagged
+    /// with its resource and this journal, so that it is forgotten once exported. The file is then rewritten
+    /// with exactly those spans. A file that could not be read in full is set aside first (renamed to
+    /// `open-spans.u32be.bin.unread`, replacing an older one). Throws when the directory or the file cannot
+    /// be made, or another process holds the journal (`EWOULDBLOCK`, naming it): spans are then not journaled.
+    ///
+    /// Spans the previous process handed to its exporter without hearing back (killed between the two) are
+    /// looked up in `outputPath`, the traces file output, when there is one: those found there are not
+    /// exported again.
+    package func open(
+        directory: String, outputPath: String? = nil
+    ) throws(OTLPWriteError) -> (recovery: OTLPSpanJournalRecovery, spans: [OTLPScopedSpan]) {
+        try OTLPSystemCall.makeDirectories(directory)
+        let path = (directory.hasSuffix("/") ? directory : directory + "/") + Self.fileName
+        lock.lock()
+        defer { lock.unlock() }
+        guard descriptor < 0 else { return (.empty, []) }
+        let outputLock = try OTLPOutputLock(outputPath: path)
+        var recovery = OTLPSpanJournalRecovery.empty
+        var recovered: [OTLPScopedSpan] = []
+        var content: [UInt8] = []
+        live = [:]
+        openCount = 0
+        if let (bytes, unreadBytes) = try Self.readPrevious(path, maxBytes: settings.maxRecoveryBytes) {
+            var found = OTLPSpanJournalContent(bytes: bytes, maxRecordBytes: settings.maxRecordBytes)
+            if unreadBytes > 0 {
+                found.skippedRecords += 1
+                found.problems.append(
+                    "\(unreadBytes) bytes past the first \(settings.maxRecoveryBytes) not read (the file is over its bound)")
+            }
+            if found.skippedRecords > 0 {
+                let aside = path + ".unread"
+                try OTLPSystemCall.check("cannot set aside \(path) as \(aside)") { rename(path, aside) }
+                recovery.setAsidePath = aside
+                recovery.skippedRecords = found.skippedRecords
+                diagnostics(
+                    "OTLPWire telemetry: the span journal \(path) could not be read in full (\(found.problems.joined(separator: "; "))); \(found.skippedRecords) \(found.skippedRecords == 1 ? "record was" : "records were") skipped and the file set aside as \(aside)"
+                )
+            }
+            let now = clock.nowUnixNano()
+            // A clock set back since the previous process: its heartbeat is in the future, nothing has expired.
+            let ageSeconds = now > found.heartbeatUnixNano ? Double(now - found.heartbeatUnixNano) / 1e9 : 0
+            if ageSeconds > settings.maxAgeSeconds {
+                recovery.expiredSpans = found.held.count
+                if !found.held.isEmpty {
+                    diagnostics(
+                        "OTLPWire telemetry: the span journal \(path) held \(found.held.count) spans whose last heartbeat is \(Int(ageSeconds)) s old (more than \(Int(settings.maxAgeSeconds)) s): not recovered"
+                    )
+                }
+                found.held = []
+            }
+            let inDoubt = Set(found.held.filter(\.inDoubt).compactMap { held in held.span.spanID })
+            if !inDoubt.isEmpty, let outputPath {
+                let written = Self.spanIDs(inOutput: outputPath, among: inDoubt)
+                found.held.removeAll { $0.inDoubt && $0.span.spanID.map(written.contains) == true }
+            }
+            for held in found.held {
+                var span = held.span
+                if held.record.kind == .started {
+                    span.endTimeUnixNano = max(span.startTimeUnixNano, found.heartbeatUnixNano)
+                    span.status = OTLPSpanStatus(code: .error, message: Self.interruptedMessage)
+                    if let key = held.record.interruptedAttribute {
+                        span.attributes.removeAll { $0.key == key }
+                        span.attributes.append(OTLPAttribute(key, .bool(true)))
+                    }
+                }
+                let record = OTLPSpanJournalRecord(
+                    kind: .ended, writtenUnixNano: now, resource: held.record.resource, scopedSpan: (held.scope, span),
+                    interruptedAttribute: held.record.interruptedAttribute)
+                guard let bytes = framed(record), let traceID = span.traceID, let spanID = span.spanID else { continue }
+                content += bytes
+                live[Key(traceID: traceID, spanID: spanID)] = Entry(framed: bytes, isOpen: false)
+                var item = OTLPScopedSpan(scope: held.scope, span: span)
+                item.journalTag = OTLPSpanJournalTag(journal: self, resource: held.record.resource)
+                recovered.append(item)
+                recovery.spans.append(span)
+            }
+        }
+        // The file starts with this process's resource, which its records of spans leave out.
+        content = resourceRecord() + content
+        try OTLPAtomicFile.replace(path, with: content)
+        (descriptor, _) = try OTLPSystemCall.openRegularFile(path, flags: O_WRONLY | O_APPEND, "cannot open the span journal \(path)")
+        self.path = path
+        self.outputLock = outputLock
+        fileBytes = content.count
+        return (recovery, recovered)
+    }
+
+    /// Which of `spanIDs` the file output at `path` holds: the file at the path, and the newest one rotated away
+    /// (`STEM.1.EXT`: where a new pipeline moves the previous process's file when it starts).
+    private static func spanIDs(inOutput path: String, among wanted: Set<OTLPSpanID>) -> Set<OTLPSpanID> {
+        spanIDs(inFile: path, among: wanted).union(spanIDs(inFile: OTLPRotatedFileName(path: path).path(index: 1), among: wanted))
+    }
+
+    /// Which of `spanIDs` the file at `path` (a traces output, of any framing) holds: read up to its end or its
+    /// first unreadable record.
+    private static func spanIDs(inFile path: String, among wanted: Set<OTLPSpanID>) -> Set<OTLPSpanID> {
+        var found = Set<OTLPSpanID>()
+        guard (try? OTLPFileStatus.of(path: path))??.isRegularFile == true,
+            let reader = try? OTLPRecordReader(path: path, options: OTLPReaderOptions(signal: .traces))
+        else { return found }
+        while let record = try? reader.next() {
+            guard case .traces(let data) = record.payload else { continue }
+            for group in data.resourceGroups {
+                for scopeGroup in group.scopeGroups {
+                    for span in scopeGroup.items { if let id = span.spanID, wanted.contains(id) { found.insert(id) } }
+                }
+            }
+        }
+        return found
+    }
+
+    /// The previous journal's bytes (at most `maxBytes`) and how many bytes were left unread, or `nil`
+    /// when there is none.
+    private static func readPrevious(_ path: String, maxBytes: Int) throws(OTLPWriteError) -> ([UInt8], Int)? {
+        guard try OTLPFileStatus.of(path: path) != nil else { return nil }
+        let (descriptor, status) = try OTLPSystemCall.openRegularFile(path, flags: O_RDONLY, "cannot open the span journal \(path)")
+        defer { closeDescriptor(descriptor) }
+        let size = Int(clamping: status.sizeBytes)
+        var bytes = [UInt8](repeating: 0, count: min(size, maxBytes))
+        var done = 0
+        while done < bytes.count {
+            let count = try bytes.withUnsafeMutableBytes { raw in
+                Result { () throws(OTLPWriteError) in
+                    try OTLPSystemCall.check("cannot read the span journal \(path)") {
+                        pread(descriptor, raw.baseAddress! + done, raw.count - done, off_t(done))
+                    }
+                }
+            }.get()
+            if count == 0 { break }
+            done += count
+        }
+        bytes.removeLast(bytes.count - done)
+        return (bytes, max(0, size - done))
+    }
+
+    /// Closes the journal at a clean shutdown, after the pipeline exported what it held: the file is removed
+    /// when it holds nothing; spans ended and not exported (a failed write) stay for the next start. Spans
+    /// never ended are left out (the app ended without ending them) and reported.
+    package func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard descriptor >= 0, let path else { return }
+        if _refusedSpans > 0 {
+            diagnostics(
+                "OTLPWire telemetry: \(_refusedSpans) spans were not journaled: the span journal \(path) was full (spans not yet exported filled half its \(settings.maxFileBytes) bytes)"
+            )
+        }
+        let unended = live.filter { $0.value.isOpen }
+        if !unended.isEmpty {
+            diagnostics(
+                "OTLPWire telemetry: \(unended.count) journaled \(unended.count == 1 ? "span was" : "spans were") still open at shutdown; not exported (end spans before shutdown())"
+            )
+            for key in unended.keys { live[key] = nil }
+            openCount = 0
+        }
+        if live.isEmpty {
+            unlink(path)
+        } else {
+            compact()
+        }
+        closeDescriptor(descriptor)
+        descriptor = -1
+        outputLock = nil
+    }
+}
+
+extension OTLPScopedSpan {
+    /// The span's identity in a journal (`nil` without IDs).
+    var journalKey: OTLPSpanJournal.Key? {
+        guard let traceID = storedSpanIDs.traceID, let spanID = storedSpanIDs.spanID else { return nil }
+        return OTLPSpanJournal.Key(traceID: traceID, spanID: spanID)
+    }
+}
+
+/// `close(2)`, outside the journal (whose `close()` would hide it).
+func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}
+
+/// `write(2)`, outside the journal.
+func writeDescriptor(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
+
+extension OTLPSpanJournal {
+    /// Tells the journals of the journaled spans among `items` (an export stage's batch, which the exporter
+    /// took) that they are exported. A batch of log records, or of spans no journal holds, costs a scan.
+    static func acknowledgeExported<Item: OTLPExportable>(_ items: [Item]) {
+        forEachJournal(of: items) { journal, spans in journal.exported(spans) }
+    }
+
+    /// Tells the journals of the journaled spans among `items` that they are being handed to the exporter.
+    static func markExporting<Item: OTLPExportable>(_ items: [Item]) {
+        forEachJournal(of: items) { journal, spans in journal.exporting(spans) }
+    }
+
+    private static func forEachJournal<Item: OTLPExportable>(of items: [Item], _ body: (OTLPSpanJournal, [OTLPScopedSpan]) -> Void) {
+        guard Item.self == OTLPScopedSpan.self else { return }
+        let spans = unsafeBitCast(items, to: [OTLPScopedSpan].self)
+        guard let first = spans.firstIndex(where: { $0.journalTag != nil }) else { return }
+        var byJournal: [ObjectIdentifier: (journal: OTLPSpanJournal, spans: [OTLPScopedSpan])] = [:]
+        for span in spans[first...] {
+            guard let journal = span.journalTag?.journal else { continue }
+            byJournal[ObjectIdentifier(journal), default: (journal, [])].spans.append(span)
+        }
+        for (journal, taken) in byJournal.values { body(journal, taken) }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import OTLPTestSupport
+import OTLPWire
+import Testing
+
+/// Child processes journal spans and are killed with SIGKILL at random moments; each next start exports what
+/// the killed one started and never exported. Every span is accounted for exactly once.
+@Suite("Open-span journal: processes killed")
+struct OTLPSpanJournalCrashTests {
+    static let writer = OTLPProcess.executable("otlp-crash-writer")
+
+    /// Starts `otlp-crash-writer journal`, waits for its `recovered` line and until it has started `spans`
+    /// spans, kills it; returns what it recovered at its start.
+    static func runAndKill(stateDirectory: String, tracesPath: String, spans: Int) throws -> Int {
+        let process = Process()
+        process.executableURL = writer
+        process.arguments = ["journal", stateDirectory, tracesPath]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var recovered = -1
+        var started = 0
+        var pending = Data()
+        while started < spans {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                pending.removeSubrange(pending.startIndex...newline)
+                if line.hasPrefix("recovered "), let count = Int(line.split(separator: " ")[1]) { recovered = count }
+                if line.hasPrefix("started "), let count = Int(line.dropFirst(8)) { started = count }
+            }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        return recovered
+    }
+
+    /// Every span of the files, as (writer process, index, interrupted). Records cut by a kill at the end of
+    /// a file are left out (the reader stops there).
+    static func spans(in paths: [String]) throws -> [(pid: Int64, index: Int64, interrupted: Bool)] {
+        var found: [(Int64, Int64, Bool)] = []
+        for path in paths where FileManager.default.fileExists(atPath: path) {
+            let reader = try OTLPRecordReader(path: path, options: OTLPReaderOptions(signal: .traces))
+            do {
+                while let record = try reader.next() {
+                    guard case .traces(let data) = record.payload else { continue }
+                    for group in data.resourceGroups {
+                        let pid = group.resource?.attributes.first { $0.key == "process.pid" }?.value
+                        guard case .int(let process)? = pid else { continue }
+                        for span in group.scopeGroups.flatMap(\.items) {
+                            guard case .int(let index)? = span.attributes.first(where: { $0.key == "index" })?.value else { continue }
+                            found.append((process, index, span.status?.code == .error))
+                        }
+                    }
+                }
+            } catch {
+                #expect([.truncatedRecord, .truncatedLengthPrefix].contains(error.code), "\(path): \(error)")
+            }
+        }
+        return found
+    }
+
+    @Test(
+        "killed at random moments over 50 runs: every span of every run exported exactly once; only the open ones interrupted"
+    )
+    func killedRepeatedly() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state").path
+        var generator = SystemRandomNumberGenerator()
+        // One output path, as an app has: each start moves the previous file aside (traces.u32be.bin.N).
+        let path = directory.appendingPathComponent("traces.u32be.bin").path
+        for run in 0..<50 {
+            let recovered = try Self.runAndKill(
+                stateDirectory: state, tracesPath: path, spans: Int.random(in: 1...20, using: &generator) * 100)
+            #expect(recovered >= 0)
+            if run == 0 { #expect(recovered == 0) } else { #expect(recovered > 0, "run \(run) recovered nothing of the killed run before") }
+        }
+        // A clean start exports the last run's leftovers, then shuts down cleanly: the journal is gone.
+        let clean = try OTLPProcess.run(Self.writer, ["recover", state, path])
+        #expect(clean.status == 0, "\(clean.errors)")
+        #expect(!FileManager.default.fileExists(atPath: state + "/open-spans.u32be.bin"))
+        let again = try OTLPProcess.run(Self.writer, ["recover", state, path])
+        #expect(again.output == "recovered 0 skipped 0\n", "after a clean shutdown nothing is recovered")
+
+        let paths = [path] + (1...60).map { "\(path).\($0)" }
+        let spans = try Self.spans(in: paths)
+        let byProcess = Dictionary(grouping: spans, by: \.pid)
+        #expect(byProcess.count == 50)
+        var exportedTwice = 0
+        for (pid, ofProcess) in byProcess {
+            let counts = Dictionary(grouping: ofProcess.map(\.index), by: { $0 }).mapValues(\.count)
+            let highest = counts.keys.max() ?? -1
+            let missing = (0...highest).filter { counts[$0] == nil }
+            #expect(missing.isEmpty, "process \(pid): \(missing.count) spans lost, the first \(missing.prefix(5))")
+            // A batch handed to the exporter without an acknowledgement (killed in between) is looked up in the
+            // output: found there, it is not exported again.
+            let twice = counts.filter { $0.value > 1 }.keys.sorted()
+            #expect(twice.isEmpty, "process \(pid): \(twice.count) spans exported twice, the first \(twice.prefix(5))")
+            exportedTwice += twice.count
+            let interrupted = ofProcess.filter(\.interrupted).map(\.index)
+            // Span i starts before span i - 1 ends: at the kill, the last one or two are open.
+            #expect(interrupted.allSatisfy { $0 >= highest - 1 }, "process \(pid): only the spans open at the kill are interrupted")
+            #expect(highest >= 99)
+        }
+        print(
+            "open-span journal, 50 processes killed: \(spans.count) spans exported, \(exportedTwice) of them twice"
+        )
+    }
+
+    @Test("two processes on one state directory: the second is refused, naming the first; nothing is journaled twice")
+    func twoProcesses() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state").path
+        let process = Process()
+        process.executableURL = Self.writer
+        process.arguments = ["journal", state, directory.appendingPathComponent("a.u32be.bin").path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        // Once the first has started spans it holds the journal.
+        var text = ""
+        while !text.contains("started ") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let second = try OTLPProcess.run(Self.writer, ["recover", state, directory.appendingPathComponent("b.u32be.bin").path])
+        #expect(second.status == 3)
+        #expect(second.output.contains("journal refused"), "\(second.output)")
+        #expect(second.output.contains("process \(process.processIdentifier)"), "\(second.output)")
+    }
+}

@@ -1,0 +1,417 @@
+import Foundation
+import OTLPTesting
+import OTLPWire
+import OTLPTestSupport
+import Testing
+import Tracing
+
+@testable import OTLPTelemetry
+
+/// The open-span journal in one process: what is written, what a next start recovers, and hostile files.
+@Suite("Open-span journal")
+struct OTLPSpanJournalTests {
+    static let resource = OTLPResource(attributes: [OTLPAttribute("service.name", "journaled"), OTLPAttribute("process.pid", .int(41))])
+    static let scope = OTLPInstrumentationScope(name: "test.launch")
+
+    /// A journal in `directory` with a tracer journaling through it; exported spans go to `exported`, unless
+    /// `exports` is false (the exporter then takes nothing: spans stay in the journal).
+    struct Writer {
+        let journal: OTLPSpanJournal
+        let tracer: OTLPTracer
+        let sink = ControllableSink()
+
+        init(directory: String, clock: OTLPManualClock, exports: Bool = true, settings: OTLPSpanJournal.Settings = .default) throws {
+            journal = OTLPSpanJournal(resource: OTLPSpanJournalTests.resource, durability: .flush, clock: clock, settings: settings)
+            _ = try journal.open(directory: directory)
+            if !exports { sink.failure = .system("the exporter refuses", errno: EIO) }
+            let counters = OTLPTelemetryCounters()
+            let exporter = OTLPStreamExporter<OTLPScopedSpan>(
+                sink: sink, framing: .u32be, gzip: false, durability: .flush, resource: OTLPSpanJournalTests.resource,
+                counters: counters, diagnostics: { _ in })
+            tracer = OTLPTracer(
+                stage: OTLPSimpleStage(exporter: exporter, counters: counters), scope: OTLPSpanJournalTests.scope,
+                idGenerator: OTLPSequentialIDGenerator(), clock: clock, journal: journal
+            ).journaling(interruptedAttribute: "launch.interrupted")
+        }
+
+        func start(_ name: String, at clock: OTLPManualClock, parent: OTLPTracingSpan? = nil) -> OTLPTracingSpan {
+            let span = tracer.startSpan(
+                name, context: parent?.context ?? .topLevel, ofKind: .internal,
+                at: DefaultTracerClock.Timestamp(nanosecondsSinceEpoch: clock.nowUnixNano()))
+            span.attributes["session.id"] = "0123456789abcdef0123456789abcdef"
+            span.journalCheckpoint()
+            return span
+        }
+
+        func end(_ span: OTLPTracingSpan, at clock: OTLPManualClock) {
+            span.end(at: DefaultTracerClock.Timestamp(nanosecondsSinceEpoch: clock.nowUnixNano()))
+        }
+    }
+
+    static func recover(
+        _ directory: String, clock: OTLPManualClock, settings: OTLPSpanJournal.Settings = .default, messages: Messages = Messages()
+    )
+        throws -> (OTLPSpanJournalRecovery, [OTLPScopedSpan], OTLPSpanJournal)
+    {
+        let journal = OTLPSpanJournal(
+            resource: OTLPResource(), durability: .flush, clock: clock, settings: settings, diagnostics: messages.add)
+        let (recovery, spans) = try journal.open(directory: directory)
+        return (recovery, spans, journal)
+    }
+
+    static func framed(_ record: OTLPSpanJournalRecord) -> [UInt8] {
+        let encoded = OTLPEncoder().encode(record.request)
+        var bytes: [UInt8] = []
+        _ = OTLPLengthPrefix.encode(encoded.count, framing: .u32be, into: &bytes)
+        return bytes + encoded
+    }
+
+    static func startedRecord(_ name: String, spanID: UInt64, at time: UInt64, version: Int64? = nil) -> OTLPSpanJournalRecord {
+        OTLPSpanJournalRecord(
+            kind: .started, writtenUnixNano: time, resource: resource,
+            scopedSpan: (
+                scope,
+                OTLPSpan(
+                    traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(spanID), name: name, startTimeUnixNano: time,
+                    endTimeUnixNano: 0)
+            ), interruptedAttribute: "launch.interrupted")
+    }
+
+    @Test("a crash: ended spans come back as they ended, the open one ended at the heartbeat, ERROR, interrupted; exported ones not again")
+    func recoversWhatWasNotExported() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock()
+        let start = clock.nowUnixNano()
+        do {
+            let exporting = try Writer(directory: directory.path, clock: clock)
+            let exported = exporting.start("launch.exported", at: clock)
+            clock.advance(seconds: 0.01)
+            exporting.end(exported, at: clock)
+            #expect(exporting.journal.heldSpans == 0, "the exporter took it: the journal forgets it")
+            exporting.journal.close()
+        }
+        let heartbeat: UInt64
+        do {
+            let writer = try Writer(directory: directory.path, clock: clock, exports: false)
+            let root = writer.start("AppStart", at: clock)
+            let phase = writer.start("launch.phase", at: clock, parent: root)
+            clock.advance(seconds: 0.02)
+            writer.end(phase, at: clock)
+            _ = writer.start("launch.open", at: clock, parent: root)
+            clock.advance(seconds: 3)
+            writer.journal.heartbeat()  // something was written since the last heartbeat: nothing to add
+            writer.journal.heartbeat()
+            heartbeat = clock.nowUnixNano()
+            #expect(writer.journal.heldSpans == 3)
+            // The process dies: nothing more is written, the lock goes with it.
+        }
+        clock.advance(seconds: 60)
+        let messages = Messages()
+        let (recovery, spans, journal) = try Self.recover(directory.path, clock: clock, messages: messages)
+        #expect(recovery.skippedRecords == 0 && recovery.expiredSpans == 0 && recovery.setAsidePath == nil)
+        #expect(spans.map(\.span.name) == ["AppStart", "launch.phase", "launch.open"])
+        let recovered = Dictionary(uniqueKeysWithValues: spans.map { ($0.span.name, $0) })
+        let ended = try #require(recovered["launch.phase"]).span
+        #expect(ended.status == nil && ended.endTimeUnixNano == start + 30_000_000)
+        #expect(!ended.attributes.contains { $0.key == "launch.interrupted" })
+        for name in ["AppStart", "launch.open"] {
+            let span = try #require(recovered[name]).span
+            #expect(span.endTimeUnixNano == heartbeat, "\(name) ends at the heartbeat")
+            #expect(span.status == OTLPSpanStatus(code: .error, message: "the process ended before the span ended"))
+            #expect(span.attributes.contains(OTLPAttribute("launch.interrupted", .bool(true))))
+            #expect(span.attributes.contains(OTLPAttribute("session.id", "0123456789abcdef0123456789abcdef")))
+        }
+        #expect(spans.allSatisfy { $0.journalTag?.resource == Self.resource && $0.scope == Self.scope })
+        #expect(recovered["launch.open"]?.span.parentSpanID == recovered["AppStart"]?.span.spanID)
+        // Exported now: the journal forgets them, and a clean close leaves no file.
+        journal.exported(spans)
+        #expect(journal.heldSpans == 0)
+        journal.close()
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("open-spans.u32be.bin").path))
+        let (again, _, last) = try Self.recover(directory.path, clock: clock)
+        #expect(again == .empty)
+        last.close()
+    }
+
+    @Test("recovered and not exported again (a second crash): recovered once more, as they were")
+    func recoveredSpansStayUntilExported() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock()
+        do {
+            let writer = try Writer(directory: directory.path, clock: clock, exports: false)
+            _ = writer.start("AppStart", at: clock)
+        }
+        clock.advance(seconds: 1)
+        let (first, _, _) = try Self.recover(directory.path, clock: clock)
+        let (second, _, journal) = try Self.recover(directory.path, clock: clock)
+        #expect(first.spans.count == 1)
+        #expect(second.spans == first.spans)
+        journal.close()
+    }
+
+    @Test("a clean shutdown: the journal file is removed and nothing is recovered; spans of tracers that do not journal never reach it")
+    func cleanShutdown() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let messages = Messages()
+        let telemetry = OTLPTelemetry(
+            configuration: .init(traces: .init(path: directory.appendingPathComponent("traces.u32be.bin").path)), diagnostics: messages.add)
+        let recovery = try telemetry.openSpanJournal(directory: directory.appendingPathComponent("state").path)
+        #expect(recovery == .empty)
+        let plain = telemetry.tracer.startSpan("plain")
+        #expect(telemetry.spanJournal.heldSpans == 0)
+        plain.end()
+        let journaled = telemetry.tracer.journaled().startSpan("journaled")
+        #expect(telemetry.spanJournal.heldSpans == 1)
+        journaled.end()
+        telemetry.shutdown()
+        #expect(messages.all.isEmpty, "\(messages.all)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("state").path).isEmpty)
+        let next = OTLPTelemetry(configuration: .init(traces: .init(path: directory.appendingPathComponent("next.u32be.bin").path)))
+        #expect(try next.openSpanJournal(directory: directory.appendingPathComponent("state").path) == .empty)
+        next.shutdown()
+    }
+
+    @Test("the next pipeline exports recovered spans first, under the resource they were made under")
+    func exportsFirstUnderTheirResource() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock()
+        do {
+            let writer = try Writer(directory: directory.path, clock: clock, exports: false)
+            _ = writer.start("AppStart", at: clock)
+        }
+        clock.advance(seconds: 1)
+        let path = directory.appendingPathComponent("traces.u32be.bin").path
+        let telemetry = OTLPTelemetry(
+            configuration: .init(traces: .init(path: path)), resource: OTLPResource(attributes: [OTLPAttribute("service.name", "next")]),
+            clock: clock)
+        let recovery = try telemetry.openSpanJournal(directory: directory.path)
+        #expect(recovery.spans.map(\.name) == ["AppStart"])
+        telemetry.tracer.startSpan("own").end()
+        telemetry.shutdown()
+        let reader = try OTLPRecordReader(path: path)
+        var groups: [(String?, [String])] = []
+        while let record = try reader.next() {
+            guard case .traces(let data) = record.payload else { continue }
+            for group in data.resourceGroups {
+                let name = group.resource?.attributes.first { $0.key == "service.name" }.flatMap { attribute -> String? in
+                    if case .string(let value)? = attribute.value { return value }
+                    return nil
+                }
+                groups.append((name, group.scopeGroups.flatMap(\.items).map(\.name)))
+            }
+        }
+        #expect(groups.map(\.0) == ["journaled", "next"])
+        #expect(groups.map(\.1) == [["AppStart"], ["own"]])
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("open-spans.u32be.bin").path))
+    }
+
+    @Test("one process per directory: a second journal on the same directory is refused (EWOULDBLOCK), naming the holder")
+    func oneHolder() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock()
+        let (_, _, first) = try Self.recover(directory.path, clock: clock)
+        #expect(throws: OTLPWriteError.self) { try Self.recover(directory.path, clock: clock) }
+        do {
+            _ = try Self.recover(directory.path, clock: clock)
+        } catch let error as OTLPWriteError {
+            #expect(error.errno == EWOULDBLOCK)
+            #expect("\(error)".contains("another sink in this process"))
+        }
+        first.close()
+        let (_, _, second) = try Self.recover(directory.path, clock: clock)
+        second.close()
+    }
+
+    @Test("the heartbeat is refreshed only while spans are open and only when nothing else was written")
+    func heartbeat() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock()
+        let writer = try Writer(directory: directory.path, clock: clock, exports: true)
+        let opened = writer.journal.fileSizeBytes  // the resource record
+        writer.journal.heartbeat()
+        #expect(writer.journal.fileSizeBytes == opened, "nothing open: no heartbeat")
+        let span = writer.start("AppStart", at: clock)
+        let afterStart = writer.journal.fileSizeBytes
+        writer.journal.heartbeat()
+        #expect(writer.journal.fileSizeBytes == afterStart, "a write since the last heartbeat is one")
+        writer.journal.heartbeat()
+        #expect(writer.journal.fileSizeBytes > afterStart, "nothing written since: an alive record")
+        writer.end(span, at: clock)
+        writer.journal.close()
+    }
+
+    @Test("a clock set back between the runs: nothing expires, and an interrupted span ends at its heartbeat, never before its start")
+    func clockSetBack() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock()
+        let start = clock.nowUnixNano()
+        do {
+            let writer = try Writer(directory: directory.path, clock: clock, exports: false)
+            _ = writer.start("AppStart", at: clock)
+            clock.advance(seconds: 2)
+            writer.journal.heartbeat()
+            writer.journal.heartbeat()
+        }
+        let heartbeat = clock.nowUnixNano()
+        let earlier = OTLPManualClock(clock.nowUnixNano() - 30 * 86_400 * 1_000_000_000)
+        let (recovery, _, journal) = try Self.recover(directory.path, clock: earlier)
+        #expect(recovery.expiredSpans == 0)
+        #expect(recovery.spans.map(\.endTimeUnixNano) == [heartbeat])
+        #expect(recovery.spans.map(\.startTimeUnixNano) == [start])
+        journal.close()
+    }
+
+    @Test("a journal whose heartbeat is older than the age bound is not recovered, and says so")
+    func expired() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock()
+        do {
+            let writer = try Writer(directory: directory.path, clock: clock, exports: false)
+            _ = writer.start("AppStart", at: clock)
+        }
+        clock.advance(seconds: 8 * 86_400)
+        let messages = Messages()
+        let (recovery, spans, journal) = try Self.recover(directory.path, clock: clock, messages: messages)
+        #expect(recovery.expiredSpans == 1 && spans.isEmpty)
+        #expect(messages.all.contains { $0.contains("not recovered") })
+        journal.close()
+    }
+
+    @Test("bounded: compacted when it would pass its size, and new spans refused (counted) when the open ones fill half of it")
+    func bounded() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock()
+        var settings = OTLPSpanJournal.Settings()
+        settings.maxFileBytes = 16 << 10
+        let writer = try Writer(directory: directory.path, clock: clock, settings: settings)
+        for _ in 0..<500 { writer.end(writer.start("ended", at: clock), at: clock) }
+        #expect(writer.journal.fileSizeBytes <= settings.maxFileBytes)
+        var open: [OTLPTracingSpan] = []
+        for _ in 0..<500 { open.append(writer.start("open", at: clock)) }
+        #expect(writer.journal.refusedSpans > 0)
+        #expect(writer.journal.heldSpans < 500)
+        let size = try #require(
+            try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("open-spans.u32be.bin").path)[.size] as? Int)
+        #expect(size <= settings.maxFileBytes + 1024)
+        for span in open { writer.end(span, at: clock) }
+        #expect(writer.journal.heldSpans == 0)
+        writer.journal.close()
+    }
+
+    /// Writes `bytes` as the journal, recovers, and returns what was recovered and said.
+    static func recoverFile(
+        _ bytes: [UInt8], settings: OTLPSpanJournal.Settings = .default
+    ) throws -> (
+        OTLPSpanJournalRecovery, [String], setAside: [UInt8]?
+    ) {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("open-spans.u32be.bin").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let messages = Messages()
+        let clock = OTLPManualClock(1_700_000_000_000_000_000 + 10_000_000_000)
+        let (recovery, _, journal) = try recover(directory.path, clock: clock, settings: settings, messages: messages)
+        journal.close()
+        let aside = FileManager.default.contents(atPath: path + ".unread").map { [UInt8]($0) }
+        return (recovery, messages.all, aside)
+    }
+
+    static let time: UInt64 = 1_700_000_000_000_000_000
+    static var good: [UInt8] { framed(startedRecord("AppStart", spanID: 1, at: time)) }
+    static var otherGood: [UInt8] { framed(startedRecord("launch.phase", spanID: 2, at: time + 5)) }
+
+    @Test("a damaged record between good ones is skipped and counted; the others are recovered; the file is set aside as it was")
+    func damaged() throws {
+        let garbage: [UInt8] = [0, 0, 0, 5, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        let file = Self.good + garbage + Self.otherGood
+        let (recovery, messages, aside) = try Self.recoverFile(file)
+        #expect(recovery.spans.map(\.name) == ["AppStart", "launch.phase"])
+        #expect(recovery.skippedRecords == 1)
+        #expect(aside == file)
+        #expect(messages.contains { $0.contains("record 1 at byte \(Self.good.count)") }, "\(messages)")
+    }
+
+    @Test("a record cut short by the kill: what came before is recovered, the cut one counted")
+    func truncated() throws {
+        let file = Self.good + Self.otherGood.dropLast(7)
+        let (recovery, messages, _) = try Self.recoverFile(file)
+        #expect(recovery.spans.map(\.name) == ["AppStart"])
+        #expect(recovery.skippedRecords == 1)
+        #expect(messages.contains { $0.contains("the file ends") }, "\(messages)")
+    }
+
+    @Test("an oversized record prefix, and a file past its bound: skipped and counted, never read past the bound")
+    func oversized() throws {
+        let (recovery, _, _) = try Self.recoverFile(Self.good + [0xFF, 0xFF, 0xFF, 0xFF] + Self.otherGood)
+        #expect(recovery.spans.map(\.name) == ["AppStart"])
+        #expect(recovery.skippedRecords == 1)
+        var settings = OTLPSpanJournal.Settings()
+        settings.maxFileBytes = 1024
+        var big: [UInt8] = []
+        var id: UInt64 = 1
+        while big.count < 8 * 1024 {
+            big += Self.framed(Self.startedRecord("span", spanID: id, at: Self.time))
+            id += 1
+        }
+        let (bounded, messages, _) = try Self.recoverFile(big, settings: settings)
+        #expect(bounded.skippedRecords >= 1)
+        #expect(bounded.spans.count < Int(id - 1))
+        #expect(messages.contains { $0.contains("not read") }, "\(messages)")
+    }
+
+    @Test("a foreign file (an ordinary OTLP file, random bytes): nothing recovered, every record counted, the file kept aside")
+    func foreign() throws {
+        let data = OTLPTracesData(
+            resource: OTLPResource(), scope: Self.scope,
+            items: [
+                OTLPSpan(traceID: OTLPTraceID(high: 1, low: 2), spanID: OTLPSpanID(3), name: "x", startTimeUnixNano: 1, endTimeUnixNano: 2)
+            ])
+        let encoded = OTLPEncoder().encode(data)
+        var file: [UInt8] = []
+        _ = OTLPLengthPrefix.encode(encoded.count, framing: .u32be, into: &file)
+        file += encoded
+        let (recovery, messages, aside) = try Self.recoverFile(file + file)
+        #expect(recovery.spans.isEmpty && recovery.skippedRecords == 2)
+        #expect(aside == file + file)
+        #expect(messages.contains { $0.contains("not a journal record") })
+        let random = (0..<300).map { _ in UInt8.random(in: 0...255) }
+        let (fromRandom, _, _) = try Self.recoverFile(random)
+        #expect(fromRandom.spans.isEmpty && fromRandom.skippedRecords >= 1)
+    }
+
+    @Test("a journal written by a newer format version: nothing of it is used, the file is kept aside for that version")
+    func newerVersion() throws {
+        var newer = Self.startedRecord("AppStart", spanID: 9, at: Self.time).request
+        newer.resourceGroups[0].resource?.attributes.removeAll { $0.key == "otlpwire.journal.version" }
+        newer.resourceGroups[0].resource?.attributes.append(OTLPAttribute("otlpwire.journal.version", .int(2)))
+        let encoded = OTLPEncoder().encode(newer)
+        var record: [UInt8] = []
+        _ = OTLPLengthPrefix.encode(encoded.count, framing: .u32be, into: &record)
+        record += encoded
+        let (recovery, messages, aside) = try Self.recoverFile(Self.good + record)
+        #expect(recovery.spans.isEmpty)
+        #expect(recovery.skippedRecords == 1)
+        #expect(aside == Self.good + record)
+        #expect(messages.contains { $0.contains("format version 2") }, "\(messages)")
+    }
+
+    @Test("a journal record is an ordinary OTLP traces request: read back by the record reader")
+    func readable() throws {
+        let reader = try OTLPRecordReader(source: OTLPMemorySource(Self.good + Self.otherGood), options: OTLPReaderOptions(framing: .u32be))
+        var names: [String] = []
+        while let record = try reader.next() {
+            guard case .traces(let data) = record.payload else { continue }
+            names += data.resourceGroups.flatMap { $0.scopeGroups.flatMap(\.items) }.map(\.name)
+        }
+        #expect(names == ["AppStart", "launch.phase"])
+    }
+}
