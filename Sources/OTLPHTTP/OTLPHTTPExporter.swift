@@ -61,7 +61,7 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
                 return false
             }
             let encodable = Item.droppingTooDeeplyNested(
-                items, counters: counters, reporter: "OTLP/HTTP exporter", diagnostics: diagnostics)
+                items, counters: counters, reporter: "OTLPWire HTTP exporter", diagnostics: diagnostics)
             let tooLarge = items.count - encodable.count
             guard !encodable.isEmpty else { return false }
             let delivery = sender.deliver(Item.request(encodable, resource: resource), encoder: encoder)
@@ -69,7 +69,7 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
             counters.exported(delivery.acceptedItems, signal, bytes: delivery.acceptedBytes)
             counters.dropped(delivery.rejectedItems, signal, .rejected)
             for message in delivery.messages {
-                diagnostics("OTLP/HTTP exporter: \(endpoint.redactedURL) \(Self.printable(message))")
+                diagnostics("OTLPWire HTTP exporter: \(endpoint.redactedURL) \(Self.printable(message))")
             }
             if delivery.failure == OTLPHTTPSender.notSentAtShutdown {
                 // Not sent: shutdown's deadline had passed. Counted for the shutdown report, which says what to
@@ -78,7 +78,7 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
             } else if let failure = delivery.failure {
                 counters.dropped(delivery.undeliveredItems, signal, .exportFailed)
                 diagnostics(
-                    "OTLP/HTTP exporter: \(delivery.undeliveredItems) \(signal.noun(delivery.undeliveredItems)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.redactedURL): \(Self.printable(failure))"
+                    "OTLPWire HTTP exporter: \(delivery.undeliveredItems) \(signal.noun(delivery.undeliveredItems)) dropped (\(OTLPDropReason.exportFailed)): \(endpoint.redactedURL): \(Self.printable(failure))"
                 )
             }
             return delivery.acceptedItems == encodable.count && tooLarge == 0

@@ -123,7 +123,7 @@ public final class OTLPTelemetry: Sendable {
                     try sink.open()
                 } catch {
                     openErrors.append(error)
-                    diagnostics("OTLP telemetry: \(error); \(signal.noun(2)) are dropped (write_failed) until it opens")
+                    diagnostics("OTLPWire telemetry: \(error); \(signal.noun(2)) are dropped (write_failed) until it opens")
                 }
                 fileSinks.append(sink)
                 return sink

@@ -259,7 +259,7 @@ struct ExampleRunTests {
         let output = try scratch.run("diagnostics")
         #expect(output.hasPrefix("[write_failed: 1]\n"))
         #expect(output.contains("OTLPWire telemetry: configuration key batch.maxQueueSize: must be between 1 and 1048576, got 0"))
-        #expect(output.contains("OTLP telemetry: write failed: cannot inspect /dev/null/traces.u32be.bin: Not a directory"))
+        #expect(output.contains("OTLPWire telemetry: write failed: cannot inspect /dev/null/traces.u32be.bin: Not a directory"))
         #expect(output.contains("OTLPWire telemetry dropped data: spans: 1 received, 0 exported, dropped 1 write_failed"))
     }
 

@@ -87,24 +87,24 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
         self.openError = openError
         if let openError {
             diagnostics(
-                "OTLP spool: \(Self.printable("\(openError)")); \(Item.signal == .traces ? "spans" : "log records") are dropped (\(OTLPDropReason.writeFailed))"
+                "OTLPWire spool: \(Self.printable("\(openError)")); \(Item.signal == .traces ? "spans" : "log records") are dropped (\(OTLPDropReason.writeFailed))"
             )
         }
         if let queue {
             if queue.recoveredItems > 0 {
                 counters.received(queue.recoveredItems, Item.signal)
                 diagnostics(
-                    "OTLP spool: \(queue.recoveredItems) \(Item.signal.noun(queue.recoveredItems)) left in \(Self.printable(queue.directory)) by an earlier run are uploaded first"
+                    "OTLPWire spool: \(queue.recoveredItems) \(Item.signal.noun(queue.recoveredItems)) left in \(Self.printable(queue.directory)) by an earlier run are uploaded first"
                 )
             }
             if queue.isCheckpointDistrusted {
                 diagnostics(
-                    "OTLP spool: the checkpoint of \(Self.printable(queue.directory)) does not match its files; every record in it is sent (some may arrive twice)"
+                    "OTLPWire spool: the checkpoint of \(Self.printable(queue.directory)) does not match its files; every record in it is sent (some may arrive twice)"
                 )
             }
             if queue.damagedRecords > 0 {
                 diagnostics(
-                    "OTLP spool: \(queue.damagedRecords) torn record(s) cut off the end of a file in \(Self.printable(queue.directory)) left open by a crash"
+                    "OTLPWire spool: \(queue.damagedRecords) torn record(s) cut off the end of a file in \(Self.printable(queue.directory)) left open by a crash"
                 )
             }
             let uploader = OTLPSpoolUploader(queue: queue, sender: sender, counters: counters, diagnostics: diagnostics)
@@ -136,7 +136,7 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
                 counters.writeFailed(bytes: 0)
                 return false
             }
-            let encodable = Item.droppingTooDeeplyNested(items, counters: counters, reporter: "OTLP spool", diagnostics: diagnostics)
+            let encodable = Item.droppingTooDeeplyNested(items, counters: counters, reporter: "OTLPWire spool", diagnostics: diagnostics)
             var complete = items.count == encodable.count
             guard !encodable.isEmpty else { return false }
             // A batch over the spool's record limit is split into records that fit; a single item over it is
@@ -148,7 +148,7 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
                 complete = false
                 counters.dropped(oversized, kind, .itemTooLarge)
                 diagnostics(
-                    "OTLP spool: \(oversized) \(kind.noun(oversized)) dropped (\(OTLPDropReason.itemTooLarge)): each alone is over the spool's \(queue.maxAppendBytes)-byte record limit (an eighth of maxBytes, from 32 KiB to 16 MiB)"
+                    "OTLPWire spool: \(oversized) \(kind.noun(oversized)) dropped (\(OTLPDropReason.itemTooLarge)): each alone is over the spool's \(queue.maxAppendBytes)-byte record limit (an eighth of maxBytes, from 32 KiB to 16 MiB)"
                 )
             }
             for (index, request) in requests.enumerated() {
@@ -167,7 +167,7 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
                     if dropped > 0 {
                         counters.dropped(dropped, kind, .spoolFull)
                         diagnostics(
-                            "OTLP spool: \(dropped) \(kind.noun(dropped)) dropped (\(OTLPDropReason.spoolFull)): \(Self.printable(queue.directory)) is over its \(queue.maxBytes) bytes"
+                            "OTLPWire spool: \(dropped) \(kind.noun(dropped)) dropped (\(OTLPDropReason.spoolFull)): \(Self.printable(queue.directory)) is over its \(queue.maxBytes) bytes"
                         )
                     }
                 } catch {
@@ -176,7 +176,8 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
                     counters.dropped(failed, kind, .writeFailed)
                     counters.writeFailed(bytes: 0)
                     diagnostics(
-                        "OTLP spool: \(failed) \(kind.noun(failed)) dropped (\(OTLPDropReason.writeFailed)): \(Self.printable("\(error)"))")
+                        "OTLPWire spool: \(failed) \(kind.noun(failed)) dropped (\(OTLPDropReason.writeFailed)): \(Self.printable("\(error)"))"
+                    )
                     return false
                 }
             }
@@ -232,7 +233,7 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
             if left > 0 {
                 let why = uploader?.lastFailure.map { " (the last upload to \(endpoint.redactedURL): \($0))" } ?? ""
                 diagnostics(
-                    "OTLP spool: \(left) \(Item.signal.noun(left)) left in \(Self.printable(queue.directory)) for the next start\(why)")
+                    "OTLPWire spool: \(left) \(Item.signal.noun(left)) left in \(Self.printable(queue.directory)) for the next start\(why)")
             }
         }
         sender.shutdown()

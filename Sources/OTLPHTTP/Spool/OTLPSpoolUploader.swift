@@ -87,7 +87,7 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
             if lost > 0 {
                 counters.dropped(lost, kind, .spoolDamaged)
                 diagnostics(
-                    "OTLP spool \(directoryName): \(lost) \(kind.noun(lost)) dropped (\(OTLPDropReason.spoolDamaged)): a spool file was damaged or deleted by someone else"
+                    "OTLPWire spool \(directoryName): \(lost) \(kind.noun(lost)) dropped (\(OTLPDropReason.spoolDamaged)): a spool file was damaged or deleted by someone else"
                 )
             }
             guard let next else { return .empty }
@@ -117,7 +117,7 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
         } catch {
             // Not a request we could have written (damaged on disk): skipped; its items are unknown.
             diagnostics(
-                "OTLP spool \(directoryName): the record at offset \(record.offset) of file \(record.file) is unreadable and skipped (its items are lost): \(error)"
+                "OTLPWire spool \(directoryName): the record at offset \(record.offset) of file \(record.file) is unreadable and skipped (its items are lost): \(error)"
             )
             do throws(OTLPWriteError) {
                 try queue.skipDamaged(record)
@@ -158,7 +158,7 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
                 quarantined += refused.items
                 if dropped > 0 {
                     diagnostics(
-                        "OTLP spool \(directoryName): the quarantine is over its \(queue.quarantineMaxBytes) bytes: its oldest files, \(dropped) \(kind.noun(dropped)) refused earlier, were deleted"
+                        "OTLPWire spool \(directoryName): the quarantine is over its \(queue.quarantineMaxBytes) bytes: its oldest files, \(dropped) \(kind.noun(dropped)) refused earlier, were deleted"
                     )
                 }
             }
@@ -169,11 +169,11 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
         counters.exported(delivery.acceptedItems, kind, bytes: delivery.acceptedBytes)
         counters.dropped(delivery.rejectedItems, kind, .rejected)
         for message in delivery.messages {
-            diagnostics("OTLP spool: \(sender.endpoint.redactedURL) \(OTLPDiagnostics.printable(message, maxCharacters: 512))")
+            diagnostics("OTLPWire spool: \(sender.endpoint.redactedURL) \(OTLPDiagnostics.printable(message, maxCharacters: 512))")
         }
         if quarantined > 0 {
             diagnostics(
-                "OTLP spool: \(quarantined) \(kind.noun(quarantined)) refused by the collector (\(OTLPDropReason.rejected)) kept in \(OTLPDiagnostics.printable(queue.quarantineDirectory, maxCharacters: 256))"
+                "OTLPWire spool: \(quarantined) \(kind.noun(quarantined)) refused by the collector (\(OTLPDropReason.rejected)) kept in \(OTLPDiagnostics.printable(queue.quarantineDirectory, maxCharacters: 256))"
             )
         }
         return acknowledge(
@@ -186,7 +186,7 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
         } catch {
             // Delivered, but the checkpoint is not durable: after a crash this record may be sent again.
             diagnostics(
-                "OTLP spool \(directoryName): \(OTLPDiagnostics.printable("\(error)", maxCharacters: 512)); a record may be sent again after a restart"
+                "OTLPWire spool \(directoryName): \(OTLPDiagnostics.printable("\(error)", maxCharacters: 512)); a record may be sent again after a restart"
             )
         }
         return .acknowledged(exported: exported, rejected: rejected, quarantined: quarantined)
@@ -236,7 +236,7 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
                 _ = queue.waitForRecords(withinSeconds: 60)
             case .acknowledged, .unreadable:
                 if outageReported {
-                    diagnostics("OTLP spool: \(sender.endpoint.redactedURL) answers again; uploading \(directoryName)")
+                    diagnostics("OTLPWire spool: \(sender.endpoint.redactedURL) answers again; uploading \(directoryName)")
                 }
                 failures = 0
                 outageReported = false
@@ -252,7 +252,7 @@ package final class OTLPSpoolUploader: @unchecked Sendable {
                 if !outageReported {
                     let cause = isSpoolError ? "a spool error (\(reason))" : "cannot deliver to \(sender.endpoint.redactedURL) (\(reason))"
                     diagnostics(
-                        "OTLP spool: \(cause); \(queue.pendingItems) \(kind.noun(queue.pendingItems)) kept in \(directoryName), trying again in \(Int(wait.rounded(.up))) s"
+                        "OTLPWire spool: \(cause); \(queue.pendingItems) \(kind.noun(queue.pendingItems)) kept in \(directoryName), trying again in \(Int(wait.rounded(.up))) s"
                     )
                     outageReported = true
                 }

@@ -188,7 +188,7 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
                 return
             }
             diagnostics(
-                "OTLP rotating sink: \(path), created by this sink with \(current.items) items, was changed by someone else (moved, removed, replaced or resized); left alone"
+                "OTLPWire file output: \(path), created by this sink with \(current.items) items, was changed by someone else (moved, removed, replaced or resized); left alone"
             )
             self.current = nil
         }
@@ -283,7 +283,7 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
             if file.path != target {
                 guard file.isUnchanged(try? OTLPFileStatus.of(path: file.path)) else {
                     diagnostics(
-                        "OTLP rotating sink: \(file.path) was changed by someone else (moved, removed, replaced or resized); left alone, not counted"
+                        "OTLPWire file output: \(file.path) was changed by someone else (moved, removed, replaced or resized); left alone, not counted"
                     )
                     continue
                 }
@@ -291,7 +291,7 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
                     try OTLPSystemCall.renameWithoutReplacing(file.path, to: target)
                     file.path = target
                 } catch {
-                    diagnostics("OTLP rotating sink: \(error); \(file.path) keeps its name")
+                    diagnostics("OTLPWire file output: \(error); \(file.path) keeps its name")
                 }
             }
             moved.append(file)
@@ -318,14 +318,14 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
             do throws(OTLPWriteError) {
                 guard old.isUnchanged(try OTLPFileStatus.of(path: old.path)) else {
                     diagnostics(
-                        "OTLP rotating sink: \(old.path), \(whose), was changed by someone else (moved, removed, replaced or resized); left alone, not counted"
+                        "OTLPWire file output: \(old.path), \(whose), was changed by someone else (moved, removed, replaced or resized); left alone, not counted"
                     )
                     continue
                 }
                 try OTLPSystemCall.check("cannot delete \(old.path)") { unlink(old.path) }
                 if !old.isFromEarlierRun { counters.dropped(old.items, signal, .retention) }
             } catch {
-                diagnostics("OTLP rotating sink: \(error); kept, deleted at the next rotation")
+                diagnostics("OTLPWire file output: \(error); kept, deleted at the next rotation")
                 kept.append(old)
             }
         }
@@ -358,10 +358,10 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
             try shift(finished)
         } catch {
             if (try? OTLPFileStatus.of(path: path))?.isSameFile(as: finished.status) == true {
-                diagnostics("OTLP rotating sink: cannot rotate: \(error); writing on to \(path)")
+                diagnostics("OTLPWire file output: cannot rotate: \(error); writing on to \(path)")
                 return
             }
-            diagnostics("OTLP rotating sink: cannot rotate: \(error)")
+            diagnostics("OTLPWire file output: cannot rotate: \(error)")
         }
         file = nil
         current = nil

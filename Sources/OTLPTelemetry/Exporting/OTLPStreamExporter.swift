@@ -125,7 +125,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
             staging.removeAll()
             // Values nested past what any reader accepts (each array or key-value list is at least two message
             // levels; readers allow at most 128) are refused (and counted) before the encoder recurses into them.
-            let encodable = Item.droppingTooDeeplyNested(items, counters: counters, reporter: "OTLP exporter", diagnostics: diagnostics)
+            let encodable = Item.droppingTooDeeplyNested(items, counters: counters, reporter: "OTLPWire exporter", diagnostics: diagnostics)
             // Items left out: too deeply nested, then (counted when the batch is done) too large for readers.
             var tooLarge = items.count - encodable.count
             let tooDeeplyNested = tooLarge
@@ -165,7 +165,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                 let failed = items.count - tooLarge
                 counters.writeFailed(bytes: 0)
                 counters.dropped(failed, Item.signal, .writeFailed)
-                diagnostics("OTLP exporter: \(failed) \(Self.noun(failed)) dropped: \(error)")
+                diagnostics("OTLPWire exporter: \(failed) \(Self.noun(failed)) dropped: \(error)")
                 // Start the next batch from a clean writer (a gzip member cut short must not continue), and
                 // from a freshly opened file when the exporter owns one.
                 writer = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip, zstd: zstd)
@@ -189,7 +189,8 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         if part.count == 1 {
             tooLarge += 1
             diagnostics(
-                "OTLP exporter: 1 \(Self.noun(1)) dropped (\(OTLPDropReason.itemTooLarge)): readers would refuse its record: \(refusal)")
+                "OTLPWire exporter: 1 \(Self.noun(1)) dropped (\(OTLPDropReason.itemTooLarge)): readers would refuse its record: \(refusal)"
+            )
             return
         }
         let middle = part.startIndex + part.count / 2

@@ -142,7 +142,7 @@ struct DemoSpoolTests {
             URL(fileURLWithPath: "/bin/sh"), ["-c", "trap '' XFSZ; ulimit -f 16; exec \"$0\" --config \"$1\" out1", demo, config.path],
             in: directory)
         #expect(limited.status != 0)
-        #expect(limited.errors.contains("OTLP spool: 146 spans dropped (write_failed)"), "\(limited.errors)")
+        #expect(limited.errors.contains("OTLPWire spool: 146 spans dropped (write_failed)"), "\(limited.errors)")
         // What is in the spool is whole records only.
         for file in try FileManager.default.subpathsOfDirectory(atPath: spool) where file.hasSuffix(".u32be.bin") {
             let validate = try OTLPProcess.run(OTLPProcess.executable("otlp-dump"), ["validate", "\(spool)/\(file)"])

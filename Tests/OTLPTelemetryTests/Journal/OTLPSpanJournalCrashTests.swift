@@ -71,7 +71,7 @@ struct OTLPSpanJournalCrashTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = directory.appendingPathComponent("state").path
         var generator = SystemRandomNumberGenerator()
-        // One output path, as an app has: each start moves the previous file aside (traces.u32be.bin.N).
+        // One output path, as an app has: each start moves the previous file aside (traces.N.u32be.bin, newest 1).
         let path = directory.appendingPathComponent("traces.u32be.bin").path
         for run in 0..<50 {
             let recovered = try Self.runAndKill(
@@ -86,7 +86,7 @@ struct OTLPSpanJournalCrashTests {
         let again = try OTLPProcess.run(Self.writer, ["recover", state, path])
         #expect(again.output == "recovered 0 skipped 0\n", "after a clean shutdown nothing is recovered")
 
-        let paths = [path] + (1...60).map { "\(path).\($0)" }
+        let paths = [path] + (1...60).map { directory.appendingPathComponent("traces.\($0).u32be.bin").path }
         let spans = try Self.spans(in: paths)
         let byProcess = Dictionary(grouping: spans, by: \.pid)
         #expect(byProcess.count == 50)

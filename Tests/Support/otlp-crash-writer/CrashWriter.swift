@@ -57,6 +57,8 @@ struct CrashWriter {
         let telemetry = OTLPTelemetry(
             configuration: .init(
                 service: .init(name: "crash-writer"), traces: .init(path: tracesPath),
+                // Every earlier run's file is kept (the test reads all of them): rotation counts them toward maxFiles.
+                rotation: .init(maxFiles: 1000),
                 batch: .init(maxQueueSize: 100_000, maxExportBatchSize: 16, scheduleDelaySeconds: 0.002)))
         do {
             let recovery = try telemetry.openSpanJournal(directory: stateDirectory)
