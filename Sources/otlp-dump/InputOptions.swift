@@ -27,7 +27,7 @@ enum SignalChoice: String, ExpressibleByArgument, CaseIterable {
 struct InputOptions: ParsableArguments {
     @Argument(
         help:
-            "Files to read; `-` is standard input; a directory reads its OTLP files (names otlp-dump recognises: .u32be, .varint, .jsonl, .ndjson, .json, .pb, .binpb; gzip, zstd or neither) in name order."
+            "Files to read; `-` is standard input; a directory reads its OTLP files (names otlp-dump recognises: .u32be, .varint, .jsonl, .ndjson, .json, .pb, .binpb; gzip, zstd or neither) in name order (print, stats and validate; FIFOs and devices in it are skipped)."
     )
     var files: [String] = ["-"]
 
@@ -65,12 +65,19 @@ struct InputOptions: ParsableArguments {
             }
             let directory = file.hasSuffix("/") ? file : file + "/"
             do throws(OTLPWriteError) {
-                let names = try OTLPSystemCall.names(inDirectory: file).filter { name in
-                    !name.hasPrefix(".") && Self.isOTLPFileName(name) && OTLPFileStatus.reached(by: directory + name)?.isDirectory == false
+                var names: [String] = []
+                for name in try OTLPSystemCall.names(inDirectory: file) where !name.hasPrefix(".") && Self.isOTLPFileName(name) {
+                    guard let found = OTLPFileStatus.reached(by: directory + name), !found.isDirectory else { continue }
+                    // A FIFO or device would block the read or never end: only regular files are read from a directory.
+                    guard found.isRegularFile else {
+                        Output.diagnostic("\(displayName(directory + name)): skipped: not a regular file")
+                        continue
+                    }
+                    names.append(name)
                 }
                 if names.isEmpty {
                     Output.diagnostic(
-                        "\(displayName(file)): a directory with no OTLP file (names ending .u32be.bin, .jsonl, … gzip or not)")
+                        "\(displayName(file)): a directory with no OTLP file (names ending .u32be.bin, .jsonl, …; gzip, zstd or neither)")
                     if status == .success { status = ExitStatus.ioError }
                 }
                 out += names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { directory + $0 }

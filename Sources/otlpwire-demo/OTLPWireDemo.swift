@@ -136,6 +136,15 @@ struct OTLPWireDemo: ParsableCommand {
             FileHandle.standardError.write(Data("otlpwire-demo: \(warning)\n".utf8))
         }
         configuration.otlp = fromEnvironment.otlp
+        // One demo per directory: the lock is taken before the previous run's files are removed, so a second
+        // demo on the same directory stops here and leaves the first one's files alone. Held to the end.
+        let demoLock: OTLPOutputLock
+        do throws(OTLPWriteError) {
+            demoLock = try OTLPOutputLock(outputPath: "\(directory)/otlpwire-demo")
+        } catch {
+            throw DemoFailure("\(error)", status: .ioError)
+        }
+        defer { withExtendedLifetime(demoLock) {} }
         for file in ["traces.u32be.bin", "logs.u32be.bin.gz"] {
             let path = "\(directory)/\(file)"
             guard unlink(path) != 0 else { continue }

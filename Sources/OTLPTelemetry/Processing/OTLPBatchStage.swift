@@ -42,6 +42,8 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     /// Set when shutdown's deadline passed: what is left was counted dropped, and the worker exports nothing
     /// more.
     private var isAbandoned = false
+    /// Items of the write that was still with the exporter when shutdown's deadline passed (counted dropped then).
+    private var stuckAtDeadline = 0
     /// Items dropped for a full queue since the worker last took the queue, and the most the queue would
     /// have had to hold at once (``peakQueueDemand``).
     private var overflowSinceTake = 0
@@ -163,16 +165,21 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             queue = []
             inFlight = exporting
             isAbandoned = true
+            // The batch stuck with the exporter is counted dropped too, now: the process may end before the
+            // write does. Should the write complete after all, the worker takes this count back (the exporter
+            // counts the batch itself), so every item is counted once.
+            stuckAtDeadline = exporting
         }
         let pending = inFlight + queue.count
         condition.unlock()
         let noun = Item.signal.noun(2)
-        if abandoned > 0 { counters.dropped(abandoned, Item.signal, .shutdownTimeout) }
+        if abandoned + pending > 0, !finished, deadline != nil {
+            counters.dropped(abandoned + pending, Item.signal, .shutdownTimeout)
+        }
         if !finished, deadline != nil {
             diagnostics(
-                "OTLPWire telemetry: shutdown's deadline passed: \(abandoned) \(Item.signal.noun(abandoned)) not yet exported dropped (\(OTLPDropReason.shutdownTimeout))"
-                    + (pending > 0
-                        ? "; \(pending) \(Item.signal.noun(pending)) still with the exporter, counted when it lets go of them" : ""))
+                "OTLPWire telemetry: shutdown's deadline passed: \(abandoned + pending) \(Item.signal.noun(abandoned + pending)) not exported dropped (\(OTLPDropReason.shutdownTimeout))"
+                    + (pending > 0 ? ", \(pending) of them in a write to the exporter that had not ended" : ""))
         } else if !finished {
             diagnostics(
                 "OTLPWire telemetry: shutdown gave up after \(configuration.exportTimeoutSeconds) s without progress; "
@@ -280,6 +287,12 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
                 if exporter.export(batch) { OTLPSpanJournal.acknowledgeExported(batch) }
                 condition.lock()
                 inFlight -= end - start
+                if stuckAtDeadline > 0 {
+                    // This write outlived shutdown's deadline, which counted its items dropped: the exporter has
+                    // counted them now.
+                    counters.withdrawDropped(stuckAtDeadline, Item.signal, .shutdownTimeout)
+                    stuckAtDeadline = 0
+                }
                 exporting = 0
                 batchesCompleted += 1
                 condition.broadcast()

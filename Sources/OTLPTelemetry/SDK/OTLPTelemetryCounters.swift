@@ -74,6 +74,22 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
     }
 
     /// Counts `count` items of `signal` dropped for `reason`.
+    /// Takes back `count` items counted dropped for `reason` that turned out to be counted otherwise (a write
+    /// given up at shutdown's deadline that completed after all: the exporter counts its items itself).
+    package func withdrawDropped(_ count: Int, _ signal: OTLPSignal, _ reason: OTLPDropReason) {
+        guard count > 0 else { return }
+        lock.withLock {
+            func withdraw(_ dropped: inout [OTLPDropReason: Int]) {
+                let left = (dropped[reason] ?? 0) - count
+                dropped[reason] = left > 0 ? left : nil
+            }
+            switch signal {
+            case .traces: withdraw(&state.spansDropped)
+            case .logs: withdraw(&state.logRecordsDropped)
+            }
+        }
+    }
+
     package func dropped(_ count: Int, _ signal: OTLPSignal, _ reason: OTLPDropReason) {
         guard count > 0 else { return }
         lock.withLock {
