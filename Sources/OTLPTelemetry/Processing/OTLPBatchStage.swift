@@ -99,9 +99,14 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     package func onEnd(_ item: Item) {
         counters.received(1, Item.signal)
         condition.lock()
+        // Still behind: the caller takes the oldest batch off the queue and renders it itself (encoding, checks,
+        // compression), which spreads the export's cost over the producers and slows them down to its pace. A
+        // full queue is made room in this way too, before anything is dropped.
+        var batch = takeBatchToRender()
         if let reason = waitForRoom() {
             condition.unlock()
             counters.dropped(1, Item.signal, reason)
+            if let renderingExporter, !batch.isEmpty { render(batch, renderingExporter) }
             return
         }
         if queue.count >= helpThreshold {
@@ -115,29 +120,34 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             if let reason = waitForRoom() {
                 condition.unlock()
                 counters.dropped(1, Item.signal, reason)
+                if let renderingExporter, !batch.isEmpty { render(batch, renderingExporter) }
                 return
             }
             queue.append(prepared)
         } else {
             queue.append(item)
         }
-        // Still behind: the caller takes the oldest batch off the queue and renders it itself (encoding, checks,
-        // compression), which spreads the export's cost over the producers and slows them down to its pace.
-        var batch: [Item] = []
-        if renderingExporter != nil, queue.count >= renderThreshold,
-            renderingItems + renderedItems + configuration.maxExportBatchSize <= renderBudget
-        {
-            let count = min(configuration.maxExportBatchSize, queue.count)
-            batch = Array(queue[..<count])
-            queue.removeFirst(count)
-            renderingItems += count
-        }
+        if batch.isEmpty { batch = takeBatchToRender() }
         // The first item starts the schedule delay; a full batch is exported at once; callers waiting for room
         // have some once a batch left the queue.
         let wake = queue.count == 1 || queue.count == configuration.maxExportBatchSize || (!batch.isEmpty && waitingCallers > 0)
         condition.unlock()
         if wake { condition.broadcast() }
         if let renderingExporter, !batch.isEmpty { render(batch, renderingExporter) }
+    }
+
+    /// The oldest batch, taken off the queue for the caller to render (holding `condition`'s lock), when the
+    /// exporter can render, the stage is not shut down, the queue is at least half full and callers hold less
+    /// than ``renderBudget``; else none.
+    private func takeBatchToRender() -> [Item] {
+        guard renderingExporter != nil, !isShutDown, queue.count >= renderThreshold,
+            renderingItems + renderedItems + configuration.maxExportBatchSize <= renderBudget
+        else { return [] }
+        let count = min(configuration.maxExportBatchSize, queue.count)
+        let batch = Array(queue[..<count])
+        queue.removeFirst(count)
+        renderingItems += count
+        return batch
     }
 
     /// Renders `batch` (taken off the queue by a caller) on the caller's thread and hands it to the worker,
@@ -316,10 +326,11 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             peakDemand = max(peakDemand, queue.count + renderingItems + renderedItems + overflowSinceTake)
             overflowSinceTake = 0
             var taken: [Item]
-            if renderingExporter != nil && queue.count > configuration.maxExportBatchSize && flushCompleted == flushRequested && !isShutDown
+            if renderingExporter != nil && queue.count > configuration.maxExportBatchSize && queue.count >= renderThreshold
+                && flushCompleted == flushRequested && !isShutDown
             {
-                // One batch at a time (unless asked to flush): what stays queued is there for callers to render
-                // if they fall further behind, and the batches they rendered are written between the worker's own.
+                // Far behind, one batch at a time (unless asked to flush): what stays queued is there for callers to
+                // render, and the batches they rendered are written between the worker's own.
                 taken = Array(queue[..<configuration.maxExportBatchSize])
                 queue.removeFirst(configuration.maxExportBatchSize)
             } else {
