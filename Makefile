@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 DUMP := .build/debug/otlp-dump
 FORMAT_PATHS := Package.swift Sources Tests Benchmarks FuzzTesting
 
-.PHONY: all deps build demo test check-docs check-format format check-generated generate bench bench-deps bench-smoke bench-delivery bench-pipeline sanitize fuzz fuzz-smoke clean
+.PHONY: all deps build demo test check-docs check-format format check-generated generate bench bench-deps bench-smoke bench-burst bench-delivery bench-pipeline sanitize fuzz fuzz-smoke clean
 
 all: build
 
@@ -91,15 +91,25 @@ bench-deps: deps
 	fi
 
 ## bench: the yardstick peer beside the reference encoders, decoding throughput, 1 GB memory check,
-## and the tracing pipeline (ns and allocations per span, throughput into a file)
+## the tracing pipeline (ns and allocations per span, throughput into a file) and the burst (bench-burst)
 bench: bench-deps
 	Benchmarks/run-yardstick.sh
 	Benchmarks/TracingBenchmark/run.sh
+	$(MAKE) bench-burst
+
+## bench-burst: 4 threads x 25,000 spans and 25,000 log records into files (u32be traces, gzip logs) at the
+## default batching, RUNS runs (default 3) with whenFull drop and with wait: what was dropped per run; then the
+## batching worker's instructions per span and per log record (callgrind)
+bench-burst: bench-deps
+	Benchmarks/TracingBenchmark/run.sh --burst --runs $(or $(RUNS),3)
+	Benchmarks/TracingBenchmark/run.sh --burst --runs $(or $(RUNS),3) --when-full wait
+	Benchmarks/TracingBenchmark/worker-instructions.sh
 
 ## bench-smoke: a small run of the same (CI): hashes must agree, decoding run on a small file (debug otlp-dump)
 bench-smoke: bench-deps
 	Benchmarks/run-yardstick.sh --smoke
 	Benchmarks/TracingBenchmark/run.sh --spans 20000 --reps 1
+	Benchmarks/TracingBenchmark/run.sh --burst --items 2500 --runs 1
 
 ## bench-delivery: the yardstick workload delivered to rotel (--exporter blackhole) on loopback by OTLPWire's
 ## OTLP/HTTP exporter and by swift-otel 1.6's, interleaved (ITEMS, ROUNDS); not in CI: swift-otel takes minutes to build

@@ -394,6 +394,9 @@ public final class OTLPTelemetry: Sendable {
                 "raise \(key) from \(configuration.batch(for: .logs).maxQueueSize) to at least \(logStage.peakQueueDemand) to hold this run's peak of log records"
             )
         }
+        if !advice.isEmpty {
+            advice.append("or make callers wait for room instead: batch.whenFull = wait (OTEL_BSP_WHEN_FULL=wait)")
+        }
         return advice.isEmpty ? "" : ". Dropped for a full queue (queue_full): " + advice.joined(separator: "; ")
     }
 }

@@ -32,7 +32,11 @@ extension OTLPTelemetryConfiguration {
     ///   and ``OTLPExporterConfiguration/SignalOverride/tls``; `_INSECURE` (gRPC only) is warned about.
     /// - `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`: ``sampling``.
     /// - `OTEL_BSP_*`: ``batch``; `OTEL_BLRP_*`: ``logsBatch`` (starting from ``batch`` when there is none).
-    ///   Delays and timeouts are in milliseconds; a timeout of 0 means the longest one accepted.
+    ///   Delays and timeouts are in milliseconds; a timeout of 0 means the longest one accepted. Besides the
+    ///   specification's variables, `OTEL_BSP_WHEN_FULL` / `OTEL_BLRP_WHEN_FULL` (`drop` or `wait`) and
+    ///   `OTEL_BSP_WHEN_FULL_TIMEOUT` / `OTEL_BLRP_WHEN_FULL_TIMEOUT` (milliseconds) set
+    ///   ``OTLPBatchConfiguration/whenFull`` and ``OTLPBatchConfiguration/whenFullTimeoutSeconds``: this SDK's
+    ///   own, not the specification's.
     /// - `OTEL_ATTRIBUTE_*`, `OTEL_SPAN_*`, `OTEL_EVENT_ATTRIBUTE_COUNT_LIMIT`,
     ///   `OTEL_LINK_ATTRIBUTE_COUNT_LIMIT`, `OTEL_LOGRECORD_ATTRIBUTE_*`: ``limits``. Spans and log records
     ///   share one set of limits: a signal's own variable wins over the general one and sets the limit of
@@ -252,6 +256,15 @@ extension OTLPTelemetryConfiguration {
             "\(prefix)EXPORT_TIMEOUT", in: OTLPBatchConfiguration.exportTimeoutSecondsRange, zeroMeansIndefinite: true)
         {
             batch.exportTimeoutSeconds = timeout
+            changed = true
+        }
+        // Not the specification's: what a caller does when the queue is full, and how long it waits.
+        if let whenFull = reader.choice("\(prefix)WHEN_FULL", OTLPBatchConfiguration.WhenFull.allCases.map { ($0.rawValue, $0) }) {
+            batch.whenFull = whenFull
+            changed = true
+        }
+        if let timeout = reader.milliseconds("\(prefix)WHEN_FULL_TIMEOUT", in: OTLPBatchConfiguration.whenFullTimeoutSecondsRange) {
+            batch.whenFullTimeoutSeconds = timeout
             changed = true
         }
         let queueName = "\(prefix)MAX_QUEUE_SIZE"

@@ -423,7 +423,9 @@ extension OTLPTelemetryConfiguration.Rotation {
 }
 
 extension OTLPBatchConfiguration {
-    enum CodingKeys: String, CodingKey, CaseIterable { case maxQueueSize, maxExportBatchSize, scheduleDelaySeconds, exportTimeoutSeconds }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case maxQueueSize, maxExportBatchSize, scheduleDelaySeconds, exportTimeoutSeconds, whenFull, whenFullTimeoutSeconds
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -433,6 +435,9 @@ extension OTLPBatchConfiguration {
         maxExportBatchSize = try container.decodeIntegerIfPresent(forKey: .maxExportBatchSize) ?? defaults.maxExportBatchSize
         scheduleDelaySeconds = try container.decodeIfPresent(Double.self, forKey: .scheduleDelaySeconds) ?? defaults.scheduleDelaySeconds
         exportTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .exportTimeoutSeconds) ?? defaults.exportTimeoutSeconds
+        whenFull = try container.decodeIfPresent(WhenFull.self, forKey: .whenFull) ?? defaults.whenFull
+        whenFullTimeoutSeconds =
+            try container.decodeIfPresent(Double.self, forKey: .whenFullTimeoutSeconds) ?? defaults.whenFullTimeoutSeconds
     }
 }
 

@@ -19,18 +19,20 @@ public import OTLPWire
 /// of the readers' default inflation ratio limit (`OTLPReaderOptions.default.maxInflationRatio`, 200:1) is
 /// written as a stored (level 0) member instead, so that a file of such data never looks like a gzip bomb
 /// to a reader.
-public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unchecked Sendable {
+public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExporter, @unchecked Sendable {
     private let lock = NSLock()
     private var sink: (any OTLPByteSink)?
     /// Opens the sink again after a failure (exporters made with a path).
     private let reopen: (@Sendable () throws(OTLPWriteError) -> any OTLPByteSink)?
-    /// The file this exporter opens itself (``init(path:framing:gzip:durability:resource:counters:diagnostics:)``),
+    /// The file this exporter opens itself (``init(path:framing:gzip:zstd:durability:resource:counters:diagnostics:)``),
     /// and the advisory lock it holds on it from the first open until shutdown, so that two exporters never
     /// append to one file and roll back each other's records.
     private let ownedPath: String?
     private var outputLock: OTLPOutputLock?
-    private let staging = OTLPMemorySink()
-    private var writer: OTLPRecordWriter
+    /// Renderers not in use: the worker and each caller helping it (``render(_:)``) take one, so that batches
+    /// are encoded and compressed on several threads at once and written in turn.
+    private let renderersLock = NSLock()
+    private var idleRenderers: [Renderer] = []
     private let framing: OTLPFraming
     private let gzip: Bool
     private let zstd: Bool
@@ -48,10 +50,20 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     private let readerMaxLineBytes = OTLPReaderOptions.default.maxLineBytes
     /// Most uncompressed bytes per gzip byte the exporter writes: a quarter of the readers' default limit.
     private let maxMemberRatio = max(1, OTLPReaderOptions.default.maxInflationRatio / 4)
-    /// Uncompressed bytes (prefixes and messages, or lines) staged for the current batch.
-    private var stagedRecordBytes = 0
-    private let encoder = OTLPEncoder()
-    private let jsonEncoder = OTLPJSONEncoder()
+
+    /// What one thread needs to render a batch: an encoder, a staging buffer and a record writer into it.
+    private final class Renderer {
+        let staging = OTLPMemorySink()
+        var writer: OTLPRecordWriter
+        let encoder = OTLPEncoder()
+        let jsonEncoder = OTLPJSONEncoder()
+        /// Uncompressed bytes (prefixes and messages, or lines) staged for the current batch.
+        var stagedRecordBytes = 0
+
+        init(framing: OTLPFraming, gzip: Bool, zstd: Bool) {
+            writer = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip, zstd: zstd)
+        }
+    }
 
     /// - Parameters:
     ///   - sink: where the records go.
@@ -70,7 +82,8 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     ) {
         self.init(
             sink: sink, reopen: nil, ownedPath: nil, framing: framing, gzip: gzip, zstd: zstd, durability: durability,
-            resource: resource, counters: counters, diagnostics: diagnostics)
+            resource: resource,
+            counters: counters, diagnostics: diagnostics)
     }
 
     private init(
@@ -89,7 +102,6 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
         self.resource = resource
         self.counters = counters
         self.diagnostics = diagnostics
-        writer = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip, zstd: zstd)
     }
 
     /// Appends to the file at `path`, created if missing. The file is opened when the first batch is
@@ -117,72 +129,102 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
     @discardableResult
     public func export(_ items: [Item]) -> Bool {
         guard !items.isEmpty else { return true }
-        return lock.withLock {
-            guard !isShutDown else {
-                counters.dropped(items.count, Item.signal, .shutDown)
-                return false
+        return write(render(items))
+    }
+
+    /// `items` encoded, checked, framed (and gzip-compressed) into the bytes ``write(_:)`` hands the sink,
+    /// without the exporter's lock: any thread may render while another writes. Items readers would refuse
+    /// are left out here and counted (`item_too_large`).
+    package func render(_ items: [Item]) -> OTLPRenderedBatch {
+        let renderer = renderersLock.withLock { idleRenderers.popLast() } ?? Renderer(framing: framing, gzip: gzip, zstd: zstd)
+        defer { renderersLock.withLock { idleRenderers.append(renderer) } }
+        // Values nested past what any reader accepts (each array or key-value list is at least two message
+        // levels; readers allow at most 128) are refused (and counted) before the encoder recurses into them.
+        let encodable = Item.droppingTooDeeplyNested(items, counters: counters, reporter: "OTLPWire exporter", diagnostics: diagnostics)
+        // Items left out: too deeply nested, then (counted when the batch is done) too large for readers.
+        var tooLarge = items.count - encodable.count
+        let tooDeeplyNested = tooLarge
+        defer { counters.dropped(tooLarge - tooDeeplyNested, Item.signal, .itemTooLarge) }
+        renderer.staging.removeAll()
+        renderer.stagedRecordBytes = 0
+        do {
+            var parts: [ArraySlice<Item>] = []
+            if !encodable.isEmpty { try stage(encodable[...], renderer, tooLarge: &tooLarge, parts: &parts) }
+            if gzip || zstd, tooLarge < items.count {
+                try renderer.writer.flush()
+                if renderer.stagedRecordBytes / max(renderer.staging.bytes.count, 1) > maxMemberRatio { try restageStored(parts, renderer) }
             }
-            staging.removeAll()
-            // Values nested past what any reader accepts (each array or key-value list is at least two message
-            // levels; readers allow at most 128) are refused (and counted) before the encoder recurses into them.
-            let encodable = Item.droppingTooDeeplyNested(items, counters: counters, reporter: "OTLPWire exporter", diagnostics: diagnostics)
-            // Items left out: too deeply nested, then (counted when the batch is done) too large for readers.
-            var tooLarge = items.count - encodable.count
-            let tooDeeplyNested = tooLarge
-            defer { counters.dropped(tooLarge - tooDeeplyNested, Item.signal, .itemTooLarge) }
-            do {
-                stagedRecordBytes = 0
-                var parts: [ArraySlice<Item>] = []
-                if !encodable.isEmpty { try stage(encodable[...], tooLarge: &tooLarge, parts: &parts) }
-                guard tooLarge < items.count else { return false }
-                if gzip || zstd {
-                    try writer.flush()
-                    if stagedRecordBytes / max(staging.bytes.count, 1) > maxMemberRatio { try restageStored(parts) }
-                }
-                let sink: any OTLPByteSink
-                if let current = self.sink {
-                    sink = current
-                } else if let reopen {
-                    if let ownedPath, outputLock == nil { outputLock = try OTLPOutputLock(outputPath: ownedPath) }
-                    sink = try reopen()
-                    self.sink = sink
-                } else {
-                    throw OTLPWriteError.io("no sink")
-                }
-                try staging.bytes.withUnsafeBytes { bytes in
-                    Result { () throws(OTLPWriteError) in
-                        if let counting = sink as? any OTLPItemCountingSink {
-                            try counting.write(bytes, itemCount: items.count - tooLarge)
-                        } else {
-                            try sink.write(bytes)
-                        }
+            return OTLPRenderedBatch(bytes: renderer.staging.bytes, itemCount: items.count - tooLarge, leftOutCount: tooLarge)
+        } catch {
+            // The next batch starts from a clean writer (a gzip member cut short must not continue).
+            renderer.writer = OTLPRecordWriter(sink: renderer.staging, framing: framing, gzip: gzip, zstd: zstd)
+            return OTLPRenderedBatch(bytes: [], itemCount: items.count - tooLarge, leftOutCount: tooLarge, failure: error)
+        }
+    }
+
+    /// Hands a rendered batch to the sink in one write (under the exporter's lock) and counts its items:
+    /// exported, or dropped (`write_failed`, `shut_down`).
+    @discardableResult
+    package func write(_ batch: OTLPRenderedBatch) -> Bool {
+        lock.withLock { writeLocked(batch) }
+    }
+
+    /// ``write(_:)``, holding the lock.
+    @discardableResult
+    private func writeLocked(_ batch: OTLPRenderedBatch) -> Bool {
+        guard batch.itemCount > 0 else {
+            guard let failure = batch.failure else { return batch.leftOutCount == 0 }
+            diagnostics("OTLPWire exporter: batch not written: \(failure)")
+            return false
+        }
+        guard !isShutDown else {
+            counters.dropped(batch.itemCount, Item.signal, .shutDown)
+            return false
+        }
+        do {
+            if let failure = batch.failure { throw failure }
+            let sink: any OTLPByteSink
+            if let current = self.sink {
+                sink = current
+            } else if let reopen {
+                if let ownedPath, outputLock == nil { outputLock = try OTLPOutputLock(outputPath: ownedPath) }
+                sink = try reopen()
+                self.sink = sink
+            } else {
+                throw OTLPWriteError.io("no sink")
+            }
+            try batch.bytes.withUnsafeBytes { bytes in
+                Result { () throws(OTLPWriteError) in
+                    if let counting = sink as? any OTLPItemCountingSink {
+                        try counting.write(bytes, itemCount: batch.itemCount)
+                    } else {
+                        try sink.write(bytes)
                     }
-                }.get()
-                if durability == .fsync { try sink.sync() }
-                counters.exported(items.count - tooLarge, Item.signal, bytes: staging.bytes.count)
-                return tooLarge == 0
-            } catch {
-                let failed = items.count - tooLarge
-                counters.writeFailed(bytes: 0)
-                counters.dropped(failed, Item.signal, .writeFailed)
-                diagnostics("OTLPWire exporter: \(failed) \(Self.noun(failed)) dropped: \(error)")
-                // Start the next batch from a clean writer (a gzip member cut short must not continue), and
-                // from a freshly opened file when the exporter owns one.
-                writer = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip, zstd: zstd)
-                if reopen != nil { sink = nil }
-                return false
-            }
+                }
+            }.get()
+            if durability == .fsync { try sink.sync() }
+            counters.exported(batch.itemCount, Item.signal, bytes: batch.bytes.count)
+            return batch.leftOutCount == 0
+        } catch {
+            counters.writeFailed(bytes: 0)
+            counters.dropped(batch.itemCount, Item.signal, .writeFailed)
+            diagnostics("OTLPWire exporter: \(batch.itemCount) \(Self.noun(batch.itemCount)) dropped: \(error)")
+            // The next batch goes to a freshly opened file when the exporter owns one.
+            if reopen != nil { sink = nil }
+            return false
         }
     }
 
     /// Values nested deeper than this are refused before encoding (``OTLPExportable``'s limit).
     static var maxEncodableValueNesting: Int { Item.maxEncodableValueNesting }
 
-    /// Writes `part` to the staging writer as one record if readers would accept it (adding it to `parts`),
-    /// else its halves (recursively); a single item readers would refuse is left out and counted in
+    /// Writes `part` to the renderer's staging writer as one record if readers would accept it (adding it to
+    /// `parts`), else its halves (recursively); a single item readers would refuse is left out and counted in
     /// `tooLarge`.
-    private func stage(_ part: ArraySlice<Item>, tooLarge: inout Int, parts: inout [ArraySlice<Item>]) throws(OTLPWriteError) {
-        guard let refusal = try writeIfReadable(Item.request(Array(part), resource: resource)) else {
+    private func stage(
+        _ part: ArraySlice<Item>, _ renderer: Renderer, tooLarge: inout Int, parts: inout [ArraySlice<Item>]
+    ) throws(OTLPWriteError) {
+        guard let refusal = try writeIfReadable(Item.request(Array(part), resource: resource), renderer) else {
             parts.append(part)
             return
         }
@@ -194,22 +236,24 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
             return
         }
         let middle = part.startIndex + part.count / 2
-        try stage(part[..<middle], tooLarge: &tooLarge, parts: &parts)
-        try stage(part[middle...], tooLarge: &tooLarge, parts: &parts)
+        try stage(part[..<middle], renderer, tooLarge: &tooLarge, parts: &parts)
+        try stage(part[middle...], renderer, tooLarge: &tooLarge, parts: &parts)
     }
 
     /// Replaces the staged gzip member or zstd frames by stored (uncompressed) ones holding the same records.
-    private func restageStored(_ parts: [ArraySlice<Item>]) throws(OTLPWriteError) {
-        staging.removeAll()
-        let stored = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip, zstd: zstd, compressionLevel: 0)
+    private func restageStored(_ parts: [ArraySlice<Item>], _ renderer: Renderer) throws(OTLPWriteError) {
+        renderer.staging.removeAll()
+        let stored = OTLPRecordWriter(sink: renderer.staging, framing: framing, gzip: gzip, zstd: zstd, compressionLevel: 0)
         for part in parts { try stored.write(Item.request(Array(part), resource: resource)) }
         try stored.flush()
     }
 
     /// Writes `request` as one record when readers with their default limits would read it back; otherwise
     /// writes nothing and returns why they would not.
-    private func writeIfReadable(_ request: OTLPSignalData<Item.RequestItem>) throws(OTLPWriteError) -> OTLPReadError? {
-        try encoder.withEncoded(request) { message in
+    private func writeIfReadable(
+        _ request: OTLPSignalData<Item.RequestItem>, _ renderer: Renderer
+    ) throws(OTLPWriteError) -> OTLPReadError? {
+        try renderer.encoder.withEncoded(request) { message in
             Result { () throws(OTLPWriteError) -> OTLPReadError? in
                 do throws(OTLPReadError) {
                     try readerCheck.check(message, as: Item.RequestItem.signal)
@@ -217,16 +261,16 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPExporter, @unch
                     return error
                 }
                 guard framing == .jsonl else {
-                    try writer.writeEncoded(message)
-                    stagedRecordBytes += message.count + (framing == .u32be ? 4 : 10)
+                    try renderer.writer.writeEncoded(message)
+                    renderer.stagedRecordBytes += message.count + (framing == .u32be ? 4 : 10)
                     return nil
                 }
-                let line = jsonEncoder.encode(request)
+                let line = renderer.jsonEncoder.encode(request)
                 guard line.count <= readerMaxLineBytes else {
                     return OTLPReadError(.lineTooLong, "JSON line of \(line.count) bytes, over the limit of \(readerMaxLineBytes)")
                 }
-                try line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try writer.writeEncoded(bytes) } }.get()
-                stagedRecordBytes += line.count + 1
+                try line.withUnsafeBytes { bytes in Result { () throws(OTLPWriteError) in try renderer.writer.writeEncoded(bytes) } }.get()
+                renderer.stagedRecordBytes += line.count + 1
                 return nil
             }
         }.get()

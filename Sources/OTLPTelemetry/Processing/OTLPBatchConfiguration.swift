@@ -12,22 +12,46 @@ public struct OTLPBatchConfiguration: Sendable, Equatable, Codable {
     /// How long a flush and a shutdown (``OTLPTelemetry/forceFlush()``, ``OTLPTelemetry/shutdown()``) wait
     /// for the worker to complete its next batch, in seconds. Default 30, range 1...86,400.
     public var exportTimeoutSeconds: Double
+    /// What a caller whose item finds the queue full does. Default ``WhenFull/drop`` (the specification's
+    /// behaviour).
+    public var whenFull: WhenFull
+    /// How long a caller waits for room with ``WhenFull/wait``, in seconds; when it expires the item is
+    /// dropped and counted (`queue_full_after_wait`). Default 5, range 0.001...86,400 (1 ms to one day).
+    public var whenFullTimeoutSeconds: Double
+
+    /// What a caller does with an item that finds the batching queue full.
+    public enum WhenFull: String, Sendable, Codable, CaseIterable {
+        /// The item is dropped and counted (`queue_full`); the caller never waits: the specification's
+        /// behaviour.
+        case drop
+        /// The caller waits until the worker has taken the queue (at most
+        /// ``OTLPBatchConfiguration/whenFullTimeoutSeconds``), so that a burst slows its producers down instead
+        /// of losing items: for command-line tools and batch jobs that must not lose telemetry. An item still
+        /// without room when the wait expires, or when the pipeline shuts down, is dropped and counted
+        /// (`queue_full_after_wait`, `shut_down`).
+        case wait
+    }
 
     /// The specification's defaults: what an omitted argument or JSON key means.
     public static let `default` = OTLPBatchConfiguration(
-        maxQueueSize: 2048, maxExportBatchSize: 512, scheduleDelaySeconds: 5, exportTimeoutSeconds: 30)
+        maxQueueSize: 2048, maxExportBatchSize: 512, scheduleDelaySeconds: 5, exportTimeoutSeconds: 30, whenFull: .drop,
+        whenFullTimeoutSeconds: 5)
 
     /// Settings with ``default``'s values unless given.
     public init(
         maxQueueSize: Int = OTLPBatchConfiguration.default.maxQueueSize,
         maxExportBatchSize: Int = OTLPBatchConfiguration.default.maxExportBatchSize,
         scheduleDelaySeconds: Double = OTLPBatchConfiguration.default.scheduleDelaySeconds,
-        exportTimeoutSeconds: Double = OTLPBatchConfiguration.default.exportTimeoutSeconds
+        exportTimeoutSeconds: Double = OTLPBatchConfiguration.default.exportTimeoutSeconds,
+        whenFull: WhenFull = OTLPBatchConfiguration.default.whenFull,
+        whenFullTimeoutSeconds: Double = OTLPBatchConfiguration.default.whenFullTimeoutSeconds
     ) {
         self.maxQueueSize = maxQueueSize
         self.maxExportBatchSize = maxExportBatchSize
         self.scheduleDelaySeconds = scheduleDelaySeconds
         self.exportTimeoutSeconds = exportTimeoutSeconds
+        self.whenFull = whenFull
+        self.whenFullTimeoutSeconds = whenFullTimeoutSeconds
     }
 
     /// Accepted ``maxQueueSize`` values.
@@ -37,6 +61,8 @@ public struct OTLPBatchConfiguration: Sendable, Equatable, Codable {
     /// Accepted ``exportTimeoutSeconds`` values: at least 1 s, so a shutdown does not give up on a
     /// worker that is merely busy.
     package static var exportTimeoutSecondsRange: ClosedRange<Double> { 1...86_400 }
+    /// Accepted ``whenFullTimeoutSeconds`` values.
+    package static var whenFullTimeoutSecondsRange: ClosedRange<Double> { 0.001...86_400 }
 
     /// This configuration with every value brought into its range; a NaN becomes the default.
     package var clamped: Self {
@@ -46,7 +72,10 @@ public struct OTLPBatchConfiguration: Sendable, Equatable, Codable {
             scheduleDelaySeconds: OTLPSettingClamp.clamp(
                 scheduleDelaySeconds, to: Self.scheduleDelaySecondsRange, default: Self.default.scheduleDelaySeconds),
             exportTimeoutSeconds: OTLPSettingClamp.clamp(
-                exportTimeoutSeconds, to: Self.exportTimeoutSecondsRange, default: Self.default.exportTimeoutSeconds))
+                exportTimeoutSeconds, to: Self.exportTimeoutSecondsRange, default: Self.default.exportTimeoutSeconds),
+            whenFull: whenFull,
+            whenFullTimeoutSeconds: OTLPSettingClamp.clamp(
+                whenFullTimeoutSeconds, to: Self.whenFullTimeoutSecondsRange, default: Self.default.whenFullTimeoutSeconds))
     }
 
     /// Every value outside its range, as errors naming `prefix.key`.
@@ -61,6 +90,8 @@ public struct OTLPBatchConfiguration: Sendable, Equatable, Codable {
                 scheduleDelaySeconds, in: Self.scheduleDelaySecondsRange, "\(prefix)scheduleDelaySeconds", unit: " seconds"),
             OTLPConfigurationError.check(
                 exportTimeoutSeconds, in: Self.exportTimeoutSecondsRange, "\(prefix)exportTimeoutSeconds", unit: " seconds"),
+            OTLPConfigurationError.check(
+                whenFullTimeoutSeconds, in: Self.whenFullTimeoutSecondsRange, "\(prefix)whenFullTimeoutSeconds", unit: " seconds"),
         ].compactMap { $0 }
     }
 }

@@ -7,15 +7,24 @@ import Foundation
 /// ``onEnd(_:)`` only appends to a bounded queue under a short lock: it never waits for the exporter. The
 /// worker does the items' deferred work (``OTLPExportable/prepareForExport()``: a span's attribute conversion)
 /// off the callers' threads; once the queue is half full, callers do it themselves, so a worker that falls
-/// behind gets help before the queue overflows. When the queue is full the item is dropped and counted
-/// (`queue_full`). The worker exports when a full batch is waiting, when the schedule delay has passed since
-/// the oldest waiting item arrived, or when asked to flush; with nothing queued it sleeps until an item
-/// arrives (it never wakes up idle). ``forceFlush()`` and ``shutdown()`` return once everything queued before
-/// the call has been exported; they give up only when the worker has completed no batch for the export
-/// timeout (a sink stuck in a write). ``shutdown()`` then returns without waiting further and reports how many
-/// items the worker still holds: the worker exports them when the write completes, then shuts the exporter
-/// down. ``shutdown(before:)`` also ends by a deadline: what the exporter has not been handed by then is
-/// counted dropped (`shutdown_timeout`), and the worker exports nothing more.
+/// behind gets help before the queue overflows. With an exporter that can render batches off its lock
+/// (``OTLPRenderingExporter``: the file and stream exporter), such a caller also takes the oldest batch off
+/// the queue and renders it itself (encoding, checks, compression), and the worker only writes it: a burst is
+/// then exported at the pace of all its producers, and the worker takes one batch at a time so that the rest
+/// stays there for them. When the queue is full the item is dropped and counted (`queue_full`), or, with
+/// ``OTLPBatchConfiguration/WhenFull/wait``, the caller waits for room, at most
+/// ``OTLPBatchConfiguration/whenFullTimeoutSeconds`` (then the item is dropped and counted,
+/// `queue_full_after_wait`; a shutdown releases waiting callers, their items counted as `shut_down`).
+///
+/// The worker exports when a full batch is waiting, when the schedule delay has passed since the oldest
+/// waiting item arrived, or when asked to flush; with nothing queued it sleeps until an item arrives (it never
+/// wakes up idle). ``forceFlush()`` and ``shutdown()`` return once everything queued before the call has been
+/// exported (batches callers are rendering included); they give up only when the worker has completed no
+/// batch for the export timeout (a sink stuck in a write). ``shutdown()`` then returns without waiting further
+/// and reports how many items the worker still holds: the worker exports them when the write completes, then
+/// shuts the exporter down. ``shutdown(before:)`` also ends
+/// by a deadline: what the exporter has not been handed by then is counted dropped (`shutdown_timeout`), and
+/// the worker exports nothing more.
 package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @unchecked Sendable {
     /// The items handed on: the exporter's.
     package typealias Item = Exporter.Item
@@ -35,6 +44,8 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     private var batchesCompleted = 0
     /// Times the idle worker woke up with nothing to do (a spinning worker would make this grow).
     private var idleWakeups = 0
+    /// Callers waiting for room in a full queue (``OTLPBatchConfiguration/WhenFull/wait``).
+    private var waitingCallers = 0
     /// Items taken from the queue and not yet exported (the batch with the exporter included).
     private var inFlight = 0
     /// Items of the batch the exporter holds now.
@@ -44,6 +55,10 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     private var isAbandoned = false
     /// Items of the write that was still with the exporter when shutdown's deadline passed (counted dropped then).
     private var stuckAtDeadline = 0
+    /// Items of the caller-rendered batch the worker is writing now, and of the one that was being written when
+    /// shutdown's deadline passed (counted dropped then, taken back if the write completes).
+    private var writingRenderedItems = 0
+    private var renderedStuckAtDeadline = 0
     /// Items dropped for a full queue since the worker last took the queue, and the most the queue would
     /// have had to hold at once (``peakQueueDemand``).
     private var overflowSinceTake = 0
@@ -51,6 +66,23 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     /// Queued items from which callers do their item's deferred work themselves
     /// (``OTLPExportable/prepareForExport()``): half the queue.
     private let helpThreshold: Int
+    /// The exporter, when it can render batches off its lock (``OTLPRenderingExporter``): callers that find
+    /// the queue three quarters full then take a batch off it and render it themselves.
+    private let renderingExporter: (any OTLPRenderingExporter<Item>)?
+    /// Queued items from which a caller renders a batch itself: half the queue.
+    private let renderThreshold: Int
+    /// Items callers may hold taken off the queue or rendered: four times the queue's size, as rendered
+    /// batches are encoded (and compressed) bytes, several times smaller than the items they hold, and the
+    /// worker, busy with its own batch, writes them in turn.
+    private let renderBudget: Int
+    /// Items callers took off the queue and are rendering now, and the batches they rendered (with the
+    /// items they hold), waiting for the worker to write them: together at most ``renderBudget`` items.
+    /// A stuck sink stops the rendering once that is reached, then the queue fills up and drops.
+    private var renderingItems = 0
+    private var rendered: [OTLPRenderedBatch] = []
+    private var renderedItems = 0
+    /// Batches callers rendered so far (for tests).
+    private var callerRenderedBatches = 0
     private let diagnostics: @Sendable (String) -> Void
 
     /// - Parameters:
@@ -68,6 +100,9 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         self.counters = counters
         self.configuration = configuration.clamped
         helpThreshold = max(1, self.configuration.maxQueueSize / 2)
+        renderingExporter = exporter as? any OTLPRenderingExporter<Item>
+        renderThreshold = max(2, self.configuration.maxQueueSize / 2)
+        renderBudget = self.configuration.maxQueueSize * 4
         queue.reserveCapacity(min(self.configuration.maxQueueSize, 1 << 16))
         let thread = Thread { [self] in work() }
         thread.name = "OTLPBatchStage"
@@ -77,15 +112,14 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     package func onEnd(_ item: Item) {
         counters.received(1, Item.signal)
         condition.lock()
-        if isShutDown {
+        // Still behind: the caller takes the oldest batch off the queue and renders it itself (encoding, checks,
+        // compression), which spreads the export's cost over the producers and slows them down to its pace. A
+        // full queue is made room in this way too, before anything is dropped.
+        var batch = takeBatchToRender()
+        if let reason = waitForRoom() {
             condition.unlock()
-            counters.dropped(1, Item.signal, .shutDown)
-            return
-        }
-        if queue.count >= configuration.maxQueueSize {
-            overflowSinceTake += 1
-            condition.unlock()
-            counters.dropped(1, Item.signal, .queueFull)
+            counters.dropped(1, Item.signal, reason)
+            if let renderingExporter, !batch.isEmpty { render(batch, renderingExporter) }
             return
         }
         if queue.count >= helpThreshold {
@@ -96,21 +130,107 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             var prepared = item
             prepared.prepareForExport()
             condition.lock()
-            guard !isShutDown, queue.count < configuration.maxQueueSize else {
-                let reason: OTLPDropReason = isShutDown ? .shutDown : .queueFull
-                if !isShutDown { overflowSinceTake += 1 }
+            if let reason = waitForRoom() {
                 condition.unlock()
                 counters.dropped(1, Item.signal, reason)
+                if let renderingExporter, !batch.isEmpty { render(batch, renderingExporter) }
                 return
             }
             queue.append(prepared)
         } else {
             queue.append(item)
         }
-        // The first item starts the schedule delay; a full batch is exported at once.
-        let wake = queue.count == 1 || queue.count == configuration.maxExportBatchSize
+        if batch.isEmpty { batch = takeBatchToRender() }
+        // The first item starts the schedule delay; a full batch is exported at once; callers waiting for room
+        // have some once a batch left the queue.
+        let wake = queue.count == 1 || queue.count == configuration.maxExportBatchSize || (!batch.isEmpty && waitingCallers > 0)
         condition.unlock()
         if wake { condition.broadcast() }
+        if let renderingExporter, !batch.isEmpty { render(batch, renderingExporter) }
+    }
+
+    /// The oldest batch, taken off the queue for the caller to render (holding `condition`'s lock), when the
+    /// exporter can render, the stage is not shut down, the queue is at least half full and callers hold less
+    /// than ``renderBudget``; else none.
+    private func takeBatchToRender() -> [Item] {
+        guard renderingExporter != nil, !isShutDown, queue.count >= renderThreshold,
+            renderingItems + renderedItems + configuration.maxExportBatchSize <= renderBudget
+        else { return [] }
+        let count = min(configuration.maxExportBatchSize, queue.count)
+        let batch = Array(queue[..<count])
+        queue.removeFirst(count)
+        renderingItems += count
+        return batch
+    }
+
+    /// Renders `batch` (taken off the queue by a caller) on the caller's thread and hands it to the worker,
+    /// which writes it (the caller never waits for the exporter).
+    private func render(_ batch: [Item], _ renderingExporter: any OTLPRenderingExporter<Item>) {
+        var batch = batch
+        for index in batch.indices { batch[index].prepareForExport() }
+        let result = renderingExporter.render(batch)
+        condition.lock()
+        renderingItems -= batch.count
+        if isAbandoned {
+            // Shutdown's deadline passed while this caller rendered: nothing more is written.
+            condition.unlock()
+            counters.dropped(result.itemCount, Item.signal, .shutdownTimeout)
+            return
+        }
+        rendered.append(result)
+        renderedItems += result.itemCount
+        callerRenderedBatches += 1
+        condition.unlock()
+        condition.broadcast()
+    }
+
+    /// Makes room for one item (holding `condition`'s lock): `nil` when the queue has room, else why the item
+    /// is dropped. A full queue drops at once (``OTLPBatchConfiguration/WhenFull/drop``) or after the caller
+    /// waited in vain for the worker to take the queue (``OTLPBatchConfiguration/WhenFull/wait``); a shutdown
+    /// ends the wait.
+    private func waitForRoom() -> OTLPDropReason? {
+        if isShutDown { return .shutDown }
+        guard queue.count >= configuration.maxQueueSize else { return nil }
+        guard configuration.whenFull == .wait else {
+            overflowSinceTake += 1
+            return .queueFull
+        }
+        let deadline = Self.deadline(after: configuration.whenFullTimeoutSeconds)
+        waitingCallers += 1
+        condition.broadcast()  // for tests watching waitingCallers; the worker is exporting (the queue is full)
+        defer {
+            waitingCallers -= 1
+            condition.broadcast()
+        }
+        while queue.count >= configuration.maxQueueSize && !isShutDown {
+            if !condition.wait(until: deadline) && ContinuousClock.now >= deadline { break }
+        }
+        if isShutDown { return .shutDown }
+        guard queue.count >= configuration.maxQueueSize else { return nil }
+        overflowSinceTake += 1
+        return .queueFullAfterWait
+    }
+
+    /// Waits until at least `count` callers wait for room in a full queue (for tests of
+    /// ``OTLPBatchConfiguration/WhenFull/wait``).
+    func waitUntilCallersWait(atLeast count: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        while waitingCallers < count { condition.wait() }
+    }
+
+    /// Batches callers rendered themselves so far (for tests).
+    var callerRenderedBatchCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return callerRenderedBatches
+    }
+
+    /// Callers waiting for room in a full queue now (for tests).
+    var waitingCallerCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return waitingCallers
     }
 
     @discardableResult
@@ -161,16 +281,20 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         if !finished, deadline != nil {
             // Past the deadline: what the exporter has not been handed is dropped, and the worker hands it
             // nothing more.
-            abandoned = queue.count + inFlight - exporting
+            abandoned = queue.count + inFlight - exporting + renderedItems - writingRenderedItems
             queue = []
             inFlight = exporting
+            rendered = []
+            renderedItems = writingRenderedItems
             isAbandoned = true
             // The batch stuck with the exporter is counted dropped too, now: the process may end before the
             // write does. Should the write complete after all, the worker takes this count back (the exporter
             // counts the batch itself), so every item is counted once.
             stuckAtDeadline = exporting
+            renderedStuckAtDeadline = writingRenderedItems
         }
-        let pending = inFlight + queue.count
+        let pending =
+            finished ? 0 : deadline != nil ? exporting + writingRenderedItems : inFlight + queue.count + renderedItems + renderingItems
         condition.unlock()
         let noun = Item.signal.noun(2)
         if abandoned + pending > 0, !finished, deadline != nil {
@@ -224,7 +348,7 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     package var peakQueueDemand: Int {
         condition.lock()
         defer { condition.unlock() }
-        return max(peakDemand, queue.count + overflowSinceTake)
+        return max(peakDemand, queue.count + renderingItems + renderedItems + overflowSinceTake)
     }
 
     /// How often the worker woke up idle so far (for tests: it sleeps until an item arrives).
@@ -240,6 +364,38 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         .now + .seconds(OTLPSettingClamp.clamp(seconds, to: 0...86_400, default: 0))
     }
 
+    /// Writes the batches callers rendered (on the worker's thread), each counted as a completed batch.
+    private func writeRenderedBatches() {
+        guard let renderingExporter else { return }
+        condition.lock()
+        let batches = rendered
+        rendered = []
+        condition.unlock()
+        for batch in batches {
+            condition.lock()
+            // Past shutdown's deadline the rest was counted dropped already.
+            guard !isAbandoned else {
+                condition.unlock()
+                break
+            }
+            writingRenderedItems = batch.itemCount
+            condition.unlock()
+            renderingExporter.write(batch)
+            condition.lock()
+            renderedItems -= batch.itemCount
+            writingRenderedItems = 0
+            if renderedStuckAtDeadline > 0 {
+                // This write outlived shutdown's deadline, which counted its items dropped: the exporter has
+                // counted them now.
+                counters.withdrawDropped(renderedStuckAtDeadline, Item.signal, .shutdownTimeout)
+                renderedStuckAtDeadline = 0
+            }
+            batchesCompleted += 1
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
     /// The worker: sleeps while the queue is empty, then waits for a reason to export (a full batch, the
     /// schedule delay since the first waiting item, a flush, shutdown), takes the whole queue in O(1) and
     /// exports it in batches.
@@ -247,11 +403,11 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         condition.lock()
         while true {
             var due: ContinuousClock.Instant?
-            while queue.count < configuration.maxExportBatchSize && flushCompleted == flushRequested && !isShutDown {
+            while queue.count < configuration.maxExportBatchSize && rendered.isEmpty && flushCompleted == flushRequested && !isShutDown {
                 if queue.isEmpty {
                     due = nil
                     condition.wait()
-                    if queue.isEmpty && flushCompleted == flushRequested && !isShutDown { idleWakeups += 1 }
+                    if queue.isEmpty && rendered.isEmpty && flushCompleted == flushRequested && !isShutDown { idleWakeups += 1 }
                     continue
                 }
                 let deadline = due ?? Self.deadline(after: configuration.scheduleDelaySeconds)
@@ -259,16 +415,38 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
                 if ContinuousClock.now >= deadline { break }
                 _ = condition.wait(until: deadline)
             }
-            var taken = queue
-            peakDemand = max(peakDemand, taken.count + overflowSinceTake)
+            // A flush or shutdown waits for the batches callers are rendering: they hold items queued before it.
+            if queue.isEmpty && rendered.isEmpty && renderingItems > 0 {
+                condition.wait()
+                continue
+            }
+            peakDemand = max(peakDemand, queue.count + renderingItems + renderedItems + overflowSinceTake)
             overflowSinceTake = 0
+            var taken: [Item]
+            if renderingExporter != nil && queue.count > configuration.maxExportBatchSize && queue.count >= renderThreshold
+                && flushCompleted == flushRequested && !isShutDown
+            {
+                // Far behind, one batch at a time (unless asked to flush): what stays queued is there for callers to
+                // render, and the batches they rendered are written between the worker's own.
+                taken = Array(queue[..<configuration.maxExportBatchSize])
+                queue.removeFirst(configuration.maxExportBatchSize)
+            } else {
+                taken = queue
+                queue = []
+                queue.reserveCapacity(min(configuration.maxQueueSize, 1 << 16))
+            }
             inFlight = taken.count
-            queue = []
-            queue.reserveCapacity(min(configuration.maxQueueSize, 1 << 16))
-            let ticket = flushRequested
-            let stopping = isShutDown
+            // With items still queued or callers still rendering, a flush or shutdown is completed on a later round.
+            let ticket = queue.isEmpty && renderingItems == 0 ? flushRequested : flushCompleted
+            let stopping = isShutDown && queue.isEmpty && renderingItems == 0
+            let callersWaiting = waitingCallers > 0
             condition.unlock()
+            // Callers waiting for room (`whenFull` `wait`) have it now.
+            if callersWaiting { condition.broadcast() }
 
+            // Batches rendered by callers first (their items were queued before those taken now), and again
+            // after each batch of the worker's own, so that the rendering callers never wait for long.
+            writeRenderedBatches()
             // Work left by the producers (a span's attribute conversion) is done here, off their threads.
             for index in taken.indices { taken[index].prepareForExport() }
             var start = 0
@@ -298,12 +476,13 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
                 condition.broadcast()
                 condition.unlock()
                 start = end
+                writeRenderedBatches()
             }
             if ticket > flushCompleted { exporter.forceFlush() }
 
             condition.lock()
             flushCompleted = max(flushCompleted, ticket)
-            if stopping && queue.isEmpty {
+            if stopping && queue.isEmpty && rendered.isEmpty && renderingItems == 0 {
                 condition.unlock()
                 exporter.shutdown()  // flushes first
                 condition.lock()

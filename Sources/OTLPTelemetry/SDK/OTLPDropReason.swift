@@ -2,6 +2,9 @@
 public enum OTLPDropReason: String, Sendable, CaseIterable, CustomStringConvertible {
     /// The batching queue was full.
     case queueFull = "queue_full"
+    /// The batching queue stayed full for as long as the caller waited for room
+    /// (`OTLPBatchConfiguration.whenFull` `wait`, at most its `whenFullTimeoutSeconds`).
+    case queueFullAfterWait = "queue_full_after_wait"
     /// The exporter could not write the batch (disk full, read-only file system, closed pipe).
     case writeFailed = "write_failed"
     /// The item arrived after shutdown.

@@ -26,6 +26,9 @@ struct OTLPConfigurationRangeTests {
             (#"{"batch": {"exportTimeoutSeconds": 1e10}}"#, "batch.exportTimeoutSeconds"),
             (#"{"batch": {"exportTimeoutSeconds": 1e-300}}"#, "batch.exportTimeoutSeconds"),
             (#"{"batch": {"exportTimeoutSeconds": -1}}"#, "batch.exportTimeoutSeconds"),
+            (#"{"batch": {"whenFullTimeoutSeconds": 0}}"#, "batch.whenFullTimeoutSeconds"),
+            (#"{"batch": {"whenFullTimeoutSeconds": 1e10}}"#, "batch.whenFullTimeoutSeconds"),
+            (#"{"logsBatch": {"whenFullTimeoutSeconds": -1}}"#, "logsBatch.whenFullTimeoutSeconds"),
             (#"{"batch": {"maxQueueSize": 0}}"#, "batch.maxQueueSize"),
             (#"{"batch": {"maxQueueSize": 1000000000000}}"#, "batch.maxQueueSize"),
             (#"{"batch": {"maxQueueSize": 1e30}}"#, "batch.maxQueueSize"),
@@ -57,6 +60,23 @@ struct OTLPConfigurationRangeTests {
             let error = error as! OTLPConfigurationError
             return error.keyPath == keyPath && error.description.hasPrefix("configuration key \(keyPath): ")
         }
+    }
+
+    @Test("whenFull is read from JSON (drop or wait), an unknown value is an error naming the key, and it round-trips")
+    func whenFullJSON() throws {
+        let (configuration, _) = try OTLPTelemetryConfiguration.load(
+            json: Data(#"{"batch": {"whenFull": "wait", "whenFullTimeoutSeconds": 0.5}, "logsBatch": {"whenFull": "drop"}}"#.utf8))
+        #expect(configuration.batch.whenFull == .wait && configuration.batch.whenFullTimeoutSeconds == 0.5)
+        #expect(configuration.logsBatch?.whenFull == .drop && configuration.logsBatch?.whenFullTimeoutSeconds == 5)
+        let decoded = try JSONDecoder().decode(BatchConfiguration.self, from: JSONEncoder().encode(configuration.batch))
+        #expect(decoded == configuration.batch)
+        #expect(throws: (any Error).self) {
+            try OTLPTelemetryConfiguration.load(json: Data(#"{"batch": {"whenFull": "block"}}"#.utf8))
+        }
+        #expect(
+            BatchConfiguration(whenFull: .wait, whenFullTimeoutSeconds: .nan).clamped
+                == BatchConfiguration(whenFull: .wait, whenFullTimeoutSeconds: 5))
+        #expect(BatchConfiguration(whenFullTimeoutSeconds: 0).clamped.whenFullTimeoutSeconds == 0.001)
     }
 
     @Test("the error says the range and the value")

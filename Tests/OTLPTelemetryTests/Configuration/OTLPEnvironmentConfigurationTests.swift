@@ -415,6 +415,24 @@ struct OTLPEnvironmentConfigurationTests {
         #expect(Self.apply(["OTEL_BSP_EXPORT_TIMEOUT": "0"]).configuration.batch.exportTimeoutSeconds == 86_400)
     }
 
+    @Test("OTEL_BSP_WHEN_FULL and _WHEN_FULL_TIMEOUT (this SDK's own) set whenFull and its timeout; OTEL_BLRP_* those of logsBatch")
+    func whenFull() {
+        let result = Self.apply(["OTEL_BSP_WHEN_FULL": "wait", "OTEL_BSP_WHEN_FULL_TIMEOUT": "250"])
+        #expect(result.warnings.isEmpty)
+        #expect(result.configuration.batch == .init(whenFull: .wait, whenFullTimeoutSeconds: 0.25))
+        #expect(result.configuration.logsBatch == nil)
+        let logs = Self.apply(["OTEL_BLRP_WHEN_FULL": "WAIT"])
+        #expect(logs.configuration.batch.whenFull == .drop)
+        #expect(logs.configuration.logsBatch == .init(whenFull: .wait))
+        let bad = Self.apply(["OTEL_BSP_WHEN_FULL": "block", "OTEL_BSP_WHEN_FULL_TIMEOUT": "0"])
+        #expect(bad.configuration.batch == .default)
+        #expect(
+            bad.warnings == [
+                .environmentVariable("OTEL_BSP_WHEN_FULL", "must be drop, wait, got \"block\"; ignored"),
+                .environmentVariable("OTEL_BSP_WHEN_FULL_TIMEOUT", "must be between 1 and 86400000 milliseconds, got 0; ignored"),
+            ])
+    }
+
     @Test("OTEL_BLRP_* set logsBatch, starting from the span batching")
     func batchLogRecordProcessor() {
         let configured = Configuration(batch: .init(maxQueueSize: 100, maxExportBatchSize: 50))

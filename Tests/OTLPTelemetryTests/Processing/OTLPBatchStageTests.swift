@@ -82,6 +82,51 @@ struct OTLPBatchStageTests {
         #expect(counters.snapshot.spansReceived == 8 && counters.snapshot.totalSpansDropped == 0)
     }
 
+    @Test("once the queue is half full, callers render a batch themselves for the worker to write; all accounted for")
+    func callersRenderWhenFarBehind() throws {
+        let sink = ControllableSink()
+        let counters = OTLPTelemetryCounters()
+        let stage = OTLPBatchStage(
+            exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: Self.resource, counters: counters),
+            counters: counters, configuration: .init(maxQueueSize: 16, maxExportBatchSize: 4, scheduleDelaySeconds: 3600))
+        sink.hold()  // the worker's first write waits: the queue fills up behind it
+        for index in 0..<40 { stage.onEnd(Self.record(index)) }
+        #expect(stage.callerRenderedBatchCount >= 1)
+        sink.release()
+        #expect(stage.forceFlush())
+        let snapshot = counters.snapshot
+        #expect(snapshot.logRecordsReceived == 40)
+        #expect(snapshot.logRecordsExported + snapshot.totalLogRecordsDropped == 40)
+        #expect(snapshot.logRecordsDropped.keys.allSatisfy { $0 == .queueFull }, "\(snapshot)")
+        let written = logRecords(try readAll(sink.collected)).map(\.timeUnixNano)
+        #expect(written.count == snapshot.logRecordsExported)
+        #expect(Set(written).count == written.count, "each record written once")
+        stage.shutdown()
+    }
+
+    @Test("many producers on a small queue (callers rendering, whenFull wait): nothing lost, every record once, shutdown writes all")
+    func manyProducersSmallQueue() throws {
+        let sink = OTLPMemorySink()
+        let counters = OTLPTelemetryCounters()
+        let stage = OTLPBatchStage(
+            exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, gzip: true, resource: Self.resource, counters: counters),
+            counters: counters,
+            configuration: .init(
+                maxQueueSize: 64, maxExportBatchSize: 16, scheduleDelaySeconds: 3600, whenFull: .wait, whenFullTimeoutSeconds: 86_400))
+        let producers = 8
+        let perProducer = 2_000
+        DispatchQueue.concurrentPerform(iterations: producers) { producer in
+            for index in 0..<perProducer { stage.onEnd(Self.record(producer * perProducer + index)) }
+        }
+        stage.shutdown()
+        let total = producers * perProducer
+        let snapshot = counters.snapshot
+        #expect(snapshot.logRecordsDropped.isEmpty, "\(snapshot)")
+        #expect(snapshot.logRecordsExported == total)
+        let written = logRecords(try readAll(sink.bytes)).map(\.timeUnixNano)
+        #expect(written.sorted() == (1...total).map(UInt64.init))
+    }
+
     @Test("forceFlush exports everything queued, in batches of at most maxExportBatchSize")
     func forceFlush() throws {
         let sink = ControllableSink()

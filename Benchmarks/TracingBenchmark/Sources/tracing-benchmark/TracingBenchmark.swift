@@ -13,7 +13,7 @@ import Tracing
 ///
 /// usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only | --noop-only]     (run through run.sh:
 /// allocation counts need LD_PRELOAD; `--hot-path-only` measures OTLPTracer's spans alone and `--noop-only`
-/// NoOpTracer's, for a profiler or callgrind)
+/// NoOpTracer's, for a profiler or callgrind); `--burst` runs ``BurstBenchmark`` instead)
 @main
 struct TracingBenchmark {
     static func spanWith8Attributes<T: Tracer>(_ tracer: T, _ index: Int) {
@@ -55,6 +55,7 @@ struct TracingBenchmark {
         var reps = 5
         var hotPathOnly = false
         var noopOnly = false
+        var burst: BurstBenchmark.Options?
         var arguments = CommandLine.arguments.dropFirst()
         while let flag = arguments.popFirst() {
             switch flag {
@@ -62,9 +63,22 @@ struct TracingBenchmark {
             case "--reps": reps = Int(arguments.popFirst() ?? "") ?? reps
             case "--hot-path-only": hotPathOnly = true
             case "--noop-only": noopOnly = true
-            default: print("usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only | --noop-only]"); exit(64)
+            case "--burst": burst = burst ?? BurstBenchmark.Options()
+            case "--threads": burst = burst ?? BurstBenchmark.Options(); burst?.threads = Int(arguments.popFirst() ?? "") ?? 4
+            case "--items": burst = burst ?? BurstBenchmark.Options(); burst?.items = Int(arguments.popFirst() ?? "") ?? 25_000
+            case "--runs": burst = burst ?? BurstBenchmark.Options(); burst?.runs = Int(arguments.popFirst() ?? "") ?? 3
+            case "--when-full": burst = burst ?? BurstBenchmark.Options(); burst?.whenFull = arguments.popFirst() ?? "drop"
+            case "--queue": burst = burst ?? BurstBenchmark.Options(); burst?.maxQueueSize = Int(arguments.popFirst() ?? "") ?? 2048
+            case "--only": burst = burst ?? BurstBenchmark.Options(); burst?.only = arguments.popFirst()
+            default:
+                print(
+                    "usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only | --noop-only]\n"
+                        + "       tracing-benchmark --burst [--threads T] [--items N] [--runs R] [--when-full drop|wait] [--queue Q] [--only traces|logs]"
+                )
+                exit(64)
             }
         }
+        if let burst { exit(try BurstBenchmark.run(burst)) }
         MallocInterposerSwift.initialize()
         let resource = OTLPResourceDetector.detect(serviceName: "tracing-benchmark")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracing-benchmark-\(getpid())")
