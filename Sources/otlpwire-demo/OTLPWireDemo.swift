@@ -142,7 +142,7 @@ struct OTLPWireDemo: ParsableCommand {
         do throws(OTLPWriteError) {
             demoLock = try OTLPOutputLock(outputPath: "\(directory)/otlpwire-demo")
         } catch {
-            throw DemoFailure("\(error)", status: .ioError)
+            throw DemoFailure("could not write the telemetry under \(directory): \(error)", status: .ioError)
         }
         defer { withExtendedLifetime(demoLock) {} }
         for file in ["traces.u32be.bin", "logs.u32be.bin.gz"] {

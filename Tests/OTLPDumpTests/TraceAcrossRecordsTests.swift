@@ -113,6 +113,19 @@ struct TraceAcrossRecordsTests {
         #expect(none.status != 0 && none.stderr.contains("no OTLP file"), "\(none.stderr)")
     }
 
+    /// Regression (hostile review): a FIFO named like an OTLP file in a directory argument blocked the read for ever.
+    @Test("a directory argument skips a FIFO named like an OTLP file, says so, and reads the rest")
+    func directoryWithFIFO() throws {
+        let folder = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.framed([Self.scattered[0]]).write(to: folder.appendingPathComponent("a.u32be.bin"))
+        #expect(mkfifo(folder.appendingPathComponent("b.u32be.bin").path, 0o600) == 0)
+        try Self.framed([Self.scattered[1]]).write(to: folder.appendingPathComponent("c.u32be.bin"))
+        let stats = try OTLPDumpRunner.run(["validate", folder.path])
+        #expect(stats.stderr.contains("b.u32be.bin: skipped: not a regular file"), "\(stats.stderr)")
+        #expect(stats.stdout.contains("a.u32be.bin: valid") && stats.stdout.contains("c.u32be.bin: valid"), "\(stats.stdout)")
+    }
+
     /// Collects a process's standard output as it comes, so a test can wait for a line without sleeping.
     final class Collected: @unchecked Sendable {
         private let condition = NSCondition()

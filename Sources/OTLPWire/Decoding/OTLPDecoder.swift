@@ -184,6 +184,15 @@ public struct OTLPDecoder: Sendable {
         let logs = scan(bytes, as: .logs, applyingContentLimits: false)
         let tracesOK = Int(traces.status) == COTLPSHIMS_SCAN_OK
         let logsOK = Int(logs.status) == COTLPSHIMS_SCAN_OK
+        if tracesOK && !logsOK {
+            // A metrics request can read as traces too (a metric's name, description and unit where a span's
+            // IDs and trace state go, its data where the name goes), but a request of real spans does not read
+            // as metrics: their times (fixed64 fields 7 and 8) have the wrong wire type for a metric's fields.
+            let metrics = scan(bytes, kind: Int32(COTLPSHIMS_KIND_METRICS), applyingContentLimits: false)
+            if Int(metrics.status) == COTLPSHIMS_SCAN_OK && metrics.items > 0 && metrics.unknown_fields <= traces.unknown_fields {
+                return .unsupported("an OTLP metrics request (protobuf, \(metrics.items) metrics): only traces and logs are read")
+            }
+        }
         switch (tracesOK, logsOK) {
         case (true, false): return .decisive(.traces)
         case (false, true): return .decisive(.logs)

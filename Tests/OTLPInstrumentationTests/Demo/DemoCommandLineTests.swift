@@ -1,5 +1,6 @@
 import Foundation
 import OTLPTestSupport
+@testable import OTLPTelemetry
 import Testing
 
 /// `otlpwire-demo`, run as the real binary: arguments are parsed (unknown ones are usage errors that create
@@ -69,13 +70,31 @@ struct DemoCommandLineTests {
         #expect(try Self.contents(directory) == ["file"])
     }
 
+    /// Regression (hostile review): a second demo on the same directory removed the first one's files before it
+    /// found the outputs locked, and the first then reported files that were gone.
+    @Test("a directory another demo is writing: refused before anything is removed, exit 2")
+    func directoryInUse() throws {
+        let directory = try Self.workingDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let traces = directory.appendingPathComponent("traces.u32be.bin")
+        try Data("the other demo's file".utf8).write(to: traces)
+        // What a running demo holds.
+        let held = try OTLPOutputLock(outputPath: directory.appendingPathComponent("otlpwire-demo").path)
+        let result = try Self.run(["--deterministic", directory.path], in: directory)
+        withExtendedLifetime(held) {}
+        #expect(result.status == 2)
+        #expect(result.errors.contains("could not write the telemetry under"), "\(result.errors)")
+        #expect(try Data(contentsOf: traces) == Data("the other demo's file".utf8))
+    }
+
     @Test("a directory where the files cannot be written: each failed write is reported, exit 2, nothing claimed written")
     func unwritableDirectory() throws {
         let directory = try Self.workingDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try Self.run(["--deterministic", "/proc/self"], in: directory)
         #expect(result.status == 2)
-        #expect(result.errors.contains("/proc/self/traces.u32be.bin"), "\(result.errors)")
+        // The first thing written there is the lock that keeps a second demo off the directory.
+        #expect(result.errors.contains("/proc/self/.otlpwire-demo.lock"), "\(result.errors)")
         #expect(result.errors.contains("otlpwire-demo: could not write the telemetry under /proc/self"))
         #expect(!result.output.contains("wrote"))
     }

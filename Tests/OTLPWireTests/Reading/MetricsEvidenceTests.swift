@@ -75,4 +75,27 @@ struct MetricsEvidenceTests {
             return
         }
     }
+
+    /// Regression (hostile review): a gauge whose name is 16 bytes and description 8 read as a span (the name
+    /// as its trace ID, the description as its span ID, the unit as its trace state, the gauge as its name), so
+    /// `validate` called a metrics file "1 spans".
+    @Test("a metrics request that also reads as traces is named as metrics, not shown as a span")
+    func metricsShapedLikeASpan() {
+        // ResourceMetrics { ScopeMetrics { Metric { name (16), description (8), unit "ms", gauge { NumberDataPoint { as_int 5 } } } } }
+        let point = OTLPProtobufBytes.fixed64Field(6, 5)
+        let metric =
+            OTLPProtobufBytes.field(1, Array("http.server.reqs".utf8)) + OTLPProtobufBytes.field(2, Array("requests".utf8))
+            + OTLPProtobufBytes.field(3, Array("ms".utf8)) + OTLPProtobufBytes.field(5, OTLPProtobufBytes.field(1, point))
+        let request = OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(2, metric)))
+        // The shape that fooled detection: as traces alone, it decodes.
+        #expect((try? request.withUnsafeBytes { try OTLPDecoder().decodeTraces($0) })?.itemCount == 1)
+        let evidence = request.withUnsafeBytes { OTLPDecoder().signalEvidence($0) }
+        guard case .unsupported(let message) = evidence else {
+            Issue.record("expected the metrics request to be named, got \(evidence)")
+            return
+        }
+        #expect(message.contains("metrics request (protobuf, 1 metrics)"))
+        let outcome = StreamInputs.read(StreamInputs.u32be([request]))
+        #expect(outcome.records.isEmpty && outcome.error?.code == .unsupportedSignal)
+    }
 }
