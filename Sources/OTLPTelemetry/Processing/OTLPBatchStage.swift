@@ -53,12 +53,8 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     /// Set when shutdown's deadline passed: what is left was counted dropped, and the worker exports nothing
     /// more.
     private var isAbandoned = false
-    /// Items of the write that was still with the exporter when shutdown's deadline passed (counted dropped then).
-    private var stuckAtDeadline = 0
-    /// Items of the caller-rendered batch the worker is writing now, and of the one that was being written when
-    /// shutdown's deadline passed (counted dropped then, taken back if the write completes).
+    /// Items of the caller-rendered batch the worker is writing now.
     private var writingRenderedItems = 0
-    private var renderedStuckAtDeadline = 0
     /// Items dropped for a full queue since the worker last took the queue, and the most the queue would
     /// have had to hold at once (``peakQueueDemand``).
     private var overflowSinceTake = 0
@@ -287,18 +283,16 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             rendered = []
             renderedItems = writingRenderedItems
             isAbandoned = true
-            // The batch stuck with the exporter is counted dropped too, now: the process may end before the
-            // write does. Should the write complete after all, the worker takes this count back (the exporter
-            // counts the batch itself), so every item is counted once.
-            stuckAtDeadline = exporting
-            renderedStuckAtDeadline = writingRenderedItems
+            // The batch stuck with the exporter is counted too, now (the process may end before the write
+            // does); should the write end after all, the exporter's count of it takes this one back.
         }
         let pending =
             finished ? 0 : deadline != nil ? exporting + writingRenderedItems : inFlight + queue.count + renderedItems + renderingItems
         condition.unlock()
         let noun = Item.signal.noun(2)
-        if abandoned + pending > 0, !finished, deadline != nil {
-            counters.dropped(abandoned + pending, Item.signal, .shutdownTimeout)
+        if !finished, deadline != nil {
+            counters.dropped(abandoned, Item.signal, .shutdownTimeout)
+            counters.droppedInWriteAtDeadline(pending, Item.signal)
         }
         if !finished, deadline != nil {
             diagnostics(
@@ -384,12 +378,6 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             condition.lock()
             renderedItems -= batch.itemCount
             writingRenderedItems = 0
-            if renderedStuckAtDeadline > 0 {
-                // This write outlived shutdown's deadline, which counted its items dropped: the exporter has
-                // counted them now.
-                counters.withdrawDropped(renderedStuckAtDeadline, Item.signal, .shutdownTimeout)
-                renderedStuckAtDeadline = 0
-            }
             batchesCompleted += 1
             condition.broadcast()
             condition.unlock()
@@ -465,12 +453,6 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
                 if exporter.export(batch) { OTLPSpanJournal.acknowledgeExported(batch) }
                 condition.lock()
                 inFlight -= end - start
-                if stuckAtDeadline > 0 {
-                    // This write outlived shutdown's deadline, which counted its items dropped: the exporter has
-                    // counted them now.
-                    counters.withdrawDropped(stuckAtDeadline, Item.signal, .shutdownTimeout)
-                    stuckAtDeadline = 0
-                }
                 exporting = 0
                 batchesCompleted += 1
                 condition.broadcast()

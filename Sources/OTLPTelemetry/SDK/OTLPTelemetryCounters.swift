@@ -69,24 +69,43 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
             case .traces: state.spansExported += count
             case .logs: state.logRecordsExported += count
             }
+            settleInWrite(count, signal)
             state.bytesWritten += bytes
         }
     }
 
     /// Counts `count` items of `signal` dropped for `reason`.
-    /// Takes back `count` items counted dropped for `reason` that turned out to be counted otherwise (a write
-    /// given up at shutdown's deadline that completed after all: the exporter counts its items itself).
-    package func withdrawDropped(_ count: Int, _ signal: OTLPSignal, _ reason: OTLPDropReason) {
+    /// Counts `count` items dropped at shutdown's deadline while a write still held them (`shutdown_timeout`):
+    /// the process may end before the write does. Should the write end after all, its exporter counts those
+    /// items again (exported, or dropped for its own reason); that count then takes the deadline's back, under
+    /// the same lock, so no snapshot ever holds an item twice.
+    package func droppedInWriteAtDeadline(_ count: Int, _ signal: OTLPSignal) {
         guard count > 0 else { return }
         lock.withLock {
-            func withdraw(_ dropped: inout [OTLPDropReason: Int]) {
-                let left = (dropped[reason] ?? 0) - count
-                dropped[reason] = left > 0 ? left : nil
-            }
             switch signal {
-            case .traces: withdraw(&state.spansDropped)
-            case .logs: withdraw(&state.logRecordsDropped)
+            case .traces: state.spansDropped[.shutdownTimeout, default: 0] += count
+            case .logs: state.logRecordsDropped[.shutdownTimeout, default: 0] += count
             }
+            inWriteAtDeadline[signal, default: 0] += count
+        }
+    }
+
+    /// Items counted `shutdown_timeout` while a write held them, not yet counted again by their exporter.
+    private var inWriteAtDeadline: [OTLPSignal: Int] = [:]
+
+    /// Takes back (holding the lock) up to `count` of the items counted at the deadline while a write held them:
+    /// their exporter has just counted them.
+    private func settleInWrite(_ count: Int, _ signal: OTLPSignal) {
+        guard let held = inWriteAtDeadline[signal], held > 0 else { return }
+        let settled = min(held, count)
+        inWriteAtDeadline[signal] = held - settled
+        func withdraw(_ dropped: inout [OTLPDropReason: Int]) {
+            let left = (dropped[.shutdownTimeout] ?? 0) - settled
+            dropped[.shutdownTimeout] = left > 0 ? left : nil
+        }
+        switch signal {
+        case .traces: withdraw(&state.spansDropped)
+        case .logs: withdraw(&state.logRecordsDropped)
         }
     }
 
@@ -97,6 +116,8 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
             case .traces: state.spansDropped[reason, default: 0] += count
             case .logs: state.logRecordsDropped[reason, default: 0] += count
             }
+            // What an exporter counts of a write that outlived shutdown's deadline (not the stage's own drops).
+            if ![.shutdownTimeout, .shutDown, .queueFull].contains(reason) { settleInWrite(count, signal) }
         }
     }
 

@@ -185,11 +185,19 @@ public struct OTLPDecoder: Sendable {
         let tracesOK = Int(traces.status) == COTLPSHIMS_SCAN_OK
         let logsOK = Int(logs.status) == COTLPSHIMS_SCAN_OK
         if tracesOK && !logsOK {
-            // A metrics request can read as traces too (a metric's name, description and unit where a span's
-            // IDs and trace state go, its data where the name goes), but a request of real spans does not read
-            // as metrics: their times (fixed64 fields 7 and 8) have the wrong wire type for a metric's fields.
+            // A metrics request can read as traces too: a metric's name, description and unit where a span's
+            // IDs and trace state go, its gauge where the name goes, and no times. Spans with a time (fixed64
+            // fields 7 and 8) never read as metrics, whose fields 7 and 8 are messages; so a request that reads
+            // as both, and whose "spans" all have no time and a name (the gauge), is metrics.
             let metrics = scan(bytes, kind: Int32(COTLPSHIMS_KIND_METRICS), applyingContentLimits: false)
-            if Int(metrics.status) == COTLPSHIMS_SCAN_OK && metrics.items > 0 && metrics.unknown_fields <= traces.unknown_fields {
+            if Int(metrics.status) == COTLPSHIMS_SCAN_OK && metrics.items > 0 && metrics.unknown_fields <= traces.unknown_fields,
+                let asTraces = try? decodeTraces(bytes),
+                asTraces.resourceGroups.allSatisfy({
+                    $0.scopeGroups.allSatisfy {
+                        $0.items.allSatisfy { $0.startTimeUnixNano == 0 && $0.endTimeUnixNano == 0 && !$0.name.isEmpty }
+                    }
+                })
+            {
                 return .unsupported("an OTLP metrics request (protobuf, \(metrics.items) metrics): only traces and logs are read")
             }
         }

@@ -32,8 +32,9 @@ struct OTLPBatchStageTests {
         #expect(final.logRecordsExported + final.totalLogRecordsDropped == 100)
         #expect(final.logRecordsDropped[.queueFull, default: 0] > 0)
         #expect(logRecords(try readAll(sink.collected)).count == final.logRecordsExported)
-        // The queue would have had to hold what waited plus what was dropped while the worker was stuck.
-        #expect((90...100).contains(stage.peakQueueDemand), "\(stage.peakQueueDemand)")
+        // The queue would have had to hold what waited plus what was dropped while the worker was stuck: at
+        // least the drops, at most every item (how many the worker took before the hold depends on timing).
+        #expect(stage.peakQueueDemand <= 100, "\(stage.peakQueueDemand)")
         #expect(stage.peakQueueDemand >= final.logRecordsDropped[.queueFull, default: 0])
     }
 
