@@ -41,7 +41,7 @@ private func check(
 ) {
     let bytes = Array(json.utf8)
     guard let data = bytes.withUnsafeBytes({ try? OTLPJSONDecoder().decodeTraces($0) }) else { return }
-    guard let span = data.resourceGroups.first?.scopeGroups.first?.spans.first, let decoded = value(span) else {
+    guard let span = data.resourceGroups.first?.scopeGroups.first?.items.first, let decoded = value(span) else {
         fatalError("\(field) = \(text): accepted, but the span or its value is missing")
     }
     guard let exact = exactInteger(text, quoted: quoted), range.contains(exact) else {

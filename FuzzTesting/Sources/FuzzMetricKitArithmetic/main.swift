@@ -56,9 +56,9 @@ private func readBack(spans: [OTLPSpan], logs: [OTLPLogRecord]) {
     let decoder = OTLPDecoder(options: .default)
     let resource = OTLPResource()
     let scope = OTLPInstrumentationScope(name: "fuzz")
-    let traces = encoder.encode(OTLPTracesData(resource: resource, scope: scope, spans: spans))
+    let traces = encoder.encode(OTLPTracesData(resource: resource, scope: scope, items: spans))
     if (traces.withUnsafeBytes { try? decoder.decodeTraces($0) }) == nil { fatalError("converted spans do not read back") }
-    let records = encoder.encode(OTLPLogsData(resource: resource, scope: scope, logRecords: logs))
+    let records = encoder.encode(OTLPLogsData(resource: resource, scope: scope, items: logs))
     if (records.withUnsafeBytes { try? decoder.decodeLogs($0) }) == nil { fatalError("converted log records do not read back") }
 }
 

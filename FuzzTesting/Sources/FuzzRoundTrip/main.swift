@@ -152,7 +152,7 @@ struct FuzzInput {
                 OTLPResourceGroup<OTLPSpan>(
                     resource: resource(),
                     scopeGroups: (0..<count(3)).map { _ in
-                        OTLPScopeGroup<OTLPSpan>(scope: scope(), spans: (0..<count(5)).map { _ in span() }, schemaURL: string())
+                        OTLPScopeGroup<OTLPSpan>(scope: scope(), items: (0..<count(5)).map { _ in span() }, schemaURL: string())
                     },
                     schemaURL: string())
             })
@@ -165,7 +165,7 @@ struct FuzzInput {
                     resource: resource(),
                     scopeGroups: (0..<count(3)).map { _ in
                         OTLPScopeGroup<OTLPLogRecord>(
-                            scope: scope(), logRecords: (0..<count(5)).map { _ in logRecord() }, schemaURL: string())
+                            scope: scope(), items: (0..<count(5)).map { _ in logRecord() }, schemaURL: string())
                     },
                     schemaURL: string())
             })

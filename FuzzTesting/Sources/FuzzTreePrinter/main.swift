@@ -21,7 +21,7 @@ public func fuzzTreePrinter(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt
                 startTimeUnixNano: UInt64(position), endTimeUnixNano: UInt64(input[position + 1]) << 20))
         position += 2
     }
-    let data = OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "fuzz"), spans: spans)
+    let data = OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "fuzz"), items: spans)
     let bytes = OTLPEncoder().encode(data)
     let options = OTLPReaderOptions(framing: .unframed, signal: .traces)
     guard let reader = try? OTLPRecordReader(source: OTLPMemorySource(bytes), options: options),
