@@ -1,4 +1,5 @@
 import ArgumentParser
+import OTLPTelemetry
 import OTLPWire
 
 /// `--framing` values: a framing or `auto`.
@@ -68,6 +69,12 @@ struct InputOptions: ParsableArguments {
                 var names: [String] = []
                 for name in try OTLPSystemCall.names(inDirectory: file) where !name.hasPrefix(".") && Self.isOTLPFileName(name) {
                     guard let found = OTLPFileStatus.reached(by: directory + name), !found.isDirectory else { continue }
+                    // The open-span journal is the pipeline's own bookkeeping (spans twice, started and ended), not
+                    // telemetry: read it by name.
+                    guard name != OTLPSpanJournal.fileName else {
+                        Output.diagnostic("\(displayName(directory + name)): skipped: the open-span journal (name it to read it)")
+                        continue
+                    }
                     // A FIFO or device would block the read or never end: only regular files are read from a directory.
                     guard found.isRegularFile else {
                         Output.diagnostic("\(displayName(directory + name)): skipped: not a regular file")

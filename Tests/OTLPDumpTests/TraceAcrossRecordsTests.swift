@@ -114,16 +114,20 @@ struct TraceAcrossRecordsTests {
     }
 
     /// Regression (hostile review): a FIFO named like an OTLP file in a directory argument blocked the read for ever.
-    @Test("a directory argument skips a FIFO named like an OTLP file, says so, and reads the rest")
+    @Test("a directory argument skips a FIFO named like an OTLP file and the open-span journal, says so, and reads the rest")
     func directoryWithFIFO() throws {
         let folder = try Self.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.framed([Self.scattered[0]]).write(to: folder.appendingPathComponent("a.u32be.bin"))
         #expect(mkfifo(folder.appendingPathComponent("b.u32be.bin").path, 0o600) == 0)
+        // The open-span journal of a pipeline whose state directory is this folder (the demo's): not telemetry.
+        try Self.framed([Self.scattered[2]]).write(to: folder.appendingPathComponent("open-spans.u32be.bin"))
         try Self.framed([Self.scattered[1]]).write(to: folder.appendingPathComponent("c.u32be.bin"))
         let stats = try OTLPDumpRunner.run(["validate", folder.path])
         #expect(stats.stderr.contains("b.u32be.bin: skipped: not a regular file"), "\(stats.stderr)")
         #expect(stats.stdout.contains("a.u32be.bin: valid") && stats.stdout.contains("c.u32be.bin: valid"), "\(stats.stdout)")
+        #expect(stats.stderr.contains("open-spans.u32be.bin: skipped: the open-span journal"), "\(stats.stderr)")
+        #expect(!stats.stdout.contains("open-spans"), "\(stats.stdout)")
     }
 
     /// Collects a process's standard output as it comes, so a test can wait for a line without sleeping.
