@@ -19,13 +19,9 @@ internal import CZlib
 /// data, or in its trailer (past the end of the last deflate block, which `Z_BLOCK` makes inflate stop at),
 /// where the stored CRC-32 and ISIZE are compared with what was inflated.
 final class GzipInflater: OTLPByteSource {
-    private let source: any OTLPByteSource
     private var stream = z_stream()
     private var initialized = false
-    private let input: UnsafeMutableRawBufferPointer
-    private var inputStart = 0
-    private var inputEnd = 0
-    private var sourceEnded = false
+    private let input: CompressedInput
     private var betweenMembers = true
     private var pendingError: OTLPReadError?
     /// What zlib reports of the current member's header (only `done` is read: the optional fields are not
@@ -52,8 +48,7 @@ final class GzipInflater: OTLPByteSource {
         source: any OTLPByteSource, chunkSize: Int = 64 * 1024, maxDecompressedBytes: Int = .max, maxInflationRatio: Int = .max,
         ratioGraceBytes: Int = 16 << 20
     ) {
-        self.source = source
-        self.input = .allocate(byteCount: chunkSize, alignment: 16)
+        self.input = CompressedInput(source: source, chunkSize: chunkSize)
         self.header = .allocate(capacity: 1)
         self.header.initialize(to: gz_header())
         self.maxDecompressedBytes = maxDecompressedBytes
@@ -63,46 +58,27 @@ final class GzipInflater: OTLPByteSource {
 
     deinit {
         if initialized { inflateEnd(&stream) }
-        input.deallocate()
         header.deallocate()
-    }
-
-    private var available: Int { inputEnd - inputStart }
-
-    /// Reads more compressed input, keeping unconsumed bytes. Returns false at the end of the source.
-    private func refill() throws(OTLPReadError) -> Bool {
-        if sourceEnded { return false }
-        if inputStart > 0 {
-            if available > 0 { input.baseAddress!.copyMemory(from: input.baseAddress! + inputStart, byteCount: available) }
-            inputEnd = available
-            inputStart = 0
-        }
-        guard inputEnd < input.count else { return true }
-        let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: input[inputEnd...]))
-        if count == 0 { sourceEnded = true; return false }
-        inputEnd += count
-        return true
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(OTLPReadError) -> Int {
         if let error = pendingError { throw error }
         while true {
             if betweenMembers {
-                while available < 2 {
-                    if try !refill() { break }
+                while input.available < 2 {
+                    if try !input.refill() { break }
                 }
-                if available == 0 { return 0 }  // clean end after the last member
-                let bytes = UnsafeRawBufferPointer(rebasing: input[inputStart..<inputEnd])
-                guard OTLPGzip.isCompressed(bytes) else {
+                if input.available == 0 { return 0 }  // clean end after the last member
+                guard OTLPGzip.isCompressed(input.bytes) else {
                     throw OTLPReadError(.gzipBadHeader, "bytes that do not start a gzip member", byteOffset: fileOffset, offsetIn: .file)
                 }
                 try startMember()
             }
-            if available == 0, try !refill() {
+            if input.available == 0, try !input.refill() {
                 throw OTLPReadError(.gzipTruncated, "the file ends inside a gzip member", byteOffset: fileOffset, offsetIn: .file)
             }
-            stream.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self) + inputStart
-            stream.avail_in = UInt32(available)
+            stream.next_in = UnsafeMutablePointer(mutating: input.bytes.baseAddress!.assumingMemoryBound(to: Bytef.self))
+            stream.avail_in = UInt32(input.available)
             // Never more than one byte past maxDecompressedBytes: enough to see that the limit is passed, and
             // the fault's offset is where it was passed, whatever the caller's buffer size.
             let remaining = maxDecompressedBytes - totalOut  // >= 0: passing the limit ends the stream
@@ -111,12 +87,12 @@ final class GzipInflater: OTLPByteSource {
             stream.avail_out = UInt32(min(wanted, Int(UInt32.max)))
             // Z_BLOCK: stop at the end of each deflate block, so the end of the last one is seen.
             let result = inflate(&stream, Z_BLOCK)
-            let consumed = available - Int(stream.avail_in)
+            let consumed = input.available - Int(stream.avail_in)
             let produced = wanted - Int(stream.avail_out)
             if trailerOffset != nil, trailer.count < 8 {
-                trailer += UnsafeRawBufferPointer(rebasing: input[inputStart..<inputStart + min(consumed, 8 - trailer.count)])
+                trailer += UnsafeRawBufferPointer(rebasing: input.bytes[..<min(consumed, 8 - trailer.count)])
             }
-            inputStart += consumed
+            input.consume(consumed)
             fileOffset += consumed
             totalOut += produced
             if totalOut > maxDecompressedBytes {

@@ -14,12 +14,8 @@ internal import CZstd
 /// 2^`maxWindowLog` bytes (default 2^27, libzstd's own default) is refused with `zstd_too_large` before
 /// anything is allocated for it.
 final class ZstdDecompressor: OTLPByteSource {
-    private let source: any OTLPByteSource
     private let context: OpaquePointer
-    private let input: UnsafeMutableRawBufferPointer
-    private var inputStart = 0
-    private var inputEnd = 0
-    private var sourceEnded = false
+    private let input: CompressedInput
     /// Whether a frame has begun and not yet ended (libzstd's last hint was not 0).
     private var inFrame = false
     private var pendingError: OTLPReadError?
@@ -41,9 +37,8 @@ final class ZstdDecompressor: OTLPByteSource {
         source: any OTLPByteSource, chunkSize: Int = 64 * 1024, maxDecompressedBytes: Int = .max, maxInflationRatio: Int = .max,
         ratioGraceBytes: Int = 16 << 20
     ) {
-        self.source = source
         self.context = ZSTD_createDCtx()
-        self.input = .allocate(byteCount: chunkSize, alignment: 16)
+        self.input = CompressedInput(source: source, chunkSize: chunkSize)
         self.maxDecompressedBytes = maxDecompressedBytes
         self.maxInflationRatio = maxInflationRatio
         self.ratioGraceBytes = ratioGraceBytes
@@ -56,43 +51,25 @@ final class ZstdDecompressor: OTLPByteSource {
 
     deinit {
         ZSTD_freeDCtx(context)
-        input.deallocate()
-    }
-
-    private var available: Int { inputEnd - inputStart }
-
-    /// Reads more compressed input, keeping unconsumed bytes. Returns false at the end of the source.
-    private func refill() throws(OTLPReadError) -> Bool {
-        if sourceEnded { return false }
-        if inputStart > 0 {
-            if available > 0 { input.baseAddress!.copyMemory(from: input.baseAddress! + inputStart, byteCount: available) }
-            inputEnd = available
-            inputStart = 0
-        }
-        guard inputEnd < input.count else { return true }
-        let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: input[inputEnd...]))
-        if count == 0 { sourceEnded = true; return false }
-        inputEnd += count
-        return true
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(OTLPReadError) -> Int {
         if let error = setupError ?? pendingError { throw error }
         guard buffer.count > 0 else { return 0 }
         while true {
-            if available == 0 {
-                let more = try refill()
+            if input.available == 0 {
+                let more = try input.refill()
                 if !more && !inFrame { return 0 }  // a clean end between frames
             }
             // Never more than one byte past maxDecompressedBytes (as GzipInflater).
             let remaining = maxDecompressedBytes - totalOut
             let wanted = remaining < buffer.count ? remaining + 1 : buffer.count
-            var inBuffer = ZSTD_inBuffer(src: input.baseAddress! + inputStart, size: available, pos: 0)
+            var inBuffer = ZSTD_inBuffer(src: input.bytes.baseAddress, size: input.available, pos: 0)
             var outBuffer = ZSTD_outBuffer(dst: buffer.baseAddress!, size: wanted, pos: 0)
             let result = ZSTD_decompressStream(context, &outBuffer, &inBuffer)
             let consumed = inBuffer.pos
             let produced = outBuffer.pos
-            inputStart += consumed
+            input.consume(consumed)
             fileOffset += consumed
             totalOut += produced
             if case .failure(let cause) = ZstdError.check(result, "ZSTD_decompressStream") {
@@ -118,11 +95,11 @@ final class ZstdDecompressor: OTLPByteSource {
             inFrame = result != 0
             if result == 0 && (consumed > 0 || produced > 0) { framesCompleted += 1 }
             if produced > 0 { return produced }
-            if consumed == 0 && available > 0 && inputEnd == input.count && inputStart == 0 {
+            if consumed == 0 && input.isFull {
                 // libzstd took nothing from a full buffer and gave nothing: not expected of it, but never loop.
                 throw OTLPReadError(.io, "libzstd made no progress", byteOffset: fileOffset, offsetIn: .file)
             }
-            if consumed == 0 && available == 0 && sourceEnded {
+            if consumed == 0 && input.available == 0 && input.sourceEnded {
                 // Nothing more can come: the input ended inside a frame.
                 throw OTLPReadError(.zstdTruncated, "the input ends inside a zstd frame", byteOffset: fileOffset, offsetIn: .file)
             }
