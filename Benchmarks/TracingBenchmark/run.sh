@@ -3,6 +3,9 @@
 # usage: Benchmarks/TracingBenchmark/run.sh [--spans N] [--reps R]
 set -euo pipefail
 cd "$(dirname "$0")"
-swift build -c release >/dev/null
+log=$(mktemp)
+# The build's output is shown only when it fails (swift build prints its errors on stdout).
+swift build -c release >"$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; exit 1; }
+rm -f "$log"
 bin=$(swift build -c release --show-bin-path)
 LD_PRELOAD="$bin/libMallocInterposerSwift.so" "$bin/tracing-benchmark" "$@"
