@@ -399,7 +399,7 @@ package final class OTLPHTTPSender: Sendable {
         let bytes = Array(answer.readableBytesView)
         do {
             let response =
-                contentType.hasPrefix("application/json")
+                mediaType(of: contentType) == "application/json"
                 ? try OTLPExportResponse(json: bytes, for: signal) : try OTLPExportResponse(protobuf: bytes, for: signal)
             return .accepted(rejectedItems: response.rejectedItems, message: response.errorMessage)
         } catch {
@@ -408,13 +408,21 @@ package final class OTLPHTTPSender: Sendable {
         }
     }
 
+    /// A `Content-Type` header's media type, lowercased and without its parameters (`Application/JSON;
+    /// charset=utf-8` is `application/json`): media types are case-insensitive (RFC 9110, 8.3.1).
+    static func mediaType(of contentType: String) -> String {
+        contentType.split(separator: ";", omittingEmptySubsequences: false).first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        } ?? ""
+    }
+
     /// The message of an error answer, and whether the answer is an OTLP `google.rpc.Status` (protobuf or
     /// JSON, as its content type says); otherwise its text (as sent, its first 4 KiB: whoever prints it
     /// escapes it).
     static func statusMessage(_ answer: ByteBuffer?, contentType: String) -> (message: String, isOTLPStatus: Bool) {
         guard let answer, answer.readableBytes > 0 else { return ("", false) }
         let bytes = Array(answer.readableBytesView)
-        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let mediaType = mediaType(of: contentType)
         // Only a Status with an error code is one: any JSON object parses as an empty Status (a gateway's
         // `{"error": "..."}` is not the collector refusing the data).
         if mediaType == "application/json", let status = try? OTLPRPCStatus(json: bytes), status.code != 0 {

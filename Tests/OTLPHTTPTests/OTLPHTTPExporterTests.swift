@@ -171,11 +171,14 @@ struct OTLPHTTPExporterTests {
 
     @Test(
         "a partial success: the rejected items are counted as dropped (rejected), the rest as exported, its message reported",
-        arguments: [false, true])
-    func partialSuccess(json: Bool) throws {
+        // The media type is case-insensitive and may carry parameters (a JSON answer was read as protobuf
+        // when it was spelt `Application/JSON`).
+        arguments: ["application/x-protobuf", "application/json", "Application/JSON; charset=utf-8"])
+    func partialSuccess(contentType: String) throws {
+        let json = contentType.lowercased().hasPrefix("application/json")
         let response = OTLPExportResponse(rejectedItems: 3, errorMessage: "3 log records too old")
         let answer = OTLPTestCollector.Answer(
-            status: 200, headers: ["Content-Type": json ? "application/json" : "application/x-protobuf"],
+            status: 200, headers: ["Content-Type": contentType],
             body: json ? response.jsonEncoded(for: .logs) : response.encoded(for: .logs))
         let collector = try OTLPTestCollector(answers: [answer])
         defer { collector.removeRecords() }
