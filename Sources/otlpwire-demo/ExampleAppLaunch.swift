@@ -144,7 +144,11 @@ struct ExampleAppLaunch {
     private func phase(of launch: AppLaunchInstrumentation<OTLPTracer>, _ name: String, _ body: () -> Void) {
         launch.phase(name) {
             body()
-            if name == crashAt { kill(getpid(), SIGKILL) }
+            if name == crashAt {
+                // What the run printed so far must reach a pipe too: SIGKILL leaves stdio's buffer unwritten.
+                fflush(nil)
+                kill(getpid(), SIGKILL)
+            }
         }
     }
 

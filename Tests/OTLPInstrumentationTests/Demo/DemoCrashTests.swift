@@ -96,6 +96,18 @@ struct DemoCrashTests {
         #expect(after.status == 0 && !after.output.contains("previous run"), "\(after.output)")
     }
 
+    @Test("what a --crash-at run prints before its kill reaches a pipe (stdout's buffer was lost with the process)")
+    func reportBeforeTheKillReachesAPipe() throws {
+        let directory = try OTLPTemporaryDirectory.make("demo-crash")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try OTLPProcess.run(Self.demo, ["--deterministic", "--crash-at", "launch.auth_routing", "out"], in: directory)
+        #expect(first.status == SIGKILL, "\(first.errors)")
+        // The second run recovers the first's launch, reports it, then is killed in the same phase.
+        let second = try OTLPProcess.run(Self.demo, ["--deterministic", "--crash-at", "launch.auth_routing", "out"], in: directory)
+        #expect(second.status == SIGKILL, "\(second.errors)")
+        #expect(second.output.contains("the previous run ended before exporting"), "\(second.output)")
+    }
+
     @Test("--crash-at with a phase the demo cannot crash in is a usage error that creates nothing")
     func unknownPhase() throws {
         let directory = try OTLPTemporaryDirectory.make("demo-crash")
