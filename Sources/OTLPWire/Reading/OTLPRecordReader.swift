@@ -273,6 +273,12 @@ public final class OTLPRecordReader {
             throw OTLPReadError(
                 .recordTooLarge, "the record's zstd frame decompresses to more than the limit of \(maxRecordBytes) bytes",
                 byteOffset: error.byteOffset, offsetIn: .record)
+        } catch  where error.code == .zstdTooLarge && error.cause == nil {
+            // The budget left was the smaller bound: name the limit the user set, not what was left of it.
+            throw OTLPReadError(
+                .zstdTooLarge,
+                "the zstd records decompress to more than the limit of \(options.maxDecompressedBytes) bytes (\(zstdRecordBytesOut) before this record)",
+                byteOffset: error.byteOffset, offsetIn: .record)
         }
         zstdRecordBytesIn += frame.count
         zstdRecordBytesOut += message.count

@@ -155,6 +155,9 @@ struct ZstdReadingTests {
         #expect(total.records.count == 2)
         #expect(total.error?.code == .zstdTooLarge)
         #expect(total.error?.recordIndex == 2)
+        // The message names the limit that was set, not the budget left of it (regression: it said "the limit of 1 bytes").
+        let limit = sizes[0] + sizes[1] + 1
+        #expect(total.error?.message.contains("the limit of \(limit) bytes") == true, "\(String(describing: total.error))")
         // A bomb: records of zeros-like content that compress far beyond the ratio.
         let padded = OTLPTracesData(
             resource: OTLPResource(attributes: [OTLPAttribute("pad", .string(String(repeating: "a", count: 6 << 20)))]),
