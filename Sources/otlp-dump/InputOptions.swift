@@ -28,7 +28,7 @@ enum SignalChoice: String, ExpressibleByArgument, CaseIterable {
 struct InputOptions: ParsableArguments {
     @Argument(
         help:
-            "Files to read; `-` is standard input; a directory reads its OTLP files (names otlp-dump recognises: .u32be, .varint, .jsonl, .ndjson, .json, .pb, .binpb; gzip, zstd or neither) in name order (print, stats and validate; FIFOs and devices in it are skipped)."
+            "Files to read; `-` is standard input; a directory reads its OTLP files (names otlp-dump recognises: .u32be, .varint, .jsonl, .ndjson, .json, .pb, .binpb; gzip, zstd or neither) in name order, a rotating output's files oldest first (print, stats and validate; FIFOs and devices in it are skipped)."
     )
     var files: [String] = ["-"]
 
@@ -55,7 +55,7 @@ struct InputOptions: ParsableArguments {
     }
 
     /// The files to read: each argument, a directory (or a link to one) replaced by its OTLP files in name
-    /// order, its hidden files and folders left out. A directory that cannot be listed, or holds no OTLP
+    /// order (a rotating output's oldest first: ``oldestFirst(_:)``), its hidden files and folders left out. A directory that cannot be listed, or holds no OTLP
     /// file, is reported on stderr and sets `status`.
     func inputFiles(status: inout ExitCode) -> [String] {
         var out: [String] = []
@@ -87,13 +87,39 @@ struct InputOptions: ParsableArguments {
                         "\(displayName(file)): a directory with no OTLP file (names ending .u32be.bin, .jsonl, …; gzip, zstd or neither)")
                     if status == .success { status = ExitStatus.ioError }
                 }
-                out += names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { directory + $0 }
+                out += Self.oldestFirst(names).map { directory + $0 }
             } catch {
                 Output.diagnostic("\(displayName(file)): \(error)")
                 if status == .success { status = ExitStatus.ioError }
             }
         }
         return out
+    }
+
+    /// A directory's file names in the order their records were written: by name, except that a rotating
+    /// output's files come oldest first, `traces.3.u32be.bin`, `traces.2.u32be.bin`, `traces.1.u32be.bin`,
+    /// then `traces.u32be.bin` (rotated files are numbered as logrotate does, 1 the newest; in byte order the
+    /// current file came last and `traces.10` before `traces.2`).
+    static func oldestFirst(_ names: [String]) -> [String] {
+        let keyed = names.map { name -> (base: [UInt8], age: Int, name: [UInt8]) in
+            let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+            // The rotation number: the first part after the stem that is a decimal number without leading zeros.
+            for index in parts.indices.dropFirst() {
+                let part = parts[index]
+                guard let first = part.first, first != "0", part.utf8.count <= 18, part.allSatisfy({ $0.isASCII && $0.isNumber }),
+                    let number = Int(part)
+                else { continue }
+                var base = parts
+                base.remove(at: index)
+                return (Array(base.joined(separator: ".").utf8), number, Array(name.utf8))
+            }
+            return (Array(name.utf8), 0, Array(name.utf8))
+        }
+        return keyed.sorted { a, b in
+            if a.base != b.base { return a.base.lexicographicallyPrecedes(b.base) }
+            if a.age != b.age { return a.age > b.age }
+            return a.name.lexicographicallyPrecedes(b.name)
+        }.map { String(decoding: $0.name, as: UTF8.self) }
     }
 
     /// Whether a file name says it holds OTLP data otlp-dump reads.

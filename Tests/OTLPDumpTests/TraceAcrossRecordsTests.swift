@@ -130,6 +130,22 @@ struct TraceAcrossRecordsTests {
         #expect(!stats.stdout.contains("open-spans"), "\(stats.stdout)")
     }
 
+    @Test("a directory of a rotating output is read oldest first: traces.10, traces.2, traces.1, then traces (not in byte order)")
+    func rotatedFilesOldestFirst() throws {
+        let folder = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["traces.u32be.bin", "traces.1.u32be.bin", "traces.2.u32be.bin", "traces.10.u32be.bin", "a.u32be.bin"] {
+            try Self.framed([Self.scattered[0]]).write(to: folder.appendingPathComponent(name))
+        }
+        let result = try OTLPDumpRunner.run(["validate", folder.path])
+        let order = result.stdout.split(separator: "\n").compactMap { line in
+            line.split(separator: ":").first.map { String($0.split(separator: "/").last ?? "") }
+        }
+        #expect(
+            order == ["a.u32be.bin", "traces.10.u32be.bin", "traces.2.u32be.bin", "traces.1.u32be.bin", "traces.u32be.bin"],
+            "\(result.stdout)")
+    }
+
     /// Collects a process's standard output as it comes, so a test can wait for a line without sleeping.
     final class Collected: @unchecked Sendable {
         private let condition = NSCondition()
