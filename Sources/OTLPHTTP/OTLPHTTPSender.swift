@@ -114,7 +114,7 @@ package final class OTLPHTTPSender: Sendable {
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.maxConnections
         do {
-            configuration.tlsConfiguration = try Self.tlsConfiguration(endpoint.tls)
+            configuration.tlsConfiguration = try Self.tlsConfiguration(endpoint)
             tlsProblem = nil
         } catch {
             tlsProblem = error.message
@@ -138,36 +138,42 @@ package final class OTLPHTTPSender: Sendable {
 
     /// The client TLS configuration of `files`: its CA certificates as the only trust roots, its client
     /// certificate chain and key; `nil` (the defaults: the system's trust roots) when no file is set.
-    static func tlsConfiguration(_ files: OTLPExporterConfiguration.TLSFiles) throws(TLSFileError) -> TLSConfiguration? {
+    static func tlsConfiguration(_ endpoint: OTLPExporterConfiguration.Resolved) throws(TLSFileError) -> TLSConfiguration? {
+        let files = endpoint.tls
         guard !files.isEmpty else { return nil }
         var tls = TLSConfiguration.makeClientConfiguration()
-        func load<Value>(_ file: String, _ key: String, _ variable: String, _ body: (String) throws -> Value) throws(TLSFileError) -> Value
-        {
+        // The settings that gave a file: the signal's own when it set that file, else the base ones.
+        func settings(_ key: String, _ variable: String, _ fromSignal: String?) -> String {
+            guard fromSignal != nil, let signal = endpoint.tlsSignal else { return "OTEL_EXPORTER_OTLP_\(variable), otlp.tls.\(key)" }
+            return "OTEL_EXPORTER_OTLP_\(signal.rawValue.uppercased())_\(variable), otlp.\(signal).tls.\(key)"
+        }
+        func load<Value>(_ file: String, _ settings: String, _ body: (String) throws -> Value) throws(TLSFileError) -> Value {
             do {
                 return try body(file)
             } catch {
                 // NIOSSL's error text may hold the TLS library's internals: its case name and the file say enough.
                 let cause = String(describing: error).prefix { $0 != "(" }
-                throw TLSFileError(
-                    message: "cannot load the TLS file \(file) (OTEL_EXPORTER_OTLP_\(variable), otlp.tls.\(key)): \(cause); nothing is sent"
-                )
+                throw TLSFileError(message: "cannot load the TLS file \(file) (\(settings)): \(cause); nothing is sent")
             }
         }
+        let fromSignal = endpoint.tlsFromSignal
         if let file = files.certificate {
-            let roots = try load(file, "certificate", "CERTIFICATE") { try NIOSSLCertificate.fromPEMFile($0) }
+            let named = settings("certificate", "CERTIFICATE", fromSignal.certificate)
+            let roots = try load(file, named) { try NIOSSLCertificate.fromPEMFile($0) }
             guard !roots.isEmpty else {
-                throw TLSFileError(
-                    message: "\(file) (OTEL_EXPORTER_OTLP_CERTIFICATE, otlp.tls.certificate) holds no PEM certificate; nothing is sent")
+                throw TLSFileError(message: "\(file) (\(named)) holds no PEM certificate; nothing is sent")
             }
             tls.trustRoots = .certificates(roots)
         }
         if let file = files.clientCertificate {
-            tls.certificateChain = try load(file, "clientCertificate", "CLIENT_CERTIFICATE") { try NIOSSLCertificate.fromPEMFile($0) }.map {
+            let named = settings("clientCertificate", "CLIENT_CERTIFICATE", fromSignal.clientCertificate)
+            tls.certificateChain = try load(file, named) { try NIOSSLCertificate.fromPEMFile($0) }.map {
                 .certificate($0)
             }
         }
         if let file = files.clientKey {
-            tls.privateKey = .privateKey(try load(file, "clientKey", "CLIENT_KEY") { try NIOSSLPrivateKey(file: $0, format: .pem) })
+            let named = settings("clientKey", "CLIENT_KEY", fromSignal.clientKey)
+            tls.privateKey = .privateKey(try load(file, named) { try NIOSSLPrivateKey(file: $0, format: .pem) })
         }
         return tls
     }

@@ -115,4 +115,25 @@ struct OTLPHTTPSenderTLSTests {
         #expect(result.attempts == 0)
         #expect(reason.contains(missing) && reason.contains("OTEL_EXPORTER_OTLP_CERTIFICATE"), "\(reason)")
     }
+
+    @Test("a signal's own TLS file that cannot be loaded is named with the signal's variable and key, not the base ones")
+    func unreadableSignalFile() throws {
+        let certificates = try OTLPTestCertificates()
+        defer { certificates.remove() }
+        let missing = certificates.folder.appendingPathComponent("traces-missing.pem").path
+        var configuration = OTLPExporterConfiguration(endpoint: "https://127.0.0.1:9")
+        configuration[.traces].tls = .init(certificate: missing)
+        let sender = OTLPHTTPSender(signal: .traces, endpoint: try #require(configuration.resolved(for: .traces)))
+        let result = sender.send(Self.body)
+        sender.shutdown()
+        guard case .failed(let reason) = result.outcome else {
+            Issue.record("expected a failure, got \(result)")
+            return
+        }
+        #expect(result.attempts == 0)
+        #expect(
+            reason.contains(missing) && reason.contains("OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE")
+                && reason.contains("otlp.traces.tls.certificate"),
+            "\(reason)")
+    }
 }

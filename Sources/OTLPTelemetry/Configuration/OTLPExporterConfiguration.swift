@@ -111,11 +111,17 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         public var spool: OTLPSpoolConfiguration?
         /// The TLS files: the signal's over the base ones.
         package var tls: TLSFiles
+        /// The signal whose own settings (`otlp.<signal>.tls`, `OTEL_EXPORTER_OTLP_<SIGNAL>_…`) set the files in
+        /// ``tlsFromSignal``; `nil` when all came from the base settings.
+        package var tlsSignal: OTLPSignal?
+        /// The TLS files set by the signal's own settings: an error about one of them names those settings.
+        package var tlsFromSignal: TLSFiles = .default
 
         /// The settings of one signal's exporter.
         package init(
             url: URL, protocol: OTLPHTTPProtocol, compression: OTLPCompression, headers: [String: String], timeoutSeconds: Double,
-            spool: OTLPSpoolConfiguration? = nil, tls: TLSFiles = .default
+            spool: OTLPSpoolConfiguration? = nil, tls: TLSFiles = .default, tlsSignal: OTLPSignal? = nil,
+            tlsFromSignal: TLSFiles = .default
         ) {
             self.url = url
             self.protocol = `protocol`
@@ -124,6 +130,8 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
             self.timeoutSeconds = timeoutSeconds
             self.spool = spool
             self.tls = tls
+            self.tlsSignal = tlsSignal
+            self.tlsFromSignal = tlsFromSignal
         }
     }
 
@@ -220,7 +228,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
                 signalSpool.directory = (spool.directory.hasSuffix("/") ? spool.directory : spool.directory + "/") + "\(signal)"
                 signalSpool.maxBytes = signalSpool.maxBytes / 2
                 return signalSpool
-            }, tls: tls.merging(override.tls))
+            }, tls: tls.merging(override.tls), tlsSignal: override.tls.map { _ in signal }, tlsFromSignal: override.tls ?? .default)
     }
 
     /// This configuration with every timeout brought into its range; a NaN becomes the default.
@@ -258,6 +266,8 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         check(endpoint: endpoint, headers: headers, timeoutSeconds: timeoutSeconds, at: prefix)
         problems += spool?.violations(prefix: "\(prefix)spool.") ?? []
         for signal in [nil] + OTLPSignal.allCases {
+            // A signal without TLS files of its own has the base's, and their problems are listed once, there.
+            if let signal, self[signal].tls == nil { continue }
             let files = signal.map { tls.merging(self[$0].tls) } ?? tls
             let path = "\(prefix)\(signal.map { "\($0)." } ?? "")tls."
             for (key, file) in [

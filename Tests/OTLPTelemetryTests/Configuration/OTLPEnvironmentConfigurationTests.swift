@@ -342,6 +342,11 @@ struct OTLPEnvironmentConfigurationTests {
         // A client key without its certificate is a problem of the configuration, named.
         let half = Self.apply(["OTEL_EXPORTER_OTLP_ENDPOINT": "https://c:4318", "OTEL_EXPORTER_OTLP_CLIENT_KEY": "/k"]).configuration
         #expect(half.problems.map(\.keyPath).contains("otlp.tls.clientCertificate"), "\(half.problems)")
+        // Once, at the base settings, not again for each signal that only inherits them (it was listed three times).
+        #expect(half.problems.filter { $0.message.contains("set both or neither") }.count == 1, "\(half.problems)")
+        let signalHalf = Self.apply(["OTEL_EXPORTER_OTLP_ENDPOINT": "https://c:4318", "OTEL_EXPORTER_OTLP_LOGS_CLIENT_KEY": "/k"])
+        #expect(
+            signalHalf.configuration.problems.map(\.keyPath) == ["otlp.logs.tls.clientCertificate"], "\(signalHalf.configuration.problems)")
     }
 
     @Test("the TLS files in JSON: otlp.tls and otlp.<signal>.tls")
