@@ -285,6 +285,11 @@ package final class OTLPHTTPSender: Sendable {
                     }
                 }
                 reason = Self.describe(error, shutdownDeadline: endsAtShutdown(deadline))
+                // A failed TLS handshake (an untrusted certificate, no TLS there) fails again the same way until
+                // the configuration changes: retrying only delays the report (it was tried 3 times).
+                if Self.isTLSHandshakeFailure(error) {
+                    return Result(outcome: .failed(reason: "\(reason); not retried"), attempts: attempts)
+                }
                 // Nothing listens there: during shutdown that does not change before the deadline (regression:
                 // a short tool took 10-15 s to exit, retrying a refused connection batch after batch).
                 if retryDeadline.value != nil, Self.isConnectionRefused(error) {
@@ -310,6 +315,12 @@ package final class OTLPHTTPSender: Sendable {
                     attempts: attempts)
             }
         }
+    }
+
+    /// Whether `error` is a TLS handshake that failed (as opposed to a connection lost during one).
+    static func isTLSHandshakeFailure(_ error: any Error) -> Bool {
+        if case .handshakeFailed = error as? NIOSSLError { return true }
+        return false
     }
 
     /// Why a send made after shutdown's deadline was not made.
