@@ -145,6 +145,17 @@ struct SendCommand: ParsableCommand {
         return configuration
     }
 
+    /// Where the records of `tally` were posted, as messages print it: the URL of each signal that had
+    /// records (the base endpoint with its signal's path, not the endpoint as given), else the endpoint.
+    func postedTo(_ tally: SendTally) -> String {
+        let configuration = exporterConfiguration
+        let urls = [(OTLPSignal.traces, tally.spans), (.logs, tally.logRecords)].compactMap { signal, items in
+            items > 0
+                ? configuration.resolved(for: signal).map { OTLPExporterConfiguration.Resolved.redacted(url: $0.url.absoluteString) } : nil
+        }
+        return urls.isEmpty ? redactedEndpoint : urls.joined(separator: " and ")
+    }
+
     /// ``endpoint`` as messages print it: its user-info and query never leave the process.
     var redactedEndpoint: String { OTLPExporterConfiguration.Resolved.redacted(url: endpoint) }
 
@@ -177,7 +188,10 @@ struct SendCommand: ParsableCommand {
 
     func run() throws {
         // The library's rule, said the library's way: a signal's path at the end of the base URL is taken off.
-        if let warning = OTLPExporterConfiguration.signalPathWarning(endpoint: endpoint) {
+        // send has no endpoint per signal (the library's variables for one are not read here): it says so.
+        if let warning = OTLPExporterConfiguration.signalPathWarning(
+            endpoint: endpoint, fullURLAdvice: "send posts each record to its signal's path under the base URL: give the base URL")
+        {
             Output.diagnostic("--endpoint: \(TerminalText.escaped(warning))")
         }
         if let spool { return try sendSpool(spool) }
@@ -297,7 +311,7 @@ struct SendCommand: ParsableCommand {
         }
         progress.clear()
         let output = Output.standard
-        output.write(tally.summary(endpoint: redactedEndpoint) + "\n")
+        output.write(tally.summary(endpoint: postedTo(tally)) + "\n")
         var status = tally.collectorRefused ? ExitStatus.collectorRefused : inputStatus
         status = output.finish(status: status)
         if status != .success { throw status }

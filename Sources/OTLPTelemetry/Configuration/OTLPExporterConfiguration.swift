@@ -333,15 +333,17 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
 
     /// What to say when the base endpoint ends in a signal's path (`http://collector:4318/v1/traces`): it is
     /// taken off (the specification's base URL gets `/v1/traces` and `/v1/logs` appended, which would double
-    /// it), and the variable for one signal's full URL is named. `nil` for a base URL.
-    package static func signalPathWarning(endpoint: String) -> String? {
+    /// it), and the variable for one signal's full URL is named, unless `fullURLAdvice` says what to do
+    /// instead (a tool without per-signal endpoints). `nil` for a base URL.
+    package static func signalPathWarning(endpoint: String, fullURLAdvice: String? = nil) -> String? {
         guard let components = URLComponents(string: endpoint) else { return nil }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
         guard let signal = OTLPSignal.allCases.first(where: { path.hasSuffix("/v1/\($0)") }) else { return nil }
         let variable = "OTEL_EXPORTER_OTLP_\(signal.rawValue.uppercased())_ENDPOINT"
+        let advice = fullURLAdvice ?? "for one signal's full URL, set \(variable) or otlp.\(signal).endpoint"
         return
-            "the endpoint \(Resolved.redacted(url: endpoint)) is a base URL, to which /v1/traces and /v1/logs are appended: its /v1/\(signal) is taken off (for one signal's full URL, set \(variable) or otlp.\(signal).endpoint)"
+            "the endpoint \(Resolved.redacted(url: endpoint)) is a base URL, to which /v1/traces and /v1/logs are appended: its /v1/\(signal) is taken off (\(advice))"
     }
 
     /// `base` with `overrides` merged over it; header names compare without regard to case, so `API-Key`
