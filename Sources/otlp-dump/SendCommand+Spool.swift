@@ -122,7 +122,7 @@ extension SendCommand {
         tally.bytes = snapshot.bytesWritten
         tally.retries = snapshot.spanExportRetries + snapshot.logRecordExportRetries
         let output = Output.standard
-        output.write(tally.summary(endpoint: redactedEndpoint) + "\n")
+        output.write(tally.summary(endpoint: postedTo(tally)) + "\n")
         if tally.collectorRefused { status = ExitStatus.collectorRefused }
         status = output.finish(status: status)
         if status != .success { throw status }
