@@ -44,6 +44,8 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
     package let counters: OTLPTelemetryCounters
     private let diagnostics: @Sendable (String) -> Void
     private var isShutDown = false
+    /// The failed writes since the last good one, reported as a run rather than once per batch.
+    private var failureRun = OTLPWriteFailureRun()
     /// The check readers make with their default limits.
     private let readerCheck = OTLPDecoder(options: .default)
     /// Longest JSON line readers accept by default.
@@ -204,11 +206,14 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
             }.get()
             if durability == .fsync { try sink.sync() }
             counters.exported(batch.itemCount, Item.signal, bytes: batch.bytes.count)
+            if let report = failureRun.succeeded(noun: Self.noun) { diagnostics("OTLPWire exporter: \(report)") }
             return batch.leftOutCount == 0
         } catch {
             counters.writeFailed(bytes: 0)
             counters.dropped(batch.itemCount, Item.signal, .writeFailed)
-            diagnostics("OTLPWire exporter: \(batch.itemCount) \(Self.noun(batch.itemCount)) dropped: \(error)")
+            if let report = failureRun.failed(batch.itemCount, noun: Self.noun, cause: "\(error)") {
+                diagnostics("OTLPWire exporter: \(report)")
+            }
             // The next batch goes to a freshly opened file when the exporter owns one.
             if reopen != nil { sink = nil }
             return false

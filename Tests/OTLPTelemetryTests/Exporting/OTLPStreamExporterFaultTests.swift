@@ -35,7 +35,8 @@ struct OTLPStreamExporterFaultTests {
         #expect(!exporter.export(Self.batch(5)))
         #expect(counters.snapshot.spansDropped == [.writeFailed: 15])
         #expect(counters.snapshot.writeErrors == 2)
-        #expect(messages.all.count == 2)
+        // The same cause again is not reported again (a failure that never clears printed a line per batch).
+        #expect(messages.all.count == 1)
         #expect(messages.all.allSatisfy { $0.contains("No space left on device") })
 
         let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
@@ -44,6 +45,9 @@ struct OTLPStreamExporterFaultTests {
         exporter.redirect(to: try OTLPFileSink(path: path))
         #expect(exporter.export(Self.batch(7)))
         #expect(counters.snapshot.spansExported == 7)
+        #expect(
+            messages.all.count == 2 && messages.all[1].contains("writing again after 2 failed batches (15 spans dropped"), "\(messages.all)"
+        )
         #expect(spans(try readAll(Array(try Data(contentsOf: URL(fileURLWithPath: path))))).count == 7)
     }
 
@@ -66,13 +70,34 @@ struct OTLPStreamExporterFaultTests {
         #expect(!exporter.export(Self.batch(3)))
         #expect(!exporter.export(Self.batch(4)))
         #expect(counters.snapshot.spansDropped == [.writeFailed: 7])
-        #expect(messages.all.count == 2)
+        #expect(messages.all.count == 1)
         #expect(messages.all.allSatisfy { $0.contains("Read-only file system") && $0.contains(path) })
         // The file system becomes writable: the next batch opens the file and is written.
         #expect(mount("tmpfs", mountPoint, "tmpfs", UInt(MS_REMOUNT), "size=1m") == 0, "\(String(cString: strerror(errno)))")
         #expect(exporter.export(Self.batch(2)))
         #expect(counters.snapshot.spansExported == 2)
         #expect(spans(try readAll(Array(try Data(contentsOf: URL(fileURLWithPath: path))))).count == 2)
+    }
+
+    @Test("a failure that never clears is reported when it starts, at 10 and 100 failed batches, and when writing works again")
+    func failureThatNeverClears() throws {
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let exporter = OTLPStreamExporter<OTLPScopedSpan>(
+            path: "/dev/full", resource: Self.resource, counters: counters, diagnostics: messages.add)
+        for _ in 0..<150 { #expect(!exporter.export(Self.batch(2))) }
+        #expect(counters.snapshot.spansDropped == [.writeFailed: 300] && counters.snapshot.writeErrors == 150)
+        #expect(messages.all.count == 3, "\(messages.all)")
+        #expect(messages.all[0].contains("2 spans dropped: ") && messages.all[0].contains("No space left on device"))
+        #expect(messages.all[1].contains("still failing: 10 batches (20 spans)"), "\(messages.all)")
+        #expect(messages.all[2].contains("still failing: 100 batches (200 spans)"), "\(messages.all)")
+        exporter.redirect(to: OTLPMemorySink())
+        #expect(exporter.export(Self.batch(1)))
+        #expect(messages.all.last?.contains("writing again after 150 failed batches (300 spans dropped") == true, "\(messages.all)")
+        // A new failure after that is a new run, reported again.
+        exporter.redirect(to: try OTLPFileSink(path: "/dev/full"))
+        #expect(!exporter.export(Self.batch(1)))
+        #expect(messages.all.count == 5 && messages.all[4].contains("1 span dropped: "), "\(messages.all)")
     }
 
     @Test("closed pipe: EPIPE is reported and counted, no SIGPIPE kills the process")
