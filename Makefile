@@ -91,10 +91,12 @@ bench-deps: deps
 	fi
 
 ## bench: the yardstick peer beside the reference encoders, decoding throughput, 1 GB memory check,
-## the tracing pipeline (ns and allocations per span, throughput into a file) and the burst (bench-burst)
+## the tracing pipeline (ns and allocations per span, throughput into a file), gzip beside zstd (write, read,
+## size) and the burst (bench-burst)
 bench: bench-deps
 	Benchmarks/run-yardstick.sh
 	Benchmarks/TracingBenchmark/run.sh
+	Benchmarks/Compression/run.sh
 	$(MAKE) bench-burst
 
 ## bench-burst: 4 threads x 25,000 spans and 25,000 log records into files (u32be traces, gzip logs) at the
@@ -110,6 +112,7 @@ bench-smoke: bench-deps
 	Benchmarks/run-yardstick.sh --smoke
 	Benchmarks/TracingBenchmark/run.sh --spans 20000 --reps 1
 	Benchmarks/TracingBenchmark/run.sh --burst --items 2500 --runs 1
+	Benchmarks/Compression/run.sh --smoke
 
 ## bench-delivery: the yardstick workload delivered to rotel (--exporter blackhole) on loopback by OTLPWire's
 ## OTLP/HTTP exporter and by swift-otel 1.6's, interleaved (ITEMS, ROUNDS); not in CI: swift-otel takes minutes to build
