@@ -47,6 +47,12 @@ struct OTLPMetricKitCommand: ParsableCommand {
     @Flag(help: "gzip-compress the outputs.")
     var gzip = false
 
+    @Flag(
+        help:
+            "Compress each record into one zstd frame behind a u32be length, as the Collector's file exporter does with compression: zstd (--framing u32be, or jsonl for JSON records)."
+    )
+    var zstd = false
+
     @Option(
         name: .customLong("assumed-utc-offset"),
         help: "Offset from UTC, in seconds, for timestamps written without one (device local time); -64800...64800 (±18 h).")
@@ -86,6 +92,10 @@ struct OTLPMetricKitCommand: ParsableCommand {
         guard let framing = OTLPFraming(rawValue: framing), framing != .unframed else {
             throw ValidationError("--framing must be u32be, varint or jsonl")
         }
+        guard !zstd || framing == .u32be || framing == .jsonl else {
+            throw ValidationError("--zstd writes the Collector's zstd records: use it with --framing u32be or jsonl")
+        }
+        guard !(zstd && gzip) else { throw ValidationError("--gzip and --zstd: choose one compression") }
         guard (1...Self.maxPayloadBytesLimit).contains(maxPayloadBytes) else {
             throw ValidationError("--max-payload-bytes must be 1...\(Self.maxPayloadBytesLimit)")
         }
@@ -144,8 +154,8 @@ struct OTLPMetricKitCommand: ParsableCommand {
         let outputFraming = OTLPFraming(rawValue: framing)!
         let traceWriter: OTLPRecordWriter?, logWriter: OTLPRecordWriter?
         do {
-            traceWriter = try traces.map { OTLPRecordWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
-            logWriter = try logs.map { OTLPRecordWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip) }
+            traceWriter = try traces.map { OTLPRecordWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip, zstd: zstd) }
+            logWriter = try logs.map { OTLPRecordWriter(sink: try Self.outputSink($0), framing: outputFraming, gzip: gzip, zstd: zstd) }
         } catch let error as OTLPWriteError {
             Self.diagnostic("\(error)")  // names the output and the system's reason
             throw ExitCode(2)

@@ -54,6 +54,38 @@ struct OTLPMetricKitCommandTests {
         #expect(decodedLogs.output.components(separatedBy: "\"eventName\"").count - 1 == 5)
     }
 
+    @Test(
+        "--zstd writes the Collector's zstd records (protobuf and JSON) that the reference decoder reads; with varint or --gzip, a usage error"
+    )
+    func zstdRecords() throws {
+        let directory = try OTLPTemporaryDirectory.make("metrickit-zstd")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let samples = MetricKitConverterTests.samples
+        let payloads = ["metric-full.json", "diagnostic-all-kinds.json"].map { samples.appendingPathComponent($0).path }
+        let script = Self.repository.appendingPathComponent("scripts/reference-decode.py").path
+        let env = URL(fileURLWithPath: "/usr/bin/env")
+        for framing in ["u32be", "jsonl"] {
+            let traces = directory.appendingPathComponent("traces-\(framing).zst").path
+            let logs = directory.appendingPathComponent("logs-\(framing).zst").path
+            let result = try Self.run(
+                Self.binary("otlp-metrickit"), payloads + ["--traces", traces, "--logs", logs, "--zstd", "--framing", framing])
+            #expect(result.status == 0, "\(result.errors)")
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: traces)))
+            // A u32be length, then a zstd frame (magic 28 b5 2f fd) whatever the framing.
+            #expect(bytes.count > 8 && Array(bytes[4..<8]) == [0x28, 0xB5, 0x2F, 0xFD], "\(bytes.prefix(8))")
+            let decodedTraces = try Self.run(env, ["python3", script, traces, "u32be", "traces"])
+            #expect(decodedTraces.status == 0, "\(decodedTraces.errors)")
+            #expect(decodedTraces.output.contains("\"MXMetricPayload\""), "\(decodedTraces.output.prefix(300))")
+            let decodedLogs = try Self.run(env, ["python3", script, logs, "u32be", "logs"])
+            #expect(decodedLogs.status == 0, "\(decodedLogs.errors)")
+            #expect(decodedLogs.output.contains("\"eventName\""), "\(decodedLogs.output.prefix(300))")
+        }
+        for wrong in [["--zstd", "--framing", "varint"], ["--zstd", "--gzip"]] {
+            let result = try Self.run(Self.binary("otlp-metrickit"), [payloads[0], "--traces", "/dev/null"] + wrong)
+            #expect(result.status == 64, "\(wrong): \(result.errors)")
+        }
+    }
+
     @Test("an output that is a symbolic link is followed (the user named it), once, and stderr says to which file")
     func outputThroughSymlink() throws {
         let directory = try OTLPTemporaryDirectory.make("metrickit-link")
