@@ -282,11 +282,11 @@ struct SendCommand: ParsableCommand {
                     for message in delivery.messages {
                         progress.clear()
                         // A collector's text is hostile input: at most 512 characters of it, escaped.
-                        Output.diagnostic("\(place): the collector \(TerminalText.escaped(Self.capped(message)))")
+                        Output.diagnostic("\(place): the collector \(TerminalText.escaped(message, maxCharacters: 512))")
                     }
                     if let failure = delivery.failure {
                         progress.clear()
-                        Output.diagnostic("\(place): not sent: \(TerminalText.escaped(Self.capped(failure))); stopping")
+                        Output.diagnostic("\(place): not sent: \(TerminalText.escaped(failure, maxCharacters: 512)); stopping")
                         tally.refused(items: delivery.undeliveredItems)
                         tally.unreachable = true
                         stopped = true
@@ -319,11 +319,6 @@ struct SendCommand: ParsableCommand {
 }
 
 extension SendCommand {
-    /// `text` cut to 512 characters (a collector's message may be megabytes long).
-    static func capped(_ text: String) -> String {
-        text.count > 512 ? text.prefix(512) + "…" : text
-    }
-
     /// What became of a record whose first attempt gave `first`: a 413 sends its halves (decoded by `payload`).
     static func delivery(
         after first: OTLPHTTPSender.Result, of bodyBytes: Int, items: Int, signal: OTLPSignal, payload: () -> OTLPPayload?,

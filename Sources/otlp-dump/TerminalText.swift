@@ -2,6 +2,12 @@
 /// the window title or fake a line (C0 and C1 control characters, DEL) is escaped, as are quotes and
 /// backslashes, the way OTLP/JSON writes them (`\n`, `\u001b`). Everything else is kept as it is.
 enum TerminalText {
+    /// `text` cut to `maxCharacters` characters (then "…": a collector's message may be megabytes long), with
+    /// control characters, quotes and backslashes escaped.
+    static func escaped(_ text: String, maxCharacters: Int) -> String {
+        escaped(text.count > maxCharacters ? text.prefix(maxCharacters) + "…" : text)
+    }
+
     /// `text` with control characters, quotes and backslashes escaped (without surrounding quotes).
     static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
