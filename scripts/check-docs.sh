@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The documentation of every library product builds without a warning (a broken ``symbol`` link, a
-# parameter the doc comment leaves out, a catalog topic that names nothing): the symbol graphs of the debug
+# parameter the doc comment leaves out, a catalog topic that names nothing), and every public declaration has a
+# doc comment: the symbol graphs of the debug
 # build (`swift package dump-symbol-graph`, which reuses what `swift build` / `swift test` built), then the
 # toolchain's `docc convert --warnings-as-errors` on each module's catalog, Sources/<Module>/<Module>.docc.
 # The archives go to a temporary directory and are deleted; DOCS_OUTPUT=<dir> keeps them there instead.
@@ -36,6 +37,27 @@ graphs=$(sed -n 's/^Files written to //p' "$log" | tail -1)
 [ -d "$graphs" ] || { cat "$log" >&2; echo "check-docs: no symbol graph directory in the output above" >&2; exit 1; }
 
 status=0
+# Every public or open declaration written in Sources/ has a doc comment (DocC does not warn about a missing one).
+if ! python3 - "$graphs" "${MODULES[@]}" <<'PY'
+import glob, json, sys
+graphs, modules = sys.argv[1], sys.argv[2:]
+missing = []
+for module in modules:
+    for path in glob.glob(f"{graphs}/{module}.symbols.json") + glob.glob(f"{graphs}/{module}@*.symbols.json"):
+        for symbol in json.load(open(path))["symbols"]:
+            location = symbol.get("location", {})
+            if symbol.get("accessLevel") not in ("public", "open") or symbol.get("docComment") or "/Sources/" not in location.get("uri", ""):
+                continue
+            file = location["uri"].split("/Sources/", 1)[1]
+            missing.append(f"Sources/{file}:{location['position']['line'] + 1}: {'.'.join(symbol['pathComponents'])} has no doc comment")
+for line in sorted(set(missing)):
+    print(line, file=sys.stderr)
+sys.exit(1 if missing else 0)
+PY
+then
+  echo "check-docs: public declarations without a doc comment (above)" >&2
+  status=1
+fi
 for module in "${MODULES[@]}"; do
   catalog="Sources/$module/$module.docc"
   [ -d "$catalog" ] || { echo "check-docs: $module has no catalog at $catalog" >&2; status=1; continue; }
