@@ -14,7 +14,10 @@ import Tracing
 /// ([semantic conventions](https://opentelemetry.io/docs/specs/semconv/exceptions/exceptions-logs/)).
 ///
 /// ```swift
-/// LoggingSystem.bootstrap { label in OTLPLogHandler(label: label, emitter: emitter) }
+/// // Compiled copy: Tests/DocumentationExamples/OTLPTelemetry/OTLPTelemetryDocComments.swift
+/// func bootstrapLoggingOnly(emitter: OTLPLogEmitter) {
+///     LoggingSystem.bootstrap { label in OTLPLogHandler(label: label, emitter: emitter) }
+/// }
 /// ```
 public struct OTLPLogHandler: LogHandler {
     /// The logger's label (what `Logger(label:)` was given).
