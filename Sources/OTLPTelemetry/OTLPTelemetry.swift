@@ -259,7 +259,7 @@ public final class OTLPTelemetry: Sendable {
     /// ```
     public func logHandler(
         label: String, logLevel: Logger.Level = .info, metadataProvider: Logger.MetadataProvider? = nil
-    ) -> OTLPLogHandler {
+    ) -> any LogHandler {
         OTLPLogHandler(label: label, emitter: logEmitter, logLevel: logLevel, metadataProvider: metadataProvider, clock: clock)
     }
 

@@ -42,5 +42,5 @@ func traceWithATracerOfYourOwn(resource: OTLPResource) {
 }
 
 func bootstrapLoggingOnly(emitter: OTLPLogEmitter) {
-    LoggingSystem.bootstrap { label in OTLPLogHandler(label: label, emitter: emitter) }
+    LoggingSystem.bootstrap { label in emitter.logHandler(label: label) }
 }
