@@ -7,8 +7,12 @@ public import OTLPWire
 /// (``OTLPSpoolExporter``, store and forward).
 ///
 /// ```swift
-/// let (configuration, warnings) = OTLPTelemetryConfiguration.default.applyingEnvironment()
-/// let telemetry = OTLPTelemetry(configuration: configuration, exporterFactory: OTLPHTTPExporterFactory())
+/// // Compiled copy: Tests/DocumentationExamples/OTLPHTTP/OTLPHTTPDocComments.swift
+/// func deliverWhereTheEnvironmentSays() -> OTLPTelemetry {
+///     let (configuration, warnings) = OTLPTelemetryConfiguration.default.applyingEnvironment()
+///     warnings.forEach { print($0) }
+///     return OTLPTelemetry(configuration: configuration, exporterFactory: OTLPHTTPExporterFactory())
+/// }
 /// ```
 public struct OTLPHTTPExporterFactory: OTLPExporterFactory {
     /// Waits between attempts of every exporter made.

@@ -7,12 +7,16 @@ internal import Tracing
 /// set up from one ``OTLPTelemetryConfiguration``.
 ///
 /// ```swift
-/// let telemetry = OTLPTelemetry(configuration: .init(
-///     service: .init(name: "checkout"),
-///     traces: .init(path: "traces.u32be.bin"), logs: .init(path: "logs.u32be.bin")))
-/// telemetry.bootstrap()                       // swift-distributed-tracing and swift-log
-/// withSpan("checkout") { _ in Logger(label: "cart").info("paid") }
-/// telemetry.shutdown()                        // exports everything; reports drops
+/// // Compiled copy: Tests/DocumentationExamples/OTLPTelemetry/OTLPTelemetryDocComments.swift
+/// func runOneCheckout() {
+///     let telemetry = OTLPTelemetry(
+///         configuration: .init(
+///             service: .init(name: "checkout"),
+///             traces: .init(path: "traces.u32be.bin"), logs: .init(path: "logs.u32be.bin")))
+///     telemetry.bootstrap()  // swift-distributed-tracing and swift-log
+///     withSpan("checkout") { _ in Logger(label: "cart").info("paid") }
+///     telemetry.shutdown()  // exports everything; reports drops
+/// }
 /// ```
 ///
 /// A program that bootstraps swift-log itself calls ``bootstrapTracing()`` and builds its handlers with
@@ -241,18 +245,21 @@ public final class OTLPTelemetry: Sendable {
     /// second bootstrap): with ``bootstrapTracing()`` for the tracer, and beside the program's own handlers.
     ///
     /// ```swift
-    /// telemetry.bootstrapTracing()
-    /// LoggingSystem.bootstrap(
-    ///     { label, provider in
-    ///         MultiplexLogHandler([
-    ///             telemetry.logHandler(label: label, metadataProvider: provider),
-    ///             StreamLogHandler.standardOutput(label: label, metadataProvider: provider),
-    ///         ])
-    ///     }, metadataProvider: .otlpTraceContext)
+    /// // Compiled copy: Tests/DocumentationExamples/OTLPTelemetry/OTLPTelemetryDocComments.swift
+    /// func bootstrapBesideStandardOutput(telemetry: OTLPTelemetry) {
+    ///     telemetry.bootstrapTracing()
+    ///     LoggingSystem.bootstrap(
+    ///         { label, provider in
+    ///             MultiplexLogHandler([
+    ///                 telemetry.logHandler(label: label, metadataProvider: provider),
+    ///                 StreamLogHandler.standardOutput(label: label, metadataProvider: provider),
+    ///             ])
+    ///         }, metadataProvider: .otlpTraceContext)
+    /// }
     /// ```
     public func logHandler(
         label: String, logLevel: Logger.Level = .info, metadataProvider: Logger.MetadataProvider? = nil
-    ) -> OTLPLogHandler {
+    ) -> any LogHandler {
         OTLPLogHandler(label: label, emitter: logEmitter, logLevel: logLevel, metadataProvider: metadataProvider, clock: clock)
     }
 

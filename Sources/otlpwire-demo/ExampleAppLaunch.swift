@@ -73,7 +73,7 @@ struct ExampleAppLaunch {
         clock.advance(milliseconds: 180)  // exec, dynamic linking, runtime start, main()
         let launch = AppLaunchInstrumentation(
             telemetry: telemetry,
-            provider: ReplayedLaunchProvider(coldLaunchStartTime: Date(timeIntervalSince1970: Double(processStart) / 1e9)),
+            provider: .replayed(coldLaunchStartTime: Date(timeIntervalSince1970: Double(processStart) / 1e9)),
             notificationCenter: center, environment: [:], clock: clock,
             attributes: ["app.launch.scenario": scenario.rawValue, "app.version": appVersion], sessions: sessions)
 

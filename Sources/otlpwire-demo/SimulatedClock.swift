@@ -23,15 +23,11 @@ final class SimulatedClock: OTLPClock, OTLPMonotonicClock, @unchecked Sendable {
     }
 }
 
-/// A launch provider for a replayed process that "started" at a given instant.
-struct ReplayedLaunchProvider: AppLaunchProvider {
-    let coldLaunchStartTime: Date
-    let coldEndNotification = OTLPAppLifecycle.didBecomeActive
-    let warmStartNotification = OTLPAppLifecycle.willEnterForeground
-    let warmEndNotification = OTLPAppLifecycle.didBecomeActive
-    let hiddenNotification = OTLPAppLifecycle.didEnterBackground
-    let preWarmFallbackThreshold: TimeInterval = 30
-    let launchMilestones = [OTLPAppLifecycle.didFinishLaunching]
+extension AppLaunchProvider {
+    /// A launch provider for a replayed process that "started" at a given instant.
+    static func replayed(coldLaunchStartTime: Date) -> AppLaunchProvider {
+        AppLaunchProvider(coldLaunchStartTime: coldLaunchStartTime, launchMilestones: [OTLPAppLifecycle.didFinishLaunching])
+    }
 }
 
 /// Sequential IDs for the deterministic mode.

@@ -100,6 +100,23 @@ struct DocumentationExamplesMain {
             print(readCollectorAnswer(status: 400, body: OTLPRPCStatus(code: 3, message: "bad span").encoded()))
             print(readCollectorAnswer(status: 404, body: Array("<html>".utf8)))
         },
+        "otlpwire-doc-comments": { _ in
+            let span = OTLPSpan(
+                traceID: OTLPTraceID(high: 1, low: 2), spanID: OTLPSpanID(3), name: "pay", startTimeUnixNano: 1, endTimeUnixNano: 2)
+            let (resource, scope) = (OTLPResource(), OTLPInstrumentationScope(name: "checkout"))
+            try writeSpansToAFile([span, span], resource: resource, scope: scope)
+            let refusal = OTLPRPCStatus(code: 3, message: "bad span").encoded()
+            let partial = OTLPExportResponse(rejectedItems: 1, errorMessage: "too old").encoded(for: .traces)
+            print(try countSpansInAFile(at: "traces.u32be.bin"), encodeSpans([span], resource: resource, scope: scope).count > 0)
+            print(try describeRefusal(body: refusal))
+            print(try describePartialSuccess(body: partial) ?? "-", try describePartialSuccess(body: []) ?? "-")
+            do throws(OTLPReadError) {
+                _ = try OTLPDecoder(options: OTLPDecodingOptions(maxRecordBytes: 4)).decodeTraces(
+                    encodeSpans([span], resource: resource, scope: scope))
+            } catch {
+                print(isOverALimit(error))
+            }
+        },
         "architecture": { _ in
             let logs = OTLPLogsData(
                 resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "a"),

@@ -4,8 +4,8 @@ import OTLPTelemetry
 import OTLPTestSupport
 import Testing
 
-/// The Swift examples of README.md and of the DocC catalogs (`Sources/<Module>/<Module>.docc/*.md`) are the code of
-/// Tests/DocumentationExamples, word for word: each ```swift block starts with `// Compiled copy: PATH`, its `import`
+/// The Swift examples of README.md, of the DocC catalogs (`Sources/<Module>/<Module>.docc/*.md`) and of the doc comments
+/// of Sources/ are the code of Tests/DocumentationExamples, word for word: each ```swift block starts with `// Compiled copy: PATH`, its `import`
 /// lines are exactly the imports of PATH, and the rest of it is a run of PATH's lines. Every example file is shown
 /// somewhere, with every declaration in it; every ```json block is a configuration that loads without a warning.
 @Suite("The documentation's examples match their compiled copies")
@@ -23,7 +23,8 @@ struct DocumentationTextTests {
         var description: String { "\(document):\(line)" }
     }
 
-    /// README.md and every article and landing page of the DocC catalogs.
+    /// README.md, every article and landing page of the DocC catalogs, and every Swift source of Sources/ (whose doc
+    /// comments are documentation too).
     static var documents: [String] {
         var paths = ["README.md"]
         let sources = repository.appendingPathComponent("Sources")
@@ -33,6 +34,8 @@ struct DocumentationTextTests {
                 paths.append("Sources/\(module)/\(module).docc/\(name)")
             }
         }
+        let files = FileManager.default.enumerator(atPath: sources.path)?.allObjects as? [String] ?? []
+        paths += files.filter { $0.hasSuffix(".swift") }.map { "Sources/\($0)" }
         return paths.sorted()
     }
 
@@ -40,11 +43,24 @@ struct DocumentationTextTests {
         try String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8)
     }
 
+    /// The documentation text of `document`, line for line: a Markdown file as it is; of a Swift source, the text of
+    /// each doc comment line (what follows `/// `), and an empty line for every other line.
+    static func documentationText(_ document: String) throws -> String {
+        let text = try text(document)
+        guard document.hasSuffix(".swift") else { return text }
+        return text.components(separatedBy: "\n").map { line in
+            let trimmed = line.drop { $0 == " " }
+            guard trimmed.hasPrefix("///") else { return "" }
+            let comment = trimmed.dropFirst(3)
+            return String(comment.hasPrefix(" ") ? comment.dropFirst() : comment)
+        }.joined(separator: "\n")
+    }
+
     /// The fenced blocks of `document`, their lines without the fence's indentation.
     static func codeBlocks(in document: String) throws -> [CodeBlock] {
         var blocks: [CodeBlock] = []
         var open: (block: CodeBlock, indent: Int)?
-        for (index, line) in try text(document).components(separatedBy: "\n").enumerated() {
+        for (index, line) in try documentationText(document).components(separatedBy: "\n").enumerated() {
             let trimmed = line.drop { $0 == " " }
             let indent = line.count - trimmed.count
             if var current = open {
@@ -140,7 +156,9 @@ struct DocumentationTextTests {
 
     @Test("every JSON example is a configuration that loads without a warning")
     func jsonExamplesLoad() throws {
-        let blocks = try Self.documents.flatMap { try Self.codeBlocks(in: $0) }.filter { $0.language == "json" }
+        // The JSON of doc comments shows parts of a configuration (one section, the app's keys beside the pipeline's).
+        let articles = Self.documents.filter { !$0.hasSuffix(".swift") }
+        let blocks = try articles.flatMap { try Self.codeBlocks(in: $0) }.filter { $0.language == "json" }
         #expect(blocks.count >= 5)
         for block in blocks {
             let json = Data(block.lines.joined(separator: "\n").utf8)

@@ -15,6 +15,7 @@ struct ExampleRunTests {
     static let names: Set<String> = [
         "readme-otlpwire", "readme-otlptelemetry", "readme-otlphttp", "readme-otlpinstrumentation", "readme-otlpmetrickit",
         "readme-otlptesting", "otlpwire-landing", "getting-started", "file-formats", "reading-hostile-input", "architecture",
+        "otlpwire-doc-comments",
         "otlptelemetry-landing", "configuration", "pipeline", "pipeline-hand-assembled", "file-outputs", "diagnostics",
         "bootstrap-and-shutdown", "otlpservicelifecycle-landing",
         "otlphttp-landing", "delivery", "the-spool", "app-launch", "view-tracing", "sessions", "when-the-app-crashes", "mapping",
@@ -195,6 +196,13 @@ struct ExampleRunTests {
     func architecture() throws {
         let scratch = try Scratch()
         #expect(try scratch.run("architecture") == "2 true\n")
+    }
+
+    @Test("OTLPWire's doc comments: spans written, counted and encoded; collector answers and a limit explained")
+    func otlpWireDocComments() throws {
+        let scratch = try Scratch()
+        let output = try scratch.run("otlpwire-doc-comments")
+        #expect(output == "2 true\nrejected with status 3: bad span\n1 spans rejected: too old -\ntrue\n")
     }
 
     // MARK: OTLPTelemetry

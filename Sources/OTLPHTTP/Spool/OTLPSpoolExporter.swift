@@ -31,11 +31,11 @@ public import OTLPWire
 /// starts, so that received = exported + dropped + ``pendingItems`` holds.
 public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unchecked Sendable {
     /// Where, how and for how long requests are sent, and the spool.
-    public let endpoint: OTLPExporterConfiguration.Resolved
+    package let endpoint: OTLPExporterConfiguration.Resolved
     /// The resource every request is written under.
-    public let resource: OTLPResource
+    package let resource: OTLPResource
     /// Where delivered and dropped items are counted.
-    public let counters: OTLPTelemetryCounters
+    package let counters: OTLPTelemetryCounters
     /// Why the spool could not be opened (another process holds it, the directory cannot be created), or
     /// `nil`. Without a spool, every item is dropped (`write_failed`).
     public let openError: OTLPWriteError?

@@ -33,7 +33,7 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
     }
 
     /// The notifications that start and end launches on this platform.
-    package let provider: any AppLaunchProvider
+    package let provider: AppLaunchProvider
     private let tracer: T
     private let clock: any OTLPClock
     private let activePrewarm: Bool
@@ -56,7 +56,7 @@ public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
     /// `attributes` are added to every `AppStart` span (an app version, a scenario); `sessions`, if given, is
     /// told of each return to the foreground (the provider's warm start notification) as activity.
     public init(
-        provider: any AppLaunchProvider, tracer: T, notificationCenter: NotificationCenter = .default,
+        provider: AppLaunchProvider, tracer: T, notificationCenter: NotificationCenter = .default,
         environment: [String: String] = ProcessInfo.processInfo.environment, clock: any OTLPClock = OTLPSystemClock(),
         attributes: [String: String] = [:], sessions: OTLPSessionManager? = nil
     ) {
@@ -253,7 +253,7 @@ extension AppLaunchInstrumentation where T == OTLPTracer {
     /// Records launches through `telemetry`, under the `software.amazon.opentelemetry.AppStart` scope; the
     /// spans are journaled when `telemetry`'s open-span journal is open (see "When the app crashes").
     public convenience init(
-        telemetry: OTLPTelemetry, provider: any AppLaunchProvider = LinuxAppLaunchProvider(),
+        telemetry: OTLPTelemetry, provider: AppLaunchProvider = .linux(),
         notificationCenter: NotificationCenter = .default, environment: [String: String] = ProcessInfo.processInfo.environment,
         clock: any OTLPClock = OTLPSystemClock(), attributes: [String: String] = [:], sessions: OTLPSessionManager? = nil
     ) {

@@ -10,6 +10,6 @@ public enum OTLPAppLifecycle {
     /// Post when the program goes idle or to the background: UIKit's `didEnterBackground`.
     public static let didEnterBackground = Notification.Name("OTLPWireApplicationDidEnterBackground")
     /// Post when the program's own start-up work is done, before it is ready: UIKit's `didFinishLaunching`.
-    /// A launch milestone of ``LinuxAppLaunchProvider``.
+    /// A launch milestone of ``AppLaunchProvider/linux(preWarmFallbackThreshold:procRoot:)``.
     public static let didFinishLaunching = Notification.Name("OTLPWireApplicationDidFinishLaunching")
 }

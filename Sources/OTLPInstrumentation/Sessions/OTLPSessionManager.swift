@@ -8,9 +8,13 @@ public import Tracing
 /// processors of the pipeline, and let it emit its events through the pipeline's emitter:
 ///
 /// ```swift
-/// let sessions = OTLPSessionManager(directory: appSupport.path)
-/// let telemetry = OTLPTelemetry(configuration: configuration, spanProcessors: [sessions], logRecordProcessors: [sessions])
-/// sessions.emitEvents(through: telemetry.logEmitter(scope: OTLPSessionManager.scope))
+/// // Compiled copy: Tests/DocumentationExamples/OTLPInstrumentation/OTLPInstrumentationDocComments.swift
+/// func telemetryKeepingSessions(configuration: OTLPTelemetryConfiguration, appSupport: URL) -> OTLPTelemetry {
+///     let sessions = OTLPSessionManager(directory: appSupport.path)
+///     let telemetry = OTLPTelemetry(configuration: configuration, spanProcessors: [sessions], logRecordProcessors: [sessions])
+///     sessions.emitEvents(through: telemetry.logEmitter(scope: OTLPSessionManager.scope))
+///     return telemetry
+/// }
 /// ```
 ///
 /// - A session ends after ``OTLPSessionConfiguration/inactivityTimeoutSeconds`` without activity, once it is

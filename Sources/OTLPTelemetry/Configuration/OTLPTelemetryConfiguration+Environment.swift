@@ -7,9 +7,12 @@ extension OTLPTelemetryConfiguration {
     /// traps). An empty variable counts as unset.
     ///
     /// ```swift
-    /// let (configuration, warnings) = try OTLPTelemetryConfiguration.load(contentsOf: url).configuration.applyingEnvironment()
-    /// warnings.forEach { print($0) }   // environment variable OTEL_BSP_MAX_QUEUE_SIZE (not a whole number: "lots"; ignored)
-    /// let telemetry = OTLPTelemetry(configuration: configuration)
+    /// // Compiled copy: Tests/DocumentationExamples/OTLPTelemetry/OTLPTelemetryDocComments.swift
+    /// func startFromAFileAndTheEnvironment(url: URL) throws -> OTLPTelemetry {
+    ///     let (configuration, warnings) = try OTLPTelemetryConfiguration.load(contentsOf: url).configuration.applyingEnvironment()
+    ///     warnings.forEach { print($0) }  // environment variable OTEL_BSP_MAX_QUEUE_SIZE (not a whole number: "lots"; ignored)
+    ///     return OTLPTelemetry(configuration: configuration)
+    /// }
     /// ```
     ///
     /// The variables and what they set:

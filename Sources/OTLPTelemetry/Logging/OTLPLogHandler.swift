@@ -1,5 +1,5 @@
-public import Logging
-public import OTLPWire
+package import Logging
+package import OTLPWire
 import Tracing
 
 /// A swift-log `LogHandler` that turns log calls into OTLP log records.
@@ -13,20 +13,19 @@ import Tracing
 /// which take the place of metadata of the same names
 /// ([semantic conventions](https://opentelemetry.io/docs/specs/semconv/exceptions/exceptions-logs/)).
 ///
-/// ```swift
-/// LoggingSystem.bootstrap { label in OTLPLogHandler(label: label, emitter: emitter) }
-/// ```
-public struct OTLPLogHandler: LogHandler {
+/// Made by ``OTLPTelemetry/logHandler(label:logLevel:metadataProvider:)`` and
+/// ``OTLPLogEmitter/logHandler(label:logLevel:metadataProvider:)``.
+package struct OTLPLogHandler: LogHandler {
     /// The logger's label (what `Logger(label:)` was given).
-    public let label: String
-    public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider?
-    public var logLevel: Logger.Level = .info
+    package let label: String
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
+    package var logLevel: Logger.Level = .info
     let emitter: OTLPLogEmitter
     let clock: any OTLPClock
 
     /// A handler for the logger `label` that emits through `emitter`, at `logLevel` and above.
-    public init(
+    package init(
         label: String, emitter: OTLPLogEmitter, logLevel: Logger.Level = .info, metadataProvider: Logger.MetadataProvider? = nil,
         clock: any OTLPClock = OTLPSystemClock()
     ) {
@@ -37,12 +36,12 @@ public struct OTLPLogHandler: LogHandler {
         self.clock = clock
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let callMetadata = event.metadata { merged.merge(callMetadata) { $1 } }

@@ -12,12 +12,15 @@ public import Tracing
 /// put together by hand over an exporter:
 ///
 /// ```swift
-/// let counters = OTLPTelemetryCounters()
-/// let exporter = OTLPStreamExporter<OTLPScopedSpan>(path: "traces.u32be.bin", resource: resource, counters: counters)
-/// let tracer = OTLPTracer(exporter: exporter, counters: counters, scope: OTLPInstrumentationScope(name: "checkout"))
-/// InstrumentationSystem.bootstrap(tracer)
-/// try await withSpan("GET /cart") { span in ... }
-/// tracer.shutdown()
+/// // Compiled copy: Tests/DocumentationExamples/OTLPTelemetry/OTLPTelemetryDocComments.swift
+/// func traceWithATracerOfYourOwn(resource: OTLPResource) {
+///     let counters = OTLPTelemetryCounters()
+///     let exporter = OTLPStreamExporter<OTLPScopedSpan>(path: "traces.u32be.bin", resource: resource, counters: counters)
+///     let tracer = OTLPTracer(exporter: exporter, counters: counters, scope: OTLPInstrumentationScope(name: "checkout"))
+///     InstrumentationSystem.bootstrap(tracer)
+///     withSpan("GET /cart") { span in span.attributes["cart.items"] = 3 }
+///     tracer.shutdown()  // exports what is queued
+/// }
 /// ```
 public struct OTLPTracer: Tracer {
     public typealias Span = OTLPTracingSpan

@@ -106,9 +106,9 @@ public final class OTLPFileSink: OTLPByteSink {
     }
 
     /// Standard output.
-    public static var standardOutput: OTLPFileSink { OTLPFileSink(descriptor: 1) }
+    package static var standardOutput: OTLPFileSink { OTLPFileSink(descriptor: 1) }
     /// Standard error.
-    public static var standardError: OTLPFileSink { OTLPFileSink(descriptor: 2) }
+    package static var standardError: OTLPFileSink { OTLPFileSink(descriptor: 2) }
 
     deinit {
         if ownsDescriptor { close(descriptor) }

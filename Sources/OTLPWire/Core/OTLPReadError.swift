@@ -9,12 +9,18 @@
 /// Codes may be added in later versions, so compare with `==` rather than `switch` exhaustively:
 ///
 /// ```swift
-/// if error.code == .recordTooLarge { … }
+/// // Compiled copy: Tests/DocumentationExamples/OTLPWire/OTLPWireDocComments.swift
+/// func isOverALimit(_ error: OTLPReadError) -> Bool {
+///     error.code == .recordTooLarge || error.code == .nestingTooDeep || error.code == .tooManyAttributes
+/// }
 /// ```
 public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The class of a fault. Its ``description`` is the machine-readable name (`record_too_large`).
     ///
-    /// New codes may be added: compare with `==`, and keep a default branch when switching over one.
+    /// New codes may be added: compare with `==`, and keep a default branch when switching over one. The
+    /// classes a program acts on (input cut short, a limit reached, bad options, I/O) have a member here; the
+    /// other kinds of damaged or unsupported input (a bad length prefix, corrupt gzip or zstd data, another
+    /// signal or compression) are told apart by ``description``.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Wrapped: String, Hashable, Sendable {
             case truncatedLengthPrefix = "truncated_length_prefix"
@@ -59,7 +65,7 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
         /// `record_too_large`: a record, or the memory to decode it, exceeds a limit.
         public static let recordTooLarge = Code(.recordTooLarge)
         /// `bad_length_prefix`: a length prefix that cannot be valid (an overlong varint).
-        public static let badLengthPrefix = Code(.badLengthPrefix)
+        package static let badLengthPrefix = Code(.badLengthPrefix)
         /// `malformed_protobuf`: a record that is not a valid protobuf message of its signal.
         public static let malformedProtobuf = Code(.malformedProtobuf)
         /// `nesting_too_deep`: messages or JSON nested deeper than the limit.
@@ -72,27 +78,27 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
         /// it) and no file name token says which: give the signal (`--signal`).
         public static let ambiguousSignal = Code(.ambiguousSignal)
         /// `unsupported_signal`: a request of a signal this package does not read: OTLP metrics or profiles.
-        public static let unsupportedSignal = Code(.unsupportedSignal)
+        package static let unsupportedSignal = Code(.unsupportedSignal)
         /// `unsupported_compression`: input compressed with something other than gzip or zstd (xz, bzip2, lz4,
         /// zip).
-        public static let unsupportedCompression = Code(.unsupportedCompression)
+        package static let unsupportedCompression = Code(.unsupportedCompression)
         /// `gzip_bad_header`: bytes that do not start a gzip member, or an invalid member header.
-        public static let gzipBadHeader = Code(.gzipBadHeader)
+        package static let gzipBadHeader = Code(.gzipBadHeader)
         /// `gzip_truncated`: the input ends inside a gzip member.
         public static let gzipTruncated = Code(.gzipTruncated)
         /// `gzip_crc_mismatch`: a gzip member's CRC-32 does not match its content.
-        public static let gzipCRCMismatch = Code(.gzipCRCMismatch)
+        package static let gzipCRCMismatch = Code(.gzipCRCMismatch)
         /// `gzip_size_mismatch`: a gzip member's ISIZE does not match its content length.
-        public static let gzipSizeMismatch = Code(.gzipSizeMismatch)
+        package static let gzipSizeMismatch = Code(.gzipSizeMismatch)
         /// `gzip_corrupt`: invalid compressed data inside a gzip member.
-        public static let gzipCorrupt = Code(.gzipCorrupt)
+        package static let gzipCorrupt = Code(.gzipCorrupt)
         /// `gzip_too_large`: input that inflates past the decompressed size or inflation ratio limit.
         public static let gzipTooLarge = Code(.gzipTooLarge)
         /// `zstd_truncated`: the input (or a record) ends inside a zstd frame.
         public static let zstdTruncated = Code(.zstdTruncated)
         /// `zstd_corrupt`: bytes that do not start a zstd frame where one must be, or invalid data or a wrong
         /// checksum inside a frame.
-        public static let zstdCorrupt = Code(.zstdCorrupt)
+        package static let zstdCorrupt = Code(.zstdCorrupt)
         /// `zstd_too_large`: zstd input that decompresses past the decompressed size or inflation ratio limit, or
         /// a frame that needs a larger window than the reader allows.
         public static let zstdTooLarge = Code(.zstdTooLarge)

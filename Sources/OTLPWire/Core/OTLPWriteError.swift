@@ -4,7 +4,10 @@
 /// Codes may be added in later versions, so compare with `==` rather than `switch` exhaustively:
 ///
 /// ```swift
-/// if error.code == .system, error.errno == EPIPE { … }   // the reader closed the pipe
+/// // Compiled copy: Tests/DocumentationExamples/OTLPWire/OTLPWireDocComments.swift
+/// func readerClosedThePipe(_ error: OTLPWriteError) -> Bool {
+///     error.code == .system && error.errno == EPIPE  // a write to a pipe whose reader has gone
+/// }
 /// ```
 public struct OTLPWriteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The class of a write error. Its ``description`` is a machine-readable name (`system`).

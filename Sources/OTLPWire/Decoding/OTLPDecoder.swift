@@ -17,13 +17,13 @@ public struct OTLPDecoder: Sendable {
         self.options = options
     }
 
-    /// Decodes one `ExportTraceServiceRequest`.
-    public func decodeTraces(_ bytes: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPTracesData {
+    /// Decodes one `ExportTraceServiceRequest` in memory.
+    package func decodeTraces(_ bytes: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPTracesData {
         try decodeTraces(bytes, arena: ProtobufCArena(minimumChunkSize: Self.arenaChunkSize(for: bytes.count)))
     }
 
-    /// Decodes one `ExportLogsServiceRequest`.
-    public func decodeLogs(_ bytes: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPLogsData {
+    /// Decodes one `ExportLogsServiceRequest` in memory.
+    package func decodeLogs(_ bytes: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPLogsData {
         try decodeLogs(bytes, arena: ProtobufCArena(minimumChunkSize: Self.arenaChunkSize(for: bytes.count)))
     }
 
@@ -61,14 +61,14 @@ public struct OTLPDecoder: Sendable {
     /// Unpacked structs take a few times the wire size; start the arena there to avoid regrowth.
     static func arenaChunkSize(for messageBytes: Int) -> Int { max(64 * 1024, messageBytes * 4) }
 
-    /// Decodes one `ExportTraceServiceRequest` held in an array.
-    public func decodeTraces(_ bytes: [UInt8]) throws(OTLPReadError) -> OTLPTracesData {
-        try bytes.withUnsafeBytes { buffer in Result { () throws(OTLPReadError) in try decodeTraces(buffer) } }.get()
+    /// Decodes one `ExportTraceServiceRequest`.
+    public func decodeTraces(_ bytes: some Collection<UInt8>) throws(OTLPReadError) -> OTLPTracesData {
+        try ByteCollection.withBytes(bytes) { (buffer) throws(OTLPReadError) in try decodeTraces(buffer) }
     }
 
-    /// Decodes one `ExportLogsServiceRequest` held in an array.
-    public func decodeLogs(_ bytes: [UInt8]) throws(OTLPReadError) -> OTLPLogsData {
-        try bytes.withUnsafeBytes { buffer in Result { () throws(OTLPReadError) in try decodeLogs(buffer) } }.get()
+    /// Decodes one `ExportLogsServiceRequest`.
+    public func decodeLogs(_ bytes: some Collection<UInt8>) throws(OTLPReadError) -> OTLPLogsData {
+        try ByteCollection.withBytes(bytes) { (buffer) throws(OTLPReadError) in try decodeLogs(buffer) }
     }
 
     /// Checks a message as `signal` without unpacking it: the same checks as decoding, minus building the
@@ -170,7 +170,12 @@ public struct OTLPDecoder: Sendable {
     /// Which signal `bytes` is, judged by the schema alone: the one it decodes as (with the fewest unknown
     /// fields; log records rather than spans without IDs); `nil` when it decodes as neither, or holds no
     /// spans or log records.
-    public func detectSignal(_ bytes: UnsafeRawBufferPointer) -> OTLPSignal? {
+    public func detectSignal(_ bytes: some Collection<UInt8>) -> OTLPSignal? {
+        ByteCollection.withBytes(bytes) { buffer in detectSignal(buffer) }
+    }
+
+    /// ``detectSignal(_:)`` on bytes in memory.
+    package func detectSignal(_ bytes: UnsafeRawBufferPointer) -> OTLPSignal? {
         switch signalEvidence(bytes) {
         case .decisive(let signal), .leaning(let signal): signal
         case .silent, .invalid, .unsupported: nil

@@ -9,8 +9,11 @@ internal import CProtobufC
 /// use one encoder per thread or task.
 ///
 /// ```swift
-/// let encoder = OTLPEncoder()
-/// let bytes = encoder.encode(OTLPTracesData(resource: resource, scope: scope, spans: spans))
+/// // Compiled copy: Tests/DocumentationExamples/OTLPWire/OTLPWireDocComments.swift
+/// func encodeSpans(_ spans: [OTLPSpan], resource: OTLPResource, scope: OTLPInstrumentationScope) -> [UInt8] {
+///     let encoder = OTLPEncoder()  // one per thread: it reuses its memory from request to request
+///     return encoder.encode(OTLPTracesData(resource: resource, scope: scope, items: spans))
+/// }
 /// ```
 public final class OTLPEncoder {
     private let arena = ProtobufCArena()
@@ -33,7 +36,7 @@ public final class OTLPEncoder {
     }
 
     /// Encodes `data` (either signal) and hands the bytes to `body`; they are valid only inside `body`.
-    public func withEncoded<Item: OTLPSignalItem, R>(
+    package func withEncoded<Item: OTLPSignalItem, R>(
         _ data: OTLPSignalData<Item>, _ body: (UnsafeRawBufferPointer) throws -> R
     ) rethrows -> R {
         try withEncoded(data.payload, body)
@@ -41,7 +44,7 @@ public final class OTLPEncoder {
 
     /// Encodes the request `payload` holds (either signal) and hands the bytes to `body`; they are valid only
     /// inside `body`.
-    public func withEncoded<R>(_ payload: OTLPPayload, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withEncoded<R>(_ payload: OTLPPayload, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         switch payload {
         case .traces(let data): try withEncodedRequest(data, body)
         case .logs(let data): try withEncodedRequest(data, body)

@@ -13,13 +13,23 @@ public struct OTLPJSONDecoder: Sendable {
         self.options = options
     }
 
-    /// Decodes one traces request from JSON text.
-    public func decodeTraces(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPTracesData {
+    /// Decodes one traces request from JSON text (UTF-8 bytes: an array, `Data`, a slice, a buffer).
+    public func decodeTraces(_ json: some Collection<UInt8>) throws(OTLPReadError) -> OTLPTracesData {
+        try ByteCollection.withBytes(json) { (buffer) throws(OTLPReadError) in try decodeRequest(buffer) }
+    }
+
+    /// Decodes one logs request from JSON text (UTF-8 bytes: an array, `Data`, a slice, a buffer).
+    public func decodeLogs(_ json: some Collection<UInt8>) throws(OTLPReadError) -> OTLPLogsData {
+        try ByteCollection.withBytes(json) { (buffer) throws(OTLPReadError) in try decodeRequest(buffer) }
+    }
+
+    /// Decodes one traces request from JSON text in memory.
+    package func decodeTraces(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPTracesData {
         try decodeRequest(json)
     }
 
-    /// Decodes one logs request from JSON text.
-    public func decodeLogs(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPLogsData {
+    /// Decodes one logs request from JSON text in memory.
+    package func decodeLogs(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPLogsData {
         try decodeRequest(json)
     }
 
@@ -51,7 +61,12 @@ public struct OTLPJSONDecoder: Sendable {
 
     /// Which signal a JSON request is, from its top-level key; `nil` for `{}`, a request of another
     /// signal (metrics, profiles), or anything else.
-    public func detectSignal(_ json: UnsafeRawBufferPointer) -> OTLPSignal? {
+    public func detectSignal(_ json: some Collection<UInt8>) -> OTLPSignal? {
+        ByteCollection.withBytes(json) { buffer in detectSignal(buffer) }
+    }
+
+    /// ``detectSignal(_:)`` on JSON text in memory.
+    package func detectSignal(_ json: UnsafeRawBufferPointer) -> OTLPSignal? {
         if case .decisive(let signal) = signalEvidence(json) { return signal }
         return nil
     }

@@ -9,13 +9,8 @@ public struct OTLPSignalData<Item> {
     /// The resource groups, in request order (`resource_spans` or `resource_logs`).
     public var resourceGroups: [OTLPResourceGroup<Item>]
 
-    /// An empty request.
-    public init() {
-        self.resourceGroups = []
-    }
-
-    /// A request of these resource groups.
-    public init(resourceGroups: [OTLPResourceGroup<Item>]) {
+    /// A request of these resource groups (default none: an empty request, `OTLPTracesData()`).
+    public init(resourceGroups: [OTLPResourceGroup<Item>] = []) {
         self.resourceGroups = resourceGroups
     }
 

@@ -20,14 +20,19 @@
 /// of the other signal is ``OTLPReadError/Code/wrongKind``.
 ///
 /// ```swift
-/// let reader = try OTLPRecordReader(path: "traces.u32be.bin.gz")
-/// while let record = try reader.next() { ... }
+/// // Compiled copy: Tests/DocumentationExamples/OTLPWire/OTLPWireDocComments.swift
+/// func countSpansInAFile(at path: String) throws -> Int {
+///     let reader = try OTLPRecordReader(path: path)  // "traces.u32be.bin.gz": framing and compression detected
+///     var spans = 0
+///     while let record = try reader.next() { spans += record.payload.itemCount }
+///     return spans
+/// }
 /// ```
 public final class OTLPRecordReader {
     /// The framing in use (given or detected).
     public let framing: OTLPFraming
     /// Whether the input is compressed (given, or detected from its first bytes).
-    public var isCompressed: Bool { compression != .none }
+    package var isCompressed: Bool { compression != .none }
     /// The compression in use (given or detected); gzip around zstd records reads as ``OTLPFileCompression/zstdRecords``.
     public let compression: OTLPFileCompression
     /// The signal in use; `nil` until one is given or detected.
@@ -174,7 +179,7 @@ public final class OTLPRecordReader {
 
     /// Checks the next record as thoroughly as ``next()`` (framing, limits, wire format, UTF-8, kind; JSON is
     /// parsed) without building the model for protobuf records. Returns its item count, `nil` at the end.
-    public func validateNext() throws(OTLPReadError) -> (index: Int, items: Int)? {
+    package func validateNext() throws(OTLPReadError) -> (index: Int, items: Int)? {
         guard let raw = try nextRaw() else { return nil }
         let checked = try check(raw)
         return (raw.index, checked.items)

@@ -1,17 +1,6 @@
 extension OTLPExportResponse {
-    /// Decodes a JSON body (`Content-Type: application/json`), the OTLP JSON form of the response to a
-    /// request of `signal`: `{"partialSuccess":{"rejectedSpans":"3","errorMessage":"…"}}` (logs:
-    /// `rejectedLogRecords`).
-    ///
-    /// As the OTLP JSON encoding allows: lowerCamelCase or snake_case names, the count as a string or a
-    /// number (exactly, in exponent form too), `null` for an absent field; unknown fields are ignored. An
-    /// empty body (or only whitespace) and `{}` are a full success.
-    ///
-    /// - Throws: ``OTLPReadError`` with code ``OTLPReadError/Code/recordTooLarge`` for a body over
-    ///   ``maxBodyBytes``, ``OTLPReadError/Code/nestingTooDeep`` past 100 levels, and
-    ///   ``OTLPReadError/Code/malformedJSON`` for anything else that is not such a response (not JSON, a key
-    ///   given twice, a count that is not a 64-bit integer, a message that is not a string).
-    public init(json body: UnsafeRawBufferPointer, for signal: OTLPSignal) throws(OTLPReadError) {
+    /// Decodes a JSON body in memory (the public entry takes any collection of bytes).
+    package init(json body: UnsafeRawBufferPointer, for signal: OTLPSignal) throws(OTLPReadError) {
         let message = Self.messageName(signal)
         try ResponseBody.checkSize(body.count, message)
         guard let root = try ResponseBody.jsonObject(body, message) else {
@@ -35,11 +24,20 @@ extension OTLPExportResponse {
         }
     }
 
-    /// Decodes a JSON body held in an array (see ``init(json:for:)-(UnsafeRawBufferPointer,_)``).
-    public init(json body: [UInt8], for signal: OTLPSignal) throws(OTLPReadError) {
-        self = try body.withUnsafeBytes { buffer in
-            Result { () throws(OTLPReadError) in try OTLPExportResponse(json: buffer, for: signal) }
-        }.get()
+    /// Decodes a JSON body (`Content-Type: application/json`), the OTLP JSON form of the response to a
+    /// request of `signal`: `{"partialSuccess":{"rejectedSpans":"3","errorMessage":"…"}}` (logs:
+    /// `rejectedLogRecords`).
+    ///
+    /// As the OTLP JSON encoding allows: lowerCamelCase or snake_case names, the count as a string or a
+    /// number (exactly, in exponent form too), `null` for an absent field; unknown fields are ignored. An
+    /// empty body (or only whitespace) and `{}` are a full success.
+    ///
+    /// - Throws: ``OTLPReadError`` with code ``OTLPReadError/Code/recordTooLarge`` for a body over
+    ///   ``maxBodyBytes``, ``OTLPReadError/Code/nestingTooDeep`` past 100 levels, and
+    ///   ``OTLPReadError/Code/malformedJSON`` for anything else that is not such a response (not JSON, a key
+    ///   given twice, a count that is not a 64-bit integer, a message that is not a string).
+    public init(json body: some Collection<UInt8>, for signal: OTLPSignal) throws(OTLPReadError) {
+        self = try ByteCollection.withBytes(body) { (buffer) throws(OTLPReadError) in try OTLPExportResponse(json: buffer, for: signal) }
     }
 
     /// The OTLP JSON body of this response to a request of `signal`: `{}` for a full success, otherwise

@@ -7,17 +7,8 @@ fileprivate typealias PBLogsResponse = Opentelemetry__Proto__Collector__Logs__V1
 fileprivate typealias PBLogsPartialSuccess = Opentelemetry__Proto__Collector__Logs__V1__ExportLogsPartialSuccess
 
 extension OTLPExportResponse {
-    /// Decodes a protobuf body (`Content-Type: application/x-protobuf`): the `ExportTraceServiceResponse`
-    /// (traces) or `ExportLogsServiceResponse` (logs) that answers a request of `signal`.
-    ///
-    /// An empty body is a full success. Fields unknown to the schema are skipped; a `partial_success` sent
-    /// more than once is merged, as protobuf defines.
-    ///
-    /// - Throws: ``OTLPReadError`` with code ``OTLPReadError/Code/recordTooLarge`` for a body over
-    ///   ``maxBodyBytes`` (or one that would take more than 32 MiB to unpack), and
-    ///   ``OTLPReadError/Code/malformedProtobuf`` for bytes that are not such a message (truncated, a wrong
-    ///   wire type for a known field, a group, an `error_message` that is not UTF-8).
-    public init(protobuf body: UnsafeRawBufferPointer, for signal: OTLPSignal) throws(OTLPReadError) {
+    /// Decodes a protobuf body in memory (the public entry takes any collection of bytes).
+    package init(protobuf body: UnsafeRawBufferPointer, for signal: OTLPSignal) throws(OTLPReadError) {
         let message = Self.messageName(signal)
         try ResponseBody.checkSize(body.count, message)
         if let merged = try ResponseBody.mergingOccurrences(ofField: 1, in: body, message) {
@@ -29,11 +20,19 @@ extension OTLPExportResponse {
         }
     }
 
-    /// Decodes a protobuf body held in an array (see ``init(protobuf:for:)-(UnsafeRawBufferPointer,_)``).
-    public init(protobuf body: [UInt8], for signal: OTLPSignal) throws(OTLPReadError) {
-        self = try body.withUnsafeBytes { buffer in
-            Result { () throws(OTLPReadError) in try OTLPExportResponse(protobuf: buffer, for: signal) }
-        }.get()
+    /// Decodes a protobuf body (`Content-Type: application/x-protobuf`): the `ExportTraceServiceResponse`
+    /// (traces) or `ExportLogsServiceResponse` (logs) that answers a request of `signal`.
+    ///
+    /// An empty body is a full success. Fields unknown to the schema are skipped; a `partial_success` sent
+    /// more than once is merged, as protobuf defines.
+    ///
+    /// - Throws: ``OTLPReadError`` with code ``OTLPReadError/Code/recordTooLarge`` for a body over
+    ///   ``maxBodyBytes`` (or one that would take more than 32 MiB to unpack), and
+    ///   ``OTLPReadError/Code/malformedProtobuf`` for bytes that are not such a message (truncated, a wrong
+    ///   wire type for a known field, a group, an `error_message` that is not UTF-8).
+    public init(protobuf body: some Collection<UInt8>, for signal: OTLPSignal) throws(OTLPReadError) {
+        self = try ByteCollection.withBytes(body) { (buffer) throws(OTLPReadError) in try OTLPExportResponse(protobuf: buffer, for: signal)
+        }
     }
 
     private static func unpack(_ body: UnsafeRawBufferPointer, _ signal: OTLPSignal, _ message: String) throws(OTLPReadError) -> Self {

@@ -7,14 +7,18 @@
 /// ``errorMessage`` is empty. A server MAY also send `partial_success` with 0 rejected items and a message,
 /// a warning about a request it accepted in full.
 ///
-/// Decode a body with ``init(protobuf:for:)-(UnsafeRawBufferPointer,_)`` or
-/// ``init(json:for:)-(UnsafeRawBufferPointer,_)``, according to the response's `Content-Type`; both treat
+/// Decode a body with ``init(protobuf:for:)`` or
+/// ``init(json:for:)``, according to the response's `Content-Type`; both treat
 /// every byte as hostile and throw an ``OTLPReadError``. ``encoded(for:)`` and ``jsonEncoded(for:)`` make
 /// bodies, as a test server sends them.
 ///
 /// ```swift
-/// let response = try OTLPExportResponse(protobuf: body, for: .traces)
-/// if response.rejectedItems > 0 { report("\(response.rejectedItems) spans rejected: \(response.errorMessage)") }
+/// // Compiled copy: Tests/DocumentationExamples/OTLPWire/OTLPWireDocComments.swift
+/// func describePartialSuccess(body: [UInt8]) throws -> String? {
+///     let response = try OTLPExportResponse(protobuf: body, for: .traces)
+///     if response.rejectedItems > 0 { return "\(response.rejectedItems) spans rejected: \(response.errorMessage)" }
+///     return nil
+/// }
 /// ```
 public struct OTLPExportResponse: Sendable, Equatable {
     /// The largest body the decoders read: 4 MiB (a response is a few hundred bytes). A larger body is

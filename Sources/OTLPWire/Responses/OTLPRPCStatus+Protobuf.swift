@@ -5,15 +5,8 @@ private typealias PBRPCStatus = Google__Rpc__Status
 private typealias PBProtobufAny = Google__Protobuf__Any
 
 extension OTLPRPCStatus {
-    /// Decodes a protobuf body (`Content-Type: application/x-protobuf`): a `google.rpc.Status`.
-    ///
-    /// An empty body is a status with code 0 and no message. Fields unknown to the schema are skipped.
-    ///
-    /// - Throws: ``OTLPReadError`` with code ``OTLPReadError/Code/recordTooLarge`` for a body over
-    ///   ``maxBodyBytes`` (or one that would take more than 32 MiB to unpack), and
-    ///   ``OTLPReadError/Code/malformedProtobuf`` for bytes that are not a `Status` (truncated, a wrong wire
-    ///   type for a known field, a group, a `message` or type URL that is not UTF-8).
-    public init(protobuf body: UnsafeRawBufferPointer) throws(OTLPReadError) {
+    /// Decodes a protobuf body in memory (the public entry takes any collection of bytes).
+    package init(protobuf body: UnsafeRawBufferPointer) throws(OTLPReadError) {
         let name = Self.messageName
         try ResponseBody.checkSize(body.count, name)
         self = try ResponseBody.unpack(body, name, google__rpc__status__unpack) { (status) throws(OTLPReadError) in
@@ -30,11 +23,16 @@ extension OTLPRPCStatus {
         }
     }
 
-    /// Decodes a protobuf body held in an array (see ``init(protobuf:)-(UnsafeRawBufferPointer)``).
-    public init(protobuf body: [UInt8]) throws(OTLPReadError) {
-        self = try body.withUnsafeBytes { buffer in
-            Result { () throws(OTLPReadError) in try OTLPRPCStatus(protobuf: buffer) }
-        }.get()
+    /// Decodes a protobuf body (`Content-Type: application/x-protobuf`): a `google.rpc.Status`.
+    ///
+    /// An empty body is a status with code 0 and no message. Fields unknown to the schema are skipped.
+    ///
+    /// - Throws: ``OTLPReadError`` with code ``OTLPReadError/Code/recordTooLarge`` for a body over
+    ///   ``maxBodyBytes`` (or one that would take more than 32 MiB to unpack), and
+    ///   ``OTLPReadError/Code/malformedProtobuf`` for bytes that are not a `Status` (truncated, a wrong wire
+    ///   type for a known field, a group, a `message` or type URL that is not UTF-8).
+    public init(protobuf body: some Collection<UInt8>) throws(OTLPReadError) {
+        self = try ByteCollection.withBytes(body) { (buffer) throws(OTLPReadError) in try OTLPRPCStatus(protobuf: buffer) }
     }
 
     /// The protobuf body of this status, packed by protobuf-c; each detail is a `google.protobuf.Any` with

@@ -5,13 +5,16 @@
 /// went wrong. ``code`` is a `google.rpc.Code` value (3 `INVALID_ARGUMENT`, 8 `RESOURCE_EXHAUSTED`, …).
 /// Of the `details`, only their types are kept (``detailTypeURLs``).
 ///
-/// Decode with ``init(protobuf:)-(UnsafeRawBufferPointer)`` or ``init(json:)-(UnsafeRawBufferPointer)``,
+/// Decode with ``init(protobuf:)`` or ``init(json:)``,
 /// according to the response's `Content-Type`; both treat every byte as hostile and throw an
 /// ``OTLPReadError``. ``encoded()`` and ``jsonEncoded()`` make bodies, as a test server sends them.
 ///
 /// ```swift
-/// let status = try OTLPRPCStatus(protobuf: body)
-/// report("rejected with status \(status.code): \(status.message)")
+/// // Compiled copy: Tests/DocumentationExamples/OTLPWire/OTLPWireDocComments.swift
+/// func describeRefusal(body: [UInt8]) throws -> String {
+///     let status = try OTLPRPCStatus(protobuf: body)
+///     return "rejected with status \(status.code): \(status.message)"
+/// }
 /// ```
 public struct OTLPRPCStatus: Sendable, Equatable {
     /// The largest body the decoders read: 4 MiB, as ``OTLPExportResponse/maxBodyBytes``. A larger body is

@@ -13,9 +13,12 @@
 /// the readers' size limits (a reader may raise them); `OTLPTelemetry`'s exporter does.
 ///
 /// ```swift
-/// let writer = try OTLPRecordWriter(sink: OTLPFileSink(path: "traces.u32be.bin"))
-/// try writer.write(OTLPTracesData(resource: resource, scope: scope, spans: spans))
-/// try writer.close()
+/// // Compiled copy: Tests/DocumentationExamples/OTLPWire/OTLPWireDocComments.swift
+/// func writeSpansToAFile(_ spans: [OTLPSpan], resource: OTLPResource, scope: OTLPInstrumentationScope) throws {
+///     let writer = OTLPRecordWriter(sink: try OTLPFileSink(path: "traces.u32be.bin"))
+///     try writer.write(OTLPTracesData(resource: resource, scope: scope, items: spans))
+///     try writer.close()
+/// }
 /// ```
 public final class OTLPRecordWriter {
     /// How records are delimited in the output.
@@ -84,7 +87,7 @@ public final class OTLPRecordWriter {
     }
 
     /// Writes an already encoded record: protobuf message bytes (or, for `jsonl`, one JSON object).
-    public func writeEncoded(_ bytes: UnsafeRawBufferPointer) throws(OTLPWriteError) {
+    package func writeEncoded(_ bytes: UnsafeRawBufferPointer) throws(OTLPWriteError) {
         if framing == .jsonl {
             try emitJSON(Array(bytes))
         } else {

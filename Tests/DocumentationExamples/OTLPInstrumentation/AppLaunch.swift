@@ -6,7 +6,7 @@ import OTLPTelemetry
 func recordColdAndWarmLaunches(telemetry: OTLPTelemetry) {
     let center = NotificationCenter()  // in an app: .default, where the lifecycle is posted
     let launch = AppLaunchInstrumentation(
-        telemetry: telemetry, provider: LinuxAppLaunchProvider(preWarmFallbackThreshold: 30), notificationCenter: center,
+        telemetry: telemetry, provider: .linux(preWarmFallbackThreshold: 30), notificationCenter: center,
         attributes: ["app.build": "1234"])
     let routes = launch.phase("launch.load_routes") { ["home", "cart", "checkout"] }  // a child of the cold AppStart
     launch.mark("first_screen.start")

@@ -9,15 +9,13 @@ import OTLPTestSupport
 /// Scenarios driven by a test clock and a private notification center.
 @Suite("App launch")
 struct AppLaunchInstrumentationTests {
-    struct TestProvider: AppLaunchProvider {
-        var coldLaunchStartTime: Date
-        var coldEndNotification = OTLPAppLifecycle.didBecomeActive
-        var warmStartNotification = OTLPAppLifecycle.willEnterForeground
-        var warmEndNotification = OTLPAppLifecycle.didBecomeActive
-        var hiddenNotification = OTLPAppLifecycle.didEnterBackground
-        var preWarmFallbackThreshold: TimeInterval = 30
-        var coldLaunchStartName: String { "kp_proc.p_starttime" }
-        var launchMilestones: [Notification.Name] = []
+    /// A provider with the `OTLPAppLifecycle` notifications and a start time of the test's choosing.
+    static func testProvider(
+        coldLaunchStartTime: Date, preWarmFallbackThreshold: TimeInterval = 30, launchMilestones: [Notification.Name] = []
+    ) -> AppLaunchProvider {
+        AppLaunchProvider(
+            coldLaunchStartTime: coldLaunchStartTime, preWarmFallbackThreshold: preWarmFallbackThreshold,
+            coldLaunchStartName: "kp_proc.p_starttime", launchMilestones: launchMilestones)
     }
 
     static let processStart: UInt64 = 1_700_000_000_000_000_000
@@ -28,7 +26,7 @@ struct AppLaunchInstrumentationTests {
         let instrumentation: AppLaunchInstrumentation<OTLPTracer>
 
         init(threshold: TimeInterval = 30, environment: [String: String] = [:], milestones: [Notification.Name] = []) {
-            let provider = TestProvider(
+            let provider = AppLaunchInstrumentationTests.testProvider(
                 coldLaunchStartTime: Date(timeIntervalSince1970: Double(AppLaunchInstrumentationTests.processStart) / 1e9),
                 preWarmFallbackThreshold: threshold, launchMilestones: milestones)
             instrumentation = AppLaunchInstrumentation(
@@ -48,7 +46,8 @@ struct AppLaunchInstrumentationTests {
         let sessions = OTLPSessionManager(
             configuration: .init(inactivityTimeoutSeconds: 10), clock: clock, idGenerator: OTLPSequentialIDGenerator())
         let center = NotificationCenter()
-        let provider = TestProvider(coldLaunchStartTime: Date(timeIntervalSince1970: Double(clock.nowUnixNano()) / 1e9))
+        let provider = AppLaunchInstrumentationTests.testProvider(
+            coldLaunchStartTime: Date(timeIntervalSince1970: Double(clock.nowUnixNano()) / 1e9))
         let instrumentation = AppLaunchInstrumentation(
             provider: provider, tracer: OTLPSpanRecorder(clock: clock).tracer(scope: AppLaunchInstrumentation<OTLPTracer>.scope),
             notificationCenter: center, clock: clock, sessions: sessions)
@@ -204,10 +203,10 @@ struct AppLaunchInstrumentationTests {
         // 250 ticks at 100 Hz: started 2.5 s after boot; the boot clock reads 10 s, so the process is 7.5 s old.
         let bootClock = OTLPManualClock(10_000_000_000)
         let wallClock = OTLPManualClock(1_700_000_010_000_000_000)
-        let start = LinuxAppLaunchProvider.processStartTime(
+        let start = AppLaunchProvider.processStartTime(
             procRoot: directory.path, ticksPerSecond: 100, bootClock: bootClock, wallClock: wallClock)
         #expect(start == Date(timeIntervalSince1970: 1_700_000_002.5))
-        #expect(LinuxAppLaunchProvider.processStartTime(procRoot: directory.path, process: "4321") == nil)
+        #expect(AppLaunchProvider.processStartTime(procRoot: directory.path, process: "4321") == nil)
     }
 
     #if os(Linux)
@@ -225,12 +224,12 @@ struct AppLaunchInstrumentationTests {
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
         }
-        let start = try #require(LinuxAppLaunchProvider.processStartTime(process: String(child.processIdentifier)))
+        let start = try #require(AppLaunchProvider.processStartTime(process: String(child.processIdentifier)))
         let tick = 1 / Double(sysconf(Int32(_SC_CLK_TCK)))
         #expect(start >= before.addingTimeInterval(-2 * tick), "start \(start.timeIntervalSince(before)) s after the spawn began")
         #expect(start <= after.addingTimeInterval(2 * tick), "start \(start.timeIntervalSince(after)) s after the spawn returned")
         // This process's own start is in the past.
-        let own = try #require(LinuxAppLaunchProvider.processStartTime())
+        let own = try #require(AppLaunchProvider.processStartTime())
         #expect(own <= Date())
     }
     #endif

@@ -5,29 +5,23 @@ package import OTLPWire
 import Glibc
 #endif
 
-/// The default provider on Linux: the process start time from `/proc/self/stat` (field 22, clock ticks
-/// after boot), and the ``OTLPAppLifecycle`` notifications.
-///
-/// The start ticks count from boot on the kernel's boot-time clock, so the process's age is that clock
-/// now (`CLOCK_BOOTTIME`) minus the start ticks; the start is the wall clock now minus that age, to within
-/// one clock tick (`sysconf(_SC_CLK_TCK)`, usually 10 ms). (`btime` in `/proc/stat` is whole seconds, and
-/// adding the ticks to it made every launch up to a second too long.)
-public struct LinuxAppLaunchProvider: AppLaunchProvider {
-    public let coldLaunchStartTime: Date
-    public let coldEndNotification = OTLPAppLifecycle.didBecomeActive
-    public let warmStartNotification = OTLPAppLifecycle.willEnterForeground
-    public let warmEndNotification = OTLPAppLifecycle.didBecomeActive
-    public let hiddenNotification = OTLPAppLifecycle.didEnterBackground
-    public let preWarmFallbackThreshold: TimeInterval
-    public var coldLaunchStartName: String { "/proc/self/stat starttime" }
-    public var launchMilestones: [Notification.Name] { [OTLPAppLifecycle.didFinishLaunching] }
-
+extension AppLaunchProvider {
+    /// The default provider on Linux: the process start time from `/proc/self/stat` (field 22, clock ticks
+    /// after boot), and the ``OTLPAppLifecycle`` notifications, with ``OTLPAppLifecycle/didFinishLaunching`` as
+    /// a launch milestone.
+    ///
+    /// The start ticks count from boot on the kernel's boot-time clock, so the process's age is that clock
+    /// now (`CLOCK_BOOTTIME`) minus the start ticks; the start is the wall clock now minus that age, to within
+    /// one clock tick (`sysconf(_SC_CLK_TCK)`, usually 10 ms). (`btime` in `/proc/stat` is whole seconds, and
+    /// adding the ticks to it made every launch up to a second too long.)
+    ///
     /// - Parameters:
     ///   - preWarmFallbackThreshold: default 30 s; 0 disables the fallback.
     ///   - procRoot: the proc file system (tests point it at a folder of their own).
-    public init(preWarmFallbackThreshold: TimeInterval = 30, procRoot: String = "/proc") {
-        self.preWarmFallbackThreshold = preWarmFallbackThreshold
-        coldLaunchStartTime = Self.processStartTime(procRoot: procRoot) ?? Date()
+    public static func linux(preWarmFallbackThreshold: TimeInterval = 30, procRoot: String = "/proc") -> AppLaunchProvider {
+        AppLaunchProvider(
+            coldLaunchStartTime: processStartTime(procRoot: procRoot) ?? Date(), preWarmFallbackThreshold: preWarmFallbackThreshold,
+            coldLaunchStartName: "/proc/self/stat starttime", launchMilestones: [OTLPAppLifecycle.didFinishLaunching])
     }
 
     /// A process's start as a date, or `nil` when its `stat` file cannot be read.
