@@ -32,6 +32,18 @@ struct DocumentationExamplesMain {
         }
     }
 
+    /// An example's missing argument, as an error the runner reports (not a trap).
+    struct MissingArgument: Error, CustomStringConvertible {
+        var position: Int
+        var description: String { "argument \(position + 1) is missing" }
+    }
+
+    /// The argument at `position`, or ``MissingArgument``.
+    static func argument(_ position: Int, of arguments: [String]) throws -> String {
+        guard arguments.indices.contains(position) else { throw MissingArgument(position: position) }
+        return arguments[position]
+    }
+
     /// Runs an async example to its end, from the synchronous runner.
     static func waitFor(_ operation: @escaping @Sendable () async throws -> Void) throws {
         let done = DispatchSemaphore(value: 0)
@@ -49,7 +61,7 @@ struct DocumentationExamplesMain {
         // README.md
         "readme-otlpwire": { _ in print(try writeAndReadTraces()) },
         "readme-otlptelemetry": { arguments in runCheckout(orders: arguments.first.flatMap { Int($0) } ?? 100) },
-        "readme-otlphttp": { arguments in deliverToCollector(endpoint: arguments[0]) },
+        "readme-otlphttp": { arguments in deliverToCollector(endpoint: try argument(0, of: arguments)) },
         "readme-otlpinstrumentation": { _ in
             let telemetry = OTLPTelemetry(configuration: .init(traces: .init(path: "traces.u32be.bin")))
             try launchAndShowHome(telemetry: telemetry)
@@ -126,7 +138,7 @@ struct DocumentationExamplesMain {
         // OTLPTelemetry
         "otlptelemetry-landing": { _ in traceACheckout() },
         "configuration": { arguments in
-            let loaded = try loadConfiguration(path: arguments[0])
+            let loaded = try loadConfiguration(path: try argument(0, of: arguments))
             print(loaded.service.name ?? "", loaded.batch.maxQueueSize)
             let inCode = try configurationInCode()
             print(inCode.sampling.ratio, inCode.batch.scheduleDelaySeconds)
@@ -151,13 +163,13 @@ struct DocumentationExamplesMain {
         // OTLPHTTP
         "otlphttp-landing": { _ in deliverAsTheEnvironmentSays() },
         "delivery": { arguments in
-            deliverSpansAsJSON(endpoint: arguments[0])
-            handAssembledHTTPTracer(endpoint: arguments[0])
+            deliverSpansAsJSON(endpoint: try argument(0, of: arguments))
+            handAssembledHTTPTracer(endpoint: try argument(0, of: arguments))
         },
-        "the-spool": { arguments in spoolThenDeliver(endpoint: arguments[0]) },
+        "the-spool": { arguments in spoolThenDeliver(endpoint: try argument(0, of: arguments)) },
         // OTLPInstrumentation
         "app-launch": { arguments in
-            let app = try loadAppConfiguration(path: arguments[0])
+            let app = try loadAppConfiguration(path: try argument(0, of: arguments))
             let telemetry = OTLPTelemetry(configuration: app.telemetry)
             if app.isStartupEnabled { recordColdAndWarmLaunches(telemetry: telemetry) }
             telemetry.shutdown()
@@ -168,7 +180,7 @@ struct DocumentationExamplesMain {
             telemetry.shutdown()
         },
         "sessions": { arguments in
-            let (telemetry, sessions) = try startTelemetryWithSessions(configurationPath: arguments[0], sessionDirectory: "sessions")
+            let (telemetry, sessions) = try startTelemetryWithSessions(configurationPath: try argument(0, of: arguments), sessionDirectory: "sessions")
             telemetry.tracer.withSpan("GET /cart") { _ in }
             telemetry.logEmitter.emit(OTLPLogRecord(timeUnixNano: OTLPSystemClock().nowUnixNano(), body: "cart loaded"))
             print(sessions?.currentSession.id ?? "no sessions")
@@ -185,8 +197,8 @@ struct DocumentationExamplesMain {
         },
         // OTLPMetricKit
         "mapping": { arguments in
-            let metric = try [UInt8](Data(contentsOf: URL(fileURLWithPath: arguments[0])))
-            let diagnostic = try [UInt8](Data(contentsOf: URL(fileURLWithPath: arguments[1])))
+            let metric = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try argument(0, of: arguments))))
+            let diagnostic = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try argument(1, of: arguments))))
             let (spans, logRecords) = try convertBothKinds(metricJSON: metric, diagnosticJSON: diagnostic)
             try writeConverted(spans: spans, logRecords: logRecords)
             print(spans.count, logRecords.count)
