@@ -159,7 +159,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "OTLPHTTPTests",
-            dependencies: ["OTLPHTTP", "OTLPTelemetry", "OTLPWire", "OTLPTestSupport", "otlp-spool-writer"],
+            dependencies: ["OTLPHTTP", "OTLPTelemetry", "OTLPWire", "OTLPTesting", "OTLPTestSupport", "otlp-spool-writer"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "OTLPInstrumentationTests",

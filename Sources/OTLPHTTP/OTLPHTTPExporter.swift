@@ -35,11 +35,24 @@ public final class OTLPHTTPExporter<Item: OTLPExportable>: OTLPExporter, @unchec
     ///   - counters: where delivered and dropped items are counted (default: counters of its own).
     ///   - retryPolicy: waits between attempts; default ``OTLPHTTPRetryPolicy/default``.
     ///   - diagnostics: where refusals, partial successes and failures are reported (default: standard error).
-    public init(
+    public convenience init(
         endpoint: OTLPExporterConfiguration.Resolved, resource: OTLPResource, counters: OTLPTelemetryCounters = OTLPTelemetryCounters(),
         retryPolicy: OTLPHTTPRetryPolicy = .default, diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
-        sender = OTLPHTTPSender(signal: Item.signal, endpoint: endpoint, retryPolicy: retryPolicy)
+        self.init(
+            endpoint: endpoint, resource: resource, counters: counters, retryPolicy: retryPolicy, diagnostics: diagnostics,
+            clock: OTLPSystemMonotonicClock())
+    }
+
+    /// An exporter whose timeout, waits between attempts and shutdown deadline follow `clock` (a test's
+    /// manual clock moves them without waiting); the other parameters as in
+    /// ``init(endpoint:resource:counters:retryPolicy:diagnostics:)``.
+    package init(
+        endpoint: OTLPExporterConfiguration.Resolved, resource: OTLPResource, counters: OTLPTelemetryCounters,
+        retryPolicy: OTLPHTTPRetryPolicy,
+        diagnostics: @escaping @Sendable (String) -> Void, clock: any OTLPWaitableClock
+    ) {
+        sender = OTLPHTTPSender(signal: Item.signal, endpoint: endpoint, retryPolicy: retryPolicy, clock: clock)
         self.resource = resource
         self.counters = counters
         self.diagnostics = diagnostics

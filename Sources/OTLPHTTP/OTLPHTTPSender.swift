@@ -76,14 +76,24 @@ package final class OTLPHTTPSender: Sendable {
     private let headers: HTTPHeaders
     /// The configured header values, and their words of 4 characters or more, longest first.
     private let secrets: [String]
-    /// Set by ``stopRetrying(after:)``: no wait between attempts ends past it.
-    private let retryDeadline = LockedDeadline()
+    /// Set by ``stopRetrying(afterSeconds:)``: no wait between attempts ends past it.
+    private let retryDeadline: LockedDeadline
+    /// The clock of the timeout, the waits between attempts and shutdown's deadline. A request's own deadline
+    /// on its connection is the time left on this clock, in real time.
+    private let clock: any OTLPWaitableClock
 
     /// - Parameters:
     ///   - signal: traces (`/v1/traces` under a base endpoint) or logs (`/v1/logs`).
     ///   - endpoint: the resolved `otlp` settings of that signal (`OTLPExporterConfiguration.resolved(for:)`).
     ///   - retryPolicy: waits between attempts; default ``OTLPHTTPRetryPolicy/default``.
-    package init(signal: OTLPSignal, endpoint: OTLPExporterConfiguration.Resolved, retryPolicy: OTLPHTTPRetryPolicy = .default) {
+    ///   - clock: the clock the timeout, the waits between attempts and shutdown's deadline follow (default:
+    ///     the system's monotonic clock; a test's manual clock moves them without waiting).
+    package init(
+        signal: OTLPSignal, endpoint: OTLPExporterConfiguration.Resolved, retryPolicy: OTLPHTTPRetryPolicy = .default,
+        clock: any OTLPWaitableClock = OTLPSystemMonotonicClock()
+    ) {
+        self.clock = clock
+        retryDeadline = LockedDeadline(clock: clock)
         self.signal = signal
         self.endpoint = endpoint
         self.retryPolicy = retryPolicy
@@ -218,8 +228,8 @@ package final class OTLPHTTPSender: Sendable {
 
     /// Sends the request body, retrying as the policy says.
     private func sendAttempts(_ payload: ByteBuffer) -> Result {
-        let now = NIODeadline.now()
-        var deadline = now + Self.timeAmount(seconds: endpoint.timeoutSeconds)
+        let now = clock.nowMonotonicNano()
+        var deadline = now + OTLPSystemMonotonicClock.nanos(seconds: endpoint.timeoutSeconds)
         if let stop = retryDeadline.value {
             // Shutting down: nothing is sent past the deadline (regression: each batch left got an attempt of
             // a second, so a collector that never answers held shutdown up for a second per batch).
@@ -273,7 +283,7 @@ package final class OTLPHTTPSender: Sendable {
                 // - closed or reset while it went out (the collector may have read it): once per send, so
                 //   that a collector that drops every connection meets the backoff after one quick retry,
                 //   and one that reads requests then drops them gets at most one extra copy.
-                if NIODeadline.now() < deadline, let closed = Self.closedConnection(error) {
+                if clock.nowMonotonicNano() < deadline, let closed = Self.closedConnection(error) {
                     if closed == .beforeSending && immediateRetries < Self.maxConnections {
                         immediateRetries += 1
                         continue
@@ -302,7 +312,7 @@ package final class OTLPHTTPSender: Sendable {
             let backoff = retryPolicy.backoffSeconds(afterAttempt: attempts - immediateRetries, random: Double.random(in: 0...1))
             let wait = max(requestedWait ?? 0, backoff)
             let stop = retryDeadline.value.map { min($0, deadline) } ?? deadline
-            let remaining = Double((stop - NIODeadline.now()).nanoseconds) / 1e9
+            let remaining = clock.secondsLeft(untilMonotonicNano: stop)
             // A wait cut short by shutdown ends the retries too.
             guard wait < remaining, retryDeadline.wait(seconds: wait) else {
                 let waitNote = requestedWait.map { String(format: " (the server asked to wait %.0f s)", $0) } ?? ""
@@ -328,7 +338,7 @@ package final class OTLPHTTPSender: Sendable {
 
     /// Whether shutdown's deadline (``stopRetrying(afterSeconds:)``) has passed: sends fail at once, unsent.
     package var isPastShutdownDeadline: Bool {
-        retryDeadline.value.map { NIODeadline.now() >= $0 } ?? false
+        retryDeadline.value.map { clock.nowMonotonicNano() >= $0 } ?? false
     }
 
     /// Whether `error` says nothing accepts connections at the endpoint (`ECONNREFUSED`), directly or for
@@ -342,7 +352,7 @@ package final class OTLPHTTPSender: Sendable {
     }
 
     /// Whether a send whose own deadline is `deadline` ends at shutdown's deadline rather than at its timeout.
-    private func endsAtShutdown(_ deadline: NIODeadline) -> Bool {
+    private func endsAtShutdown(_ deadline: UInt64) -> Bool {
         retryDeadline.value.map { $0 <= deadline } == true
     }
 
@@ -372,7 +382,7 @@ package final class OTLPHTTPSender: Sendable {
 
     /// One request, made on the HTTP client's event loops while this thread waits (never on Swift
     /// concurrency's threads, so a caller on one of them cannot starve it).
-    private func attempt(_ payload: ByteBuffer, deadline: NIODeadline) -> Attempt {
+    private func attempt(_ payload: ByteBuffer, deadline: UInt64) -> Attempt {
         let request: HTTPClient.Request
         do {
             request = try HTTPClient.Request(url: endpoint.url.absoluteString, method: .POST, headers: headers, body: .byteBuffer(payload))
@@ -381,10 +391,11 @@ package final class OTLPHTTPSender: Sendable {
         } catch {
             return .failed(error)
         }
-        let task = client.execute(request: request, delegate: CappedResponse(maxBodyBytes: Self.maxResponseBytes), deadline: deadline)
+        let task = client.execute(
+            request: request, delegate: CappedResponse(maxBodyBytes: Self.maxResponseBytes), deadline: realDeadline(deadline))
         // Shutdown's deadline also ends a request in flight (a collector that never answers).
-        let observer = retryDeadline.observe { stop in
-            task.eventLoop.scheduleTask(deadline: stop) { task.cancel() }
+        let observer = retryDeadline.observe { [self] stop in
+            task.eventLoop.scheduleTask(deadline: realDeadline(stop)) { task.cancel() }
         }
         defer { retryDeadline.removeObserver(observer) }
         do {
@@ -399,7 +410,14 @@ package final class OTLPHTTPSender: Sendable {
     /// later, a request in flight then is cancelled, a refused connection is not tried again, and a send
     /// started later fails at once, unsent (``notSentAtShutdown``).
     package func stopRetrying(afterSeconds seconds: Double) {
-        retryDeadline.setEarliest(NIODeadline.now() + Self.timeAmount(seconds: seconds))
+        retryDeadline.setEarliest(clock.deadlineNano(afterSeconds: seconds))
+    }
+
+    /// The event loops' deadline of a request ending when the sender's clock reads `deadlineNano`: now plus
+    /// the time left on the clock (the socket waits in real time).
+    private func realDeadline(_ deadlineNano: UInt64) -> NIODeadline {
+        let now = clock.nowMonotonicNano()
+        return .now() + .nanoseconds(Int64(clamping: deadlineNano > now ? deadlineNano - now : 0))
     }
 
     /// Releases the HTTP client; later sends fail.
@@ -513,25 +531,26 @@ package final class OTLPHTTPSender: Sendable {
         return nil
     }
 
-    private static func timeAmount(seconds: Double) -> TimeAmount {
-        .nanoseconds(Int64(min(max(seconds.isNaN ? 0 : seconds, 0), 86_400) * 1e9))
-    }
-
     private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 }
 
-/// The shutdown deadline: set from one thread, read by senders, and waking senders that wait between
-/// attempts when it is set.
+/// The shutdown deadline (a reading of the sender's clock): set from one thread, read by senders, and waking
+/// senders that wait between attempts when it is set.
 private final class LockedDeadline: @unchecked Sendable {
     private let condition = NSCondition()
-    private var deadline: NIODeadline?
-    private var observers: [Int: @Sendable (NIODeadline) -> Void] = [:]
+    private let clock: any OTLPWaitableClock
+    private var deadline: UInt64?
+    private var observers: [Int: @Sendable (UInt64) -> Void] = [:]
     private var nextObserver = 0
 
+    init(clock: any OTLPWaitableClock) {
+        self.clock = clock
+    }
+
     /// Calls `action` with the deadline when it is set (at once if it is set already), until removed.
-    func observe(_ action: @escaping @Sendable (NIODeadline) -> Void) -> Int {
+    func observe(_ action: @escaping @Sendable (UInt64) -> Void) -> Int {
         condition.lock()
         let id = nextObserver
         nextObserver += 1
@@ -548,13 +567,13 @@ private final class LockedDeadline: @unchecked Sendable {
         condition.unlock()
     }
 
-    var value: NIODeadline? {
+    var value: UInt64? {
         condition.lock()
         defer { condition.unlock() }
         return deadline
     }
 
-    func setEarliest(_ new: NIODeadline) {
+    func setEarliest(_ new: UInt64) {
         condition.lock()
         let earliest = deadline.map { min($0, new) } ?? new
         deadline = earliest
@@ -567,14 +586,12 @@ private final class LockedDeadline: @unchecked Sendable {
     /// Waits `seconds`; returns true when the time is up, false as soon as a shutdown deadline is set that
     /// the wait would outlast.
     func wait(seconds: Double) -> Bool {
-        let end = NIODeadline.now() + .nanoseconds(Int64(max(0, min(seconds, 86_400)) * 1e9))
+        let end = clock.deadlineNano(afterSeconds: seconds)
         condition.lock()
         defer { condition.unlock() }
         while true {
             if let deadline, deadline < end { return false }
-            let now = NIODeadline.now()
-            if now >= end { return true }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Double((end - now).nanoseconds) / 1e9))
+            if !clock.wait(on: condition, untilMonotonicNano: end) { return true }
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import OTLPHTTP
 import OTLPTelemetry
 import OTLPTestSupport
+import OTLPTesting
 import OTLPWire
 import Testing
 
@@ -63,11 +64,11 @@ struct OTLPHTTPExporterTests {
         let collector = try OTLPTestCollector(answers: [busy, busy])
         defer { collector.removeRecords() }
         let counters = OTLPTelemetryCounters()
-        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
-            endpoint: Data_.endpoint(collector.endpoint), resource: Data_.resource, counters: counters)
-        let started = Date()
+        let clock = Data_.jumpingClock()
+        let exporter = Data_.exporter(OTLPScopedSpan.self, endpoint: Data_.endpoint(collector.endpoint), counters: counters, clock: clock)
+        let started = clock.nowMonotonicNano()
         #expect(exporter.export(Data_.spans(10)))
-        #expect(Date().timeIntervalSince(started) >= 2)
+        #expect(clock.nowMonotonicNano() - started >= 2_000_000_000)
         exporter.shutdown()
         collector.stop()
         #expect(collector.requests.count == 3)
@@ -80,8 +81,9 @@ struct OTLPHTTPExporterTests {
         let collector = try OTLPTestCollector(answers: [.init(status: 429), .init(status: 502), .init(status: 504)])
         defer { collector.removeRecords() }
         let counters = OTLPTelemetryCounters()
-        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
-            endpoint: Data_.endpoint(collector.endpoint), resource: Data_.resource, counters: counters, retryPolicy: Data_.quickRetries)
+        let exporter = Data_.exporter(
+            OTLPScopedSpan.self, endpoint: Data_.endpoint(collector.endpoint), counters: counters, retryPolicy: Data_.quickRetries,
+            clock: Data_.jumpingClock())
         #expect(exporter.export(Data_.spans(3)))
         exporter.shutdown()
         collector.stop()
@@ -200,6 +202,8 @@ struct OTLPHTTPExporterTests {
         defer { collector.removeRecords() }
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
+        // The wait is the socket's, for an answer that never comes: it stays real time, one second (a clock
+        // moved by the test would not end it sooner).
         let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
             endpoint: Data_.endpoint(collector.endpoint, timeoutSeconds: 1), resource: Data_.resource, counters: counters,
             retryPolicy: Data_.quickRetries, diagnostics: messages.add)
@@ -215,9 +219,9 @@ struct OTLPHTTPExporterTests {
         let port = try OTLPFreePort.unused()
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
-        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
-            endpoint: Data_.endpoint("http://127.0.0.1:\(port)", timeoutSeconds: 1), resource: Data_.resource, counters: counters,
-            retryPolicy: Data_.quickRetries, diagnostics: messages.add)
+        let exporter = Data_.exporter(
+            OTLPScopedSpan.self, endpoint: Data_.endpoint("http://127.0.0.1:\(port)", timeoutSeconds: 1), counters: counters,
+            retryPolicy: Data_.quickRetries, diagnostics: messages.add, clock: Data_.jumpingClock())
         #expect(!exporter.export(Data_.spans(5)))
         exporter.shutdown()
         #expect(counters.snapshot.spansDropped == [.exportFailed: 5])
@@ -234,9 +238,9 @@ struct OTLPHTTPExporterTests {
         defer { server.stop() }
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
-        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
-            endpoint: Data_.endpoint(server.endpoint, timeoutSeconds: 1), resource: Data_.resource, counters: counters,
-            retryPolicy: Data_.quickRetries, diagnostics: messages.add)
+        let exporter = Data_.exporter(
+            OTLPScopedSpan.self, endpoint: Data_.endpoint(server.endpoint, timeoutSeconds: 1), counters: counters,
+            retryPolicy: Data_.quickRetries, diagnostics: messages.add, clock: Data_.jumpingClock())
         #expect(!exporter.export(Data_.spans(2)))
         exporter.shutdown()
         #expect(counters.snapshot.spansDropped == [.exportFailed: 2])
@@ -249,9 +253,9 @@ struct OTLPHTTPExporterTests {
         let collector = try OTLPTestCollector(answers: Array(repeating: busy, count: 50))
         defer { collector.removeRecords() }
         let counters = OTLPTelemetryCounters()
-        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
-            endpoint: Data_.endpoint(collector.endpoint, timeoutSeconds: 2), resource: Data_.resource, counters: counters,
-            diagnostics: Messages().add)
+        let exporter = Data_.exporter(
+            OTLPScopedSpan.self, endpoint: Data_.endpoint(collector.endpoint, timeoutSeconds: 2), counters: counters,
+            diagnostics: Messages().add, clock: Data_.jumpingClock())
         #expect(!exporter.export(Data_.spans(1)))
         exporter.shutdown()
         collector.stop()

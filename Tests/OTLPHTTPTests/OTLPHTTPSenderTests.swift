@@ -2,6 +2,7 @@ import Foundation
 import OTLPHTTP
 import OTLPTelemetry
 import OTLPTestSupport
+import OTLPTesting
 import OTLPWire
 import Testing
 
@@ -48,18 +49,20 @@ struct OTLPHTTPSenderTests {
         let server = try OTLPAbruptCloseServer(closeEvery: 1, resetsEveryConnection: true)
         defer { server.stop() }
         // The first wait, 0.2 s, fits in the 3 s timeout; a wait counted from the ninth attempt (10 s) does not.
+        // The waits pass on the sender's clock, at once.
+        let clock = OTLPHTTPTestData.jumpingClock()
         let sender = OTLPHTTPSender(
             signal: .traces, endpoint: OTLPHTTPTestData.endpoint(server.endpoint, compression: .none, timeoutSeconds: 3),
-            retryPolicy: OTLPHTTPRetryPolicy(initialBackoffSeconds: 0.2, maxBackoffSeconds: 10, jitterFraction: 0))
-        let started = ContinuousClock.now
+            retryPolicy: OTLPHTTPRetryPolicy(initialBackoffSeconds: 0.2, maxBackoffSeconds: 10, jitterFraction: 0), clock: clock)
+        let started = clock.nowMonotonicNano()
         let result = sender.send([0x0A, 0x00])
-        let elapsed = ContinuousClock.now - started
+        let elapsed = Duration.nanoseconds(clock.nowMonotonicNano() - started)
         sender.shutdown()
         guard case .failed(let reason) = result.outcome else {
             Issue.record("expected a failure, got \(result)")
             return
         }
-        // It waited at least the first backoff (a lower bound: a loaded machine only makes it longer).
+        // It waited at least the first backoff.
         #expect(elapsed >= .milliseconds(200), "\(result) after \(elapsed)")
         #expect(result.attempts >= 3, "\(result)")
         #expect(reason.contains("gave up after \(result.attempts) attempts within the 3 s timeout"), "\(reason)")

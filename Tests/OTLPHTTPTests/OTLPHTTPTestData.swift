@@ -2,6 +2,7 @@ import Foundation
 import OTLPHTTP
 import OTLPTelemetry
 import OTLPTestSupport
+import OTLPTesting
 import OTLPWire
 
 /// Spans, log records and endpoints for the OTLP/HTTP tests.
@@ -41,6 +42,26 @@ enum OTLPHTTPTestData {
 
     /// Retries quickly, so that tests of retrying take fractions of a second.
     static let quickRetries = OTLPHTTPRetryPolicy(initialBackoffSeconds: 0.05, maxBackoffSeconds: 0.2, jitterFraction: 0)
+
+    /// A clock for a sender's timeout, backoff and deadlines that moves to the end of each wait at once
+    /// (``OTLPManualClock/jumpToDeadlines()``): retries take no real time, and how long they would have taken
+    /// is read from it.
+    static func jumpingClock() -> OTLPManualClock {
+        let clock = OTLPManualClock()
+        clock.jumpToDeadlines()
+        return clock
+    }
+
+    /// An exporter whose timeout and waits between attempts follow `clock`.
+    static func exporter<Item: OTLPExportable>(
+        _ type: Item.Type = Item.self, endpoint: OTLPExporterConfiguration.Resolved,
+        counters: OTLPTelemetryCounters = OTLPTelemetryCounters(),
+        retryPolicy: OTLPHTTPRetryPolicy = .default, diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError,
+        clock: OTLPManualClock
+    ) -> OTLPHTTPExporter<Item> {
+        OTLPHTTPExporter<Item>(
+            endpoint: endpoint, resource: resource, counters: counters, retryPolicy: retryPolicy, diagnostics: diagnostics, clock: clock)
+    }
 
     /// The canonical items (see OTLPTestCollector) of `items` as one request under `resource`.
     static func canonical<Item: OTLPExportable>(_ items: [Item]) throws -> [String] {

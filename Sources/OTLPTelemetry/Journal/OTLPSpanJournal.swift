@@ -65,14 +65,14 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     private let diagnostics: @Sendable (String) -> Void
     private let lock = NSLock()
     private let encoder = OTLPEncoder()
-    /// Encodes acknowledgements outside ``lock``.
-    private let ackLock = NSLock()
-    private let ackEncoder = OTLPEncoder()
     private var descriptor: Int32 = -1
     private var outputLock: OTLPOutputLock?
     /// The journal file, once open.
     package private(set) var path: String?
     private var live: [Key: Entry] = [:]
+    /// The bytes of the records ``live`` holds (kept as it changes: summing them for every span cost time in
+    /// proportion to the spans held).
+    private var liveBytes = 0
     private var openCount = 0
     private var fileBytes = 0
     private var wroteSinceHeartbeat = false
@@ -148,7 +148,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             kind: kind, writtenUnixNano: clock.nowUnixNano(),
             exportedSpans: keys.map { OTLPSpan(traceID: $0.traceID, spanID: $0.spanID, name: "", startTimeUnixNano: 0, endTimeUnixNano: 0) }
         )
-        let bytes = ackLock.withLock { Self.framed(record, encoder: ackEncoder, maxRecordBytes: Int(UInt32.max)) }
+        let bytes = record.framed(maxRecordBytes: Int(UInt32.max))
         lock.lock()
         defer { lock.unlock() }
         var held = false
@@ -157,7 +157,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                 held = held || live[key] != nil
                 continue
             }
-            guard let entry = live.removeValue(forKey: key) else { continue }
+            guard let entry = removeLive(key) else { continue }
             held = true
             if entry.isOpen { openCount -= 1 }
         }
@@ -181,21 +181,23 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         guard let key = item.journalKey else { return false }
         var item = item
         item.prepareForExport()
-        let record = OTLPSpanJournalRecord(
-            kind: kind, writtenUnixNano: clock.nowUnixNano(), scopedSpan: (item.scope, item.span),
-            interruptedAttribute: interruptedAttribute)
+        // Written field by field, outside the lock (no shared encoder, no model of the request).
+        let encoded = OTLPSpanJournalRecord.framed(
+            kind: kind, writtenUnixNano: clock.nowUnixNano(), scope: item.scope, span: item.span,
+            interruptedAttribute: interruptedAttribute,
+            maxRecordBytes: settings.maxRecordBytes)
         lock.lock()
         defer { lock.unlock() }
         guard descriptor >= 0 else { return false }
         if isNew {
-            guard live.count < 100_000, liveBytes() < settings.maxFileBytes / 2 else {
+            guard live.count < 100_000, liveBytes < settings.maxFileBytes / 2 else {
                 _refusedSpans += 1
                 return false
             }
         } else if live[key] == nil {
             return false  // not journaled (refused at start), or already exported
         }
-        guard let bytes = framed(record) else {
+        guard let bytes = encoded else {
             if isNew { _refusedSpans += 1 }
             return false
         }
@@ -204,9 +206,8 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             if isNew { _refusedSpans += 1 }
             return false
         }
-        let wasOpen = live[key]?.isOpen ?? false
         let isOpen = kind == .started
-        live[key] = Entry(framed: bytes, isOpen: isOpen)
+        let wasOpen = setLive(key, Entry(framed: bytes, isOpen: isOpen))?.isOpen ?? false
         openCount += (isOpen ? 1 : 0) - (wasOpen ? 1 : 0)
         if openCount > 0 && !heartbeatScheduled { scheduleHeartbeat() }
         return true
@@ -218,7 +219,20 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         framed(OTLPSpanJournalRecord(kind: .alive, writtenUnixNano: clock.nowUnixNano(), resource: resource)) ?? []
     }
 
-    private func liveBytes() -> Int { live.values.reduce(0) { $0 + $1.framed.count } }
+    /// Holds `entry` for `key` (under ``lock``); returns the entry it replaces.
+    @discardableResult
+    private func setLive(_ key: Key, _ entry: Entry) -> Entry? {
+        let old = live.updateValue(entry, forKey: key)
+        liveBytes += entry.framed.count - (old?.framed.count ?? 0)
+        return old
+    }
+
+    /// Forgets `key`'s entry (under ``lock``) and returns it.
+    private func removeLive(_ key: Key) -> Entry? {
+        let old = live.removeValue(forKey: key)
+        liveBytes -= old?.framed.count ?? 0
+        return old
+    }
 
     /// The record encoded and framed, or `nil` (counted) when it is larger than a record may be.
     private func framed(_ record: OTLPSpanJournalRecord) -> [UInt8]? {
@@ -274,7 +288,10 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         var content = resourceRecord()
         for entry in live.values { content += entry.framed }
         do throws(OTLPWriteError) {
-            try OTLPAtomicFile.replace(path, with: content)
+            // Atomic always (a kill leaves the old file or the new one); synced to the disk only under `fsync`
+            // durability, as the records appended are: the two `fsync`s took milliseconds, every megabyte,
+            // with the journal's lock held.
+            try OTLPAtomicFile.replace(path, with: content, syncing: durability == .fsync)
             let (newDescriptor, _) = try OTLPSystemCall.openRegularFile(
                 path, flags: O_WRONLY | O_APPEND, "cannot open the span journal \(path)")
             closeDescriptor(descriptor)
@@ -328,6 +345,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         var recovered: [OTLPScopedSpan] = []
         var content: [UInt8] = []
         live = [:]
+        liveBytes = 0
         openCount = 0
         if let (bytes, unreadBytes) = try Self.readPrevious(path, maxBytes: settings.maxRecoveryBytes) {
             var found = OTLPSpanJournalContent(bytes: bytes, maxRecordBytes: settings.maxRecordBytes)
@@ -377,7 +395,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                     interruptedAttribute: held.record.interruptedAttribute)
                 guard let bytes = framed(record), let traceID = span.traceID, let spanID = span.spanID else { continue }
                 content += bytes
-                live[Key(traceID: traceID, spanID: spanID)] = Entry(framed: bytes, isOpen: false)
+                setLive(Key(traceID: traceID, spanID: spanID), Entry(framed: bytes, isOpen: false))
                 var item = OTLPScopedSpan(scope: held.scope, span: span)
                 item.journalTag = OTLPSpanJournalTag(journal: self, resource: held.record.resource)
                 recovered.append(item)
@@ -459,7 +477,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             diagnostics(
                 "OTLPWire telemetry: \(unended.count) journaled \(unended.count == 1 ? "span was" : "spans were") still open at shutdown; not exported (end spans before shutdown())"
             )
-            for key in unended.keys { live[key] = nil }
+            for key in unended.keys { _ = removeLive(key) }
             openCount = 0
         }
         if live.isEmpty {

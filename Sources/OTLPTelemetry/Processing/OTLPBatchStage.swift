@@ -80,6 +80,8 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     /// Batches callers rendered so far (for tests).
     private var callerRenderedBatches = 0
     private let diagnostics: @Sendable (String) -> Void
+    /// The clock of the schedule delay, the export timeout, shutdown's deadline and the `whenFull` wait.
+    private let clock: any OTLPWaitableClock
 
     /// - Parameters:
     ///   - exporter: where batches go, from one worker thread.
@@ -87,11 +89,15 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     ///   - configuration: values out of range are clamped (see ``OTLPBatchConfiguration/clamped``).
     ///   - diagnostics: where a shutdown that gave up on a stuck exporter is reported (default: standard
     ///     error).
+    ///   - clock: the clock the stage's waits and deadlines follow (default: the system's monotonic clock; a
+    ///     test's manual clock moves them without waiting).
     package init(
         exporter: Exporter, counters: OTLPTelemetryCounters, configuration: OTLPBatchConfiguration = .default,
-        diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
+        diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError,
+        clock: any OTLPWaitableClock = OTLPSystemMonotonicClock()
     ) {
         self.diagnostics = diagnostics
+        self.clock = clock
         self.exporter = exporter
         self.counters = counters
         self.configuration = configuration.clamped
@@ -191,7 +197,7 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             overflowSinceTake += 1
             return .queueFull
         }
-        let deadline = Self.deadline(after: configuration.whenFullTimeoutSeconds)
+        let deadline = clock.deadlineNano(afterSeconds: configuration.whenFullTimeoutSeconds)
         waitingCallers += 1
         condition.broadcast()  // for tests watching waitingCallers; the worker is exporting (the queue is full)
         defer {
@@ -199,7 +205,7 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             condition.broadcast()
         }
         while queue.count >= configuration.maxQueueSize && !isShutDown {
-            if !condition.wait(until: deadline) && ContinuousClock.now >= deadline { break }
+            if !clock.wait(on: condition, untilMonotonicNano: deadline) { break }
         }
         if isShutDown { return .shutDown }
         guard queue.count >= configuration.maxQueueSize else { return nil }
@@ -244,17 +250,27 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         shutdown(deadline: nil)
     }
 
-    /// ``shutdown()`` that also ends by `deadline`: the exporter is told to stop a little before it (see
-    /// ``exporterDeadline(before:now:)``), and at `deadline` whatever the worker has not handed to the exporter
-    /// yet is counted as dropped (`shutdown_timeout`) and discarded. A batch the exporter still holds then is
-    /// the exporter's to count.
+    /// ``shutdown(beforeMonotonicNano:)`` by a deadline on the system's monotonic clock, carried over to the
+    /// stage's clock (as the time left before it).
     @discardableResult
     package func shutdown(before deadline: ContinuousClock.Instant) -> Bool {
-        shutdown(deadline: deadline)
+        let left = ContinuousClock.now.duration(to: deadline)
+        let (seconds, attoseconds) = left.components
+        let leftNanos = left <= .zero ? 0 : UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+        return shutdown(deadline: clock.nowMonotonicNano() &+ min(leftNanos, UInt64(86_400) * 1_000_000_000))
+    }
+
+    /// ``shutdown()`` that also ends when the stage's clock reads `deadlineNano`: the exporter is told to stop
+    /// a little before it (see ``exporterDeadlineNano(before:now:)``), and at the deadline whatever the worker
+    /// has not handed to the exporter yet is counted as dropped (`shutdown_timeout`) and discarded. A batch the
+    /// exporter still holds then is the exporter's to count.
+    @discardableResult
+    package func shutdown(beforeMonotonicNano deadlineNano: UInt64) -> Bool {
+        shutdown(deadline: deadlineNano)
     }
 
     @discardableResult
-    private func shutdown(deadline: ContinuousClock.Instant?) -> Bool {
+    private func shutdown(deadline: UInt64?) -> Bool {
         condition.lock()
         if isShutDown {
             condition.unlock()
@@ -266,8 +282,9 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         // before the deadline.
         var exporterSeconds = configuration.exportTimeoutSeconds
         if let deadline {
-            let now = ContinuousClock.now
-            exporterSeconds = min(exporterSeconds, Self.seconds(Self.exporterDeadline(before: deadline, now: now) - now))
+            let now = clock.nowMonotonicNano()
+            let stop = Self.exporterDeadlineNano(before: deadline, now: now)
+            exporterSeconds = min(exporterSeconds, stop > now ? Double(stop - now) / 1e9 : 0)
         }
         exporter.prepareForShutdown(withinSeconds: exporterSeconds)
         // The worker shuts the exporter down when it has exported everything; it cannot be done from here
@@ -306,33 +323,27 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         return finished
     }
 
-    /// When an exporter must stop (its retries, a request in flight) for the stage to be done by `deadline`: a
-    /// tenth of the time left before it, at most half a second, so that the worker can count and hand over
-    /// what is left.
-    static func exporterDeadline(before deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> ContinuousClock.Instant {
-        let left = max(.zero, deadline - now)
-        return deadline - min(left / 10, .milliseconds(500))
-    }
-
-    /// A duration in seconds, 0 for a negative one.
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
+    /// When an exporter must stop (its retries, a request in flight) for the stage to be done by `deadline`
+    /// (both readings of the stage's clock, as `now`): a tenth of the time left before it, at most half a
+    /// second, so that the worker can count and hand over what is left.
+    static func exporterDeadlineNano(before deadline: UInt64, now: UInt64) -> UInt64 {
+        let left = deadline > now ? deadline - now : 0
+        return deadline - min(left / 10, 500_000_000)
     }
 
     /// Waits (holding `condition`'s lock) until `done`, as long as the worker keeps completing batches:
     /// gives up when none completed for the export timeout, or at `hardDeadline`. Returns whether `done`
     /// became true.
-    private func waitForWorker(until hardDeadline: ContinuousClock.Instant? = nil, done: () -> Bool) -> Bool {
+    private func waitForWorker(until hardDeadline: UInt64? = nil, done: () -> Bool) -> Bool {
         var progress = batchesCompleted
-        var deadline = Self.deadline(after: configuration.exportTimeoutSeconds)
+        var deadline = clock.deadlineNano(afterSeconds: configuration.exportTimeoutSeconds)
         while !done() {
             let wakeUp = hardDeadline.map { min($0, deadline) } ?? deadline
-            if condition.wait(until: wakeUp) || ContinuousClock.now < wakeUp { continue }
-            if let hardDeadline, ContinuousClock.now >= hardDeadline { return done() }
+            if clock.wait(on: condition, untilMonotonicNano: wakeUp) { continue }
+            if let hardDeadline, clock.nowMonotonicNano() >= hardDeadline { return done() }
             guard batchesCompleted != progress else { return false }
             progress = batchesCompleted
-            deadline = Self.deadline(after: configuration.exportTimeoutSeconds)
+            deadline = clock.deadlineNano(afterSeconds: configuration.exportTimeoutSeconds)
         }
         return true
     }
@@ -350,12 +361,6 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         condition.lock()
         defer { condition.unlock() }
         return idleWakeups
-    }
-
-    /// Now plus `seconds` on the monotonic clock (a wall clock set back or ahead moves no deadline), kept
-    /// within one day (NaN: now).
-    static func deadline(after seconds: Double) -> ContinuousClock.Instant {
-        .now + .seconds(OTLPSettingClamp.clamp(seconds, to: 0...86_400, default: 0))
     }
 
     /// Writes the batches callers rendered (on the worker's thread), each counted as a completed batch.
@@ -390,7 +395,7 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     private func work() {
         condition.lock()
         while true {
-            var due: ContinuousClock.Instant?
+            var due: UInt64?
             while queue.count < configuration.maxExportBatchSize && rendered.isEmpty && flushCompleted == flushRequested && !isShutDown {
                 if queue.isEmpty {
                     due = nil
@@ -398,10 +403,9 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
                     if queue.isEmpty && rendered.isEmpty && flushCompleted == flushRequested && !isShutDown { idleWakeups += 1 }
                     continue
                 }
-                let deadline = due ?? Self.deadline(after: configuration.scheduleDelaySeconds)
+                let deadline = due ?? clock.deadlineNano(afterSeconds: configuration.scheduleDelaySeconds)
                 due = deadline
-                if ContinuousClock.now >= deadline { break }
-                _ = condition.wait(until: deadline)
+                if !clock.wait(on: condition, untilMonotonicNano: deadline) { break }
             }
             // A flush or shutdown waits for the batches callers are rendering: they hold items queued before it.
             if queue.isEmpty && rendered.isEmpty && renderingItems > 0 {

@@ -13,8 +13,9 @@ import Darwin
 /// One path has one writer at a time (its owner holds a lock): a second one would remove the first's
 /// temporary file.
 package enum OTLPAtomicFile {
-    /// Replaces the file at `path` with `bytes`, durably.
-    package static func replace(_ path: String, with bytes: [UInt8]) throws(OTLPWriteError) {
+    /// Replaces the file at `path` with `bytes`, durably; with `syncing` false, atomically only, without the two
+    /// `fsync`s: a killed process leaves the old content or the new one, a power loss may leave neither.
+    package static func replace(_ path: String, with bytes: [UInt8], syncing: Bool = true) throws(OTLPWriteError) {
         let temporary = path + ".tmp"
         let descriptor = try createTemporary(temporary)
         do throws(OTLPWriteError) {
@@ -28,7 +29,7 @@ package enum OTLPAtomicFile {
                     }
                 }.get()
             }
-            try OTLPSystemCall.check("cannot fsync \(temporary)") { fsync(descriptor) }
+            if syncing { try OTLPSystemCall.check("cannot fsync \(temporary)") { fsync(descriptor) } }
         } catch {
             close(descriptor)
             unlink(temporary)
@@ -36,7 +37,7 @@ package enum OTLPAtomicFile {
         }
         close(descriptor)
         try OTLPSystemCall.check("cannot rename \(temporary) to \(path)") { rename(temporary, path) }
-        try syncDirectory(containing: path)
+        if syncing { try syncDirectory(containing: path) }
     }
 
     /// Creates `temporary` as a new, empty regular file, open for writing: `O_CREAT | O_EXCL`, never

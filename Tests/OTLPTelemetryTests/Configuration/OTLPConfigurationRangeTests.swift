@@ -1,4 +1,5 @@
 import Foundation
+import OTLPTesting
 import Testing
 import OTLPWire
 @testable import OTLPTelemetry
@@ -278,18 +279,24 @@ struct OTLPBatchStageStuckSinkTests {
         let sink = ControllableSink()
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
+        let clock = OTLPManualClock()
         let stage = OTLPBatchStage(
             exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: OTLPResource(), counters: counters),
             counters: counters, configuration: .init(maxExportBatchSize: 10, scheduleDelaySeconds: 3600, exportTimeoutSeconds: 1),
-            diagnostics: { messages.add($0) })
+            diagnostics: { messages.add($0) }, clock: clock)
         sink.hold()
         for index in 0..<25 { stage.onEnd(OTLPConfigurationRangeTests.record(index)) }
-        // A watchdog, not a timing assertion: without the fix, shutdown never returns.
+        sink.waitUntilAWriteIsHeld()
+        let timeoutEnd = clock.nowMonotonicNano() + 1_000_000_000
         let returned = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             stage.shutdown()
             returned.signal()
         }
+        // The export timeout passes on the stage's clock while shutdown waits for the stuck worker.
+        clock.waitUntilWaiting(untilAtMost: timeoutEnd)
+        clock.advance(seconds: 1)
+        // A watchdog, not a timing assertion: without the fix, shutdown never returns.
         #expect(returned.wait(timeout: .now() + 120) == .success)
         #expect(messages.all.count == 1)
         #expect(messages.all.first?.contains("log records are still being exported") == true)

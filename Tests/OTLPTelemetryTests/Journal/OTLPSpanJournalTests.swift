@@ -304,6 +304,11 @@ struct OTLPSpanJournalTests {
         #expect(size <= settings.maxFileBytes + 1024)
         for span in open { writer.end(span, at: clock) }
         #expect(writer.journal.heldSpans == 0)
+        // The bytes held (a running total) went back down with the spans: a new span is journaled again.
+        let refused = writer.journal.refusedSpans
+        let again = writer.start("again", at: clock)
+        #expect(writer.journal.refusedSpans == refused && writer.journal.heldSpans == 1)
+        writer.end(again, at: clock)
         writer.journal.close()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import OTLPTesting
 import OTLPWire
 import Testing
 
@@ -13,14 +14,25 @@ struct OTLPBatchStageDeadlineTests {
         let sink = ControllableSink()
         let counters = OTLPTelemetryCounters()
         let messages = Messages()
+        let clock = OTLPManualClock()
         let stage = OTLPBatchStage(
             exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: OTLPResource(), counters: counters),
             counters: counters, configuration: .init(maxExportBatchSize: 10, scheduleDelaySeconds: 3600, exportTimeoutSeconds: 3600),
-            diagnostics: { messages.add($0) })
+            diagnostics: { messages.add($0) }, clock: clock)
         sink.hold()
         for index in 0..<25 { stage.onEnd(OTLPConfigurationRangeTests.record(index)) }
-        // The export timeout (an hour) would hold a shutdown without a deadline; this one ends at its deadline.
-        let finished = stage.shutdown(before: .now + .milliseconds(200))
+        sink.waitUntilAWriteIsHeld()  // the worker holds the first batch, stuck in its write
+        // The export timeout (an hour) would hold a shutdown without a deadline; this one ends at its deadline,
+        // once the clock passes it (and not before: the shutdown is waiting on it then).
+        let deadline = clock.nowMonotonicNano() + 200_000_000
+        let results = OTLPLockedArray<Bool>()
+        let shutdown = DispatchGroup()
+        DispatchQueue.global().async(group: shutdown) { results.append(stage.shutdown(beforeMonotonicNano: deadline)) }
+        clock.waitUntilWaiting(untilAtMost: deadline)
+        #expect(results.values.isEmpty)
+        clock.advance(200_000_000)
+        shutdown.wait()
+        let finished = try #require(results.values.first)
         #expect(!finished)
         // Every item is counted when shutdown returns (the process may end now): the ones never handed to the
         // exporter and the batch stuck in its write alike.
@@ -53,10 +65,11 @@ struct OTLPBatchStageDeadlineTests {
 
     @Test("the exporter is told to stop a tenth of the time left before the deadline, at most half a second")
     func exporterDeadline() {
-        let now = ContinuousClock.now
+        let now: UInt64 = 1_000_000_000_000
+        let second: UInt64 = 1_000_000_000
         typealias Stage = OTLPBatchStage<OTLPStreamExporter<OTLPScopedSpan>>
-        #expect(Stage.exporterDeadline(before: now + .seconds(1), now: now) == now + .milliseconds(900))
-        #expect(Stage.exporterDeadline(before: now + .seconds(30), now: now) == now + .milliseconds(29_500))
-        #expect(Stage.exporterDeadline(before: now - .seconds(1), now: now) == now - .seconds(1))
+        #expect(Stage.exporterDeadlineNano(before: now + second, now: now) == now + 900_000_000)
+        #expect(Stage.exporterDeadlineNano(before: now + 30 * second, now: now) == now + 29_500_000_000)
+        #expect(Stage.exporterDeadlineNano(before: now - second, now: now) == now - second)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OTLPTesting
 import Testing
 import OTLPWire
 @testable import OTLPTelemetry
@@ -16,13 +17,14 @@ struct OTLPBatchStageWhenFullTests {
     }
 
     static func stage(
-        _ sink: ControllableSink, _ counters: OTLPTelemetryCounters, _ configuration: OTLPBatchConfiguration
+        _ sink: ControllableSink, _ counters: OTLPTelemetryCounters, _ configuration: OTLPBatchConfiguration,
+        clock: any OTLPWaitableClock = OTLPSystemMonotonicClock()
     )
         -> OTLPBatchStage<OTLPStreamExporter<OTLPScopedLogRecord>>
     {
         OTLPBatchStage(
             exporter: OTLPStreamExporter<OTLPScopedLogRecord>(sink: sink, resource: resource, counters: counters), counters: counters,
-            configuration: configuration, diagnostics: { _ in })
+            configuration: configuration, diagnostics: { _ in }, clock: clock)
     }
 
     @Test("wait: many producers and a slow exporter lose nothing; every record is written once")
@@ -59,12 +61,24 @@ struct OTLPBatchStageWhenFullTests {
     func waitExpires() throws {
         let sink = ControllableSink()
         let counters = OTLPTelemetryCounters()
+        let clock = OTLPManualClock()
         let stage = Self.stage(
             sink, counters,
-            .init(maxQueueSize: 1, maxExportBatchSize: 1, scheduleDelaySeconds: 3600, whenFull: .wait, whenFullTimeoutSeconds: 0.001))
+            .init(maxQueueSize: 1, maxExportBatchSize: 1, scheduleDelaySeconds: 3600, whenFull: .wait, whenFullTimeoutSeconds: 1),
+            clock: clock)
         sink.hold()
-        // One record in the worker's stuck write and one in the queue at most: the third cannot get in.
-        for index in 0..<3 { stage.onEnd(Self.record(index)) }
+        // One record in the worker's stuck write and one in the queue: the third cannot get in.
+        stage.onEnd(Self.record(0))
+        sink.waitUntilAWriteIsHeld()
+        stage.onEnd(Self.record(1))
+        let producer = DispatchGroup()
+        DispatchQueue.global().async(group: producer) { stage.onEnd(Self.record(2)) }
+        // Its caller waits for room until the clock has moved by the wait's second.
+        let waitEnd = clock.nowMonotonicNano() + 1_000_000_000
+        clock.waitUntilWaiting(untilAtMost: waitEnd)
+        #expect(stage.waitingCallerCount == 1)
+        clock.advance(seconds: 1)
+        producer.wait()
         let whileHeld = counters.snapshot
         #expect(whileHeld.logRecordsDropped[.queueFullAfterWait, default: 0] >= 1, "\(whileHeld)")
         #expect(whileHeld.logRecordsDropped[.queueFull] == nil)

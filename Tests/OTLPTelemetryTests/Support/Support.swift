@@ -7,16 +7,30 @@ import OTLPTestSupport
 final class ControllableSink: OTLPByteSink, @unchecked Sendable {
     private let condition = NSCondition()
     private var held = false
+    /// Writes waiting for ``release()`` now.
+    private var heldWrites = 0
     private(set) var bytes: [UInt8] = []
     var failure: OTLPWriteError?
 
     func hold() { condition.lock(); held = true; condition.unlock() }
     func release() { condition.lock(); held = false; condition.broadcast(); condition.unlock() }
 
+    /// Blocks until a write waits for ``release()`` (the exporter holds a batch it cannot write).
+    func waitUntilAWriteIsHeld() {
+        condition.lock()
+        defer { condition.unlock() }
+        while heldWrites == 0 { condition.wait() }
+    }
+
     func write(_ data: UnsafeRawBufferPointer) throws(OTLPWriteError) {
         condition.lock()
         defer { condition.unlock() }
-        while held { condition.wait() }
+        if held {
+            heldWrites += 1
+            condition.broadcast()
+            while held { condition.wait() }
+            heldWrites -= 1
+        }
         if let failure { throw failure }
         bytes.append(contentsOf: data)
     }

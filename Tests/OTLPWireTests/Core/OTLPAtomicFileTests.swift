@@ -24,6 +24,17 @@ struct OTLPAtomicFileTests {
         (try? Data(contentsOf: URL(fileURLWithPath: path))).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    @Test("without syncing (a journal's compaction under flush durability): the same replacement, no temporary file left")
+    func withoutSyncing() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/journal"
+        try Data("old\n".utf8).write(to: URL(fileURLWithPath: path))
+        try OTLPAtomicFile.replace(path, with: Array("new\n".utf8), syncing: false)
+        #expect(Self.contents(path) == "new\n")
+        #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
+    }
+
     @Test("a FIFO at PATH.tmp does not hold replace() (regression: it waited for a reader forever): it is removed, the file written")
     func fifoAtTemporaryPath() throws {
         let directory = try Self.directory()
