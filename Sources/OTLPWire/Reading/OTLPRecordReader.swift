@@ -320,7 +320,7 @@ public final class OTLPRecordReader {
         case .decisive(let decided):
             signal = decided
             return decided
-        case .unsupported(let message):
+        case .unsupported(_, let message):
             throw OTLPReadError(.unsupportedSignal, message)
         case .invalid(let likelier):
             // Decoding reports the damage, in the terms of the hinted or the likelier signal.
