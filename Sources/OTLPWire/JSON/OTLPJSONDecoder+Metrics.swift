@@ -1,27 +1,33 @@
 extension OTLPJSONDecoder {
     /// A `Metric` (message level 3): its data is the last of the oneof's members present, as in protobuf.
     func metric(_ object: JSONObject) throws(OTLPReadError) -> OTLPMetric {
+        try checkLevel(3, object.path)
         var data: OTLPMetricData?
         for (key, value) in object.members {
             let path = object.path + "." + key
             switch key {
             case "gauge":
                 let gauge = try JSONObject(value, path: path, budget: object.budget)
+                try checkLevel(4, path)
                 data = .gauge(try gauge.array("dataPoints", "data_points", numberPoint))
             case "sum":
                 let sum = try JSONObject(value, path: path, budget: object.budget)
+                try checkLevel(4, path)
                 data = .sum(
                     try sum.array("dataPoints", "data_points", numberPoint), temporality: try temporality(sum),
                     isMonotonic: try sum.bool("isMonotonic", "is_monotonic"))
             case "histogram":
                 let histogram = try JSONObject(value, path: path, budget: object.budget)
+                try checkLevel(4, path)
                 data = .histogram(try histogram.array("dataPoints", "data_points", histogramPoint), temporality: try temporality(histogram))
             case "exponentialHistogram", "exponential_histogram":
                 let histogram = try JSONObject(value, path: path, budget: object.budget)
+                try checkLevel(4, path)
                 data = .exponentialHistogram(
                     try histogram.array("dataPoints", "data_points", exponentialHistogramPoint), temporality: try temporality(histogram))
             case "summary":
                 let summary = try JSONObject(value, path: path, budget: object.budget)
+                try checkLevel(4, path)
                 data = .summary(try summary.array("dataPoints", "data_points", summaryPoint))
             default:
                 continue
@@ -55,9 +61,11 @@ extension OTLPJSONDecoder {
         return value
     }
 
-    /// A data point (message level 5).
+    /// A data point (message level 5; its metric's data is level 4, checked with it). Message levels are checked
+    /// as the protobuf pre-scan checks them, so that a request nests too deep in both encodings or in neither.
     private func numberPoint(_ object: JSONObject) throws(OTLPReadError) -> OTLPNumberDataPoint {
-        OTLPNumberDataPoint(
+        try checkLevel(5, object.path)
+        return OTLPNumberDataPoint(
             timeUnixNano: try object.uint64("timeUnixNano", "time_unix_nano"), value: try numberValue(object),
             attributes: try attributes(object, "attributes", level: 6, item: "number data point"),
             startTimeUnixNano: try object.uint64("startTimeUnixNano", "start_time_unix_nano"),
@@ -65,7 +73,8 @@ extension OTLPJSONDecoder {
     }
 
     private func histogramPoint(_ object: JSONObject) throws(OTLPReadError) -> OTLPHistogramDataPoint {
-        OTLPHistogramDataPoint(
+        try checkLevel(5, object.path)
+        return OTLPHistogramDataPoint(
             timeUnixNano: try object.uint64("timeUnixNano", "time_unix_nano"), count: try object.uint64("count", "count"),
             sum: try object.optionalDouble("sum", "sum"), bucketCounts: try object.uint64Array("bucketCounts", "bucket_counts"),
             explicitBounds: try object.doubleArray("explicitBounds", "explicit_bounds"),
@@ -76,7 +85,8 @@ extension OTLPJSONDecoder {
     }
 
     private func exponentialHistogramPoint(_ object: JSONObject) throws(OTLPReadError) -> OTLPExponentialHistogramDataPoint {
-        OTLPExponentialHistogramDataPoint(
+        try checkLevel(5, object.path)
+        return OTLPExponentialHistogramDataPoint(
             timeUnixNano: try object.uint64("timeUnixNano", "time_unix_nano"), count: try object.uint64("count", "count"),
             sum: try object.optionalDouble("sum", "sum"), scale: try object.int32("scale", "scale"),
             zeroCount: try object.uint64("zeroCount", "zero_count"),
@@ -89,16 +99,19 @@ extension OTLPJSONDecoder {
     }
 
     private func buckets(_ object: JSONObject) throws(OTLPReadError) -> OTLPExponentialHistogramDataPoint.Buckets {
-        OTLPExponentialHistogramDataPoint.Buckets(
+        try checkLevel(6, object.path)
+        return OTLPExponentialHistogramDataPoint.Buckets(
             offset: try object.int32("offset", "offset"), bucketCounts: try object.uint64Array("bucketCounts", "bucket_counts"))
     }
 
     private func summaryPoint(_ object: JSONObject) throws(OTLPReadError) -> OTLPSummaryDataPoint {
-        OTLPSummaryDataPoint(
+        try checkLevel(5, object.path)
+        return OTLPSummaryDataPoint(
             timeUnixNano: try object.uint64("timeUnixNano", "time_unix_nano"), count: try object.uint64("count", "count"),
             sum: try object.optionalDouble("sum", "sum") ?? 0,
             quantileValues: try object.array("quantileValues", "quantile_values") { (quantile) throws(OTLPReadError) in
-                OTLPSummaryDataPoint.ValueAtQuantile(
+                try checkLevel(6, quantile.path)
+                return OTLPSummaryDataPoint.ValueAtQuantile(
                     quantile: try quantile.optionalDouble("quantile", "quantile") ?? 0,
                     value: try quantile.optionalDouble("value", "value") ?? 0)
             },
@@ -108,7 +121,8 @@ extension OTLPJSONDecoder {
 
     /// An exemplar (message level 6).
     private func exemplar(_ object: JSONObject) throws(OTLPReadError) -> OTLPExemplar {
-        OTLPExemplar(
+        try checkLevel(6, object.path)
+        return OTLPExemplar(
             timeUnixNano: try object.uint64("timeUnixNano", "time_unix_nano"), value: try numberValue(object),
             filteredAttributes: try attributes(object, "filteredAttributes", level: 7, item: "exemplar"),
             traceID: try object.traceID("traceId", "trace_id"), spanID: try object.spanID("spanId", "span_id"))

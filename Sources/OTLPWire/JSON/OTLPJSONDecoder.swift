@@ -156,7 +156,7 @@ public struct OTLPJSONDecoder: Sendable {
         }
     }
 
-    private func checkLevel(_ level: Int, _ path: String) throws(OTLPReadError) {
+    func checkLevel(_ level: Int, _ path: String) throws(OTLPReadError) {
         if level > options.maxNestingDepth {
             throw OTLPReadError(.nestingTooDeep, "\(path): message nesting deeper than \(options.maxNestingDepth) levels")
         }

@@ -94,6 +94,31 @@ struct MetricsDecodingLimitTests {
         #expect(try metrics.withUnsafeBytes { try OTLPJSONDecoder().decodeMetrics($0) }.itemCount == 1)
     }
 
+    @Test("message nesting is limited alike in protobuf and JSON: a point is level 5, its exemplar level 6")
+    func nestingLimitAlike() {
+        let withExemplar = Self.metricsModel(exemplar: true)
+        let plain = Self.metricsModel(exemplar: false)
+        for (data, deepest) in [(plain, 5), (withExemplar, 6)] {
+            let protobuf = OTLPEncoder().encodeMetrics(data)
+            let json = OTLPJSONEncoder().encodeMetrics(data)
+            for depth in [deepest - 1, deepest] {
+                let options = OTLPDecodingOptions(maxNestingDepth: depth)
+                let fromProtobuf = Self.readError { _ = try OTLPDecoder(options: options).decodeMetrics(protobuf) }
+                let fromJSON = Self.readError { _ = try json.withUnsafeBytes { try OTLPJSONDecoder(options: options).decodeMetrics($0) } }
+                let expected: OTLPReadError.Code? = depth < deepest ? .nestingTooDeep : nil
+                #expect(
+                    fromProtobuf?.code == expected && fromJSON?.code == expected,
+                    "depth \(depth): \(String(describing: fromProtobuf)), \(String(describing: fromJSON))")
+            }
+        }
+    }
+
+    static func metricsModel(exemplar: Bool) -> OTLPMetricsData {
+        let point = OTLPNumberDataPoint(timeUnixNano: 1, value: .int(2), exemplars: exemplar ? [OTLPExemplar(timeUnixNano: 1)] : [])
+        return OTLPMetricsData(
+            resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), items: [OTLPMetric(name: "m", data: .gauge([point]))])
+    }
+
     @Test("JSON metric data: the last oneof member wins, as in protobuf; snake_case and enum names are read")
     func jsonOneofAndSpellings() throws {
         let json = Array(
