@@ -9,6 +9,7 @@ let package = Package(
     targets: [
         .executableTarget(name: "FuzzFrameReader", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
         .executableTarget(name: "FuzzDecoder", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
+        .executableTarget(name: "FuzzMetricsDecoder", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
         .executableTarget(name: "FuzzJSONLines", dependencies: [.product(name: "OTLPWire", package: "OTLPWire")]),
         .executableTarget(name: "FuzzMetricKit", dependencies: [.product(name: "OTLPMetricKit", package: "OTLPWire")]),
         .executableTarget(

@@ -16,7 +16,7 @@ seconds=${FUZZ_SECONDS:-600}
 seed_option=()
 [ -z "${FUZZ_SEED:-}" ] || seed_option=(-seed="$FUZZ_SEED")
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzFrameReader FuzzDecoder FuzzJSONLines FuzzResponses FuzzMetricKit FuzzMetricKitArithmetic FuzzJSONNumbers FuzzRoundTrip FuzzTreePrinter FuzzConfiguration)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzFrameReader FuzzDecoder FuzzMetricsDecoder FuzzJSONLines FuzzResponses FuzzMetricKit FuzzMetricKitArithmetic FuzzJSONNumbers FuzzRoundTrip FuzzTreePrinter FuzzConfiguration)
 cd "$root/FuzzTesting"
 # Release builds (-O keeps Swift's bounds and overflow checks) run several times faster than debug ones.
 # SwiftPM passes -sanitize=fuzzer to every Swift module, yet identical clean builds came out with the Swift
@@ -58,6 +58,25 @@ while pos < len(data):
     out += len(frame).to_bytes(4, "big") + frame; pos += 4 + n
 open(sys.argv[2], "wb").write(out)' "$shared"/vectors/framed/traces-mixed.u32be.bin "$corpus/zstd-records-traces.u32be.bin" ;;
     FuzzDecoder) for f in "$shared"/vectors/traces/*.pb "$shared"/vectors/logs/*.pb "$shared"/vectors/bad/*.pb; do cp -n "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done ;;
+    FuzzMetricsDecoder)
+      # The reference package's metrics requests (every data kind, and messages protobuf merges), each a seed,
+      # protobuf and OTLP JSON.
+      local fixtures; fixtures=$(mktemp -d)
+      python3 "$root/scripts/reference-metrics.py" "$fixtures"
+      python3 - "$fixtures" "$corpus" <<'PY'
+import sys
+fixtures, corpus = sys.argv[1:3]
+for name in ("metrics.u32be.bin", "merged.u32be.bin"):
+    data, pos, n = open(f"{fixtures}/{name}", "rb").read(), 0, 0
+    while pos < len(data):
+        length = int.from_bytes(data[pos:pos + 4], "big")
+        open(f"{corpus}/{name}-{n}", "wb").write(data[pos + 4:pos + 4 + length])
+        pos, n = pos + 4 + length, n + 1
+for n, line in enumerate(open(f"{fixtures}/metrics.jsonl", "rb").read().split(b"\n")):
+    if line.strip():
+        open(f"{corpus}/metrics.json-{n}", "wb").write(line)
+PY
+      rm -rf "$fixtures" ;;
     FuzzJSONLines) for f in "$shared"/vectors/framed/*.jsonl "$shared"/vectors/traces/*.json "$shared"/vectors/logs/*.json; do cp -n "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done ;;
     FuzzResponses)
       # An ExportTraceServiceResponse with a partial success, a google.rpc.Status with a detail, and both in JSON.

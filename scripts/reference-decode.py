@@ -3,7 +3,7 @@
 OTLP/JSON request per line: an implementation independent of OTLPWire, for cross-checks in tests.
 
 usage: reference-decode.py FILE FRAMING SIGNAL [--parse-only]
-       FRAMING: u32be|varint|none   SIGNAL: traces|logs
+       FRAMING: u32be|varint|none|lines (OTLP JSON lines)   SIGNAL: traces|logs|metrics
 gzip input (one or more members) and zstd input (one or more frames, through the `zstandard` package) are
 detected from their magic bytes, and so is a u32be record that is one zstd frame (the Collector's file exporter
 with `compression: zstd`): it is decompressed, and read as OTLP JSON when it starts with `{`. --parse-only parses every record and
@@ -17,6 +17,7 @@ import sys
 
 from google.protobuf.json_format import MessageToDict, Parse
 from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
+from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 ID_KEYS = {"traceId", "spanId", "parentSpanId"}
@@ -57,6 +58,9 @@ def records(data, framing):
     if framing == "none":
         yield data
         return
+    if framing == "lines":
+        yield from (line for line in data.split(b"\n") if line.strip())
+        return
     pos = 0
     while pos < len(data):
         if framing == "u32be":
@@ -85,7 +89,7 @@ def main():
         data = gzip.decompress(data)
     elif is_zstd(data):
         data = zstd_decompress(data)
-    cls = ExportTraceServiceRequest if signal == "traces" else ExportLogsServiceRequest
+    cls = {"traces": ExportTraceServiceRequest, "logs": ExportLogsServiceRequest, "metrics": ExportMetricsServiceRequest}[signal]
     count = 0
     out = sys.stdout
     for body in records(data, framing):

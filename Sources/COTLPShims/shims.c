@@ -72,6 +72,9 @@ SAME_ENVELOPE(Opentelemetry__Proto__Collector__Trace__V1__ExportTraceServiceRequ
 SAME_ENVELOPE(Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceRequest, n_resource_logs, resource_logs,
               Opentelemetry__Proto__Logs__V1__ResourceLogs, n_scope_logs, scope_logs,
               Opentelemetry__Proto__Logs__V1__ScopeLogs, n_log_records, log_records);
+SAME_ENVELOPE(Opentelemetry__Proto__Collector__Metrics__V1__ExportMetricsServiceRequest, n_resource_metrics, resource_metrics,
+              Opentelemetry__Proto__Metrics__V1__ResourceMetrics, n_scope_metrics, scope_metrics,
+              Opentelemetry__Proto__Metrics__V1__ScopeMetrics, n_metrics, metrics);
 
 size_t COTLPShims_pack_request(const COTLPShims_Request *request, uint8_t *out) {
     uint8_t *p = out;
@@ -98,6 +101,8 @@ size_t COTLPShims_pack_request(const COTLPShims_Request *request, uint8_t *out) 
 COTLPShims_Request *COTLPShims_unpack_request(int32_t kind, ProtobufCAllocator *allocator, size_t len, const uint8_t *data) {
     const ProtobufCMessageDescriptor *descriptor = kind == COTLPSHIMS_KIND_LOGS
         ? &opentelemetry__proto__collector__logs__v1__export_logs_service_request__descriptor
+        : kind == COTLPSHIMS_KIND_METRICS
+        ? &opentelemetry__proto__collector__metrics__v1__export_metrics_service_request__descriptor
         : &opentelemetry__proto__collector__trace__v1__export_trace_service_request__descriptor;
     return (COTLPShims_Request *)protobuf_c_message_unpack(descriptor, allocator, len, data);
 }
@@ -154,8 +159,9 @@ enum {
 };
 
 #define MAX_FIELD 16
-/* singular: a non-repeated message field (protobuf merges its occurrences); every OTLP message has at most
-   one, or (AnyValue) one oneof whose message members are array_value and kvlist_value. */
+/* singular: a non-repeated message field (protobuf merges its occurrences); an OTLP message has at most
+   two (an exponential histogram point's positive and negative buckets), or one oneof with message members
+   (AnyValue: array_value and kvlist_value; Metric: its data, all five members messages). */
 typedef struct { uint8_t kind; uint8_t child; uint8_t singular; } FieldInfo;
 typedef struct { FieldInfo fields[MAX_FIELD + 1]; uint8_t is_item; const char *name; size_t size; } MessageInfo;
 
@@ -254,6 +260,15 @@ static const MessageInfo schema[M_COUNT] = {
 /* The AnyValue oneof covers all of its fields (1-8). */
 #define ANY_VALUE_ONEOF_LAST 8
 
+/* Whether field `number` of `type` is a member of a oneof that has message members, which protobuf-c 1.4.1
+   replaces instead of merging: AnyValue's value (1-8) and Metric's data (gauge 5, sum 7, histogram 9,
+   exponential_histogram 10, summary 11). Scalar-only oneofs (a data point's value) need no merge. */
+static int in_message_oneof(int type, uint64_t number) {
+    if (type == M_ANY_VALUE) return number >= 1 && number <= ANY_VALUE_ONEOF_LAST;
+    if (type == M_METRIC) return number == 5 || number == 7 || number == 9 || number == 10 || number == 11;
+    return 0;
+}
+
 /* Names an ID field for BAD_ID_LENGTH: the message it is in and the field. */
 static const char *id_field_name(uint8_t type, uint64_t number) {
     switch (type) {
@@ -337,6 +352,14 @@ static size_t model_message_bytes(const COTLPShims_ModelCosts *costs, int type) 
     case M_KEY_VALUE: return costs->key_value;
     case M_ANY_VALUE: return costs->any_value;
     case M_ENTITY_REF: return costs->entity_ref;
+    case M_RESOURCE_METRICS: return costs->resource_group;
+    case M_SCOPE_METRICS: return costs->scope_group;
+    case M_METRIC: return costs->metric;
+    case M_NUMBER_POINT: return costs->number_point;
+    case M_HISTOGRAM_POINT: return costs->histogram_point;
+    case M_EXP_HISTOGRAM_POINT: return costs->exponential_histogram_point;
+    case M_SUMMARY_POINT: return costs->summary_point;
+    case M_EXEMPLAR: return costs->exemplar;
     default: return costs->other;
     }
 }
@@ -406,7 +429,7 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
             result->unpacked_bytes = add_sat(result->unpacked_bytes, UNKNOWN_FIELD_BYTES);
         }
         if (group_depth == 0) frame->fields++;
-        if (info && frame->type == M_ANY_VALUE && number <= ANY_VALUE_ONEOF_LAST) {
+        if (info && in_message_oneof(frame->type, number)) {
             /* A oneof seen twice where a message member is involved: protobuf-c would not merge it right. */
             if (frame->oneof_seen && (frame->oneof_seen == 2 || info->kind == F_MESSAGE)) result->needs_merge = 1;
             frame->oneof_seen = info->kind == F_MESSAGE || frame->oneof_seen == 2 ? 2 : 1;
@@ -415,6 +438,13 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
             frame->singular_seen |= 1u << number;
         }
 
+        /* One element of a repeated scalar (bucket counts, bounds) sent unpacked: 8 bytes in protobuf-c's array
+           and in the model's. */
+        if (info && (info->kind == F_PACKED_I64 || info->kind == F_PACKED_VARINT) && wire != WT_LEN) {
+            result->unpacked_bytes = add_sat(result->unpacked_bytes, 8);
+            if (costs) result->model_bytes = add_sat(result->model_bytes, 8);
+            if (OVER_LIMIT()) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, field_start);
+        }
         uint64_t len;
         switch (wire) {
         case WT_VARINT:
@@ -456,7 +486,13 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
             }
             if (info && info->kind == F_STRING && !COTLPShims_utf8_valid(data + pos, (size_t)len))
                 FAIL(COTLPSHIMS_SCAN_INVALID_UTF8, field_start);
-            if (group_depth == 0) {
+            if (group_depth == 0 && info && (info->kind == F_PACKED_I64 || info->kind == F_PACKED_VARINT)) {
+                /* Packed: every element (a varint takes 1 to 10 bytes) is 8 bytes in protobuf-c's array and the model's. */
+                size_t elements = info->kind == F_PACKED_I64 ? (size_t)len / 8 : (size_t)len;
+                result->unpacked_bytes = add_sat(result->unpacked_bytes, mul_sat(elements, 8));
+                if (costs) result->model_bytes = add_sat(result->model_bytes, add_sat(mul_sat(elements, 8), costs->heap_string_overhead));
+                if (OVER_LIMIT()) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, field_start);
+            } else if (group_depth == 0) {
                 result->unpacked_bytes = add_sat(result->unpacked_bytes, ALIGN8((size_t)len));
                 if (info && costs && len > costs->inline_string_bytes)
                     result->model_bytes = add_sat(result->model_bytes, add_sat((size_t)len, costs->heap_string_overhead));
@@ -525,13 +561,16 @@ static size_t put_merged_field(const MergeOutput *output, uint64_t number, const
     return (size_t)(p - out) + close_slot(p, slot_len, body);
 }
 
+#define MAX_SINGULAR 2 /* singular message fields of one message outside a oneof (see FieldInfo) */
+
 static size_t merge_message(const MergeOutput *output, const Slice *slices, size_t n_slices, int type, uint8_t *out, int depth) {
     if (depth > MERGE_MAX_DEPTH) return MERGE_FAILED;
     uint8_t *p = out;
-    SliceList group = { 0 };         /* occurrences of the singular message field (or oneof message member) */
-    uint64_t group_number = 0;
-    Slice oneof_scalar = { 0 };      /* AnyValue: the last scalar member, whole field */
-    uint64_t oneof_number = 0;       /* AnyValue: the member set last */
+    /* occurrences of each singular message field, or (groups[0]) of the oneof's message member set last */
+    SliceList groups[MAX_SINGULAR] = { { 0 }, { 0 } };
+    uint64_t group_numbers[MAX_SINGULAR] = { 0, 0 };
+    Slice oneof_scalar = { 0 };      /* a oneof's last scalar member, whole field */
+    uint64_t oneof_number = 0;       /* the oneof member set last */
     size_t failed = 0;
     for (size_t s = 0; s < n_slices && !failed; s++) {
         const uint8_t *data = slices[s].data;
@@ -555,19 +594,21 @@ static size_t merge_message(const MergeOutput *output, const Slice *slices, size
             if (failed) break;
             const FieldInfo *info = field_info(type, number, wire);
             const uint8_t *payload = data + pos - (wire == WT_LEN ? (size_t)len : 0);
-            if (info && type == M_ANY_VALUE && number <= ANY_VALUE_ONEOF_LAST) {
+            if (info && in_message_oneof(type, number)) {
                 if (info->kind == F_MESSAGE) {
-                    if (oneof_number != number) group.count = 0; /* another member was set in between: start over */
-                    if (!slices_append(&group, payload, (size_t)len)) { failed = 1; break; }
-                    group_number = number;
+                    if (oneof_number != number) groups[0].count = 0; /* another member was set in between: start over */
+                    if (!slices_append(&groups[0], payload, (size_t)len)) { failed = 1; break; }
+                    group_numbers[0] = number;
                 } else {
                     oneof_scalar.data = data + field_start;
                     oneof_scalar.len = pos - field_start;
                 }
                 oneof_number = number;
             } else if (info && info->singular) {
-                if (!slices_append(&group, payload, (size_t)len)) { failed = 1; break; }
-                group_number = number;
+                size_t g = 0;
+                while (g < MAX_SINGULAR && group_numbers[g] != 0 && group_numbers[g] != number) g++;
+                if (g == MAX_SINGULAR || !slices_append(&groups[g], payload, (size_t)len)) { failed = 1; break; }
+                group_numbers[g] = number;
             } else if (info && (info->kind == F_MESSAGE || info->kind == F_ATTRIBUTES)) {
                 Slice child = { payload, (size_t)len };
                 size_t written = put_merged_field(output, number, &child, 1, info->child, p, depth);
@@ -580,22 +621,26 @@ static size_t merge_message(const MergeOutput *output, const Slice *slices, size
             }
         }
     }
-    if (!failed) {
-        if (type == M_ANY_VALUE && oneof_number != 0 && oneof_number != group_number) {
-            if ((size_t)(output->end - p) < oneof_scalar.len) failed = 1;
-            else { memcpy(p, oneof_scalar.data, oneof_scalar.len); p += oneof_scalar.len; }
-        } else if (group.count > 0) {
-            size_t written = put_merged_field(output, group_number, group.items, group.count, schema[type].fields[group_number].child, p, depth);
-            if (written == MERGE_FAILED) failed = 1;
-            else p += written;
-        }
+    if (!failed && oneof_number != 0 && oneof_number != group_numbers[0]) {
+        /* the oneof ended on a scalar member */
+        if ((size_t)(output->end - p) < oneof_scalar.len) failed = 1;
+        else { memcpy(p, oneof_scalar.data, oneof_scalar.len); p += oneof_scalar.len; }
+        groups[0].count = 0;
     }
-    free(group.items);
+    for (size_t g = 0; g < MAX_SINGULAR && !failed; g++) {
+        if (groups[g].count == 0) continue;
+        size_t written = put_merged_field(output, group_numbers[g], groups[g].items, groups[g].count,
+                                          schema[type].fields[group_numbers[g]].child, p, depth);
+        if (written == MERGE_FAILED) failed = 1;
+        else p += written;
+    }
+    for (size_t g = 0; g < MAX_SINGULAR; g++) free(groups[g].items);
     return failed ? MERGE_FAILED : (size_t)(p - out);
 }
 
 size_t COTLPShims_merge(const uint8_t *data, size_t length, int kind, uint8_t *out, size_t out_capacity) {
     Slice whole = { data, length };
     MergeOutput output = { out + out_capacity };
-    return merge_message(&output, &whole, 1, kind == COTLPSHIMS_KIND_LOGS ? M_LOGS_REQUEST : M_TRACE_REQUEST, out, 0);
+    int type = kind == COTLPSHIMS_KIND_LOGS ? M_LOGS_REQUEST : kind == COTLPSHIMS_KIND_METRICS ? M_METRICS_REQUEST : M_TRACE_REQUEST;
+    return merge_message(&output, &whole, 1, type, out, 0);
 }

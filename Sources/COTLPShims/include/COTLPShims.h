@@ -29,6 +29,19 @@ COTLPSHIMS_INIT_FN(span_event, Opentelemetry__Proto__Trace__V1__Span__Event, OPE
 COTLPSHIMS_INIT_FN(span_link, Opentelemetry__Proto__Trace__V1__Span__Link, OPENTELEMETRY__PROTO__TRACE__V1__SPAN__LINK__INIT)
 COTLPSHIMS_INIT_FN(status, Opentelemetry__Proto__Trace__V1__Status, OPENTELEMETRY__PROTO__TRACE__V1__STATUS__INIT)
 COTLPSHIMS_INIT_FN(log_record, Opentelemetry__Proto__Logs__V1__LogRecord, OPENTELEMETRY__PROTO__LOGS__V1__LOG_RECORD__INIT)
+COTLPSHIMS_INIT_FN(metric, Opentelemetry__Proto__Metrics__V1__Metric, OPENTELEMETRY__PROTO__METRICS__V1__METRIC__INIT)
+COTLPSHIMS_INIT_FN(gauge, Opentelemetry__Proto__Metrics__V1__Gauge, OPENTELEMETRY__PROTO__METRICS__V1__GAUGE__INIT)
+COTLPSHIMS_INIT_FN(sum, Opentelemetry__Proto__Metrics__V1__Sum, OPENTELEMETRY__PROTO__METRICS__V1__SUM__INIT)
+COTLPSHIMS_INIT_FN(histogram, Opentelemetry__Proto__Metrics__V1__Histogram, OPENTELEMETRY__PROTO__METRICS__V1__HISTOGRAM__INIT)
+COTLPSHIMS_INIT_FN(exponential_histogram, Opentelemetry__Proto__Metrics__V1__ExponentialHistogram, OPENTELEMETRY__PROTO__METRICS__V1__EXPONENTIAL_HISTOGRAM__INIT)
+COTLPSHIMS_INIT_FN(summary, Opentelemetry__Proto__Metrics__V1__Summary, OPENTELEMETRY__PROTO__METRICS__V1__SUMMARY__INIT)
+COTLPSHIMS_INIT_FN(number_data_point, Opentelemetry__Proto__Metrics__V1__NumberDataPoint, OPENTELEMETRY__PROTO__METRICS__V1__NUMBER_DATA_POINT__INIT)
+COTLPSHIMS_INIT_FN(histogram_data_point, Opentelemetry__Proto__Metrics__V1__HistogramDataPoint, OPENTELEMETRY__PROTO__METRICS__V1__HISTOGRAM_DATA_POINT__INIT)
+COTLPSHIMS_INIT_FN(exponential_histogram_data_point, Opentelemetry__Proto__Metrics__V1__ExponentialHistogramDataPoint, OPENTELEMETRY__PROTO__METRICS__V1__EXPONENTIAL_HISTOGRAM_DATA_POINT__INIT)
+COTLPSHIMS_INIT_FN(buckets, Opentelemetry__Proto__Metrics__V1__ExponentialHistogramDataPoint__Buckets, OPENTELEMETRY__PROTO__METRICS__V1__EXPONENTIAL_HISTOGRAM_DATA_POINT__BUCKETS__INIT)
+COTLPSHIMS_INIT_FN(summary_data_point, Opentelemetry__Proto__Metrics__V1__SummaryDataPoint, OPENTELEMETRY__PROTO__METRICS__V1__SUMMARY_DATA_POINT__INIT)
+COTLPSHIMS_INIT_FN(value_at_quantile, Opentelemetry__Proto__Metrics__V1__SummaryDataPoint__ValueAtQuantile, OPENTELEMETRY__PROTO__METRICS__V1__SUMMARY_DATA_POINT__VALUE_AT_QUANTILE__INIT)
+COTLPSHIMS_INIT_FN(exemplar, Opentelemetry__Proto__Metrics__V1__Exemplar, OPENTELEMETRY__PROTO__METRICS__V1__EXEMPLAR__INIT)
 
 /* Encoding-only AnyValue stand-ins (scripts/bindings/otlpwire/encoding/v1/any_value_members.proto). */
 COTLPSHIMS_INIT_FN(string_any_value, Otlpwire__Encoding__V1__StringAnyValue, OTLPWIRE__ENCODING__V1__STRING_ANY_VALUE__INIT)
@@ -40,12 +53,14 @@ COTLPSHIMS_INIT_FN(present_key_value, Otlpwire__Encoding__V1__KeyValue, OTLPWIRE
 
 #undef COTLPSHIMS_INIT_FN
 
-/* ---- the request envelope, one for both signals ---- */
+/* ---- the request envelope, one for every signal ---- */
 
 /*
- * ExportTraceServiceRequest -> ResourceSpans -> ScopeSpans and
- * ExportLogsServiceRequest -> ResourceLogs -> ScopeLogs have the same fields
- * with the same numbers and types; only the items differ (Span or LogRecord).
+ * ExportTraceServiceRequest -> ResourceSpans -> ScopeSpans,
+ * ExportLogsServiceRequest -> ResourceLogs -> ScopeLogs and
+ * ExportMetricsServiceRequest -> ResourceMetrics -> ScopeMetrics have the same
+ * fields with the same numbers and types; only the items differ (Span,
+ * LogRecord or Metric).
  * These three structs are that envelope once. shims.c asserts that their
  * layout is the generated structs' layout, so a request protobuf-c unpacked is
  * read through them (COTLPShims_unpack_request), and the encoder builds them
@@ -56,7 +71,7 @@ typedef struct COTLPShims_ScopeGroup {
     ProtobufCMessage base;
     Opentelemetry__Proto__Common__V1__InstrumentationScope *scope;
     size_t n_items;
-    ProtobufCMessage **items; /* Span or LogRecord */
+    ProtobufCMessage **items; /* Span, LogRecord or Metric */
     ProtobufCBinaryData schema_url;
 } COTLPShims_ScopeGroup;
 
@@ -97,8 +112,9 @@ typedef struct COTLPShims_Request {
 size_t COTLPShims_pack_request(const COTLPShims_Request *request, uint8_t *out);
 
 /*
- * Unpacks an ExportTraceServiceRequest (kind TRACES) or
- * ExportLogsServiceRequest (kind LOGS) with protobuf-c, allocating from
+ * Unpacks an ExportTraceServiceRequest (kind TRACES),
+ * ExportLogsServiceRequest (kind LOGS) or ExportMetricsServiceRequest (kind
+ * METRICS) with protobuf-c, allocating from
  * `allocator`, and returns it as the shared envelope; NULL when protobuf-c
  * fails. Only for bytes the scanner accepted (protobuf-c's unpack recurses).
  */
@@ -109,7 +125,7 @@ COTLPShims_Request *COTLPShims_unpack_request(int32_t kind, ProtobufCAllocator *
 enum {
     COTLPSHIMS_KIND_TRACES = 0,
     COTLPSHIMS_KIND_LOGS = 1,
-    COTLPSHIMS_KIND_METRICS = 2, /* scanning only: ExportMetricsServiceRequest, its items are metrics */
+    COTLPSHIMS_KIND_METRICS = 2, /* ExportMetricsServiceRequest: its items are metrics */
 };
 
 enum {
@@ -145,6 +161,7 @@ typedef struct {
     size_t resource_group;      /* OTLPResourceSpans / OTLPResourceLogs, with its resource */
     size_t scope_group;         /* OTLPScopeSpans / OTLPScopeLogs, with its scope */
     size_t entity_ref;
+    size_t metric, number_point, histogram_point, exponential_histogram_point, summary_point, exemplar; /* metrics */
     size_t other;               /* status and anything else */
     size_t heap_string_overhead; /* added to a string or bytes field's length when it needs its own storage */
     size_t inline_string_bytes;  /* strings up to this length are stored inline (Swift small strings) */
@@ -189,8 +206,8 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
  * than once in a message (a span's status, a resource, a KeyValue's value, an
  * AnyValue's kvlist_value or array_value) becomes one occurrence holding the
  * concatenation of the occurrences, merged again at the next level; for the
- * AnyValue oneof, the last member wins, and consecutive occurrences of the
- * same message member merge. Other fields are copied in order. (protobuf-c
+ * AnyValue oneof and a Metric's data oneof, the last member wins, and
+ * consecutive occurrences of the same message member merge. Other fields are copied in order. (protobuf-c
  * 1.4.1's own merge loses proto3 scalars of the earlier message, such as a
  * status code, and replaces a oneof message member instead of merging it.)
  *

@@ -13,11 +13,21 @@ extension OTLPDecoder {
             log_record: MemoryLayout<OTLPLogRecord>.stride,
             key_value: MemoryLayout<OTLPAttribute>.stride,
             any_value: MemoryLayout<OTLPAttributeValue>.stride + arrayHeader,
-            resource_group: max(MemoryLayout<OTLPResourceGroup<OTLPSpan>>.stride, MemoryLayout<OTLPResourceGroup<OTLPLogRecord>>.stride) + 2
+            resource_group: max(
+                MemoryLayout<OTLPResourceGroup<OTLPSpan>>.stride, MemoryLayout<OTLPResourceGroup<OTLPLogRecord>>.stride,
+                MemoryLayout<OTLPResourceGroup<OTLPMetric>>.stride) + 2
                 * arrayHeader,
-            scope_group: max(MemoryLayout<OTLPScopeGroup<OTLPSpan>>.stride, MemoryLayout<OTLPScopeGroup<OTLPLogRecord>>.stride) + 2
+            scope_group: max(
+                MemoryLayout<OTLPScopeGroup<OTLPSpan>>.stride, MemoryLayout<OTLPScopeGroup<OTLPLogRecord>>.stride,
+                MemoryLayout<OTLPScopeGroup<OTLPMetric>>.stride) + 2
                 * arrayHeader,
             entity_ref: MemoryLayout<OTLPEntityRef>.stride + 2 * arrayHeader,
+            metric: MemoryLayout<OTLPMetric>.stride + arrayHeader,
+            number_point: MemoryLayout<OTLPNumberDataPoint>.stride,
+            histogram_point: MemoryLayout<OTLPHistogramDataPoint>.stride,
+            exponential_histogram_point: MemoryLayout<OTLPExponentialHistogramDataPoint>.stride,
+            summary_point: MemoryLayout<OTLPSummaryDataPoint>.stride,
+            exemplar: MemoryLayout<OTLPExemplar>.stride,
             other: arrayHeader,
             heap_string_overhead: arrayHeader,
             inline_string_bytes: 15)

@@ -37,23 +37,34 @@ public struct OTLPDecoder: Sendable {
         try decodeRequest(bytes, arena: arena)
     }
 
-    /// A request of either signal: checked, unpacked by protobuf-c and read through the shared envelope.
+    /// Decodes one `ExportMetricsServiceRequest`, under the same checks and merge rules as spans and logs.
+    public func decodeMetrics(_ bytes: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPMetricsData {
+        try decodeRequest(bytes, arena: ProtobufCArena(minimumChunkSize: Self.arenaChunkSize(for: bytes.count)))
+    }
+
+    /// Decodes one `ExportMetricsServiceRequest` held in an array.
+    public func decodeMetrics(_ bytes: [UInt8]) throws(OTLPReadError) -> OTLPMetricsData {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(OTLPReadError) in try decodeMetrics(buffer) } }.get()
+    }
+
+    /// A request of any kind: checked, unpacked by protobuf-c and read through the shared envelope.
     @_specialize(where Item == OTLPSpan)
     @_specialize(where Item == OTLPLogRecord)
+    @_specialize(where Item == OTLPMetric)
     func decodeRequest<Item: ProtobufCItem>(
         _ bytes: UnsafeRawBufferPointer, arena: ProtobufCArena
     ) throws(OTLPReadError) -> OTLPSignalData<Item> {
-        let prepared = try prepare(bytes, as: Item.signal)
+        let prepared = try prepare(bytes, kind: Item.requestKind)
         defer { arena.reset() }
         let request = try prepared.withBytes(bytes) { (message) throws(OTLPReadError) in
             try arena.withAllocator { allocator in
                 COTLPShims_unpack_request(
-                    Item.signal.shimsKind, allocator, message.count, message.baseAddress?.assumingMemoryBound(to: UInt8.self))
+                    Item.requestKind.shimsKind, allocator, message.count, message.baseAddress?.assumingMemoryBound(to: UInt8.self))
             }
         }
         guard let request else {
             throw OTLPReadError(
-                .malformedProtobuf, "protobuf-c could not unpack the \(Item.signal) request", byteOffset: 0, offsetIn: .record)
+                .malformedProtobuf, "protobuf-c could not unpack the \(Item.requestKind) request", byteOffset: 0, offsetIn: .record)
         }
         return try ProtobufCReader.request(request.pointee)
     }
@@ -82,17 +93,30 @@ public struct OTLPDecoder: Sendable {
     /// field occurs more than once, the message with those occurrences merged (as protobuf defines; the
     /// limits are checked again on the merged message).
     func prepare(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) throws(OTLPReadError) -> PreparedMessage {
+        try prepare(bytes, kind: OTLPRequestKind(signal))
+    }
+
+    /// ``prepare(_:as:)`` for a request of any kind (metrics too).
+    func prepare(_ bytes: UnsafeRawBufferPointer, kind signal: OTLPRequestKind) throws(OTLPReadError) -> PreparedMessage {
         try options.validate()
         guard bytes.count <= options.maxRecordBytes else {
             throw OTLPReadError(.recordTooLarge, "message of \(bytes.count) bytes is over the limit of \(options.maxRecordBytes)")
         }
-        let declared = scan(bytes, as: signal)
+        let declared = scan(bytes, kind: signal.shimsKind)
         // A message over a content limit is what it was declared to be as far as it was read: that limit is the fault.
-        let overLimit = [COTLPSHIMS_SCAN_TOO_LARGE, COTLPSHIMS_SCAN_TOO_MANY_ATTRIBUTES].contains(Int(declared.status))
+        // A metrics request can read as traces too (see signalEvidence); read as metrics, only a fault of the wire
+        // structure itself (not a bad ID length or UTF-8 deep inside) makes another kind worth naming.
+        let contentFault = [COTLPSHIMS_SCAN_BAD_ID_LENGTH, COTLPSHIMS_SCAN_INVALID_UTF8, COTLPSHIMS_SCAN_TOO_DEEP].contains(
+            Int(declared.status))
+        let overLimit =
+            [COTLPSHIMS_SCAN_TOO_LARGE, COTLPSHIMS_SCAN_TOO_MANY_ATTRIBUTES].contains(Int(declared.status))
+            || (signal == .metrics && contentFault)
         if !overLimit && (Int(declared.status) != COTLPSHIMS_SCAN_OK || declared.unknown_fields > 0) {
-            let other = scan(bytes, as: signal.other)
-            if Int(other.status) == COTLPSHIMS_SCAN_OK && other.unknown_fields == 0 {
-                throw OTLPReadError(.wrongKind, "this is a \(signal.other) request, not \(signal)", byteOffset: 0, offsetIn: .record)
+            for kind in signal.others {
+                let other = scan(bytes, kind: kind.shimsKind)
+                if Int(other.status) == COTLPSHIMS_SCAN_OK && other.unknown_fields == 0 {
+                    throw OTLPReadError(.wrongKind, "this is a \(kind) request, not \(signal)", byteOffset: 0, offsetIn: .record)
+                }
             }
         }
         do {
@@ -105,13 +129,13 @@ public struct OTLPDecoder: Sendable {
         }
         guard declared.needs_merge != 0 else { return PreparedMessage(items: Int(declared.items), merged: nil) }
         let merged = try merge(bytes, as: signal)
-        let rescan = merged.withUnsafeBytes { scan($0, as: signal) }
+        let rescan = merged.withUnsafeBytes { scan($0, kind: signal.shimsKind) }
         try verdict(rescan, signal, merged: true)
         return PreparedMessage(items: Int(rescan.items), merged: merged)
     }
 
     /// The message with repeated singular message fields merged (see `COTLPShims_merge`).
-    private func merge(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) throws(OTLPReadError) -> [UInt8] {
+    private func merge(_ bytes: UnsafeRawBufferPointer, as signal: OTLPRequestKind) throws(OTLPReadError) -> [UInt8] {
         let kind = signal.shimsKind
         var failed = false
         let merged = [UInt8](unsafeUninitializedCapacity: max(bytes.count, 1)) { buffer, initialized in
@@ -129,7 +153,7 @@ public struct OTLPDecoder: Sendable {
     }
 
     /// Throws the error a scan result stands for; nothing when it is OK.
-    private func verdict(_ result: COTLPShims_ScanResult, _ signal: OTLPSignal, merged: Bool) throws(OTLPReadError) {
+    private func verdict(_ result: COTLPShims_ScanResult, _ signal: OTLPRequestKind, merged: Bool) throws(OTLPReadError) {
         // Offsets into a merged message mean nothing to the reader of the file: those faults are at offset 0.
         let offset = merged ? 0 : Int(result.error_offset)
         let after = merged ? " (after merging repeated message fields, as protobuf defines)" : ""
@@ -203,7 +227,8 @@ public struct OTLPDecoder: Sendable {
                     }
                 })
             {
-                return .unsupported("an OTLP metrics request (protobuf, \(metrics.items) metrics): only traces and logs are read")
+                return .unsupported(
+                    kind: "metrics", message: "an OTLP metrics request (protobuf, \(metrics.items) metrics): only traces and logs are read")
             }
         }
         switch (tracesOK, logsOK) {
@@ -213,7 +238,8 @@ public struct OTLPDecoder: Sendable {
             // Not traces nor logs: an OTLP metrics request is named as such (protobuf carries no signal of its own).
             let metrics = scan(bytes, kind: Int32(COTLPSHIMS_KIND_METRICS), applyingContentLimits: false)
             if Int(metrics.status) == COTLPSHIMS_SCAN_OK && metrics.items > 0 {
-                return .unsupported("an OTLP metrics request (protobuf, \(metrics.items) metrics): only traces and logs are read")
+                return .unsupported(
+                    kind: "metrics", message: "an OTLP metrics request (protobuf, \(metrics.items) metrics): only traces and logs are read")
             }
             return .invalid(likelier: logs.error_offset > traces.error_offset ? .logs : .traces)
         case (true, true):
@@ -265,7 +291,12 @@ public struct OTLPDecoder: Sendable {
     /// How the pre-scan (without content limits) reads `bytes` as `signal`: its items and unknown fields, or
     /// `nil` when it is not a valid message of that signal.
     func scanSummary(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) -> (items: Int, unknownFields: Int)? {
-        let result = scan(bytes, as: signal, applyingContentLimits: false)
+        scanSummary(bytes, asKind: OTLPRequestKind(signal))
+    }
+
+    /// ``scanSummary(_:as:)`` for a request of any kind (metrics too).
+    func scanSummary(_ bytes: UnsafeRawBufferPointer, asKind kind: OTLPRequestKind) -> (items: Int, unknownFields: Int)? {
+        let result = scan(bytes, kind: kind.shimsKind, applyingContentLimits: false)
         return Int(result.status) == COTLPSHIMS_SCAN_OK ? (Int(result.items), Int(result.unknown_fields)) : nil
     }
 

@@ -16,6 +16,6 @@ enum OTLPSignalEvidence: Equatable {
     case silent(isEmpty: Bool)
     /// Neither signal reads the record; `likelier` is the one that read further (for the error's wording).
     case invalid(likelier: OTLPSignal)
-    /// A request of a signal this package does not read (OTLP metrics or profiles).
-    case unsupported(String)
+    /// A request of a signal the record readers do not read: `kind` is `metrics` or `profiles`.
+    case unsupported(kind: String, message: String)
 }

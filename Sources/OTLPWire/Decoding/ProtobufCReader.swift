@@ -143,9 +143,10 @@ enum ProtobufCReader {
             droppedAttributesCount: record.dropped_attributes_count)
     }
 
-    /// The model of a request protobuf-c unpacked, read through the envelope both signals share.
+    /// The model of a request protobuf-c unpacked, read through the envelope every request shares.
     @_specialize(where Item == OTLPSpan)
     @_specialize(where Item == OTLPLogRecord)
+    @_specialize(where Item == OTLPMetric)
     static func request<Item: ProtobufCItem>(_ request: COTLPShims_Request) throws(OTLPReadError) -> OTLPSignalData<Item> {
         OTLPSignalData(
             resourceGroups: try array(request.n_resource_groups, request.resource_groups) { (group) throws(OTLPReadError) in
@@ -164,6 +165,7 @@ enum ProtobufCReader {
     /// The items of a scope group: each pointer is the `base` of an `Item.CMessage`.
     @_specialize(where Item == OTLPSpan)
     @_specialize(where Item == OTLPLogRecord)
+    @_specialize(where Item == OTLPMetric)
     private static func items<Item: ProtobufCItem>(
         _ count: Int, _ pointers: UnsafeMutablePointer<UnsafeMutablePointer<ProtobufCMessage>?>?
     ) throws(OTLPReadError) -> [Item] {

@@ -2,7 +2,7 @@ internal import COTLPProto
 internal import COTLPShims
 internal import CProtobufC
 
-/// Encodes traces and logs requests to OTLP protobuf bytes through the protoc-c bindings.
+/// Encodes traces, logs and metrics requests to OTLP protobuf bytes through the protoc-c bindings.
 ///
 /// An encoder keeps its C memory (one arena for the structs of a request) and its output buffer between
 /// calls, so encoding a stream of similar batches allocates nothing after the first. It is not thread-safe:
@@ -51,7 +51,12 @@ public final class OTLPEncoder {
         }
     }
 
-    /// The request of either signal: the envelope is built and packed once for both.
+    /// The `ExportMetricsServiceRequest` bytes of `data`.
+    public func encodeMetrics(_ data: OTLPMetricsData) -> [UInt8] {
+        withEncodedRequest(data) { Array($0) }
+    }
+
+    /// The request of any kind: the envelope is built and packed once for all.
     func withEncodedRequest<Item: ProtobufCItem, R>(
         _ data: OTLPSignalData<Item>, _ body: (UnsafeRawBufferPointer) throws -> R
     ) rethrows -> R {

@@ -3,8 +3,8 @@ internal import COTLPShims
 internal import CProtobufC
 
 /// An item type with its protoc-c message: how the builder fills one and the reader turns one into the model.
-/// The envelope around the items is the same for both signals (`COTLPShims_Request`).
-protocol ProtobufCItem: OTLPSignalItem {
+/// The envelope around the items is the same for every request (`COTLPShims_Request`).
+protocol ProtobufCItem: OTLPRequestItem {
     /// The protoc-c struct of one item (`Span`, `LogRecord`); it starts with its `ProtobufCMessage` base.
     associatedtype CMessage
 
@@ -40,6 +40,18 @@ extension OTLPLogRecord: ProtobufCItem {
 
     static func read(_ message: PBLogRecord) throws(OTLPReadError) -> OTLPLogRecord {
         try ProtobufCReader.logRecord(message)
+    }
+}
+
+extension OTLPMetric: ProtobufCItem {
+    typealias CMessage = PBMetric
+
+    static func build(_ item: borrowing OTLPMetric, into pointer: UnsafeMutablePointer<PBMetric>, with builder: inout ProtobufCBuilder) {
+        builder.metric(item, into: pointer)
+    }
+
+    static func read(_ message: PBMetric) throws(OTLPReadError) -> OTLPMetric {
+        try ProtobufCReader.metric(message)
     }
 }
 

@@ -1,6 +1,6 @@
 /// An item type with its OTLP/JSON form: the member names of its request's envelope, and how the encoder
-/// writes and the decoder reads one item. The envelope walk is written once for both signals.
-protocol JSONItem: OTLPSignalItem {
+/// writes and the decoder reads one item. The envelope walk is written once for every request.
+protocol JSONItem: OTLPRequestItem {
     /// The envelope's member names, lowerCamelCase (what the encoder writes) and snake_case (also read).
     static var jsonMembers: JSONEnvelopeMembers { get }
 
@@ -46,5 +46,19 @@ extension OTLPLogRecord: JSONItem {
 
     static func readJSON(_ object: JSONObject, with decoder: OTLPJSONDecoder) throws(OTLPReadError) -> OTLPLogRecord {
         try decoder.logRecord(object)
+    }
+}
+
+extension OTLPMetric: JSONItem {
+    static let jsonMembers = JSONEnvelopeMembers(
+        resourceGroups: "resourceMetrics", resourceGroupsSnakeCase: "resource_metrics",
+        scopeGroups: "scopeMetrics", scopeGroupsSnakeCase: "scope_metrics", items: "metrics", itemsSnakeCase: "metrics")
+
+    static func writeJSON(_ item: OTLPMetric, with encoder: OTLPJSONEncoder, to out: inout JSONOutput) {
+        encoder.write(item, &out)
+    }
+
+    static func readJSON(_ object: JSONObject, with decoder: OTLPJSONDecoder) throws(OTLPReadError) -> OTLPMetric {
+        try decoder.metric(object)
     }
 }

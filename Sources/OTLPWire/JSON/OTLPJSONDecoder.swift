@@ -33,13 +33,19 @@ public struct OTLPJSONDecoder: Sendable {
         try decodeRequest(json)
     }
 
-    /// A request of either signal: the envelope is read once for both, each item by its type (``JSONItem``).
+    /// Decodes one metrics request from JSON text.
+    public func decodeMetrics(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPMetricsData {
+        try decodeRequest(json)
+    }
+
+    /// A request of any kind: the envelope is read once for all, each item by its type (``JSONItem``).
     @_specialize(where Item == OTLPSpan)
     @_specialize(where Item == OTLPLogRecord)
+    @_specialize(where Item == OTLPMetric)
     func decodeRequest<Item: JSONItem>(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPSignalData<Item> {
         let (root, budget) = try parse(json)
         let request = try JSONObject(root, path: "$", budget: budget)
-        try Self.requireSignal(Item.signal, of: request)
+        try Self.requireSignal(Item.requestKind, of: request)
         let members = Item.jsonMembers
         // The lowerCamelCase names as Strings, once per request rather than once per group.
         let (resourceGroupsKey, scopeGroupsKey, itemsKey) = ("\(members.resourceGroups)", "\(members.scopeGroups)", "\(members.items)")
@@ -93,18 +99,20 @@ public struct OTLPJSONDecoder: Sendable {
     /// Throws unless `request` is a request of `signal` (or names no signal, an empty request): a request of
     /// the other signal is `wrong_kind`, metrics or profiles `unsupported_signal`, two signals in one object
     /// `malformed_json`. Without this, the other signal's key would be skipped as unknown and its data lost.
-    private static func requireSignal(_ signal: OTLPSignal, of request: JSONObject) throws(OTLPReadError) {
+    private static func requireSignal(_ signal: OTLPRequestKind, of request: JSONObject) throws(OTLPReadError) {
         let named = namedSignals(request.members)
-        if let foreign = named.first(where: { $0.signal == "metrics" || $0.signal == "profiles" }) {
+        let unread = signal == .metrics ? ["profiles"] : ["metrics", "profiles"]
+        if let foreign = named.first(where: { unread.contains($0.signal) }) {
             throw OTLPReadError(
-                .unsupportedSignal, "an OTLP \(foreign.signal) request (\(foreign.key)): only traces and logs are read",
+                .unsupportedSignal,
+                "an OTLP \(foreign.signal) request (\(foreign.key)): \(signal == .metrics ? "profiles are not read" : "only traces and logs are read")",
                 byteOffset: 0, offsetIn: .record)
         }
         if named.count > 1 {
             throw OTLPReadError(
                 .malformedJSON, "one request holds both \(named[0].key) and \(named[1].key)", byteOffset: 0, offsetIn: .record)
         }
-        if let other = named.first, other.signal != signal.rawValue {
+        if let other = named.first, other.signal != "\(signal)" {
             throw OTLPReadError(
                 .wrongKind, "this is a \(other.signal) request (\(other.key)), not \(signal)", byteOffset: 0, offsetIn: .record)
         }
@@ -115,7 +123,8 @@ public struct OTLPJSONDecoder: Sendable {
         guard let (root, _) = try? parse(json), case .object(let members) = root else { return .invalid(likelier: .traces) }
         let named = Self.namedSignals(members)
         if let foreign = named.first(where: { $0.signal == "metrics" || $0.signal == "profiles" }) {
-            return .unsupported("an OTLP \(foreign.signal) request (\(foreign.key)): only traces and logs are read")
+            return .unsupported(
+                kind: foreign.signal, message: "an OTLP \(foreign.signal) request (\(foreign.key)): only traces and logs are read")
         }
         guard named.count == 1, let signal = OTLPSignal(rawValue: named[0].signal) else {
             // Two signals: decoding reports it. None: an empty request either way (unknown keys are skipped).
@@ -150,7 +159,7 @@ public struct OTLPJSONDecoder: Sendable {
 
     /// Key/values whose `KeyValue` messages sit at message level `level` (the request is level 0); their
     /// values are one level deeper. Nesting is limited as in protobuf (`options.maxNestingDepth`).
-    private func attributes(_ object: JSONObject, _ key: String, level: Int, item: String? = nil) throws(OTLPReadError) -> [OTLPAttribute] {
+    func attributes(_ object: JSONObject, _ key: String, level: Int, item: String? = nil) throws(OTLPReadError) -> [OTLPAttribute] {
         if let item, let (path, count) = object.arrayCount(key, key), count > options.maxAttributesPerItem {
             throw OTLPReadError(.tooManyAttributes, "\(path): a \(item) has more than \(options.maxAttributesPerItem) attributes")
         }
@@ -162,7 +171,7 @@ public struct OTLPJSONDecoder: Sendable {
         }
     }
 
-    private func checkLevel(_ level: Int, _ path: String) throws(OTLPReadError) {
+    func checkLevel(_ level: Int, _ path: String) throws(OTLPReadError) {
         if level > options.maxNestingDepth {
             throw OTLPReadError(.nestingTooDeep, "\(path): message nesting deeper than \(options.maxNestingDepth) levels")
         }

@@ -22,9 +22,15 @@ public struct OTLPJSONEncoder: Sendable {
         }
     }
 
-    /// A request of either signal: the envelope is written once for both, each item by its type (``JSONItem``).
+    /// One metrics request as a single line of JSON (no newline).
+    public func encodeMetrics(_ data: OTLPMetricsData) -> [UInt8] {
+        encodeRequest(data)
+    }
+
+    /// A request of any kind: the envelope is written once for all, each item by its type (``JSONItem``).
     @_specialize(where Item == OTLPSpan)
     @_specialize(where Item == OTLPLogRecord)
+    @_specialize(where Item == OTLPMetric)
     func encodeRequest<Item: JSONItem>(_ data: OTLPSignalData<Item>) -> [UInt8] {
         let members = Item.jsonMembers
         var out = JSONOutput(reservingCapacity: 1024)
@@ -70,31 +76,31 @@ public struct OTLPJSONEncoder: Sendable {
 
     // MARK: - Pieces
 
-    private func stringField(_ key: StaticString, _ value: String, _ out: inout JSONOutput) {
+    func stringField(_ key: StaticString, _ value: String, _ out: inout JSONOutput) {
         guard !value.isEmpty else { return }
         out.key(key)
         out.string(value)
     }
 
-    private func uintField(_ key: StaticString, _ value: UInt32, _ out: inout JSONOutput) {
+    func uintField(_ key: StaticString, _ value: UInt32, _ out: inout JSONOutput) {
         guard value != 0 else { return }
         out.key(key)
         out.raw(String(value))
     }
 
-    private func intField(_ key: StaticString, _ value: Int32, _ out: inout JSONOutput) {
+    func intField(_ key: StaticString, _ value: Int32, _ out: inout JSONOutput) {
         guard value != 0 else { return }
         out.key(key)
         out.raw(String(value))
     }
 
-    private func timeField(_ key: StaticString, _ value: UInt64, _ out: inout JSONOutput) {
+    func timeField(_ key: StaticString, _ value: UInt64, _ out: inout JSONOutput) {
         guard value != 0 else { return }
         out.key(key)
         out.quotedRaw(String(value))
     }
 
-    private func write(_ attributes: [OTLPAttribute], key: StaticString, _ out: inout JSONOutput) {
+    func write(_ attributes: [OTLPAttribute], key: StaticString, _ out: inout JSONOutput) {
         guard !attributes.isEmpty else { return }
         out.key(key)
         out.beginArray()

@@ -1,8 +1,8 @@
-/// The items of one resource: OTLP's `ResourceSpans` or `ResourceLogs`.
+/// The items of one resource: OTLP's `ResourceSpans`, `ResourceLogs` or `ResourceMetrics`.
 public struct OTLPResourceGroup<Item> {
     /// `nil` when the request carries no `resource` field.
     public var resource: OTLPResource?
-    /// The scope groups (`scope_spans` or `scope_logs`).
+    /// The scope groups (`scope_spans`, `scope_logs` or `scope_metrics`).
     public var scopeGroups: [OTLPScopeGroup<Item>]
     /// The schema URL of the resource's data (`schema_url`); empty when absent.
     public var schemaURL: String

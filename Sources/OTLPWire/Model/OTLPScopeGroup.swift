@@ -1,8 +1,8 @@
-/// The items of one instrumentation scope: OTLP's `ScopeSpans` or `ScopeLogs`.
+/// The items of one instrumentation scope: OTLP's `ScopeSpans`, `ScopeLogs` or `ScopeMetrics`.
 public struct OTLPScopeGroup<Item> {
     /// `nil` when the request carries no `scope` field.
     public var scope: OTLPInstrumentationScope?
-    /// The spans or log records (`spans` or `log_records`).
+    /// The spans, log records or metrics (`spans`, `log_records` or `metrics`).
     public var items: [Item]
     /// The schema URL of the scope's data (`schema_url`); empty when absent.
     public var schemaURL: String

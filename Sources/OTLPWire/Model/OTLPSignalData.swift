@@ -1,12 +1,13 @@
-/// One OTLP export request of either signal: items (spans or log records) grouped by resource, then by
+/// One OTLP export request: items (spans, log records or metrics) grouped by resource, then by
 /// instrumentation scope.
 ///
-/// Traces and logs requests share this shape; ``OTLPTracesData`` (`Item` is ``OTLPSpan``) and
-/// ``OTLPLogsData`` (`Item` is ``OTLPLogRecord``) are its two forms. One name for each level, whatever the
-/// signal: OTLP's `resource_spans` and `resource_logs` are ``resourceGroups``, `scope_spans` and `scope_logs`
-/// are ``OTLPResourceGroup/scopeGroups``, `spans` and `log_records` are ``OTLPScopeGroup/items``.
+/// Traces, logs and metrics requests share this shape; ``OTLPTracesData`` (`Item` is ``OTLPSpan``),
+/// ``OTLPLogsData`` (`Item` is ``OTLPLogRecord``) and ``OTLPMetricsData`` (`Item` is ``OTLPMetric``) are its
+/// forms. One name for each level, whatever the signal: OTLP's `resource_spans`, `resource_logs` and
+/// `resource_metrics` are ``resourceGroups``, `scope_spans`, `scope_logs` and `scope_metrics` are
+/// ``OTLPResourceGroup/scopeGroups``, `spans`, `log_records` and `metrics` are ``OTLPScopeGroup/items``.
 public struct OTLPSignalData<Item> {
-    /// The resource groups, in request order (`resource_spans` or `resource_logs`).
+    /// The resource groups, in request order (`resource_spans`, `resource_logs` or `resource_metrics`).
     public var resourceGroups: [OTLPResourceGroup<Item>]
 
     /// A request of these resource groups (default none: an empty request, `OTLPTracesData()`).
@@ -39,7 +40,7 @@ public struct OTLPSignalData<Item> {
         resourceGroups[r].scopeGroups[s].items.append(item)
     }
 
-    /// The number of items (spans or log records) in the request.
+    /// The number of items (spans, log records or metrics) in the request.
     public var itemCount: Int {
         resourceGroups.reduce(0) { $0 + $1.scopeGroups.reduce(0) { $0 + $1.items.count } }
     }

@@ -157,24 +157,71 @@ public final class OTLPRecordReader {
         return try located(raw) { () throws(OTLPReadError) in
             let signal = try signalFor(raw)
             let payload: OTLPPayload
-            switch (isJSON(raw) ? .jsonl : framing, signal) {
-            case (.jsonl, .traces):
-                payload = .traces(
-                    try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try jsonDecoder.decodeTraces(b) } }.get())
-            case (.jsonl, .logs):
-                payload = .logs(
-                    try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try jsonDecoder.decodeLogs(b) } }.get())
-            case (_, .traces):
-                payload = .traces(
-                    try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try decoder.decodeTraces(b, arena: arena) } }
-                        .get())
-            case (_, .logs):
-                payload = .logs(
-                    try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try decoder.decodeLogs(b, arena: arena) } }
-                        .get())
+            do throws(OTLPReadError) {
+                payload = try decode(raw, as: signal)
+            } catch {
+                throw signalChange(raw, from: signal) ?? error
+            }
+            // A metrics request can read as spans (with IDs, without times): never deliver it so.
+            if case .traces(let traces) = payload, !isJSON(raw), Self.couldBeMetrics(traces), let change = signalChange(raw, from: signal) {
+                throw change
             }
             return OTLPRecord(index: raw.index, streamOffset: raw.streamOffset, byteCount: raw.bytes.count, payload: payload)
         }
+    }
+
+    /// The request `raw` holds, decoded as `signal`.
+    private func decode(_ raw: OTLPRawRecord, as signal: OTLPSignal) throws(OTLPReadError) -> OTLPPayload {
+        let payload: OTLPPayload
+        switch (isJSON(raw) ? .jsonl : framing, signal) {
+        case (.jsonl, .traces):
+            payload = .traces(
+                try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try jsonDecoder.decodeTraces(b) } }.get())
+        case (.jsonl, .logs):
+            payload = .logs(
+                try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try jsonDecoder.decodeLogs(b) } }.get())
+        case (_, .traces):
+            payload = .traces(
+                try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try decoder.decodeTraces(b, arena: arena) } }
+                    .get())
+        case (_, .logs):
+            payload = .logs(
+                try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try decoder.decodeLogs(b, arena: arena) } }
+                    .get())
+        }
+        return payload
+    }
+
+    /// Whether decoded spans could be a metrics request read as traces: spans all without times, and named
+    /// (a metric's gauge where a span's name goes). Spans the SDK or a collector writes always have times.
+    private static func couldBeMetrics(_ traces: OTLPTracesData) -> Bool {
+        traces.itemCount > 0
+            && traces.resourceGroups.allSatisfy {
+                $0.scopeGroups.allSatisfy {
+                    $0.items.allSatisfy { $0.startTimeUnixNano == 0 && $0.endTimeUnixNano == 0 && !$0.name.isEmpty }
+                }
+            }
+    }
+
+    /// When `raw` is a request of a signal the reader does not read (metrics, profiles), read as `signal`: the
+    /// error that says so, and, after records of `signal`, that the signal changes at this record (the error is
+    /// located at the record's index and offset). `nil` when `raw` is no such request.
+    ///
+    /// A damaged span (a trace ID of 5 bytes) can read as a metric too, so a protobuf record counts as metrics
+    /// here only when it decodes as metrics whose names all look like metric names (printable ASCII, no spaces).
+    private func signalChange(_ raw: OTLPRawRecord, from signal: OTLPSignal) -> OTLPReadError? {
+        guard case .unsupported(let kind, let message) = evidence(raw) else { return nil }
+        if !isJSON(raw) {
+            guard let metrics = try? raw.bytes.withUnsafeBytes({ try decoder.decodeMetrics($0) }),
+                metrics.resourceGroups.allSatisfy({
+                    $0.scopeGroups.allSatisfy {
+                        $0.items.allSatisfy { !$0.name.isEmpty && $0.name.utf8.allSatisfy { (0x21...0x7E).contains($0) } }
+                    }
+                })
+            else { return nil }
+        }
+        let change = raw.index > 0 && recordsRead > 0 ? "the signal changes from \(signal) to \(kind) at this record: " : ""
+        return OTLPReadError(.unsupportedSignal, change + message)
     }
 
     /// Checks the next record as thoroughly as ``next()`` (framing, limits, wire format, UTF-8, kind; JSON is
@@ -198,20 +245,36 @@ public final class OTLPRecordReader {
     private func check(_ raw: OTLPRawRecord) throws(OTLPReadError) -> (signal: OTLPSignal, items: Int) {
         try located(raw) { () throws(OTLPReadError) in
             let signal = try signalFor(raw)
-            if isJSON(raw) {
-                let payload: OTLPPayload = try raw.bytes.withUnsafeBytes { b in
-                    Result { () throws(OTLPReadError) in
-                        signal == .traces ? .traces(try jsonDecoder.decodeTraces(b)) : .logs(try jsonDecoder.decodeLogs(b))
-                    }
-                }.get()
-                return (signal, payload.itemCount)
+            do throws(OTLPReadError) {
+                let items = try checkDecodes(raw, as: signal)
+                // A metrics request can read as spans: the metrics pre-scan rules it out first (cheaply, for spans with IDs).
+                if signal == .traces, !isJSON(raw),
+                    raw.bytes.withUnsafeBytes({ decoder.scanSummary($0, asKind: .metrics)?.items ?? 0 }) > 0,
+                    let change = signalChange(raw, from: signal)
+                {
+                    throw change
+                }
+                return (signal, items)
+            } catch {
+                throw signalChange(raw, from: signal) ?? error
             }
-            // The same checks decoding makes, then a real unpack by protobuf-c.
-            let items = try raw.bytes.withUnsafeBytes { b in
-                Result { () throws(OTLPReadError) in try decoder.checkAndUnpack(b, as: signal, arena: arena) }
-            }.get()
-            return (signal, items)
         }
+    }
+
+    /// ``check(_:)``'s checks of `raw` as `signal`: its item count.
+    private func checkDecodes(_ raw: OTLPRawRecord, as signal: OTLPSignal) throws(OTLPReadError) -> Int {
+        if isJSON(raw) {
+            let payload: OTLPPayload = try raw.bytes.withUnsafeBytes { b in
+                Result { () throws(OTLPReadError) in
+                    signal == .traces ? .traces(try jsonDecoder.decodeTraces(b)) : .logs(try jsonDecoder.decodeLogs(b))
+                }
+            }.get()
+            return payload.itemCount
+        }
+        // The same checks decoding makes, then a real unpack by protobuf-c.
+        return try raw.bytes.withUnsafeBytes { b in
+            Result { () throws(OTLPReadError) in try decoder.checkAndUnpack(b, as: signal, arena: arena) }
+        }.get()
     }
 
     private func nextRaw() throws(OTLPReadError) -> OTLPRawRecord? {
@@ -331,7 +394,7 @@ public final class OTLPRecordReader {
         case .decisive(let decided):
             signal = decided
             return decided
-        case .unsupported(let message):
+        case .unsupported(_, let message):
             throw OTLPReadError(.unsupportedSignal, message)
         case .invalid(let likelier):
             // Decoding reports the damage, in the terms of the hinted or the likelier signal.

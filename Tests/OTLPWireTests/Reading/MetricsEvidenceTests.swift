@@ -90,7 +90,7 @@ struct MetricsEvidenceTests {
         // The shape that fooled detection: as traces alone, it decodes.
         #expect((try? request.withUnsafeBytes { try OTLPDecoder().decodeTraces($0) })?.itemCount == 1)
         let evidence = request.withUnsafeBytes { OTLPDecoder().signalEvidence($0) }
-        guard case .unsupported(let message) = evidence else {
+        guard case .unsupported(_, let message) = evidence else {
             Issue.record("expected the metrics request to be named, got \(evidence)")
             return
         }

@@ -1,0 +1,67 @@
+import OTLPTestSupport
+import Testing
+@testable import OTLPWire
+
+/// Signal detection stays honest with metrics: a stream that turns to metrics after traces or logs records
+/// says where the signal changes (record index, byte offset), never "malformed traces", and a metrics request
+/// that happens to read as spans is not shown as spans.
+@Suite("Metrics in a stream of another signal")
+struct MetricsInStreamTests {
+    static let traces = OTLPEncoder().encode(
+        OTLPTracesData(
+            resource: OTLPResource(attributes: [OTLPAttribute("service.name", "a")]), scope: OTLPInstrumentationScope(name: "s"),
+            items: [
+                OTLPSpan(
+                    traceID: OTLPTraceID(high: 1, low: 2), spanID: OTLPSpanID(3), name: "GET", startTimeUnixNano: 5, endTimeUnixNano: 9)
+            ]
+        ))
+
+    static let metricsModel = OTLPMetricsData(
+        resource: OTLPResource(attributes: [OTLPAttribute("service.name", "a")]), scope: OTLPInstrumentationScope(name: "meter"),
+        items: [
+            OTLPMetric(name: "queue.depth", unit: "{item}", data: .gauge([OTLPNumberDataPoint(timeUnixNano: 7, value: .int(3))])),
+            OTLPMetric(
+                name: "requests",
+                data: .sum([OTLPNumberDataPoint(timeUnixNano: 8, value: .double(1))], temporality: .delta, isMonotonic: true)),
+        ])
+
+    /// ResourceMetrics { ScopeMetrics { Metric { name (16 bytes), description (8), unit, gauge } } }: it reads as a
+    /// span with IDs and no times (see MetricsEvidenceTests).
+    static let metricsShapedLikeASpan: [UInt8] = {
+        let point = OTLPProtobufBytes.fixed64Field(6, 5)
+        let metric =
+            OTLPProtobufBytes.field(1, Array("http.server.reqs".utf8)) + OTLPProtobufBytes.field(2, Array("requests".utf8))
+            + OTLPProtobufBytes.field(3, Array("ms".utf8)) + OTLPProtobufBytes.field(5, OTLPProtobufBytes.field(1, point))
+        return OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(2, metric)))
+    }()
+
+    @Test("u32be: a metrics record after two traces records is unsupported_signal at record 2, at its byte offset")
+    func metricsAfterTracesProtobuf() {
+        let metrics = OTLPEncoder().encodeMetrics(Self.metricsModel)
+        let outcome = StreamInputs.read(StreamInputs.u32be([Self.traces, Self.traces, metrics]))
+        #expect(outcome.records.count == 2)
+        #expect(outcome.error?.code == .unsupportedSignal, "\(String(describing: outcome.error))")
+        #expect(outcome.error?.recordIndex == 2)
+        #expect(outcome.error?.byteOffset == 2 * (4 + Self.traces.count))
+        #expect(outcome.error?.message.contains("the signal changes from traces to metrics at this record") == true)
+    }
+
+    @Test("u32be: a metrics record that also reads as spans, after traces, is not delivered as spans")
+    func metricsShapedLikeSpansAfterTraces() {
+        let outcome = StreamInputs.read(StreamInputs.u32be([Self.traces, Self.metricsShapedLikeASpan]))
+        #expect(outcome.records.count == 1 && outcome.items == 1)
+        #expect(outcome.error?.code == .unsupportedSignal && outcome.error?.recordIndex == 1, "\(String(describing: outcome.error))")
+    }
+
+    @Test("JSON lines: a metrics line after a logs line says where the signal changes")
+    func metricsAfterLogsJSON() {
+        let logs = OTLPJSONEncoder().encode(
+            OTLPLogsData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), items: [OTLPLogRecord(timeUnixNano: 1)]))
+        let metrics = OTLPJSONEncoder().encodeMetrics(Self.metricsModel)
+        let outcome = StreamInputs.read(logs + [0x0A] + metrics + [0x0A], name: "mixed.jsonl")
+        #expect(outcome.records.count == 1)
+        #expect(outcome.error?.code == .unsupportedSignal && outcome.error?.recordIndex == 1, "\(String(describing: outcome.error))")
+        #expect(outcome.error?.byteOffset == logs.count + 1)
+        #expect(outcome.error?.message.contains("the signal changes from logs to metrics at this record") == true)
+    }
+}
