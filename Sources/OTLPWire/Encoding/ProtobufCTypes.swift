@@ -21,3 +21,4 @@ typealias PBIntAnyValue = Otlpwire__Encoding__V1__IntAnyValue
 typealias PBDoubleAnyValue = Otlpwire__Encoding__V1__DoubleAnyValue
 typealias PBBytesAnyValue = Otlpwire__Encoding__V1__BytesAnyValue
 typealias PBPresentKeyValue = Otlpwire__Encoding__V1__KeyValue
+typealias PBPackedKeyValue = Otlpwire__Encoding__V1__PackedKeyValue
