@@ -107,9 +107,50 @@ COTLPShims_Request *COTLPShims_unpack_request(int32_t kind, ProtobufCAllocator *
     return (COTLPShims_Request *)protobuf_c_message_unpack(descriptor, allocator, len, data);
 }
 
+/* ==== unpacking memory ================================================= */
+
+void *COTLPShims_bump_alloc(void *data, size_t size) {
+    COTLPShims_Bump *bump = data;
+    size_t rounded = size == 0 ? 8 : (size + 7) & ~(size_t)7;
+    if (rounded < size) return NULL; /* size near SIZE_MAX */
+    if (rounded > bump->remaining) return bump->refill(bump, rounded);
+    void *pointer = bump->cursor;
+    bump->cursor += rounded;
+    bump->remaining -= rounded;
+    return pointer;
+}
+
+void COTLPShims_bump_free(void *bump, void *pointer) {
+    (void)bump;
+    (void)pointer;
+}
+
 /* ==== UTF-8 ============================================================ */
 
+/* Whether s[0..<n] is all ASCII: 8 bytes at a time, the tail OR-ed in, one branch at the end. */
+static inline __attribute__((always_inline)) int is_ascii(const uint8_t *s, size_t n) {
+    uint64_t bits = 0;
+    if (n >= 8) {
+        uint64_t w;
+        for (size_t i = 0; i + 8 <= n; i += 8) {
+            memcpy(&w, s + i, 8);
+            bits |= w;
+        }
+        memcpy(&w, s + n - 8, 8); /* the tail, overlapping what was read */
+        bits |= w;
+    } else if (n >= 4) {
+        uint32_t head, tail;
+        memcpy(&head, s, 4);
+        memcpy(&tail, s + n - 4, 4);
+        bits = head | tail;
+    } else {
+        for (size_t i = 0; i < n; i++) bits |= s[i];
+    }
+    return (bits & 0x8080808080808080ULL) == 0;
+}
+
 int COTLPShims_utf8_valid(const uint8_t *s, size_t n) {
+    if (is_ascii(s, n)) return 1;
     size_t i = 0;
     while (i < n) {
         /* ASCII fast path, 8 bytes at a time */
@@ -296,6 +337,20 @@ static int wire_matches(uint8_t kind, int wire) {
     return expected_wire_type(kind) == wire;
 }
 
+/* The wire types a field of `kind` accepts, one bit each (none for F_NONE). */
+static uint8_t wire_types(uint8_t kind) {
+    if (kind == F_NONE) return 0;
+    uint8_t mask = 0;
+    for (int wire = WT_VARINT; wire <= WT_I32; wire++)
+        if (wire_matches(kind, wire)) mask |= (uint8_t)(1u << wire);
+    return mask;
+}
+
+/* A schema entry as the scan loop reads it. */
+typedef struct { uint8_t kind; uint8_t child; uint8_t once; uint8_t wire_types; } FastField;
+/* FastField.once: how protobuf merges repeated occurrences of the field. */
+enum { ONCE_NOT = 0, ONCE_SINGULAR = 1 /* a singular message field */, ONCE_ONEOF_MEMBER = 2 /* a member of a oneof with message members (in_message_oneof) */ };
+
 /* The schema's entry for field `number` of `type` when the wire type matches; NULL for unknown fields. */
 static const FieldInfo *field_info(int type, uint64_t number, int wire) {
     if (number == 0 || number > MAX_FIELD) return NULL;
@@ -305,7 +360,7 @@ static const FieldInfo *field_info(int type, uint64_t number, int wire) {
 }
 
 /* Reads a varint of at most 10 bytes. Returns 0 on truncation or overlong. */
-static int read_varint(const uint8_t *data, size_t *pos, size_t end, uint64_t *value) {
+static int read_varint_slow(const uint8_t *data, size_t *pos, size_t end, uint64_t *value) {
     uint64_t v = 0;
     for (int shift = 0, i = 0; i < 10; i++, shift += 7) {
         if (*pos >= end) return 0;
@@ -314,6 +369,17 @@ static int read_varint(const uint8_t *data, size_t *pos, size_t end, uint64_t *v
         if (!(b & 0x80)) { *value = v; return 1; }
     }
     return 0;
+}
+
+/* read_varint_slow with the one-byte case (most tags and lengths) inline. */
+static inline __attribute__((always_inline)) int read_varint(const uint8_t *data, size_t *pos, size_t end, uint64_t *value) {
+    size_t p = *pos;
+    if (p < end && data[p] < 0x80) {
+        *value = data[p];
+        *pos = p + 1;
+        return 1;
+    }
+    return read_varint_slow(data, pos, end, value);
 }
 
 /* a + b, or SIZE_MAX when that does not fit: estimates saturate instead of wrapping. */
@@ -366,7 +432,7 @@ static size_t model_message_bytes(const COTLPShims_ModelCosts *costs, int type) 
 
 #define FAIL(code, at) do { result->status = (code); result->error_offset = (at); goto done; } while (0)
 #define STACK_INLINE 128
-#define OVER_LIMIT() (add_sat(result->unpacked_bytes, result->model_bytes) > max_unpacked_bytes)
+#define OVER_LIMIT() (add_sat(unpacked, model) > max_unpacked_bytes)
 
 void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPShims_ScanLimits *limits,
                      COTLPShims_ScanResult *result) {
@@ -389,113 +455,145 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
         stack = malloc(bytes);
         if (!stack) { result->status = COTLPSHIMS_SCAN_TOO_DEEP; return; }
     }
+    /* Per message type, what unpack (its struct and pointer slot) and the model take: looked up once here,
+       not per message. */
+    size_t unpacked_cost[M_COUNT], model_cost[M_COUNT];
+    for (int type = 0; type < M_COUNT; type++) {
+        unpacked_cost[type] = ALIGN8(schema[type].size) + sizeof(void *);
+        model_cost[type] = model_message_bytes(costs, type);
+    }
+    /* Per message type and field number, what the loop needs of `schema` in 4 bytes, with the wire types the
+       field accepts as a mask: built once per scan rather than worked out per field. */
+    FastField fast[M_COUNT][MAX_FIELD + 1];
+    for (int type = 0; type < M_COUNT; type++) {
+        for (int number = 0; number <= MAX_FIELD; number++) {
+            const FieldInfo *info = &schema[type].fields[number];
+            uint8_t once = info->kind == F_NONE ? ONCE_NOT
+                : in_message_oneof(type, (uint64_t)number) ? ONCE_ONEOF_MEMBER
+                : info->singular ? ONCE_SINGULAR : ONCE_NOT;
+            fast[type][number] = (FastField){ info->kind, info->child, once, wire_types(info->kind) };
+        }
+    }
+    const size_t inline_string_bytes = costs ? costs->inline_string_bytes : SIZE_MAX;
+    const size_t heap_string_overhead = costs ? costs->heap_string_overhead : 0;
     size_t depth = 0;
     size_t pos = 0;
     memset(&stack[0], 0, sizeof(Frame));
     stack[0].type = kind == COTLPSHIMS_KIND_LOGS ? M_LOGS_REQUEST : kind == COTLPSHIMS_KIND_METRICS ? M_METRICS_REQUEST : M_TRACE_REQUEST;
     stack[0].end = length;
-    result->unpacked_bytes = ALIGN8(schema[stack[0].type].size);
+    /* The estimates, kept in locals while the loop runs (stored into `result` at the end). */
+    size_t unpacked = ALIGN8(schema[stack[0].type].size), model = 0;
 
+    /* The current message's end and its fields' entries, kept in registers. */
+    size_t end = length;
+    const FastField *row = fast[stack[0].type];
+    Frame *frame = &stack[0];
     for (;;) {
-        Frame *frame = &stack[depth];
-        if (pos == frame->end) {
+        if (pos == end) {
             if (group_depth > 0) FAIL(COTLPSHIMS_SCAN_MALFORMED, pos); /* unterminated group */
             if (frame->fields > 16) {
-                result->unpacked_bytes = add_sat(result->unpacked_bytes, mul_sat(SLAB_BYTES_PER_FIELD, frame->fields));
+                unpacked = add_sat(unpacked, mul_sat(SLAB_BYTES_PER_FIELD, frame->fields));
                 if (OVER_LIMIT()) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, pos);
             }
             if (depth == 0) break;
             depth--;
+            frame = &stack[depth];
+            end = frame->end;
+            row = fast[frame->type];
             continue;
         }
         size_t field_start = pos;
         uint64_t tag;
-        if (!read_varint(data, &pos, frame->end, &tag)) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
+        if (!read_varint(data, &pos, end, &tag)) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
         uint64_t number = tag >> 3;
         int wire = (int)(tag & 7);
         if (number == 0 || number > 0x1FFFFFFF) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
 
-        const FieldInfo *info = NULL;
-        if (group_depth == 0 && number <= MAX_FIELD && schema[frame->type].fields[number].kind != F_NONE)
-            info = &schema[frame->type].fields[number];
-        if (info && !wire_matches(info->kind, wire)) {
+        FastField field = { F_NONE, 0, 0, 0 };
+        if (group_depth == 0 && number <= MAX_FIELD) field = row[number];
+        int known = field.kind != F_NONE;
+        if (known && !((field.wire_types >> wire) & 1)) {
             /* The reference treats a known field with another wire type as unknown; protobuf-c rejects it. */
-            info = NULL;
+            known = 0;
+            field.once = ONCE_NOT;
             result->status = COTLPSHIMS_SCAN_UNSUPPORTED;
             if (result->error_offset == 0) result->error_offset = field_start;
         }
-        if (!info && group_depth == 0 && wire != WT_EGROUP) {
+        if (!known && group_depth == 0 && wire != WT_EGROUP) {
             result->unknown_fields++;
-            result->unpacked_bytes = add_sat(result->unpacked_bytes, UNKNOWN_FIELD_BYTES);
+            unpacked = add_sat(unpacked, UNKNOWN_FIELD_BYTES);
         }
         if (group_depth == 0) frame->fields++;
-        if (info && in_message_oneof(frame->type, number)) {
+        if (field.once == ONCE_ONEOF_MEMBER) {
             /* A oneof seen twice where a message member is involved: protobuf-c would not merge it right. */
-            if (frame->oneof_seen && (frame->oneof_seen == 2 || info->kind == F_MESSAGE)) result->needs_merge = 1;
-            frame->oneof_seen = info->kind == F_MESSAGE || frame->oneof_seen == 2 ? 2 : 1;
-        } else if (info && info->singular) {
+            if (frame->oneof_seen && (frame->oneof_seen == 2 || field.kind == F_MESSAGE)) result->needs_merge = 1;
+            frame->oneof_seen = field.kind == F_MESSAGE || frame->oneof_seen == 2 ? 2 : 1;
+        } else if (field.once == ONCE_SINGULAR) {
             if (frame->singular_seen & (1u << number)) result->needs_merge = 1;
             frame->singular_seen |= 1u << number;
         }
 
         /* One element of a repeated scalar (bucket counts, bounds) sent unpacked: 8 bytes in protobuf-c's array
            and in the model's. */
-        if (info && (info->kind == F_PACKED_I64 || info->kind == F_PACKED_VARINT) && wire != WT_LEN) {
-            result->unpacked_bytes = add_sat(result->unpacked_bytes, 8);
-            if (costs) result->model_bytes = add_sat(result->model_bytes, 8);
+        if (known && (field.kind == F_PACKED_I64 || field.kind == F_PACKED_VARINT) && wire != WT_LEN) {
+            unpacked = add_sat(unpacked, 8);
+            if (costs) model = add_sat(model, 8);
             if (OVER_LIMIT()) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, field_start);
         }
         uint64_t len;
         switch (wire) {
         case WT_VARINT:
-            if (!read_varint(data, &pos, frame->end, &len)) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
+            if (!read_varint(data, &pos, end, &len)) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
             break;
         case WT_I64:
-            if (frame->end - pos < 8) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
+            if (end - pos < 8) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
             pos += 8;
             break;
         case WT_I32:
-            if (frame->end - pos < 4) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
+            if (end - pos < 4) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
             pos += 4;
             break;
         case WT_LEN:
-            if (!read_varint(data, &pos, frame->end, &len) || len > frame->end - pos)
+            if (!read_varint(data, &pos, end, &len) || len > end - pos)
                 FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
-            if (info && (info->kind == F_MESSAGE || info->kind == F_ATTRIBUTES)) {
-                if (info->kind == F_ATTRIBUTES && ++frame->attributes > max_attributes) {
+            if (known && (field.kind == F_MESSAGE || field.kind == F_ATTRIBUTES)) {
+                if (field.kind == F_ATTRIBUTES && ++frame->attributes > max_attributes) {
                     result->error_message = schema[frame->type].name;
                     FAIL(COTLPSHIMS_SCAN_TOO_MANY_ATTRIBUTES, field_start);
                 }
                 if (depth + 1 > max_depth) FAIL(COTLPSHIMS_SCAN_TOO_DEEP, field_start);
-                if (schema[info->child].is_item) result->items++;
-                result->unpacked_bytes = add_sat(result->unpacked_bytes, ALIGN8(schema[info->child].size) + sizeof(void *));
-                result->model_bytes = add_sat(result->model_bytes, model_message_bytes(costs, info->child));
+                if (schema[field.child].is_item) result->items++;
+                unpacked = add_sat(unpacked, unpacked_cost[field.child]);
+                model = add_sat(model, model_cost[field.child]);
                 if (OVER_LIMIT()) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, field_start);
                 depth++;
                 memset(&stack[depth], 0, sizeof(Frame));
-                stack[depth].type = info->child;
+                stack[depth].type = field.child;
                 stack[depth].end = pos + (size_t)len;
+                frame = &stack[depth];
+                end = pos + (size_t)len;
+                row = fast[field.child];
                 if (depth > result->max_depth_seen) result->max_depth_seen = depth;
                 continue;
             }
-            if (info && (info->kind == F_TRACE_ID || info->kind == F_SPAN_ID) && len != 0
-                && len != (info->kind == F_TRACE_ID ? 16 : 8)) {
+            if (known && (field.kind == F_TRACE_ID || field.kind == F_SPAN_ID) && len != 0
+                && len != (field.kind == F_TRACE_ID ? 16 : 8)) {
                 result->error_message = id_field_name(frame->type, number);
                 result->error_length = (size_t)len;
                 FAIL(COTLPSHIMS_SCAN_BAD_ID_LENGTH, field_start);
             }
-            if (info && info->kind == F_STRING && !COTLPShims_utf8_valid(data + pos, (size_t)len))
+            if (known && field.kind == F_STRING && !is_ascii(data + pos, (size_t)len) && !COTLPShims_utf8_valid(data + pos, (size_t)len))
                 FAIL(COTLPSHIMS_SCAN_INVALID_UTF8, field_start);
-            if (group_depth == 0 && info && (info->kind == F_PACKED_I64 || info->kind == F_PACKED_VARINT)) {
+            if (group_depth == 0 && known && (field.kind == F_PACKED_I64 || field.kind == F_PACKED_VARINT)) {
                 /* Packed: every element (a varint takes 1 to 10 bytes) is 8 bytes in protobuf-c's array and the model's. */
-                size_t elements = info->kind == F_PACKED_I64 ? (size_t)len / 8 : (size_t)len;
-                result->unpacked_bytes = add_sat(result->unpacked_bytes, mul_sat(elements, 8));
-                if (costs) result->model_bytes = add_sat(result->model_bytes, add_sat(mul_sat(elements, 8), costs->heap_string_overhead));
+                size_t elements = field.kind == F_PACKED_I64 ? (size_t)len / 8 : (size_t)len;
+                unpacked = add_sat(unpacked, mul_sat(elements, 8));
+                if (costs) model = add_sat(model, add_sat(mul_sat(elements, 8), heap_string_overhead));
                 if (OVER_LIMIT()) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, field_start);
             } else if (group_depth == 0) {
-                result->unpacked_bytes = add_sat(result->unpacked_bytes, ALIGN8((size_t)len));
-                if (info && costs && len > costs->inline_string_bytes)
-                    result->model_bytes = add_sat(result->model_bytes, add_sat((size_t)len, costs->heap_string_overhead));
+                unpacked = add_sat(unpacked, ALIGN8((size_t)len));
+                if (known && len > inline_string_bytes)
+                    model = add_sat(model, add_sat((size_t)len, heap_string_overhead));
                 if (OVER_LIMIT()) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, field_start);
             }
             pos += (size_t)len;
@@ -514,6 +612,8 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
         }
     }
 done:
+    result->unpacked_bytes = unpacked;
+    result->model_bytes = model;
     if (stack != inline_stack) free(stack);
 }
 

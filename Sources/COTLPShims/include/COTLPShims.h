@@ -50,6 +50,7 @@ COTLPSHIMS_INIT_FN(int_any_value, Otlpwire__Encoding__V1__IntAnyValue, OTLPWIRE_
 COTLPSHIMS_INIT_FN(double_any_value, Otlpwire__Encoding__V1__DoubleAnyValue, OTLPWIRE__ENCODING__V1__DOUBLE_ANY_VALUE__INIT)
 COTLPSHIMS_INIT_FN(bytes_any_value, Otlpwire__Encoding__V1__BytesAnyValue, OTLPWIRE__ENCODING__V1__BYTES_ANY_VALUE__INIT)
 COTLPSHIMS_INIT_FN(present_key_value, Otlpwire__Encoding__V1__KeyValue, OTLPWIRE__ENCODING__V1__KEY_VALUE__INIT)
+COTLPSHIMS_INIT_FN(packed_key_value, Otlpwire__Encoding__V1__PackedKeyValue, OTLPWIRE__ENCODING__V1__PACKED_KEY_VALUE__INIT)
 
 #undef COTLPSHIMS_INIT_FN
 
@@ -119,6 +120,27 @@ size_t COTLPShims_pack_request(const COTLPShims_Request *request, uint8_t *out);
  * fails. Only for bytes the scanner accepted (protobuf-c's unpack recurses).
  */
 COTLPShims_Request *COTLPShims_unpack_request(int32_t kind, ProtobufCAllocator *allocator, size_t len, const uint8_t *data);
+
+/* ---- protobuf-c's memory while it unpacks ---- */
+
+/*
+ * A bump allocator for protobuf-c's unpack, in C so that each of its many
+ * small allocations (every sub-message, array and string copy) is a few
+ * instructions with no call into Swift: it takes from the block
+ * [cursor, cursor + remaining) and calls `refill` (the Swift arena) only when
+ * the block runs out. Memory is freed all at once by its owner, so `free`
+ * does nothing. Pass the struct as the ProtobufCAllocator's allocator_data.
+ */
+typedef struct COTLPShims_Bump {
+    uint8_t *cursor;
+    size_t remaining;
+    /* `size` (a multiple of 8) bytes when the block is spent, updating cursor and remaining; NULL refuses */
+    void *(*refill)(struct COTLPShims_Bump *bump, size_t size);
+    void *owner;
+} COTLPShims_Bump;
+
+void *COTLPShims_bump_alloc(void *bump, size_t size);
+void COTLPShims_bump_free(void *bump, void *pointer);
 
 /* ---- scanning (untrusted input, before protobuf-c) ---- */
 

@@ -1,4 +1,5 @@
 internal import COTLPProto
+internal import COTLPShims
 internal import CProtobufC
 
 /// Bump allocator that owns every C struct, pointer array and string copy made for one encode, or every
@@ -47,6 +48,16 @@ final class ProtobufCArena {
         allocate(byteCount: MemoryLayout<T>.stride * count).bindMemory(to: T.self, capacity: count)
     }
 
+    /// The rest of the current chunk (or a new chunk, when less than `byteCount` bytes are left), handed out
+    /// whole: a ``ProtobufCBuilder`` allocates from it by itself, with no call per allocation.
+    func block(atLeast byteCount: Int) -> UnsafeMutableRawBufferPointer {
+        if byteCount > remaining { grow(atLeast: byteCount) }
+        let block = UnsafeMutableRawBufferPointer(start: cursor, count: remaining)
+        cursor = cursor.unsafelyUnwrapped + remaining
+        remaining = 0
+        return block
+    }
+
     /// Releases everything allocated; keeps the largest chunk for the next batch.
     func reset() {
         retiredBytesInUse = 0
@@ -71,15 +82,31 @@ final class ProtobufCArena {
     }
 
     /// Runs `body` with a protobuf-c allocator that takes memory from this arena; its `free` does nothing
-    /// (everything goes at the next ``reset()``).
+    /// (everything goes at the next ``reset()``). The allocator is C (`COTLPShims_bump_alloc`), bumping
+    /// through this arena's current chunk, and calls back here only for a new chunk.
     func withAllocator<R>(_ body: (UnsafeMutablePointer<ProtobufCAllocator>) throws(OTLPReadError) -> R) throws(OTLPReadError) -> R {
-        var allocator = ProtobufCAllocator(
-            alloc: { data, size in
-                Unmanaged<ProtobufCArena>.fromOpaque(data!).takeUnretainedValue().allocate(byteCount: max(size, 1))
+        var bump = COTLPShims_Bump(
+            cursor: cursor?.assumingMemoryBound(to: UInt8.self), remaining: remaining,
+            refill: { bump, size in
+                let bump = bump.unsafelyUnwrapped
+                let arena = Unmanaged<ProtobufCArena>.fromOpaque(bump.pointee.owner).takeUnretainedValue()
+                arena.cursor = UnsafeMutableRawPointer(bump.pointee.cursor)
+                arena.remaining = bump.pointee.remaining
+                let pointer = arena.allocate(byteCount: size)
+                bump.pointee.cursor = arena.cursor?.assumingMemoryBound(to: UInt8.self)
+                bump.pointee.remaining = arena.remaining
+                return pointer
             },
-            free: { _, _ in },
-            allocator_data: Unmanaged.passUnretained(self).toOpaque())
-        return try withExtendedLifetime(self) { () throws(OTLPReadError) -> R in try body(&allocator) }
+            owner: Unmanaged.passUnretained(self).toOpaque())
+        defer {
+            cursor = UnsafeMutableRawPointer(bump.cursor)
+            remaining = bump.remaining
+        }
+        return try withUnsafeMutablePointer(to: &bump) { (bumpPointer) throws(OTLPReadError) -> R in
+            var allocator = ProtobufCAllocator(
+                alloc: COTLPShims_bump_alloc, free: COTLPShims_bump_free, allocator_data: UnsafeMutableRawPointer(bumpPointer))
+            return try withExtendedLifetime(self) { () throws(OTLPReadError) -> R in try body(&allocator) }
+        }
     }
 
     /// The most bytes ``withAllocator(limitBytes:_:)``'s allocator hands out before it refuses.

@@ -23,18 +23,16 @@ extension ProtobufCBuilder {
         let eventCount = span.events.count
         if eventCount > 0 {
             let events = message(PBSpanEvent.self, count: eventCount)
-            let pointers = arena.allocate(UnsafeMutablePointer<PBSpanEvent>?.self, count: eventCount)
-            span.events.withUnsafeBufferPointer { buffer in
-                for index in 0..<eventCount {
-                    let eventPointer = events + index
-                    COTLPShims_init_span_event(eventPointer)
-                    scalars(2)
-                    eventPointer.pointee.time_unix_nano = buffer[index].timeUnixNano
-                    eventPointer.pointee.name = bytes(buffer[index].name)
-                    (eventPointer.pointee.n_attributes, eventPointer.pointee.attributes) = keyValues(buffer[index].attributes)
-                    eventPointer.pointee.dropped_attributes_count = buffer[index].droppedAttributesCount
-                    pointers[index] = eventPointer
-                }
+            let pointers = allocate(UnsafeMutablePointer<PBSpanEvent>?.self, count: eventCount)
+            for index in 0..<eventCount {
+                let eventPointer = events + index
+                COTLPShims_init_span_event(eventPointer)
+                scalars(2)
+                eventPointer.pointee.time_unix_nano = span.events[index].timeUnixNano
+                eventPointer.pointee.name = bytes(span.events[index].name)
+                (eventPointer.pointee.n_attributes, eventPointer.pointee.attributes) = keyValues(span.events[index].attributes)
+                eventPointer.pointee.dropped_attributes_count = span.events[index].droppedAttributesCount
+                pointers[index] = eventPointer
             }
             pointer.pointee.n_events = eventCount
             pointer.pointee.events = pointers
@@ -42,7 +40,7 @@ extension ProtobufCBuilder {
         let linkCount = span.links.count
         if linkCount > 0 {
             let links = message(PBSpanLink.self, count: linkCount)
-            let pointers = arena.allocate(UnsafeMutablePointer<PBSpanLink>?.self, count: linkCount)
+            let pointers = allocate(UnsafeMutablePointer<PBSpanLink>?.self, count: linkCount)
             for index in 0..<linkCount {
                 let link = span.links[index]
                 let linkPointer = links + index

@@ -4,14 +4,20 @@ internal import CProtobufC
 
 /// Builds protoc-c structs for one request from the Swift model, in one ``ProtobufCArena``.
 ///
-/// Strings and IDs are copied into the arena as (pointer, length) (the bindings declare strings as `bytes`,
-/// see `scripts/generate-protos.sh`), so no NUL terminator is needed and U+0000 survives. While building it
+/// Strings and IDs are bound as (pointer, length) (the bindings declare strings as `bytes`, see
+/// `scripts/generate-protos.sh`), so no NUL terminator is needed and U+0000 survives: IDs and small strings are
+/// copied into the arena, longer strings are pointed at where the model holds them (the model outlives the pack). While building it
 /// sums ``packedSizeBound``, a true upper bound of the packed size: protobuf-c packs without bounds checks,
 /// and the encoder reserves that much output before packing.
 struct ProtobufCBuilder {
     let arena: ProtobufCArena
     /// Upper bound of the packed size of everything built so far.
     private(set) var packedSizeBound = 0
+    /// The block of arena memory being filled: its next free byte and the bytes left after it. The builder
+    /// bumps through it itself, so an allocation is a few instructions with no call into the arena (and no
+    /// retain and release of it); the arena is asked for a new block only when this one runs out.
+    private var cursor: UnsafeMutableRawPointer?
+    private var remaining = 0
 
     // Per field: tag (<= 2 bytes) + varint (<= 10). Per string/bytes: tag + length (<= 12) + bytes.
     private static let scalarBound = 12
@@ -21,6 +27,31 @@ struct ProtobufCBuilder {
         self.arena = arena
     }
 
+    // MARK: - Memory
+
+    /// `byteCount` bytes aligned to 8, valid until the arena is reset.
+    @inline(__always)
+    mutating func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
+        let rounded = (byteCount &+ 7) & ~7
+        if rounded > remaining { refill(atLeast: rounded) }
+        let pointer = cursor.unsafelyUnwrapped
+        cursor = pointer + rounded
+        remaining &-= rounded
+        return pointer
+    }
+
+    @inline(__always)
+    mutating func allocate<T>(_: T.Type, count: Int = 1) -> UnsafeMutablePointer<T> {
+        allocate(byteCount: MemoryLayout<T>.stride &* count).bindMemory(to: T.self, capacity: count)
+    }
+
+    @inline(never)
+    private mutating func refill(atLeast byteCount: Int) {
+        let block = arena.block(atLeast: byteCount)
+        cursor = block.baseAddress
+        remaining = block.count
+    }
+
     // MARK: - Leaves
 
     @inline(__always)
@@ -28,10 +59,16 @@ struct ProtobufCBuilder {
         let count = string.utf8.count
         guard count > 0 else { return ProtobufCBinaryData(len: 0, data: nil) }
         packedSizeBound &+= count &+ Self.scalarBound
-        let destination = arena.allocate(byteCount: count)
+        // Longer than a small string (15 bytes, held inside the String value itself), a native string keeps its
+        // UTF-8 in storage that lives as long as the model being encoded, which outlives the pack: point at it
+        // rather than copying it (the pack copies it once, into the output).
+        if count > 15, let storage = string.utf8.withContiguousStorageIfAvailable({ $0.baseAddress }), let storage {
+            return ProtobufCBinaryData(len: count, data: UnsafeMutablePointer(mutating: storage))
+        }
+        let destination = allocate(byteCount: count)
         // Native strings (and small ones, copied to the stack) are contiguous UTF-8.
         let copied: Void? = string.utf8.withContiguousStorageIfAvailable { source in
-            destination.copyMemory(from: source.baseAddress!, byteCount: count)
+            Self.copy(UnsafeRawPointer(source.baseAddress!), to: destination, count: count)
         }
         if copied == nil {
             var copy = string
@@ -40,11 +77,32 @@ struct ProtobufCBuilder {
         return ProtobufCBinaryData(len: count, data: destination.assumingMemoryBound(to: UInt8.self))
     }
 
+    /// Copies `count` bytes: up to 16 (a small string's) inline, in two overlapping words, rather than by a
+    /// call to `memcpy`.
+    @inline(__always)
+    static func copy(_ source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, count: Int) {
+        if count >= 8 && count <= 16 {
+            destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            destination.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self), toByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 && count < 8 {
+            destination.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            destination.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self), toByteOffset: count &- 4, as: UInt32.self)
+        } else if count < 4 {
+            for index in 0..<count {
+                destination.storeBytes(of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self)
+            }
+        } else {
+            destination.copyMemory(from: source, byteCount: count)
+        }
+    }
+
     @inline(__always)
     mutating func bytes(_ array: [UInt8]) -> ProtobufCBinaryData {
         guard !array.isEmpty else { return ProtobufCBinaryData(len: 0, data: nil) }
         packedSizeBound &+= array.count &+ Self.scalarBound
-        let destination = arena.allocate(byteCount: array.count)
+        let destination = allocate(byteCount: array.count)
         array.withUnsafeBytes { destination.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         return ProtobufCBinaryData(len: array.count, data: destination.assumingMemoryBound(to: UInt8.self))
     }
@@ -53,7 +111,7 @@ struct ProtobufCBuilder {
     mutating func bytes(_ id: OTLPTraceID?) -> ProtobufCBinaryData {
         guard let id else { return ProtobufCBinaryData(len: 0, data: nil) }
         packedSizeBound &+= 16 &+ Self.scalarBound
-        let destination = arena.allocate(byteCount: 16)
+        let destination = allocate(byteCount: 16)
         destination.storeBytes(of: id.high.bigEndian, as: UInt64.self)
         destination.storeBytes(of: id.low.bigEndian, toByteOffset: 8, as: UInt64.self)
         return ProtobufCBinaryData(len: 16, data: destination.assumingMemoryBound(to: UInt8.self))
@@ -63,7 +121,7 @@ struct ProtobufCBuilder {
     mutating func bytes(_ id: OTLPSpanID?) -> ProtobufCBinaryData {
         guard let id else { return ProtobufCBinaryData(len: 0, data: nil) }
         packedSizeBound &+= 8 &+ Self.scalarBound
-        let destination = arena.allocate(byteCount: 8)
+        let destination = allocate(byteCount: 8)
         destination.storeBytes(of: id.value.bigEndian, as: UInt64.self)
         return ProtobufCBinaryData(len: 8, data: destination.assumingMemoryBound(to: UInt8.self))
     }
@@ -76,7 +134,7 @@ struct ProtobufCBuilder {
     @inline(__always)
     mutating func message<T>(_ type: T.Type, count: Int = 1) -> UnsafeMutablePointer<T> {
         packedSizeBound &+= count &* Self.messageBound
-        return arena.allocate(type, count: count)
+        return allocate(type, count: count)
     }
 
     // MARK: - Common
@@ -126,7 +184,7 @@ struct ProtobufCBuilder {
             COTLPShims_init_array_value(array)
             let count = values.count
             if count > 0 {
-                let pointers = arena.allocate(UnsafeMutablePointer<PBAnyValue>?.self, count: count)
+                let pointers = allocate(UnsafeMutablePointer<PBAnyValue>?.self, count: count)
                 values.withUnsafeBufferPointer { buffer in
                     for index in 0..<count { pointers[index] = anyValue(buffer[index]) }
                 }
@@ -152,30 +210,110 @@ struct ProtobufCBuilder {
         }
     }
 
+    /// The `AnyValue` bytes of a string, boolean, integer, double, bytes or empty value, packed into the arena
+    /// (what protobuf-c would write for it: the one member's tag and value); `nil` for arrays, lists and no value.
+    /// Takes the optional as the attribute holds it, so that the value is switched on where it lies.
+    @inline(__always)
+    mutating func packedScalar(_ value: borrowing OTLPAttributeValue?) -> ProtobufCBinaryData? {
+        let destination: UnsafeMutableRawPointer
+        var count = 0
+        switch value {
+        case .none:
+            return nil
+        case .string(let string):
+            let length = string.utf8.count
+            destination = allocate(byteCount: 11 &+ length)
+            destination.storeBytes(of: 0x0A, as: UInt8.self)  // field 1, length-delimited
+            count = 1 &+ Self.putVarint(UInt64(length), at: destination + 1)
+            copy(string, to: destination + count, count: length)
+            count &+= length
+        case .bool(let bool):
+            destination = allocate(byteCount: 2)
+            destination.storeBytes(of: 0x10, as: UInt8.self)  // field 2, varint
+            destination.storeBytes(of: bool ? 1 : 0, toByteOffset: 1, as: UInt8.self)
+            count = 2
+        case .int(let int):
+            destination = allocate(byteCount: 11)
+            destination.storeBytes(of: 0x18, as: UInt8.self)  // field 3, varint
+            count = 1 &+ Self.putVarint(UInt64(bitPattern: int), at: destination + 1)
+        case .double(let double):
+            destination = allocate(byteCount: 9)
+            destination.storeBytes(of: 0x21, as: UInt8.self)  // field 4, 64-bit
+            destination.storeBytes(of: double.bitPattern.littleEndian, toByteOffset: 1, as: UInt64.self)
+            count = 9
+        case .bytes(let array):
+            destination = allocate(byteCount: 11 &+ array.count)
+            destination.storeBytes(of: 0x3A, as: UInt8.self)  // field 7, length-delimited
+            count = 1 &+ Self.putVarint(UInt64(array.count), at: destination + 1)
+            array.withUnsafeBytes { (destination + count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            count &+= array.count
+        case .empty:
+            return ProtobufCBinaryData(len: 0, data: nil)
+        case .array, .keyValueList:
+            return nil
+        }
+        packedSizeBound &+= count &+ Self.scalarBound
+        return ProtobufCBinaryData(len: count, data: destination.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Writes `value` as a protobuf varint at `destination` (room for 10 bytes); returns the bytes written.
+    @inline(__always)
+    static func putVarint(_ value: UInt64, at destination: UnsafeMutableRawPointer) -> Int {
+        var value = value
+        var count = 0
+        while value >= 0x80 {
+            destination.storeBytes(of: UInt8(truncatingIfNeeded: value) | 0x80, toByteOffset: count, as: UInt8.self)
+            value >>= 7
+            count &+= 1
+        }
+        destination.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: count, as: UInt8.self)
+        return count &+ 1
+    }
+
+    /// Copies `string`'s `count` UTF-8 bytes to `destination`.
+    @inline(__always)
+    func copy(_ string: String, to destination: UnsafeMutableRawPointer, count: Int) {
+        guard count > 0 else { return }
+        let copied: Void? = string.utf8.withContiguousStorageIfAvailable { source in
+            Self.copy(UnsafeRawPointer(source.baseAddress!), to: destination, count: count)
+        }
+        if copied == nil {
+            var copy = string
+            copy.withUTF8 { destination.copyMemory(from: $0.baseAddress!, byteCount: count) }
+        }
+    }
+
     mutating func keyValues(
         _ attributes: [OTLPAttribute]
     ) -> (Int, UnsafeMutablePointer<UnsafeMutablePointer<PBKeyValue>?>?) {
         let count = attributes.count
         guard count > 0 else { return (0, nil) }
         packedSizeBound &+= count &* Self.messageBound
-        let pointers = arena.allocate(UnsafeMutablePointer<PBKeyValue>?.self, count: count)
-        // Read the attributes in place (no copy of each element, so no retain/release per field).
-        attributes.withUnsafeBufferPointer { buffer in
-            for index in 0..<count {
-                if buffer[index].value != nil && !buffer[index].key.isEmpty {
-                    // The common case: the encoding-only KeyValue with both fields required (same bytes).
-                    let keyValue = arena.allocate(PBPresentKeyValue.self)
-                    COTLPShims_init_present_key_value(keyValue)
-                    keyValue.pointee.key = bytes(buffer[index].key)
-                    keyValue.pointee.value = anyValue(buffer[index].value.unsafelyUnwrapped)
-                    pointers[index] = UnsafeMutablePointer(OpaquePointer(keyValue))
-                } else {
-                    let keyValue = arena.allocate(PBKeyValue.self)
-                    COTLPShims_init_key_value(keyValue)
-                    keyValue.pointee.key = bytes(buffer[index].key)
-                    if buffer[index].value != nil { keyValue.pointee.value = anyValue(buffer[index].value.unsafelyUnwrapped) }
-                    pointers[index] = keyValue
-                }
+        let pointers = allocate(UnsafeMutablePointer<PBKeyValue>?.self, count: count)
+        // Elements are read through the array itself, which the caller holds unchanged: the compiler can then
+        // borrow them where it lets them be (a read through an UnsafeBufferPointer made it copy each value,
+        // a retain and a release per attribute, since the builder writes memory meanwhile).
+        for index in 0..<count {
+            if !attributes[index].key.isEmpty, let packed = packedScalar(attributes[index].value) {
+                // The common case: a value packed here, in the encoding-only PackedKeyValue (same bytes).
+                let keyValue = allocate(PBPackedKeyValue.self)
+                COTLPShims_init_packed_key_value(keyValue)
+                keyValue.pointee.key = bytes(attributes[index].key)
+                keyValue.pointee.value = packed
+                pointers[index] = UnsafeMutablePointer(OpaquePointer(keyValue))
+            } else if let value = attributes[index].value, !attributes[index].key.isEmpty {
+                // Arrays and lists: the encoding-only KeyValue with both fields required (same bytes).
+                let keyValue = allocate(PBPresentKeyValue.self)
+                COTLPShims_init_present_key_value(keyValue)
+                keyValue.pointee.key = bytes(attributes[index].key)
+                keyValue.pointee.value = anyValue(value)
+                pointers[index] = UnsafeMutablePointer(OpaquePointer(keyValue))
+            } else {
+                let keyValue = allocate(PBKeyValue.self)
+                COTLPShims_init_key_value(keyValue)
+                keyValue.pointee.key = bytes(attributes[index].key)
+                if let value = attributes[index].value { keyValue.pointee.value = anyValue(value) }
+                pointers[index] = keyValue
             }
         }
         return (count, pointers)
@@ -190,7 +328,7 @@ struct ProtobufCBuilder {
         let count = resource.entityRefs.count
         if count > 0 {
             let refs = message(PBEntityRef.self, count: count)
-            let pointers = arena.allocate(UnsafeMutablePointer<PBEntityRef>?.self, count: count)
+            let pointers = allocate(UnsafeMutablePointer<PBEntityRef>?.self, count: count)
             for (index, ref) in resource.entityRefs.enumerated() {
                 let refPointer = refs + index
                 COTLPShims_init_entity_ref(refPointer)
@@ -208,7 +346,7 @@ struct ProtobufCBuilder {
 
     private mutating func strings(_ strings: [String]) -> (Int, UnsafeMutablePointer<ProtobufCBinaryData>?) {
         guard !strings.isEmpty else { return (0, nil) }
-        let array = arena.allocate(ProtobufCBinaryData.self, count: strings.count)
+        let array = allocate(ProtobufCBinaryData.self, count: strings.count)
         for (index, string) in strings.enumerated() {
             array[index] = bytes(string)
             packedSizeBound &+= Self.scalarBound  // repeated members are written even when empty
@@ -239,7 +377,7 @@ struct ProtobufCBuilder {
         let resourceCount = data.resourceGroups.count
         guard resourceCount > 0 else { return request }
         let resourceGroups = message(COTLPShims_ResourceGroup.self, count: resourceCount)
-        let resourcePointers = arena.allocate(UnsafeMutablePointer<COTLPShims_ResourceGroup>?.self, count: resourceCount)
+        let resourcePointers = allocate(UnsafeMutablePointer<COTLPShims_ResourceGroup>?.self, count: resourceCount)
         for (r, group) in data.resourceGroups.enumerated() {
             let resourceGroup = resourceGroups + r
             resourceGroup.initialize(to: COTLPShims_ResourceGroup())
@@ -248,7 +386,7 @@ struct ProtobufCBuilder {
             let scopeCount = group.scopeGroups.count
             if scopeCount > 0 {
                 let scopeGroups = message(COTLPShims_ScopeGroup.self, count: scopeCount)
-                let scopePointers = arena.allocate(UnsafeMutablePointer<COTLPShims_ScopeGroup>?.self, count: scopeCount)
+                let scopePointers = allocate(UnsafeMutablePointer<COTLPShims_ScopeGroup>?.self, count: scopeCount)
                 for (s, sourceScopeGroup) in group.scopeGroups.enumerated() {
                     let scopeGroup = scopeGroups + s
                     scopeGroup.initialize(to: COTLPShims_ScopeGroup())
@@ -257,12 +395,11 @@ struct ProtobufCBuilder {
                     let itemCount = sourceScopeGroup.items.count
                     if itemCount > 0 {
                         let items = message(Item.CMessage.self, count: itemCount)
-                        let itemPointers = arena.allocate(UnsafeMutablePointer<ProtobufCMessage>?.self, count: itemCount)
-                        sourceScopeGroup.items.withUnsafeBufferPointer { buffer in
-                            for index in 0..<itemCount {
-                                Item.build(buffer[index], into: items + index, with: &self)
-                                itemPointers[index] = UnsafeMutableRawPointer(items + index).assumingMemoryBound(to: ProtobufCMessage.self)
-                            }
+                        let itemPointers = allocate(UnsafeMutablePointer<ProtobufCMessage>?.self, count: itemCount)
+                        // Through the array, not an UnsafeBufferPointer, so that each item is borrowed, not copied.
+                        for index in 0..<itemCount {
+                            Item.build(sourceScopeGroup.items[index], into: items + index, with: &self)
+                            itemPointers[index] = UnsafeMutableRawPointer(items + index).assumingMemoryBound(to: ProtobufCMessage.self)
                         }
                         scopeGroup.pointee.n_items = itemCount
                         scopeGroup.pointee.items = itemPointers

@@ -102,7 +102,7 @@ package final class OTLPRawRecordReader {
         do {
             let record: OTLPRawRecord?
             switch framing {
-            case .u32be, .varint: record = try nextPrefixed()
+            case .u32be, .varint: record = try nextPrefixed().map { take(prefix: $0.prefix, body: $0.body) }
             case .jsonl: record = try nextLine()
             case .unframed: record = try nextWhole()
             }
@@ -112,6 +112,37 @@ package final class OTLPRawRecordReader {
             finished = true
             throw error
         }
+    }
+
+    /// The next `u32be` or `varint` record read in place: its index, stream offset and message bytes, valid only
+    /// inside `body` (no copy of the record is made). `nil` at a clean end of the stream; the reader has moved
+    /// past the record when `body` runs, so an error `body` throws leaves it there. Only for prefixed framings.
+    package func withNextInPlace<R>(
+        _ body: (_ index: Int, _ streamOffset: Int, _ bytes: UnsafeRawBufferPointer) throws(OTLPReadError) -> R
+    ) throws(OTLPReadError) -> R? {
+        precondition(framing == .u32be || framing == .varint, "records are read in place only with a length prefix")
+        guard !finished else { return nil }
+        let found: (prefix: Int, body: Int)?
+        do {
+            found = try nextPrefixed()
+        } catch {
+            finished = true
+            throw error
+        }
+        guard let found else {
+            finished = true
+            return nil
+        }
+        let (recordIndex, recordOffset, from) = (index, offset, start + found.prefix)
+        start += found.prefix + found.body
+        offset += found.prefix + found.body
+        index += 1
+        // The bytes stay where they are until the next fill, which only a later read makes.
+        return try buffer.withUnsafeBytes { raw in
+            Result { () throws(OTLPReadError) in
+                try body(recordIndex, recordOffset, UnsafeRawBufferPointer(rebasing: raw[from..<(from + found.body)]))
+            }
+        }.get()
     }
 
     private func take(prefix: Int, body: Int) -> OTLPRawRecord {
@@ -129,7 +160,7 @@ package final class OTLPRawRecordReader {
 
     /// The next `u32be` or `varint` record: the prefix is decoded by ``OTLPLengthPrefix`` as its bytes
     /// arrive, and the declared length is compared with the limit before anything is read for the body.
-    private func nextPrefixed() throws(OTLPReadError) -> OTLPRawRecord? {
+    private func nextPrefixed() throws(OTLPReadError) -> (prefix: Int, body: Int)? {
         var wanted = 1
         while true {
             if try !fill(wanted) {
@@ -158,7 +189,7 @@ package final class OTLPRawRecordReader {
                 guard try fill(total) else {
                     throw error(.truncatedRecord, "length prefix declares \(declared) bytes but only \(available - prefixBytes) follow")
                 }
-                return take(prefix: prefixBytes, body: body)
+                return (prefixBytes, body)
             }
         }
     }

@@ -227,6 +227,7 @@ public final class OTLPRecordReader {
     /// Checks the next record as thoroughly as ``next()`` (framing, limits, wire format, UTF-8, kind; JSON is
     /// parsed) without building the model for protobuf records. Returns its item count, `nil` at the end.
     package func validateNext() throws(OTLPReadError) -> (index: Int, items: Int)? {
+        if let signal, readsInPlace { return try validateNextInPlace(as: signal) }
         guard let raw = try nextRaw() else { return nil }
         let checked = try check(raw)
         return (raw.index, checked.items)
@@ -240,6 +241,33 @@ public final class OTLPRecordReader {
         return OTLPCheckedRecord(
             index: raw.index, streamOffset: raw.streamOffset, bytes: raw.bytes, signal: checked.signal, itemCount: checked.items,
             isJSON: isJSON(raw))
+    }
+
+    /// Whether the next record can be checked where it lies in the read buffer: a length-prefixed protobuf
+    /// record (not a zstd one), with nothing read ahead or pending before it.
+    private var readsInPlace: Bool {
+        (framing == .u32be || framing == .varint) && !zstdRecords && readAhead.isEmpty && startFault == nil
+            && readAheadFault == nil
+    }
+
+    /// ``validateNext()`` for a record checked in place (no copy of it is made); the signal is known.
+    private func validateNextInPlace(as signal: OTLPSignal) throws(OTLPReadError) -> (index: Int, items: Int)? {
+        guard !finished else { return nil }
+        do {
+            let checked = try records.withNextInPlace { (index, streamOffset, bytes) throws(OTLPReadError) in
+                let items = try located(index: index, streamOffset: streamOffset) { () throws(OTLPReadError) in
+                    try decoder.checkAndUnpack(bytes, as: signal, arena: arena)
+                }
+                return (index, items)
+            }
+            if checked == nil { finished = true }
+            return checked
+        } catch {
+            finished = true
+            var located = error
+            if located.recordIndex == nil { located.recordIndex = records.recordsRead }
+            throw located
+        }
     }
 
     private func check(_ raw: OTLPRawRecord) throws(OTLPReadError) -> (signal: OTLPSignal, items: Int) {
@@ -364,6 +392,13 @@ public final class OTLPRecordReader {
     static let ratioGraceBytes = 16 << 20
 
     private func located<T>(_ raw: OTLPRawRecord, _ body: () throws(OTLPReadError) -> T) throws(OTLPReadError) -> T {
+        try located(index: raw.index, streamOffset: raw.streamOffset, body)
+    }
+
+    /// `body`'s error located at the record `index` that starts at `streamOffset`; the reader ends with it.
+    private func located<T>(
+        index: Int, streamOffset: Int, _ body: () throws(OTLPReadError) -> T
+    ) throws(OTLPReadError) -> T {
         do {
             return try body()
         } catch {
@@ -372,8 +407,8 @@ public final class OTLPRecordReader {
             if located.offsetIn == .record, let inner = located.byteOffset, inner > 0 {
                 located.message += " (at byte \(inner) of the record)"
             }
-            located.recordIndex = raw.index
-            located.byteOffset = raw.streamOffset
+            located.recordIndex = index
+            located.byteOffset = streamOffset
             located.offsetIn = .stream
             throw located
         }

@@ -74,10 +74,10 @@ extension OTLPExportResponse {
     private func packed<Response: ProtobufCResponse>(
         as type: Response.Type, arena: ProtobufCArena, builder: inout ProtobufCBuilder
     ) -> [UInt8] {
-        let response = arena.allocate(Response.self)
+        let response = builder.allocate(Response.self)
         Response.initialize(response)
         if !isFullSuccess {
-            let partial = arena.allocate(Response.Partial.self)
+            let partial = builder.allocate(Response.Partial.self)
             Response.initialize(partial)
             partial.pointee[keyPath: Response.rejectedItems] = rejectedItems
             partial.pointee[keyPath: Response.errorMessage] = builder.bytes(errorMessage)

@@ -42,14 +42,14 @@ extension OTLPRPCStatus {
         let arena = ProtobufCArena(minimumChunkSize: 1024)
         var builder = ProtobufCBuilder(arena: arena)
         return withExtendedLifetime(arena) {
-            let status = arena.allocate(PBRPCStatus.self)
+            let status = builder.allocate(PBRPCStatus.self)
             google__rpc__status__init(status)
             status.pointee.code = code
             status.pointee.message = builder.bytes(message)
             if !detailTypeURLs.isEmpty {
-                let details = arena.allocate(UnsafeMutablePointer<PBProtobufAny>?.self, count: detailTypeURLs.count)
+                let details = builder.allocate(UnsafeMutablePointer<PBProtobufAny>?.self, count: detailTypeURLs.count)
                 for (index, typeURL) in detailTypeURLs.enumerated() {
-                    let detail = arena.allocate(PBProtobufAny.self)
+                    let detail = builder.allocate(PBProtobufAny.self)
                     google__protobuf__any__init(detail)
                     detail.pointee.type_url = builder.bytes(typeURL)
                     details[index] = detail

@@ -1,3 +1,4 @@
+import OTLPTestSupport
 import Testing
 @testable import OTLPWire
 
@@ -89,6 +90,35 @@ struct OTLPEncoderTests {
         try roundTrip(
             OTLPTracesData(
                 resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), items: [span(name: "v", attributes: attributes)]))
+    }
+
+    @Test("a string, boolean, integer, double, bytes or empty value is packed by the encoder itself as protobuf defines it")
+    func packedValues() {
+        let key = OTLPProtobufBytes.field(1, Array("k".utf8))
+        let cases: [(OTLPAttributeValue, [UInt8])] = [
+            (.string(""), OTLPProtobufBytes.field(1, [])),
+            (.string("é🚀"), OTLPProtobufBytes.field(1, Array("é🚀".utf8))),
+            (.string(String(repeating: "x", count: 200)), OTLPProtobufBytes.field(1, [UInt8](repeating: 0x78, count: 200))),
+            (.bool(false), OTLPProtobufBytes.varintField(2, 0)), (.bool(true), OTLPProtobufBytes.varintField(2, 1)),
+            (.int(0), OTLPProtobufBytes.varintField(3, 0)), (.int(300), OTLPProtobufBytes.varintField(3, 300)),
+            (.int(.min), OTLPProtobufBytes.varintField(3, UInt64(bitPattern: .min))),
+            (.int(-1), OTLPProtobufBytes.varintField(3, .max)),
+            (.double(-0.0), OTLPProtobufBytes.fixed64Field(4, (-0.0).bitPattern)),
+            (.double(.pi), OTLPProtobufBytes.fixed64Field(4, Double.pi.bitPattern)),
+            (.bytes([]), OTLPProtobufBytes.field(7, [])), (.bytes([0, 0xFF]), OTLPProtobufBytes.field(7, [0, 0xFF])),
+            (.empty, []),
+        ]
+        for (value, anyValue) in cases {
+            let keyValue = key + OTLPProtobufBytes.field(2, anyValue)
+            let encoded = OTLPEncoder().encode(
+                OTLPTracesData(
+                    resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
+                    items: [span(name: "v", attributes: [OTLPAttribute("k", value)])]))
+            // The span's attributes field (9) holds exactly these KeyValue bytes.
+            let field = OTLPProtobufBytes.field(9, keyValue)
+            let found = encoded.indices.contains { start in encoded[start...].starts(with: field) }
+            #expect(found, "\(value)")
+        }
     }
 
     @Test("nesting at the decoder's limit encodes, and one level more is refused on decoding")

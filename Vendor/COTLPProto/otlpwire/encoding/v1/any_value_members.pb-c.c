@@ -277,6 +277,51 @@ void   otlpwire__encoding__v1__key_value__free_unpacked
   assert(message->base.descriptor == &otlpwire__encoding__v1__key_value__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   otlpwire__encoding__v1__packed_key_value__init
+                     (Otlpwire__Encoding__V1__PackedKeyValue         *message)
+{
+  static const Otlpwire__Encoding__V1__PackedKeyValue init_value = OTLPWIRE__ENCODING__V1__PACKED_KEY_VALUE__INIT;
+  *message = init_value;
+}
+size_t otlpwire__encoding__v1__packed_key_value__get_packed_size
+                     (const Otlpwire__Encoding__V1__PackedKeyValue *message)
+{
+  assert(message->base.descriptor == &otlpwire__encoding__v1__packed_key_value__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t otlpwire__encoding__v1__packed_key_value__pack
+                     (const Otlpwire__Encoding__V1__PackedKeyValue *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &otlpwire__encoding__v1__packed_key_value__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t otlpwire__encoding__v1__packed_key_value__pack_to_buffer
+                     (const Otlpwire__Encoding__V1__PackedKeyValue *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &otlpwire__encoding__v1__packed_key_value__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Otlpwire__Encoding__V1__PackedKeyValue *
+       otlpwire__encoding__v1__packed_key_value__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Otlpwire__Encoding__V1__PackedKeyValue *)
+     protobuf_c_message_unpack (&otlpwire__encoding__v1__packed_key_value__descriptor,
+                                allocator, len, data);
+}
+void   otlpwire__encoding__v1__packed_key_value__free_unpacked
+                     (Otlpwire__Encoding__V1__PackedKeyValue *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &otlpwire__encoding__v1__packed_key_value__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor otlpwire__encoding__v1__string_any_value__field_descriptors[1] =
 {
   {
@@ -516,5 +561,56 @@ const ProtobufCMessageDescriptor otlpwire__encoding__v1__key_value__descriptor =
   otlpwire__encoding__v1__key_value__field_indices_by_name,
   1,  otlpwire__encoding__v1__key_value__number_ranges,
   (ProtobufCMessageInit) otlpwire__encoding__v1__key_value__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor otlpwire__encoding__v1__packed_key_value__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_REQUIRED,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Otlpwire__Encoding__V1__PackedKeyValue, key),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_REQUIRED,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Otlpwire__Encoding__V1__PackedKeyValue, value),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned otlpwire__encoding__v1__packed_key_value__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange otlpwire__encoding__v1__packed_key_value__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor otlpwire__encoding__v1__packed_key_value__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "otlpwire.encoding.v1.PackedKeyValue",
+  "PackedKeyValue",
+  "Otlpwire__Encoding__V1__PackedKeyValue",
+  "otlpwire.encoding.v1",
+  sizeof(Otlpwire__Encoding__V1__PackedKeyValue),
+  2,
+  otlpwire__encoding__v1__packed_key_value__field_descriptors,
+  otlpwire__encoding__v1__packed_key_value__field_indices_by_name,
+  1,  otlpwire__encoding__v1__packed_key_value__number_ranges,
+  (ProtobufCMessageInit) otlpwire__encoding__v1__packed_key_value__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

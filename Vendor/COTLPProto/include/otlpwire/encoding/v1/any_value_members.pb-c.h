@@ -22,6 +22,7 @@ typedef struct Otlpwire__Encoding__V1__IntAnyValue Otlpwire__Encoding__V1__IntAn
 typedef struct Otlpwire__Encoding__V1__DoubleAnyValue Otlpwire__Encoding__V1__DoubleAnyValue;
 typedef struct Otlpwire__Encoding__V1__BytesAnyValue Otlpwire__Encoding__V1__BytesAnyValue;
 typedef struct Otlpwire__Encoding__V1__KeyValue Otlpwire__Encoding__V1__KeyValue;
+typedef struct Otlpwire__Encoding__V1__PackedKeyValue Otlpwire__Encoding__V1__PackedKeyValue;
 
 
 /* --- enums --- */
@@ -93,6 +94,22 @@ struct  Otlpwire__Encoding__V1__KeyValue
 #define OTLPWIRE__ENCODING__V1__KEY_VALUE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&otlpwire__encoding__v1__key_value__descriptor) \
     , {0,NULL}, NULL }
+
+
+/*
+ * A KeyValue whose value the encoder packed itself (an AnyValue's bytes, or a stand-in's above): the same
+ * bytes as opentelemetry.proto.common.v1.KeyValue, since a length-delimited field holds a message's bytes and
+ * a `bytes` value alike. protobuf-c then copies the value instead of sizing and packing a sub-message for it.
+ */
+struct  Otlpwire__Encoding__V1__PackedKeyValue
+{
+  ProtobufCMessage base;
+  ProtobufCBinaryData key;
+  ProtobufCBinaryData value;
+};
+#define OTLPWIRE__ENCODING__V1__PACKED_KEY_VALUE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&otlpwire__encoding__v1__packed_key_value__descriptor) \
+    , {0,NULL}, {0,NULL} }
 
 
 /* Otlpwire__Encoding__V1__StringAnyValue methods */
@@ -209,6 +226,25 @@ Otlpwire__Encoding__V1__KeyValue *
 void   otlpwire__encoding__v1__key_value__free_unpacked
                      (Otlpwire__Encoding__V1__KeyValue *message,
                       ProtobufCAllocator *allocator);
+/* Otlpwire__Encoding__V1__PackedKeyValue methods */
+void   otlpwire__encoding__v1__packed_key_value__init
+                     (Otlpwire__Encoding__V1__PackedKeyValue         *message);
+size_t otlpwire__encoding__v1__packed_key_value__get_packed_size
+                     (const Otlpwire__Encoding__V1__PackedKeyValue   *message);
+size_t otlpwire__encoding__v1__packed_key_value__pack
+                     (const Otlpwire__Encoding__V1__PackedKeyValue   *message,
+                      uint8_t             *out);
+size_t otlpwire__encoding__v1__packed_key_value__pack_to_buffer
+                     (const Otlpwire__Encoding__V1__PackedKeyValue   *message,
+                      ProtobufCBuffer     *buffer);
+Otlpwire__Encoding__V1__PackedKeyValue *
+       otlpwire__encoding__v1__packed_key_value__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   otlpwire__encoding__v1__packed_key_value__free_unpacked
+                     (Otlpwire__Encoding__V1__PackedKeyValue *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Otlpwire__Encoding__V1__StringAnyValue_Closure)
@@ -229,6 +265,9 @@ typedef void (*Otlpwire__Encoding__V1__BytesAnyValue_Closure)
 typedef void (*Otlpwire__Encoding__V1__KeyValue_Closure)
                  (const Otlpwire__Encoding__V1__KeyValue *message,
                   void *closure_data);
+typedef void (*Otlpwire__Encoding__V1__PackedKeyValue_Closure)
+                 (const Otlpwire__Encoding__V1__PackedKeyValue *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -241,6 +280,7 @@ extern const ProtobufCMessageDescriptor otlpwire__encoding__v1__int_any_value__d
 extern const ProtobufCMessageDescriptor otlpwire__encoding__v1__double_any_value__descriptor;
 extern const ProtobufCMessageDescriptor otlpwire__encoding__v1__bytes_any_value__descriptor;
 extern const ProtobufCMessageDescriptor otlpwire__encoding__v1__key_value__descriptor;
+extern const ProtobufCMessageDescriptor otlpwire__encoding__v1__packed_key_value__descriptor;
 
 PROTOBUF_C__END_DECLS
 
