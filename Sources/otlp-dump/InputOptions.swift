@@ -98,20 +98,20 @@ struct InputOptions: ParsableArguments {
 
     /// A directory's file names in the order their records were written: by name, except that a rotating
     /// output's files come oldest first, `traces.3.u32be.bin`, `traces.2.u32be.bin`, `traces.1.u32be.bin`,
-    /// then `traces.u32be.bin` (rotated files are numbered as logrotate does, 1 the newest; in byte order the
-    /// current file came last and `traces.10` before `traces.2`).
+    /// then `traces.u32be.bin` (in byte order the current file came last and `traces.10` before `traces.2`).
+    /// A name is a rotated file only when the output's current file is among `names` too and the file output
+    /// would give it that name (``OTLPRotatedFileName``: the number just before the extension, 1 the newest),
+    /// so a date or a number in a name (`traces.20261125.u32be.bin`, `app.42.u32be.bin`) is not a rotation.
     static func oldestFirst(_ names: [String]) -> [String] {
+        let present = Set(names)
         let keyed = names.map { name -> (base: [UInt8], age: Int, name: [UInt8]) in
             let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-            // The rotation number: the first part after the stem that is a decimal number without leading zeros.
-            for index in parts.indices.dropFirst() {
-                let part = parts[index]
-                guard let first = part.first, first != "0", part.utf8.count <= 18, part.allSatisfy({ $0.isASCII && $0.isNumber }),
-                    let number = Int(part)
-                else { continue }
+            for index in parts.indices.dropFirst().reversed() {
                 var base = parts
                 base.remove(at: index)
-                return (Array(base.joined(separator: ".").utf8), number, Array(name.utf8))
+                let current = base.joined(separator: ".")
+                guard present.contains(current), let number = OTLPRotatedFileName(path: current).index(ofName: name) else { continue }
+                return (Array(current.utf8), number, Array(name.utf8))
             }
             return (Array(name.utf8), 0, Array(name.utf8))
         }

@@ -64,4 +64,19 @@ struct InputOptionsTests {
         #expect(result.status == 64, "\(result.stderr)")
         #expect(throws: (any Error).self) { try InputOptions.parse([option.former, "9"]) }
     }
+
+    @Test(
+        "a number in a name is a rotation only where the file output puts one, beside its current file: dates stay in name order, app.42's rotations are app.42.N"
+    )
+    func numbersThatAreNotRotations() throws {
+        #expect(
+            InputOptions.oldestFirst(["traces.20261127.u32be.bin", "traces.20261125.u32be.bin", "traces.20261126.u32be.bin"])
+                == ["traces.20261125.u32be.bin", "traces.20261126.u32be.bin", "traces.20261127.u32be.bin"])
+        #expect(
+            InputOptions.oldestFirst(["app.42.u32be.bin", "app.42.1.u32be.bin", "app.42.10.u32be.bin", "app.42.2.u32be.bin"])
+                == ["app.42.10.u32be.bin", "app.42.2.u32be.bin", "app.42.1.u32be.bin", "app.42.u32be.bin"])
+        #expect(
+            InputOptions.oldestFirst(["logs.u32be.bin.gz", "logs.2.u32be.bin.gz", "logs.1.u32be.bin.gz", "logs.01.u32be.bin.gz"])
+                == ["logs.01.u32be.bin.gz", "logs.2.u32be.bin.gz", "logs.1.u32be.bin.gz", "logs.u32be.bin.gz"])
+    }
 }

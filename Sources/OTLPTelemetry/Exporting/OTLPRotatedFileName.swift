@@ -14,7 +14,7 @@
 /// | `app.v2.jsonl` | `app.v2.1.jsonl` |
 /// | `spans.data` | `spans.1.data` |
 /// | `spans` | `spans.1` |
-struct OTLPRotatedFileName: Equatable, Sendable {
+package struct OTLPRotatedFileName: Equatable, Sendable {
     /// The folder part of the path, with its trailing slash (empty for a bare file name).
     let directory: String
     /// The file name before the extension.
@@ -27,7 +27,7 @@ struct OTLPRotatedFileName: Equatable, Sendable {
         "u32be", "varint", "jsonl", "ndjson", "json", "bin", "pb", "binpb", "proto", "otlp", "gz", "zst",
     ]
 
-    init(path: String) {
+    package init(path: String) {
         let slash = path.lastIndex(of: "/")
         directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { path[path.index(after: $0)...] } ?? path[...]
@@ -52,7 +52,7 @@ struct OTLPRotatedFileName: Equatable, Sendable {
 
     /// The number of a rotated file named `name` (a name in ``directory``), or `nil` when `name` is not one:
     /// exactly `STEM.N.EXT` with `N` a decimal number from 1 to `Int.max` written without leading zeros.
-    func index(ofName name: String) -> Int? {
+    package func index(ofName name: String) -> Int? {
         let prefix = stem + "."
         guard name.hasPrefix(prefix), name.hasSuffix(fileExtension), name.utf8.count > prefix.utf8.count + fileExtension.utf8.count
         else { return nil }
