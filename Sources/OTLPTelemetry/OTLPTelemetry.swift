@@ -228,7 +228,18 @@ public final class OTLPTelemetry: Sendable {
         // Spans the previous process may have exported just before it died are looked for in the file output.
         let output = configuration.traces.path.flatMap { ["-", "stdout", "stderr"].contains($0) ? nil : $0 }
         let (recovery, spans) = try spanJournal.open(directory: directory, outputPath: output)
+        guard !spans.isEmpty else { return recovery }
         for span in spans { spanStage.onEnd(span) }
+        // Exported now, not with the first batch or at shutdown: a process that crashes again soon after its
+        // start (a crash loop) would otherwise keep them in the journal until it fills, and its newest
+        // launches would not be journaled (regression). A file output or a spool takes them at once; a
+        // collector may take a timeout, so the start does not wait for it.
+        if output != nil || configuration.otlp?.spool != nil {
+            spanStage.forceFlush()
+        } else {
+            let stage = spanStage
+            Thread { stage.forceFlush() }.start()
+        }
         return recovery
     }
 

@@ -106,6 +106,10 @@ struct DemoCrashTests {
         let second = try OTLPProcess.run(Self.demo, ["--deterministic", "--crash-at", "launch.auth_routing", "out"], in: directory)
         #expect(second.status == SIGKILL, "\(second.errors)")
         #expect(second.output.contains("the previous run ended before exporting"), "\(second.output)")
+        // What it recovered was exported at its start, before its own crash (a crash loop filled the journal
+        // with recovered spans exported only at shutdown, and the newest launches were not journaled).
+        let written = try Self.spans(directory.appendingPathComponent("out/traces.u32be.bin").path)
+        #expect(written.contains { $0.span.status?.message == "the process ended before the span ended" }, "\(written.count) spans")
     }
 
     @Test("--crash-at with a phase the demo cannot crash in is a usage error that creates nothing")
