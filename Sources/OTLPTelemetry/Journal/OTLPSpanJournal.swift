@@ -79,6 +79,8 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     private var heartbeatScheduled = false
     private var reportedFailure = false
     private var _refusedSpans = 0
+    /// New spans not journaled because their first record could not be written (reported with the error).
+    private var _unwrittenSpans = 0
     private var _writeErrors = 0
     /// The tag every span journaled here carries to the export stage.
     package private(set) var tag: OTLPSpanJournalTag!
@@ -102,7 +104,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     /// Whether the journal is open (spans are journaled).
     package var isOpen: Bool { lock.withLock { descriptor >= 0 } }
     /// Spans not journaled because the journal was full (or a record too large).
-    package var refusedSpans: Int { lock.withLock { _refusedSpans } }
+    package var refusedSpans: Int { lock.withLock { _refusedSpans + _unwrittenSpans } }
     /// Writes that failed (each reported once to the diagnostics hook, the first time).
     package var writeErrors: Int { lock.withLock { _writeErrors } }
     /// Spans held: started or ended and not yet exported.
@@ -203,7 +205,14 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         }
         if fileBytes + bytes.count > settings.maxFileBytes { compact() }
         guard append(bytes) else {
-            if isNew { _refusedSpans += 1 }
+            if isNew {
+                _unwrittenSpans += 1
+            } else if kind != .started, var entry = live[key], entry.isOpen {
+                // The span ended; only its record could not be written: it is not "open at shutdown".
+                entry.isOpen = false
+                _ = setLive(key, entry)
+                openCount -= 1
+            }
             return false
         }
         let isOpen = kind == .started
@@ -470,6 +479,11 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         if _refusedSpans > 0 {
             diagnostics(
                 "OTLPWire telemetry: \(_refusedSpans) spans were not journaled: the span journal \(path) was full (spans not yet exported filled half its \(settings.maxFileBytes) bytes)"
+            )
+        }
+        if _unwrittenSpans > 0 {
+            diagnostics(
+                "OTLPWire telemetry: \(_unwrittenSpans) spans were not journaled: writing the span journal \(path) failed (the first error was reported)"
             )
         }
         let unended = live.filter { $0.value.isOpen }

@@ -7,6 +7,10 @@ import Tracing
 
 @testable import OTLPTelemetry
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The open-span journal in one process: what is written, what a next start recovers, and hostile files.
 @Suite("Open-span journal")
 struct OTLPSpanJournalTests {
@@ -20,8 +24,12 @@ struct OTLPSpanJournalTests {
         let tracer: OTLPTracer
         let sink = ControllableSink()
 
-        init(directory: String, clock: OTLPManualClock, exports: Bool = true, settings: OTLPSpanJournal.Settings = .default) throws {
-            journal = OTLPSpanJournal(resource: OTLPSpanJournalTests.resource, durability: .flush, clock: clock, settings: settings)
+        init(
+            directory: String, clock: OTLPManualClock, exports: Bool = true, settings: OTLPSpanJournal.Settings = .default,
+            diagnostics: @escaping @Sendable (String) -> Void = { _ in }
+        ) throws {
+            journal = OTLPSpanJournal(
+                resource: OTLPSpanJournalTests.resource, durability: .flush, clock: clock, settings: settings, diagnostics: diagnostics)
             _ = try journal.open(directory: directory)
             if !exports { sink.failure = .system("the exporter refuses", errno: EIO) }
             let counters = OTLPTelemetryCounters()
@@ -310,6 +318,32 @@ struct OTLPSpanJournalTests {
         #expect(writer.journal.refusedSpans == refused && writer.journal.heldSpans == 1)
         writer.end(again, at: clock)
         writer.journal.close()
+    }
+
+    @Test(
+        "a journal on a full disk: the spans not journaled are said to be unwritten (not \"full\"), and spans that ended are not called open at shutdown"
+    )
+    func fullDisk() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mountPoint = directory.appendingPathComponent("tiny").path
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        guard mount("tmpfs", mountPoint, "tmpfs", 0, "size=8k") == 0 else {
+            Issue.record("cannot mount a tmpfs (needs root): \(String(cString: strerror(errno)))")
+            return
+        }
+        defer { umount(mountPoint) }
+        let clock = OTLPManualClock()
+        let messages = Messages()
+        let writer = try Writer(directory: mountPoint, clock: clock, exports: false, diagnostics: messages.add)
+        var spans: [OTLPTracingSpan] = []
+        for index in 0..<200 { spans.append(writer.start("span \(index) " + String(repeating: "x", count: 200), at: clock)) }
+        for span in spans { writer.end(span, at: clock) }
+        writer.journal.close()
+        #expect(writer.journal.writeErrors > 0 && writer.journal.refusedSpans > 0)
+        #expect(messages.all.contains { $0.contains("No space left on device") }, "\(messages.all)")
+        #expect(messages.all.contains { $0.contains("writing the span journal") && $0.contains("failed") }, "\(messages.all)")
+        #expect(!messages.all.contains { $0.contains("was full") || $0.contains("still open at shutdown") }, "\(messages.all)")
     }
 
     /// Writes `bytes` as the journal, recovers, and returns what was recovered and said.
