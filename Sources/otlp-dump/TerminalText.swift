@@ -31,8 +31,10 @@ enum TerminalText {
         return String(out)
     }
 
-    /// C0 controls (U+0000–U+001F), DEL (U+007F), C1 controls (U+0080–U+009F), `"` and `\`.
+    /// C0 controls (U+0000–U+001F), DEL (U+007F), C1 controls (U+0080–U+009F), format characters
+    /// (bidirectional overrides such as U+202E, which reorder what a terminal shows, zero-width ones), `"` and `\`.
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\"" || scalar == "\\"
+            || (scalar.value >= 0xA0 && scalar.properties.generalCategory == .format)
     }
 }

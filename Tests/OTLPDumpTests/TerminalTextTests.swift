@@ -2,12 +2,14 @@ import Foundation
 import Testing
 import OTLPTestSupport
 
-/// Text from the input never reaches a terminal raw: control characters (C0, DEL, C1) in any field otlp-dump
+/// Text from the input never reaches a terminal raw: control and format characters (C0, DEL, C1, bidirectional
+/// overrides) in any field otlp-dump
 /// prints, in the tree, in `stats` and in error messages, are escaped.
 @Suite("otlp-dump terminal safety")
 struct TerminalTextTests {
-    /// ESC ] 0 ; title BEL, a carriage return and a fake line, and CSI in its one-character C1 form.
-    static let hostile = #"\u001b]0;pwned\u0007\r\nfake: valid\u009b2J\u007f"#
+    /// ESC ] 0 ; title BEL, a carriage return and a fake line, CSI in its one-character C1 form, and a
+    /// right-to-left override (U+202E) that reorders what follows it on the screen.
+    static let hostile = #"\u001b]0;pwned\u0007\r\nfake: valid\u009b2J\u007f\u202etxt.exe"#
 
     static let logs =
         #"{"resourceLogs":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"svc\#(hostile)"}}]},"scopeLogs":[{"scope":{"name":"s\#(hostile)","version":"1\#(hostile)"},"logRecords":[{"timeUnixNano":"1","severityText":"SEV\#(hostile)","eventName":"ev\#(hostile)","body":{"stringValue":"b"}}],"schemaUrl":"https://x\#(hostile)"}],"schemaUrl":"https://r\#(hostile)"}]}"#
@@ -16,7 +18,9 @@ struct TerminalTextTests {
 
     /// No control character other than the line ends of the output itself.
     static func isTerminalSafe(_ text: String) -> Bool {
-        !text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) }
+        !text.unicodeScalars.contains {
+            ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0.properties.generalCategory == .format
+        }
     }
 
     static func write(_ text: String) throws -> String {

@@ -34,6 +34,9 @@ struct ZstdError: Error, Sendable, Hashable, CustomStringConvertible {
         switch ZSTD_ErrorCode(rawValue: errorCode) {
         case ZSTD_error_prefix_unknown: .notAFrame
         case ZSTD_error_frameParameter_windowTooLarge: .tooLarge
+        // Streaming decompression sizes its output itself: a frame that still finds it too small contradicts
+        // its own header (a damaged content size), not the caller.
+        case ZSTD_error_dstSize_tooSmall where function == "ZSTD_decompressStream": .corrupt
         // What the caller or the machine caused; every other code comes from the data (corruption, checksum,
         // an entropy table or a header field out of range, a dictionary the frame names).
         case ZSTD_error_GENERIC, ZSTD_error_memory_allocation, ZSTD_error_workSpace_tooSmall, ZSTD_error_stage_wrong,

@@ -142,6 +142,15 @@ struct ZstdReadingTests {
         #expect(notFrame.error?.recordIndex == 1)
     }
 
+    @Test("a zstd record whose frame contradicts its own content size is zstd_corrupt (data), not io_error (regression: exit 2)")
+    func frameContentSizeTooSmall() throws {
+        let regressions = SharedVectors.root.deletingLastPathComponent().appendingPathComponent("regressions")
+        let bytes = Array(try Data(contentsOf: regressions.appendingPathComponent("zstd-record-content-size-too-small.u32be.bin")))
+        let read = StreamInputs.read(bytes)
+        #expect(read.error?.code == .zstdCorrupt, "\(String(describing: read.error))")
+        #expect(read.error?.recordIndex == 0)
+    }
+
     @Test("zstd records over the limits: a record past maxRecordBytes, the file past maxDecompressedBytes or the ratio")
     func recordLimits() throws {
         let bytes = try Self.written(Self.tracePayloads, framing: .u32be, zstd: true)
