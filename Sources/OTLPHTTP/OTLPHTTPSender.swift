@@ -250,6 +250,15 @@ package final class OTLPHTTPSender: Sendable {
             case .answered(let status, let headers, let answer, let bodyTooLong):
                 let contentType = headers.first(name: "content-type") ?? ""
                 if (200..<300).contains(status) {
+                    // An HTML page is what a proxy, a login page or a web server at the wrong URL answers, never
+                    // an OTLP collector: not delivered (regression: counted as accepted).
+                    if Self.mediaType(of: contentType) == "text/html", let answer, answer.readableBytes > 0 {
+                        return Result(
+                            outcome: .failed(
+                                reason:
+                                    "HTTP \(status) with an HTML page, not an OTLP answer: is this an OTLP/HTTP endpoint (not a proxy's or login page)?"
+                            ), attempts: attempts)
+                    }
                     return Result(
                         outcome: Self.accepted(answer, contentType: contentType, signal: signal, bodyTooLong: bodyTooLong),
                         attempts: attempts)

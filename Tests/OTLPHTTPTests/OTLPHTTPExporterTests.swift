@@ -196,6 +196,23 @@ struct OTLPHTTPExporterTests {
         #expect(messages.all.count == 1 && messages.all[0].contains("3 log records rejected: 3 log records too old"))
     }
 
+    @Test("a 200 with an HTML page (a proxy's or login page) is not delivered: counted export_failed, reported (regression: accepted)")
+    func htmlPageIsNotAnAnswer() throws {
+        let answer = OTLPTestCollector.Answer(
+            status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Array("<html>Sign in</html>".utf8))
+        let collector = try OTLPTestCollector(answers: [answer])
+        defer { collector.removeRecords() }
+        let counters = OTLPTelemetryCounters()
+        let messages = Messages()
+        let exporter = OTLPHTTPExporter<OTLPScopedSpan>(
+            endpoint: Data_.endpoint(collector.endpoint), resource: Data_.resource, counters: counters, diagnostics: messages.add)
+        #expect(!exporter.export(Data_.spans(3)))
+        exporter.shutdown()
+        collector.stop()
+        #expect(counters.snapshot.spansDropped == [.exportFailed: 3] && counters.snapshot.spansExported == 0)
+        #expect(messages.all.first?.contains("HTML page, not an OTLP answer") == true, "\(messages.all)")
+    }
+
     @Test("a server that accepts the connection and never answers: given up at the timeout, counted, reported")
     func hangingServer() throws {
         let collector = try OTLPTestCollector(answers: [.hang, .hang, .hang])
