@@ -166,6 +166,17 @@ struct SendCommand: ParsableCommand {
                 throw ValidationError("--spool keeps its own checkpoint in the spool: --checkpoint is for files")
             }
         }
+        // A TLS file given here must be readable now: a usage error naming the option (it was reported as the
+        // collector being unreachable, exit 3, under the library's variable names).
+        for (option, path) in [("--certificate", certificate), ("--client-certificate", clientCertificate), ("--client-key", clientKey)] {
+            guard let path else { continue }
+            guard let found = OTLPFileStatus.reached(by: path) else {
+                throw ValidationError("\(option) \(TerminalText.escaped(path)): no such file")
+            }
+            guard found.isRegularFile, FileManager.default.isReadableFile(atPath: path) else {
+                throw ValidationError("\(option) \(TerminalText.escaped(path)): not a readable file")
+            }
+        }
         for header in headers where !header.contains("=") {
             // The value may be a secret (a bare token): the message never repeats it.
             throw ValidationError("--header must be NAME=VALUE; got a value without \"=\" (not shown: it may be a secret)")

@@ -135,6 +135,20 @@ struct SendCommandTests {
     }
 
     @Test(
+        "a TLS file option naming a missing or unreadable file is a usage error naming the option (regression: exit 3, 'collector unreachable')"
+    )
+    func tlsFileOptionUnreadable() throws {
+        let path = Self.framed.appendingPathComponent("traces-mixed.u32be.bin").path
+        for (option, file) in [
+            ("--certificate", "/nonexistent/ca.pem"), ("--client-key", "/"), ("--client-certificate", "/nonexistent/c.pem"),
+        ] {
+            let result = try OTLPDumpRunner.run(["send", path, "--endpoint", "https://127.0.0.1:9", option, file])
+            #expect(result.status == 64, "\(option): \(result.stderr)")
+            #expect(result.stderr.contains(option) && result.stderr.contains(file), "\(result.stderr)")
+        }
+    }
+
+    @Test(
         "secrets never leave the process: the endpoint's query, --header values (a bare token, too) and user-info appear in no output, whatever the outcome"
     )
     func secretsRedacted() throws {
