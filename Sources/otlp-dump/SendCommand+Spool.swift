@@ -65,6 +65,7 @@ extension SendCommand {
             }
             let sender = OTLPHTTPSender(signal: signal, endpoint: endpoint)
             defer { sender.shutdown() }
+            tally.signalsPosted.insert(signal)
             let uploader = OTLPSpoolUploader(queue: queue, sender: sender, counters: counters, diagnostics: messages.append)
             upload: while true {
                 switch uploader.uploadNext() {

@@ -149,9 +149,8 @@ struct SendCommand: ParsableCommand {
     /// records (the base endpoint with its signal's path, not the endpoint as given), else the endpoint.
     func postedTo(_ tally: SendTally) -> String {
         let configuration = exporterConfiguration
-        let urls = [(OTLPSignal.traces, tally.spans), (.logs, tally.logRecords)].compactMap { signal, items in
-            items > 0
-                ? configuration.resolved(for: signal).map { OTLPExporterConfiguration.Resolved.redacted(url: $0.url.absoluteString) } : nil
+        let urls = [OTLPSignal.traces, .logs].filter(tally.signalsPosted.contains).compactMap { signal in
+            configuration.resolved(for: signal).map { OTLPExporterConfiguration.Resolved.redacted(url: $0.url.absoluteString) }
         }
         return urls.isEmpty ? redactedEndpoint : urls.joined(separator: " and ")
     }
@@ -266,6 +265,7 @@ struct SendCommand: ParsableCommand {
                         throw ValidationError("--endpoint: not an absolute http or https URL: \(TerminalText.escaped(redactedEndpoint))")
                     }
                     senders[signal] = sender
+                    tally.signalsPosted.insert(signal)
                     let result = sender.send(body)
                     // Only a 413 needs the record decoded (its halves are sent in turn).
                     let payload: () -> OTLPPayload? = {
@@ -350,6 +350,8 @@ extension SendCommand {
 
 /// What `send` sent, and what became of it.
 struct SendTally {
+    /// The signals whose records were posted (accepted or not): the summary names their URLs.
+    var signalsPosted: Set<OTLPSignal> = []
     var records = 0
     var spans = 0
     var logRecords = 0

@@ -114,6 +114,8 @@ struct SendCommandTests {
         #expect(result.stderr.contains("HTTP \(statusCode)") && result.stderr.contains("stopping"), "\(result.stderr)")
         #expect(!result.stderr.contains("SECRET-PASSWORD"), "\(result.stderr)")
         #expect(collector.requests.count == 1)
+        // The summary names the URL posted to, which is what "check its path" is about (it named the base URL).
+        #expect(result.stdout.contains("at \(collector.endpoint)/v1/traces"), "\(result.stdout)")
     }
 
     @Test(
