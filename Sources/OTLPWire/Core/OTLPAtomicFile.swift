@@ -36,7 +36,13 @@ package enum OTLPAtomicFile {
             throw error
         }
         close(descriptor)
-        try OTLPSystemCall.check("cannot rename \(temporary) to \(path)") { rename(temporary, path) }
+        do throws(OTLPWriteError) {
+            try OTLPSystemCall.check("cannot rename \(temporary) to \(path)") { rename(temporary, path) }
+        } catch {
+            // The old file stays as it was; the new content is not left beside it (regression: PATH.tmp remained).
+            unlink(temporary)
+            throw error
+        }
         if syncing { try syncDirectory(containing: path) }
     }
 

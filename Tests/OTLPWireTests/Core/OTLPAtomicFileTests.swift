@@ -35,6 +35,21 @@ struct OTLPAtomicFileTests {
         #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
     }
 
+    @Test("a rename that fails (PATH is a folder) leaves no PATH.tmp behind and PATH as it was (regression: the temporary stayed)")
+    func failedRename() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/journal"
+        try FileManager.default.createDirectory(atPath: path + "/inside", withIntermediateDirectories: true)
+        guard case .failure(let error) = Self.replace(path, with: "new\n") else {
+            Issue.record("the rename over a folder succeeded")
+            return
+        }
+        #expect(error.message.contains("cannot rename"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
+        #expect(FileManager.default.fileExists(atPath: path + "/inside"))
+    }
+
     @Test("a FIFO at PATH.tmp does not hold replace() (regression: it waited for a reader forever): it is removed, the file written")
     func fifoAtTemporaryPath() throws {
         let directory = try Self.directory()
