@@ -30,14 +30,27 @@ struct TracingBenchmark {
     }
 
     /// Median seconds and allocations per span over `reps` timed runs (after one warm-up).
-    static func measure(_ spans: Int, _ reps: Int, _ body: (Int) -> Void, after: () -> Void = {}) -> (nanos: Double, allocations: Double) {
+    /// The calling thread's CPU time (user and system) so far, in nanoseconds: unlike wall time, it leaves
+    /// out what other processes on a loaded machine take.
+    static func threadCPUNanos() -> UInt64 {
+        var time = timespec()
+        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    static func measure(
+        _ spans: Int, _ reps: Int, _ body: (Int) -> Void, after: () -> Void = {}
+    ) -> (nanos: Double, allocations: Double, cpuNanos: Double) {
         var times: [Double] = []
         var allocations: [Double] = []
+        var cpuTimes: [Double] = []
         for rep in -1..<reps {
             MallocInterposerSwift.reset()
             MallocInterposerSwift.hook()
             let start = DispatchTime.now().uptimeNanoseconds
+            let cpuStart = threadCPUNanos()
             for index in 0..<spans { body(index) }
+            let cpuEnd = threadCPUNanos()
             let end = DispatchTime.now().uptimeNanoseconds
             MallocInterposerSwift.unhook()
             let counted = MallocInterposerSwift.getStatistics().mallocCount
@@ -45,9 +58,10 @@ struct TracingBenchmark {
             if rep >= 0 {
                 times.append(Double(end - start) / Double(spans))
                 allocations.append(Double(counted) / Double(spans))
+                cpuTimes.append(Double(cpuEnd - cpuStart) / Double(spans))
             }
         }
-        return (times.sorted()[times.count / 2], allocations.sorted()[allocations.count / 2])
+        return (times.sorted()[times.count / 2], allocations.sorted()[allocations.count / 2], cpuTimes.sorted()[cpuTimes.count / 2])
     }
 
     static func main() throws {
@@ -86,7 +100,7 @@ struct TracingBenchmark {
         defer { try? FileManager.default.removeItem(at: directory) }
 
         // Baseline: the Tracing API's own no-op tracer, same calls.
-        let noop = hotPathOnly ? (nanos: 1, allocations: 0) : measure(spans, reps) { spanWith8Attributes(NoOpTracer(), $0) }
+        let noop = hotPathOnly ? (nanos: 1, allocations: 0, cpuNanos: 1) : measure(spans, reps) { spanWith8Attributes(NoOpTracer(), $0) }
         if noopOnly {
             print(
                 "NoOpTracer start + 8 attributes + end: \(String(format: "%.0f", noop.nanos)) ns/span, \(String(format: "%.1f", noop.allocations)) allocations/span"
@@ -188,6 +202,9 @@ struct TracingBenchmark {
             "| the same, journaled (open-span journal, durability flush) | \(fixed(journaled.nanos, 0)) | \(fixed(journaled.allocations, 1)) | \(fixed(journaled.nanos / noop.nanos, 2)) |"
         )
         print("")
+        print(
+            "a journaled span costs \(fixed((journaled.nanos - unjournaled.nanos) / 1e3, 1)) µs more in wall time and \(fixed((journaled.cpuNanos - unjournaled.cpuNanos) / 1e3, 1)) µs more of the caller's CPU time (\(fixed(unjournaled.cpuNanos / 1e3, 1)) → \(fixed(journaled.cpuNanos / 1e3, 1)) µs per span; CPU time leaves out other processes on a loaded machine)"
+        )
         print(
             "whole path into a file: \(spans) spans in \(fixed(seconds, 3)) s = \(fixed(Double(spans) / seconds / 1e3, 1)) k spans/s, \(fixed(Double(bytes) / seconds / 1e6, 1)) MB/s, \(bytes) bytes, 0 dropped"
         )
