@@ -180,7 +180,8 @@ struct DocumentationExamplesMain {
             telemetry.shutdown()
         },
         "sessions": { arguments in
-            let (telemetry, sessions) = try startTelemetryWithSessions(configurationPath: try argument(0, of: arguments), sessionDirectory: "sessions")
+            let (telemetry, sessions) = try startTelemetryWithSessions(
+                configurationPath: try argument(0, of: arguments), sessionDirectory: "sessions")
             telemetry.tracer.withSpan("GET /cart") { _ in }
             telemetry.logEmitter.emit(OTLPLogRecord(timeUnixNano: OTLPSystemClock().nowUnixNano(), body: "cart loaded"))
             print(sessions?.currentSession.id ?? "no sessions")
