@@ -103,7 +103,7 @@ struct StatsCommand: ParsableCommand {
                     tallies.addSession(of: record.attributes)
                 }
             case .metrics(let data):
-                tallies.add(data, as: "metrics (metrics)") { metric, tallies in
+                tallies.add(data, as: "metrics") { metric, tallies in
                     let key = "\(metric.name) (\(metric.data?.kindName ?? "no data"))"
                     tallies.metrics.add(key)
                     tallies.dataPoints.add(key, metric.data?.dataPointCount ?? 0)

@@ -102,7 +102,8 @@ struct MetricsCommandTests {
             #expect(metricSection.contains("\(String(count).leftPadded(8))  \(key)\n"), "\(key) \(count): \(metricSection)")
             #expect(pointSection.contains("\(String(points[key]!).leftPadded(8))  \(key)\n"), "\(key) \(points[key]!): \(pointSection)")
         }
-        #expect(result.stdout.contains("metrics (metrics)"))
+        let total = metrics.values.reduce(0, +)
+        #expect(result.stdout.contains("by signal:\n  \(String(total).leftPadded(8))  metrics\n"), "\(result.stdout)")
     }
 
     @Test("print --format json writes each request as an OTLP JSON line that reads back equal")
