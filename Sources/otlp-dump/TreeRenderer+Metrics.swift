@@ -5,12 +5,13 @@ extension TreeRenderer {
     /// point (time, attributes, value or buckets or quantiles); with details, its description, metadata and
     /// the points' exemplars.
     func metricLines(_ metric: OTLPMetric) -> String {
+        let shape = metric.data.map(Self.shape)
         var line = "    metric " + bold(metric.name.isEmpty ? "(unnamed)" : quoteIfNeeded(metric.name))
-        line += " · " + (metric.data?.kindName ?? "(no data)")
+        line += " · " + (shape?.kind ?? "(no data)")
         if !metric.unit.isEmpty { line += " · unit=\(quoteIfNeeded(metric.unit))" }
-        if let temporality = metric.data?.temporality { line += " · \(temporality)" }
+        if let temporality = shape?.temporality { line += " · \(temporality)" }
         if case .sum(_, _, let isMonotonic)? = metric.data { line += isMonotonic ? " · monotonic" : " · not monotonic" }
-        if let data = metric.data { line += dim(" · \(data.dataPointCount) point\(data.dataPointCount == 1 ? "" : "s")") }
+        if let points = shape?.points { line += dim(" · \(points) point\(points == 1 ? "" : "s")") }
         var out = line + "\n"
         if showDetails {
             if !metric.description.isEmpty { out += "      " + dim("description \"\(escaped(metric.description))\"") + "\n" }
@@ -43,6 +44,19 @@ extension TreeRenderer {
             break
         }
         return out
+    }
+
+    /// OTLP's name for the kind of data (`gauge`, `sum`, `histogram`, `exponential_histogram`, `summary`), the
+    /// temporality of a sum or histogram, and the number of points. (Written here, on the public model, so that
+    /// the fuzz target that links these files builds outside the package.)
+    private static func shape(_ data: OTLPMetricData) -> (kind: String, temporality: OTLPAggregationTemporality?, points: Int) {
+        switch data {
+        case .gauge(let points): ("gauge", nil, points.count)
+        case .sum(let points, let temporality, _): ("sum", temporality, points.count)
+        case .histogram(let points, let temporality): ("histogram", temporality, points.count)
+        case .exponentialHistogram(let points, let temporality): ("exponential_histogram", temporality, points.count)
+        case .summary(let points): ("summary", nil, points.count)
+        }
     }
 
     /// A data point's line: its time (and start time), its attributes, what it holds, and flags other than 0.
