@@ -83,7 +83,7 @@ package final class OTLPHTTPSender: Sendable {
     private let clock: any OTLPWaitableClock
 
     /// - Parameters:
-    ///   - signal: traces (`/v1/traces` under a base endpoint) or logs (`/v1/logs`).
+    ///   - signal: traces (`/v1/traces` under a base endpoint), logs (`/v1/logs`) or metrics (`/v1/metrics`).
     ///   - endpoint: the resolved `otlp` settings of that signal (`OTLPExporterConfiguration.resolved(for:)`).
     ///   - retryPolicy: waits between attempts; default ``OTLPHTTPRetryPolicy/default``.
     ///   - clock: the clock the timeout, the waits between attempts and shutdown's deadline follow (default:

@@ -126,9 +126,6 @@ struct ConvertCommand: ParsableCommand {
 
     /// The OTLP/JSON line of `payload` (without its newline).
     static func jsonLine(_ payload: OTLPPayload) -> [UInt8] {
-        switch payload {
-        case .traces(let data): OTLPJSONEncoder().encode(data)
-        case .logs(let data): OTLPJSONEncoder().encode(data)
-        }
+        OTLPJSONEncoder().encode(payload)
     }
 }

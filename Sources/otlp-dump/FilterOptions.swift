@@ -7,14 +7,14 @@ import Glibc
 import Darwin
 #endif
 
-/// Which spans and log records to keep.
+/// Which spans, log records and metrics to keep.
 struct FilterOptions: ParsableArguments {
     @Option(name: .customLong("trace-id"), help: "Keep spans and log records of this trace (32 hex digits).")
     var traceID: String?
 
     @Option(
         help:
-            "Keep spans and log records whose name (span name, log event name or body) contains this text, or matches it as a glob when it has * ? or [."
+            "Keep spans, log records and metrics whose name (span name, log event name or body, metric name) contains this text, or matches it as a glob when it has * ? or [."
     )
     var name: String?
 
@@ -23,7 +23,7 @@ struct FilterOptions: ParsableArguments {
         help: "Keep log records at least this severe (trace, debug, info, warn, error, fatal, with 2-4 suffixes, or 1-24).")
     var severityMin: String?
 
-    @Option(help: "Stop after this many spans or log records in all.")
+    @Option(help: "Stop after this many spans, log records or metrics in all.")
     var limit: Int?
 
     func validate() throws {
@@ -44,6 +44,13 @@ struct FilterOptions: ParsableArguments {
         if let traceID, span.traceID != OTLPTraceID(hex: traceID) { return false }
         if severityMin != nil { return false }
         return matches(span.name)
+    }
+
+    /// Metrics have no trace or severity: `--trace-id` and `--severity-min` keep none; `--name` matches the
+    /// metric's name.
+    func keeps(_ metric: OTLPMetric) -> Bool {
+        if traceID != nil || severityMin != nil { return false }
+        return matches(metric.name)
     }
 
     func keeps(_ record: OTLPLogRecord) -> Bool {
@@ -76,6 +83,7 @@ struct RecordFilter {
         switch payload {
         case .traces(let data): return .traces(keep(data) { options.keeps($0) })
         case .logs(let data): return .logs(keep(data) { options.keeps($0) })
+        case .metrics(let data): return .metrics(keep(data) { options.keeps($0) })
         }
     }
 

@@ -19,7 +19,7 @@ enum InputCompressionChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// `--signal` values: a signal or `auto`.
 enum SignalChoice: String, ExpressibleByArgument, CaseIterable {
-    case auto, traces, logs
+    case auto, traces, logs, metrics
 
     var signal: OTLPSignal? { self == .auto ? nil : OTLPSignal(rawValue: rawValue) }
 }
@@ -44,7 +44,7 @@ struct InputOptions: ParsableArguments {
 
     @Option(
         help:
-            "Signal: auto (from the content, then a whole traces/logs token of the file name; content that decides nothing asks for this option), traces or logs."
+            "Signal: auto (from the content, then a whole traces/logs/metrics token of the file name; content that decides nothing asks for this option), traces, logs or metrics."
     )
     var signal: SignalChoice = .auto
 

@@ -98,10 +98,7 @@ struct PrintCommand: ParsableCommand {
             let payload = recordFilter.apply(record.payload)
             switch format {
             case .json:
-                switch payload {
-                case .traces(let data): output.write(bytes: jsonEncoder.encode(data))
-                case .logs(let data): output.write(bytes: jsonEncoder.encode(data))
-                }
+                output.write(bytes: jsonEncoder.encode(payload))
                 output.write("\n")
             case .tree:
                 if !filter.isActive || payload.itemCount > 0 {

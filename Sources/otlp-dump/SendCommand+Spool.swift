@@ -16,7 +16,7 @@ extension SendCommand {
         let counters = OTLPTelemetryCounters()
         let messages = DiagnosticsBuffer()
         var unreadableRecords = 0
-        let signalDirectories = OTLPSignal.allCases.map { (directory.hasSuffix("/") ? directory : directory + "/") + "\($0)" }
+        let signalDirectories = OTLPSignal.sdkSignals.map { (directory.hasSuffix("/") ? directory : directory + "/") + "\($0)" }
         var isDirectory: ObjCBool = false
         guard
             signalDirectories.contains(where: {
@@ -25,11 +25,12 @@ extension SendCommand {
         else {
             let name = directory.split(separator: "/").last.map(String.init) ?? directory
             let hint =
-                OTLPSignal.allCases.contains { "\($0)" == name } ? " (give the spool directory: the one that holds traces/ and logs/)" : ""
+                OTLPSignal.sdkSignals.contains { "\($0)" == name }
+                ? " (give the spool directory: the one that holds traces/ and logs/)" : ""
             Output.diagnostic("--spool \(TerminalText.escaped(directory)): not a spool directory: neither traces/ nor logs/ inside\(hint)")
             throw ExitStatus.ioError
         }
-        for signal in OTLPSignal.allCases {
+        for signal in OTLPSignal.sdkSignals {
             let signalDirectory = (directory.hasSuffix("/") ? directory : directory + "/") + "\(signal)"
             guard FileManager.default.fileExists(atPath: signalDirectory) else { continue }
             guard !tally.unreachable else {

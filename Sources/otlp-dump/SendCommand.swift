@@ -30,7 +30,7 @@ struct SendCommand: ParsableCommand {
         commandName: "send",
         abstract: "Post every record to an OpenTelemetry collector over OTLP/HTTP.",
         discussion: """
-            Each record is one request, POST ENDPOINT/v1/traces or ENDPOINT/v1/logs. Records are checked as \
+            Each record is one request, POST ENDPOINT/v1/traces, ENDPOINT/v1/logs or ENDPOINT/v1/metrics. Records are checked as \
             `validate` checks them; protobuf records are sent as they are (each is already an OTLP/HTTP body), \
             and so are JSON lines with --protocol http/json; otherwise a record is decoded and encoded again. \
             429, 502, 503, 504 and connection failures are retried with backoff (and as Retry-After asks) \
@@ -116,7 +116,8 @@ struct SendCommand: ParsableCommand {
             clientKey: clientKey ?? variable("OTEL_EXPORTER_OTLP_CLIENT_KEY"),
             clientCertificate: clientCertificate ?? variable("OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE"))
         var signals: [OTLPSignal: OTLPExporterConfiguration.TLSFiles] = [:]
-        for signal in OTLPSignal.allCases {
+        // Metrics have no settings of their own: the base files serve them.
+        for signal in OTLPSignal.sdkSignals {
             let prefix = "OTEL_EXPORTER_OTLP_\(signal.rawValue.uppercased())_"
             // An option wins over every variable.
             signals[signal] = OTLPExporterConfiguration.TLSFiles(
@@ -145,11 +146,12 @@ struct SendCommand: ParsableCommand {
         return configuration
     }
 
-    /// Where the records of `tally` were posted, as messages print it: the URL of each signal that had
-    /// records (the base endpoint with its signal's path, not the endpoint as given), else the endpoint.
+    /// Where the records of `tally` were posted, as messages print it: the URL of each signal posted, accepted
+    /// or not (the base endpoint with its signal's path, not the endpoint as given: what a failure's "check its
+    /// path" is about), else the endpoint.
     func postedTo(_ tally: SendTally) -> String {
         let configuration = exporterConfiguration
-        let urls = [OTLPSignal.traces, .logs].filter(tally.signalsPosted.contains).compactMap { signal in
+        let urls = OTLPSignal.allCases.filter(tally.signalsPosted.contains).compactMap { signal in
             configuration.resolved(for: signal).map { OTLPExporterConfiguration.Resolved.redacted(url: $0.url.absoluteString) }
         }
         return urls.isEmpty ? redactedEndpoint : urls.joined(separator: " and ")
@@ -273,10 +275,18 @@ struct SendCommand: ParsableCommand {
                         return body.withUnsafeBytes { bytes -> OTLPPayload? in
                             if reader.framing == .jsonl {
                                 let json = OTLPJSONDecoder()
-                                return try? (signal == .traces ? .traces(json.decodeTraces(bytes)) : .logs(json.decodeLogs(bytes)))
+                                switch signal {
+                                case .traces: return try? .traces(json.decodeTraces(bytes))
+                                case .logs: return try? .logs(json.decodeLogs(bytes))
+                                case .metrics: return try? .metrics(json.decodeMetrics(bytes))
+                                }
                             }
                             let decoder = OTLPDecoder()
-                            return try? (signal == .traces ? .traces(decoder.decodeTraces(bytes)) : .logs(decoder.decodeLogs(bytes)))
+                            switch signal {
+                            case .traces: return try? .traces(decoder.decodeTraces(bytes))
+                            case .logs: return try? .logs(decoder.decodeLogs(bytes))
+                            case .metrics: return try? .metrics(decoder.decodeMetrics(bytes))
+                            }
                         }
                     }
                     let delivery = Self.delivery(
@@ -344,6 +354,10 @@ extension SendCommand {
             sender.deliver(
                 afterFirstAttempt: first, bodyBytes: bodyBytes, itemCount: items,
                 request: { if case .logs(let data)? = payload() { data } else { nil } }, protobuf: { [] }, encoder: encoder)
+        case .metrics:
+            sender.deliver(
+                afterFirstAttempt: first, bodyBytes: bodyBytes, itemCount: items,
+                request: { if case .metrics(let data)? = payload() { data } else { nil } }, protobuf: { [] }, encoder: encoder)
         }
     }
 }
@@ -355,6 +369,7 @@ struct SendTally {
     var records = 0
     var spans = 0
     var logRecords = 0
+    var metrics = 0
     var bytes = 0
     var rejectedItems = 0
     var refusedRecords = 0
@@ -375,7 +390,11 @@ struct SendTally {
 
     mutating func accepted(items: Int, bytes: Int, signal: OTLPSignal) {
         records += 1
-        if signal == .traces { spans += items } else { logRecords += items }
+        switch signal {
+        case .traces: spans += items
+        case .logs: logRecords += items
+        case .metrics: metrics += items
+        }
         self.bytes += bytes
     }
 
@@ -386,7 +405,7 @@ struct SendTally {
 
     func summary(endpoint: String) -> String {
         var text =
-            "accepted \(records) records (\(spans) spans, \(logRecords) log records, \(bytes) bytes) at \(TerminalText.escaped(endpoint))"
+            "accepted \(records) records (\(spans) spans, \(logRecords) log records, \(metrics > 0 ? "\(metrics) metrics, " : "")\(bytes) bytes) at \(TerminalText.escaped(endpoint))"
         if rejectedItems > 0 { text += ", of which the collector rejected \(rejectedItems) items" }
         if refusedRecords > 0 {
             text += "; not accepted: \(refusedRecords) records (\(refusedItems) items)"
@@ -415,7 +434,8 @@ final class SendProgress {
         lastUpdate = Date()
         let seconds = max(Date().timeIntervalSince(tally.started), 0.001)
         let line = String(
-            format: "\r\u{1B}[Ksent %d records, %d items, %.1f MB, %.0f records/s", tally.records, tally.spans + tally.logRecords,
+            format: "\r\u{1B}[Ksent %d records, %d items, %.1f MB, %.0f records/s", tally.records,
+            tally.spans + tally.logRecords + tally.metrics,
             Double(tally.bytes) / 1e6, Double(tally.records) / seconds)
         Output.diagnosticRaw(line)
         shown = true

@@ -4,7 +4,8 @@ import OTLPWire
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Count records, bytes, spans and log records per signal, resource, scope, span name, severity and session."
+        abstract:
+            "Count records, bytes, spans, log records and metrics per signal, resource, scope, span name, severity, session and metric (with data points)."
     )
 
     @OptionGroup var input: InputOptions
@@ -21,6 +22,8 @@ struct StatsCommand: ParsableCommand {
     /// What `stats` counts, per signal, resource, scope, span name, severity and session (`session.id`).
     struct Tallies {
         var signals = Tally(), resources = Tally(), scopes = Tally(), spanNames = Tally(), severities = Tally(), sessions = Tally()
+        /// Metrics, and their data points, per metric name and type (`http.server.duration (histogram)`).
+        var metrics = Tally(), dataPoints = Tally()
         /// Items without a `session.id` attribute (listed only beside items that have one).
         var itemsWithoutSession = 0
 
@@ -99,6 +102,12 @@ struct StatsCommand: ParsableCommand {
                             ? record.severity.description : "\(record.severity) (\(record.severityText))")
                     tallies.addSession(of: record.attributes)
                 }
+            case .metrics(let data):
+                tallies.add(data, as: "metrics") { metric, tallies in
+                    let key = "\(metric.name) (\(metric.data?.kindName ?? "no data"))"
+                    tallies.metrics.add(key)
+                    tallies.dataPoints.add(key, metric.data?.dataPointCount ?? 0)
+                }
             }
             return !recordFilter.isExhausted
         }
@@ -115,7 +124,8 @@ struct StatsCommand: ParsableCommand {
         for (title, tally, maxRows) in [
             ("signal", tallies.signals, Int.max), ("resource", tallies.resources, .max), ("scope", tallies.scopes, .max),
             ("span name", tallies.spanNames, .max), ("severity", tallies.severities, .max),
-            ("session.id", sessions, Self.maxSessionRows),
+            ("session.id", sessions, Self.maxSessionRows), ("metric (type)", tallies.metrics, .max),
+            ("metric (type), data points", tallies.dataPoints, .max),
         ] where !tally.counts.isEmpty {
             output.write("\nby \(title):\n")
             let rows = tally.sorted

@@ -11,9 +11,9 @@ struct TreeRenderer {
         self.showDetails = showDetails
     }
 
-    private func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
-    private func dim(_ text: String) -> String { paint(text, "2") }
-    private func bold(_ text: String) -> String { paint(text, "1") }
+    func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    func dim(_ text: String) -> String { paint(text, "2") }
+    func bold(_ text: String) -> String { paint(text, "1") }
 
     /// A span of a later record drawn in an earlier record's tree (``TraceWindow``), and which record it is.
     struct LaterSpan {
@@ -29,12 +29,13 @@ struct TreeRenderer {
         drawnWith: [OTLPTraceID: String] = [:]
     ) -> String {
         var out = ""
-        let noun = payload.signal == .traces ? "spans" : "log records"
+        let noun = payload.signal.itemNoun
         out += bold("── \(file) · record \(record.index) · \(payload.itemCount) \(noun) · \(record.byteCount) bytes") + "\n"
         var later = laterSpans
         switch payload {
         case .traces(let data): out += groups(data) { traces($0, later: &later, drawnWith: drawnWith) }
         case .logs(let data): out += groups(data) { $0.map(logLine).joined() }
+        case .metrics(let data): out += groups(data) { $0.map(metricLines).joined() }
         }
         return out
     }
@@ -312,11 +313,11 @@ struct TreeRenderer {
 
     // MARK: - Values
 
-    private func attributes(_ attributes: [OTLPAttribute]) -> String {
+    func attributes(_ attributes: [OTLPAttribute]) -> String {
         attributes.map { "\(quoteIfNeeded($0.key))=\($0.value.map(value) ?? "<none>")" }.joined(separator: " ")
     }
 
-    private func value(_ value: OTLPAttributeValue) -> String {
+    func value(_ value: OTLPAttributeValue) -> String {
         switch value {
         case .string(let text): return "\"\(escaped(text))\""
         case .bool(let bool): return String(bool)
@@ -333,9 +334,9 @@ struct TreeRenderer {
     }
 
     /// Control characters (C0, DEL, C1) and quotes escaped (``TerminalText``), without the quotes.
-    private func escaped(_ text: String) -> String { TerminalText.escaped(text) }
+    func escaped(_ text: String) -> String { TerminalText.escaped(text) }
 
-    private func quoteIfNeeded(_ text: String) -> String {
+    func quoteIfNeeded(_ text: String) -> String {
         text.isEmpty || text.contains(where: { $0 == " " || $0 == "=" }) || escaped(text) != text ? "\"\(escaped(text))\"" : text
     }
 }

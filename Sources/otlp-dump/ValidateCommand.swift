@@ -26,7 +26,7 @@ struct ValidateCommand: ParsableCommand {
                     records += 1
                     items += count
                 }
-                let signal = reader.signal.map { $0 == .traces ? "spans" : "log records" } ?? "items"
+                let signal = reader.signal?.itemNoun ?? "items"
                 output.write(
                     "\(displayName(file)): valid, \(records) records, \(items) \(signal) (\(reader.framing)\(reader.isCompressed ? ", \(reader.compression)" : ""), \(reader.inputBytesRead) bytes)\n"
                 )

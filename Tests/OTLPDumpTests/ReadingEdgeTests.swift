@@ -84,7 +84,7 @@ struct ReadingEdgeTests {
             try Self.runBoth(["validate"], bytes, name: "resources.logs.u32be.bin").file.stdout.contains("valid, 1 records, 0 log records"))
     }
 
-    @Test("JSON lines: a traces line in a logs file is wrong_kind; metrics and profiles lines are unsupported_signal")
+    @Test("JSON lines: a traces or metrics line in a logs file is wrong_kind; a profiles line is unsupported_signal")
     func jsonOtherSignals() throws {
         let logsLine = String(
             decoding: OTLPJSONEncoder().encode(
@@ -95,7 +95,7 @@ struct ReadingEdgeTests {
             decoding: OTLPJSONEncoder().encode(
                 OTLPTracesData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), items: [Self.span])), as: UTF8.self)
         for (second, kind) in [
-            (tracesLine, "wrong_kind"), ("{\"resourceMetrics\":[]}", "unsupported_signal"),
+            (tracesLine, "wrong_kind"), ("{\"resourceMetrics\":[]}", "wrong_kind"),
             ("{\"resourceProfiles\":[{}]}", "unsupported_signal"),
         ] {
             let bytes = Array((logsLine + "\n" + second + "\n" + logsLine + "\n").utf8)

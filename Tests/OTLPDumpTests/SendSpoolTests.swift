@@ -206,7 +206,7 @@ struct SendSpoolTests {
     func spoolKeptOnRefusal(statusCode: Int) throws {
         let root = OTLPTemporaryDirectory.unusedPath("send-spool-kept").path
         defer { try? FileManager.default.removeItem(atPath: root) }
-        for signal in OTLPSignal.allCases {
+        for signal in OTLPSignal.sdkSignals {
             let queue = try OTLPSpoolQueue(directory: "\(root)/\(signal)", signal: signal, maxBytes: 16 << 20, durability: .flush)
             for request in Self.requests(signal, count: 4, perRecord: 5) { _ = try queue.append(request, items: 5) }
             queue.release()

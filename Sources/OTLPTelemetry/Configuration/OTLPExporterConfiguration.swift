@@ -189,14 +189,27 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
     /// Accepted timeouts, in seconds: 1 ms to one day.
     package static var timeoutSecondsRange: ClosedRange<Double> { 0.001...86_400 }
 
-    /// The overrides of `signal`.
+    /// The overrides of `signal`. Metrics (sent by `otlp-dump`, not recorded by the SDK) have none: the base
+    /// settings, with `/v1/metrics` appended to the endpoint.
     package subscript(signal: OTLPSignal) -> SignalOverride {
-        get { signal == .traces ? traces : logs }
-        set { if signal == .traces { traces = newValue } else { logs = newValue } }
+        get {
+            switch signal {
+            case .traces: traces
+            case .logs: logs
+            case .metrics: .default
+            }
+        }
+        set {
+            switch signal {
+            case .traces: traces = newValue
+            case .logs: logs = newValue
+            case .metrics: preconditionFailure("the telemetry SDK configures traces and logs, not metrics")
+            }
+        }
     }
 
     /// What `signal`'s exporter uses: the URL (the signal's endpoint as given, else the base endpoint with
-    /// `/v1/traces` or `/v1/logs` appended), protocol, compression, headers (the signal's merged over the
+    /// `/v1/traces`, `/v1/logs` or `/v1/metrics` appended; metrics have no overrides), protocol, compression, headers (the signal's merged over the
     /// base ones; a header no request can carry is left out) and timeout (clamped into
     /// ``timeoutSeconds``' range; NaN becomes the default).
     ///
@@ -236,7 +249,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         var copy = self
         copy.timeoutSeconds = OTLPSettingClamp.clamp(timeoutSeconds, to: Self.timeoutSecondsRange, default: Self.default.timeoutSeconds)
         copy.spool = spool?.clamped
-        for signal in OTLPSignal.allCases {
+        for signal in OTLPSignal.sdkSignals {
             copy[signal].timeoutSeconds = self[signal].timeoutSeconds.map {
                 OTLPSettingClamp.clamp($0, to: Self.timeoutSecondsRange, default: Self.default.timeoutSeconds)
             }
@@ -265,7 +278,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         }
         check(endpoint: endpoint, headers: headers, timeoutSeconds: timeoutSeconds, at: prefix)
         problems += spool?.violations(prefix: "\(prefix)spool.") ?? []
-        for signal in [nil] + OTLPSignal.allCases {
+        for signal in [nil] + OTLPSignal.sdkSignals {
             // A signal without TLS files of its own has the base's, and their problems are listed once, there.
             if let signal, self[signal].tls == nil { continue }
             let files = signal.map { tls.merging(self[$0].tls) } ?? tls
@@ -283,7 +296,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
                         message: "a client certificate needs its key and a key its certificate: set both or neither"))
             }
         }
-        for signal in OTLPSignal.allCases {
+        for signal in OTLPSignal.sdkSignals {
             let override = self[signal]
             check(
                 endpoint: override.endpoint, headers: override.headers, timeoutSeconds: override.timeoutSeconds, at: "\(prefix)\(signal).")
@@ -339,7 +352,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         guard let components = URLComponents(string: endpoint) else { return nil }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
-        guard let signal = OTLPSignal.allCases.first(where: { path.hasSuffix("/v1/\($0)") }) else { return nil }
+        guard let signal = OTLPSignal.sdkSignals.first(where: { path.hasSuffix("/v1/\($0)") }) else { return nil }
         let variable = "OTEL_EXPORTER_OTLP_\(signal.rawValue.uppercased())_ENDPOINT"
         let advice = fullURLAdvice ?? "for one signal's full URL, set \(variable) or otlp.\(signal).endpoint"
         return
@@ -364,7 +377,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else { return nil }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
-        if let suffix = OTLPSignal.allCases.map({ "/v1/\($0)" }).first(where: { path.hasSuffix($0) }) { path.removeLast(suffix.count) }
+        if let suffix = OTLPSignal.sdkSignals.map({ "/v1/\($0)" }).first(where: { path.hasSuffix($0) }) { path.removeLast(suffix.count) }
         components.percentEncodedPath = path + "/v1/\(signal)"
         return components.url
     }

@@ -97,7 +97,7 @@ extension OTLPTelemetryConfiguration {
         var configuredBy: Set<String> = []  // "" for the base variables, else the signal
         var tlsVariables: [String] = []  // read, in order: warned about when no `otlp` is made
         let prefix = "OTEL_EXPORTER_OTLP_"
-        for scope in [nil] + OTLPSignal.allCases {
+        for scope in [nil] + OTLPSignal.sdkSignals {
             let infix = scope.map { "\($0.rawValue.uppercased())_" } ?? ""
             let tag = scope?.rawValue ?? ""
             let endpointName = "\(prefix)\(infix)ENDPOINT"
@@ -180,10 +180,10 @@ extension OTLPTelemetryConfiguration {
 
         // Which signals are delivered: as configured, or, for a new `otlp`, the ones its variables concern.
         var delivered: [OTLPSignal: Bool] = [:]
-        for signal in OTLPSignal.allCases {
+        for signal in OTLPSignal.sdkSignals {
             delivered[signal] = otlp.map { $0[signal].enabled } ?? (configuredBy.contains("") || configuredBy.contains(signal.rawValue))
         }
-        for signal in OTLPSignal.allCases {
+        for signal in OTLPSignal.sdkSignals {
             let name = "OTEL_\(signal.rawValue.uppercased())_EXPORTER"
             guard var names = reader.list(name) else { continue }
             for unknown in names where !["otlp", "console", "none"].contains(unknown) {
@@ -209,14 +209,26 @@ extension OTLPTelemetryConfiguration {
             }
             return
         }
-        for signal in OTLPSignal.allCases { exporter[signal].enabled = delivered[signal] ?? true }
+        for signal in OTLPSignal.sdkSignals { exporter[signal].enabled = delivered[signal] ?? true }
         otlp = exporter
     }
 
     /// The output of `signal`.
     private subscript(output signal: OTLPSignal) -> Output {
-        get { signal == .traces ? traces : logs }
-        set { if signal == .traces { traces = newValue } else { logs = newValue } }
+        get {
+            switch signal {
+            case .traces: traces
+            case .logs: logs
+            case .metrics: preconditionFailure("the telemetry SDK configures traces and logs, not metrics")
+            }
+        }
+        set {
+            switch signal {
+            case .traces: traces = newValue
+            case .logs: logs = newValue
+            case .metrics: preconditionFailure("the telemetry SDK configures traces and logs, not metrics")
+            }
+        }
     }
 
     // MARK: Sampling

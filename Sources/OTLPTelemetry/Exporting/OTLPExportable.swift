@@ -2,7 +2,8 @@ public import OTLPWire
 
 /// An item the pipeline carries: it knows what it counts as and how a batch becomes one request.
 public protocol OTLPExportable: Sendable {
-    /// The signal whose requests carry the item (what it counts as in ``OTLPTelemetryCounters``).
+    /// The signal whose requests carry the item (what it counts as in ``OTLPTelemetryCounters``): traces or
+    /// logs, the signals the pipeline carries.
     static var signal: OTLPSignal { get }
     /// The items of the requests: `OTLPSpan` or `OTLPLogRecord`.
     associatedtype RequestItem: OTLPSignalItem

@@ -58,6 +58,7 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
             switch signal {
             case .traces: state.spansReceived += count
             case .logs: state.logRecordsReceived += count
+            case .metrics: Self.notSDKSignal(signal)
             }
         }
     }
@@ -68,6 +69,7 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
             switch signal {
             case .traces: state.spansExported += count
             case .logs: state.logRecordsExported += count
+            case .metrics: Self.notSDKSignal(signal)
             }
             settleInWrite(count, signal)
             state.bytesWritten += bytes
@@ -85,6 +87,7 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
             switch signal {
             case .traces: state.spansDropped[.shutdownTimeout, default: 0] += count
             case .logs: state.logRecordsDropped[.shutdownTimeout, default: 0] += count
+            case .metrics: Self.notSDKSignal(signal)
             }
             inWriteAtDeadline[signal, default: 0] += count
         }
@@ -106,6 +109,7 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
         switch signal {
         case .traces: withdraw(&state.spansDropped)
         case .logs: withdraw(&state.logRecordsDropped)
+        case .metrics: Self.notSDKSignal(signal)
         }
     }
 
@@ -115,10 +119,17 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
             switch signal {
             case .traces: state.spansDropped[reason, default: 0] += count
             case .logs: state.logRecordsDropped[reason, default: 0] += count
+            case .metrics: Self.notSDKSignal(signal)
             }
             // What an exporter counts of a write that outlived shutdown's deadline (not the stage's own drops).
             if ![.shutdownTimeout, .shutDown, .queueFull].contains(reason) { settleInWrite(count, signal) }
         }
+    }
+
+    /// The SDK records spans and log records only: an ``OTLPExportable`` whose signal is metrics is a
+    /// programming error, stopped here rather than counted as something else.
+    private static func notSDKSignal(_ signal: OTLPSignal) -> Never {
+        preconditionFailure("OTLPTelemetryCounters: the telemetry SDK carries traces and logs, not \(signal)")
     }
 
     package func writeFailed(bytes: Int) {
@@ -135,6 +146,7 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
             switch signal {
             case .traces: state.spanExportRetries += count
             case .logs: state.logRecordExportRetries += count
+            case .metrics: Self.notSDKSignal(signal)
             }
         }
     }

@@ -72,12 +72,12 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
         public static let nestingTooDeep = Code(.nestingTooDeep)
         /// `too_many_attributes`: an item with more attributes than the limit.
         public static let tooManyAttributes = Code(.tooManyAttributes)
-        /// `wrong_kind`: a request of the other signal than the one being read.
+        /// `wrong_kind`: a request of another signal than the one being read.
         public static let wrongKind = Code(.wrongKind)
-        /// `ambiguous_signal`: the content reads as traces and as logs alike (no spans or log records decide
-        /// it) and no file name token says which: give the signal (`--signal`).
+        /// `ambiguous_signal`: the content reads as traces and as logs alike (no spans, log records or metrics
+        /// decide it) and no file name token says which: give the signal (`--signal`).
         public static let ambiguousSignal = Code(.ambiguousSignal)
-        /// `unsupported_signal`: a request of a signal this package does not read: OTLP metrics or profiles.
+        /// `unsupported_signal`: a request of a signal this package does not read: OTLP profiles.
         package static let unsupportedSignal = Code(.unsupportedSignal)
         /// `unsupported_compression`: input compressed with something other than gzip or zstd (xz, bzip2, lz4,
         /// zip).

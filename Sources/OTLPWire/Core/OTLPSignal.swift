@@ -1,12 +1,15 @@
-/// The two OTLP signals this package reads and writes.
+/// The OTLP signals this package reads and writes. The telemetry SDK records traces and logs; metrics are
+/// read, written and sent by the codecs, the record readers and writers, and `otlp-dump`.
 public enum OTLPSignal: String, Sendable, CaseIterable, CustomStringConvertible {
     /// Spans: `ExportTraceServiceRequest`.
     case traces
     /// Log records: `ExportLogsServiceRequest`.
     case logs
+    /// Metrics and their data points: `ExportMetricsServiceRequest`.
+    case metrics
 
-    /// The other signal.
-    package var other: OTLPSignal { self == .traces ? .logs : .traces }
+    /// The signals the telemetry SDK records, exports and spools: traces and logs.
+    package static let sdkSignals: [OTLPSignal] = [.traces, .logs]
 
     public var description: String { rawValue }
 }

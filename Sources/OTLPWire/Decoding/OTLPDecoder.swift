@@ -37,14 +37,13 @@ public struct OTLPDecoder: Sendable {
         try decodeRequest(bytes, arena: arena)
     }
 
-    /// Decodes one `ExportMetricsServiceRequest`, under the same checks and merge rules as spans and logs.
-    public func decodeMetrics(_ bytes: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPMetricsData {
-        try decodeRequest(bytes, arena: ProtobufCArena(minimumChunkSize: Self.arenaChunkSize(for: bytes.count)))
+    /// Decodes one `ExportMetricsServiceRequest` in memory, under the same checks and merge rules as spans and logs.
+    package func decodeMetrics(_ bytes: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPMetricsData {
+        try decodeMetrics(bytes, arena: ProtobufCArena(minimumChunkSize: Self.arenaChunkSize(for: bytes.count)))
     }
 
-    /// Decodes one `ExportMetricsServiceRequest` held in an array.
-    public func decodeMetrics(_ bytes: [UInt8]) throws(OTLPReadError) -> OTLPMetricsData {
-        try bytes.withUnsafeBytes { buffer in Result { () throws(OTLPReadError) in try decodeMetrics(buffer) } }.get()
+    func decodeMetrics(_ bytes: UnsafeRawBufferPointer, arena: ProtobufCArena) throws(OTLPReadError) -> OTLPMetricsData {
+        try decodeRequest(bytes, arena: arena)
     }
 
     /// A request of any kind: checked, unpacked by protobuf-c and read through the shared envelope.
@@ -80,6 +79,11 @@ public struct OTLPDecoder: Sendable {
     /// Decodes one `ExportLogsServiceRequest`.
     public func decodeLogs(_ bytes: some Collection<UInt8>) throws(OTLPReadError) -> OTLPLogsData {
         try ByteCollection.withBytes(bytes) { (buffer) throws(OTLPReadError) in try decodeLogs(buffer) }
+    }
+
+    /// Decodes one `ExportMetricsServiceRequest`.
+    public func decodeMetrics(_ bytes: some Collection<UInt8>) throws(OTLPReadError) -> OTLPMetricsData {
+        try ByteCollection.withBytes(bytes) { (buffer) throws(OTLPReadError) in try decodeMetrics(buffer) }
     }
 
     /// Checks a message as `signal` without unpacking it: the same checks as decoding, minus building the
@@ -192,8 +196,9 @@ public struct OTLPDecoder: Sendable {
     }
 
     /// Which signal `bytes` is, judged by the schema alone: the one it decodes as (with the fewest unknown
-    /// fields; log records rather than spans without IDs); `nil` when it decodes as neither, or holds no
-    /// spans or log records.
+    /// fields; log records rather than spans without IDs; metrics when it reads as a metrics request with
+    /// metrics and as no other signal, or as spans without times); `nil` when it decodes as none, or holds no
+    /// spans, log records or metrics.
     public func detectSignal(_ bytes: some Collection<UInt8>) -> OTLPSignal? {
         ByteCollection.withBytes(bytes) { buffer in detectSignal(buffer) }
     }
@@ -225,21 +230,20 @@ public struct OTLPDecoder: Sendable {
                     $0.scopeGroups.allSatisfy {
                         $0.items.allSatisfy { $0.startTimeUnixNano == 0 && $0.endTimeUnixNano == 0 && !$0.name.isEmpty }
                     }
-                })
+                }),
+                holdsMetricNames(bytes)
             {
-                return .unsupported(
-                    kind: "metrics", message: "an OTLP metrics request (protobuf, \(metrics.items) metrics): only traces and logs are read")
+                return .decisive(.metrics)
             }
         }
         switch (tracesOK, logsOK) {
         case (true, false): return .decisive(.traces)
         case (false, true): return .decisive(.logs)
         case (false, false):
-            // Not traces nor logs: an OTLP metrics request is named as such (protobuf carries no signal of its own).
+            // Not traces nor logs: an OTLP metrics request (protobuf carries no signal of its own).
             let metrics = scan(bytes, kind: Int32(COTLPSHIMS_KIND_METRICS), applyingContentLimits: false)
-            if Int(metrics.status) == COTLPSHIMS_SCAN_OK && metrics.items > 0 {
-                return .unsupported(
-                    kind: "metrics", message: "an OTLP metrics request (protobuf, \(metrics.items) metrics): only traces and logs are read")
+            if Int(metrics.status) == COTLPSHIMS_SCAN_OK && metrics.items > 0 && holdsMetricNames(bytes) {
+                return .decisive(.metrics)
             }
             return .invalid(likelier: logs.error_offset > traces.error_offset ? .logs : .traces)
         case (true, true):
@@ -249,6 +253,17 @@ public struct OTLPDecoder: Sendable {
             // Equal readings: a span with IDs cannot read as a log record, so these spans would have none.
             if traces.items > 0 || logs.items > 0 { return .leaning(.logs) }
             return .silent(isEmpty: bytes.isEmpty || holdsOnlyEmptyEnvelopes(bytes))
+        }
+    }
+
+    /// `true` when `bytes` decode as metrics whose names all look like metric names (printable ASCII, no
+    /// spaces): a damaged span (a trace ID of 5 bytes) can read as a metric too, and is not taken for one.
+    private func holdsMetricNames(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let metrics = try? decodeMetrics(bytes) else { return false }
+        return metrics.resourceGroups.allSatisfy {
+            $0.scopeGroups.allSatisfy {
+                $0.items.allSatisfy { !$0.name.isEmpty && $0.name.utf8.allSatisfy { (0x21...0x7E).contains($0) } }
+            }
         }
     }
 
@@ -331,6 +346,8 @@ extension OTLPDecoder {
             case .traces:
                 opentelemetry__proto__collector__trace__v1__export_trace_service_request__unpack(allocator, bytes.count, data) != nil
             case .logs: opentelemetry__proto__collector__logs__v1__export_logs_service_request__unpack(allocator, bytes.count, data) != nil
+            case .metrics:
+                opentelemetry__proto__collector__metrics__v1__export_metrics_service_request__unpack(allocator, bytes.count, data) != nil
             }
         }
         guard unpacked else {

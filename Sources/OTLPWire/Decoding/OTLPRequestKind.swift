@@ -1,14 +1,17 @@
 internal import COTLPShims
 
-/// The OTLP export requests the codecs read and write: the two signals of ``OTLPSignal`` (which the SDK,
-/// readers and writers carry), and metrics, which only the codecs and `otlp-dump` handle.
+/// The OTLP export requests the codecs read and write, one for each ``OTLPSignal``.
 enum OTLPRequestKind: Sendable, Equatable, CustomStringConvertible {
     case traces
     case logs
     case metrics
 
     init(_ signal: OTLPSignal) {
-        self = signal == .traces ? .traces : .logs
+        switch signal {
+        case .traces: self = .traces
+        case .logs: self = .logs
+        case .metrics: self = .metrics
+        }
     }
 
     /// The scanner's and `COTLPShims_unpack_request`'s code.

@@ -1,6 +1,7 @@
 /// What the content of one record says about its signal, as signal detection weighs it.
 ///
-/// A record is a traces request when only the traces schema reads it, and the same for logs. Records that
+/// A record is a traces request when only the traces schema reads it, and the same for logs; a metrics
+/// request when it reads as metrics with metrics, and as neither traces nor logs or as spans without times. Records that
 /// read as both are the hard case: a span that carries its 16-byte trace ID and 8-byte span ID can never
 /// read as a log record (those fields have other wire types there), so a record valid as both holds spans
 /// without IDs, which OTLP requires, or log records, which need none; it leans to logs. Records without
@@ -16,6 +17,6 @@ enum OTLPSignalEvidence: Equatable {
     case silent(isEmpty: Bool)
     /// Neither signal reads the record; `likelier` is the one that read further (for the error's wording).
     case invalid(likelier: OTLPSignal)
-    /// A request of a signal the record readers do not read: `kind` is `metrics` or `profiles`.
+    /// A request of a signal the record readers do not read: `kind` is `profiles`.
     case unsupported(kind: String, message: String)
 }

@@ -30,30 +30,26 @@ public final class OTLPEncoder {
         output.deallocate()
     }
 
-    /// The `ExportTraceServiceRequest` or `ExportLogsServiceRequest` bytes of `data`.
+    /// The `ExportTraceServiceRequest`, `ExportLogsServiceRequest` or `ExportMetricsServiceRequest` bytes of `data`.
     public func encode<Item: OTLPSignalItem>(_ data: OTLPSignalData<Item>) -> [UInt8] {
         withEncoded(data) { Array($0) }
     }
 
-    /// Encodes `data` (either signal) and hands the bytes to `body`; they are valid only inside `body`.
+    /// Encodes `data` (any signal) and hands the bytes to `body`; they are valid only inside `body`.
     package func withEncoded<Item: OTLPSignalItem, R>(
         _ data: OTLPSignalData<Item>, _ body: (UnsafeRawBufferPointer) throws -> R
     ) rethrows -> R {
         try withEncoded(data.payload, body)
     }
 
-    /// Encodes the request `payload` holds (either signal) and hands the bytes to `body`; they are valid only
+    /// Encodes the request `payload` holds (any signal) and hands the bytes to `body`; they are valid only
     /// inside `body`.
     package func withEncoded<R>(_ payload: OTLPPayload, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         switch payload {
         case .traces(let data): try withEncodedRequest(data, body)
         case .logs(let data): try withEncodedRequest(data, body)
+        case .metrics(let data): try withEncodedRequest(data, body)
         }
-    }
-
-    /// The `ExportMetricsServiceRequest` bytes of `data`.
-    public func encodeMetrics(_ data: OTLPMetricsData) -> [UInt8] {
-        withEncodedRequest(data) { Array($0) }
     }
 
     /// The request of any kind: the envelope is built and packed once for all.

@@ -57,5 +57,5 @@ extension OTLPMetric: ProtobufCItem {
 
 extension OTLPSignal {
     /// The scanner's and `COTLPShims_unpack_request`'s code for this signal.
-    var shimsKind: Int32 { Int32(self == .traces ? COTLPSHIMS_KIND_TRACES : COTLPSHIMS_KIND_LOGS) }
+    var shimsKind: Int32 { OTLPRequestKind(self).shimsKind }
 }

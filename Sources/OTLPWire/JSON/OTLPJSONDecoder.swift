@@ -23,6 +23,11 @@ public struct OTLPJSONDecoder: Sendable {
         try ByteCollection.withBytes(json) { (buffer) throws(OTLPReadError) in try decodeRequest(buffer) }
     }
 
+    /// Decodes one metrics request from JSON text (UTF-8 bytes: an array, `Data`, a slice, a buffer).
+    public func decodeMetrics(_ json: some Collection<UInt8>) throws(OTLPReadError) -> OTLPMetricsData {
+        try ByteCollection.withBytes(json) { (buffer) throws(OTLPReadError) in try decodeRequest(buffer) }
+    }
+
     /// Decodes one traces request from JSON text in memory.
     package func decodeTraces(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPTracesData {
         try decodeRequest(json)
@@ -33,8 +38,8 @@ public struct OTLPJSONDecoder: Sendable {
         try decodeRequest(json)
     }
 
-    /// Decodes one metrics request from JSON text.
-    public func decodeMetrics(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPMetricsData {
+    /// Decodes one metrics request from JSON text in memory.
+    package func decodeMetrics(_ json: UnsafeRawBufferPointer) throws(OTLPReadError) -> OTLPMetricsData {
         try decodeRequest(json)
     }
 
@@ -97,16 +102,14 @@ public struct OTLPJSONDecoder: Sendable {
     }
 
     /// Throws unless `request` is a request of `signal` (or names no signal, an empty request): a request of
-    /// the other signal is `wrong_kind`, metrics or profiles `unsupported_signal`, two signals in one object
+    /// another signal is `wrong_kind`, profiles `unsupported_signal`, two signals in one object
     /// `malformed_json`. Without this, the other signal's key would be skipped as unknown and its data lost.
     private static func requireSignal(_ signal: OTLPRequestKind, of request: JSONObject) throws(OTLPReadError) {
         let named = namedSignals(request.members)
-        let unread = signal == .metrics ? ["profiles"] : ["metrics", "profiles"]
-        if let foreign = named.first(where: { unread.contains($0.signal) }) {
+        if let foreign = named.first(where: { $0.signal == "profiles" }) {
             throw OTLPReadError(
-                .unsupportedSignal,
-                "an OTLP \(foreign.signal) request (\(foreign.key)): \(signal == .metrics ? "profiles are not read" : "only traces and logs are read")",
-                byteOffset: 0, offsetIn: .record)
+                .unsupportedSignal, "an OTLP \(foreign.signal) request (\(foreign.key)): profiles are not read", byteOffset: 0,
+                offsetIn: .record)
         }
         if named.count > 1 {
             throw OTLPReadError(
@@ -122,9 +125,9 @@ public struct OTLPJSONDecoder: Sendable {
     func signalEvidence(_ json: UnsafeRawBufferPointer) -> OTLPSignalEvidence {
         guard let (root, _) = try? parse(json), case .object(let members) = root else { return .invalid(likelier: .traces) }
         let named = Self.namedSignals(members)
-        if let foreign = named.first(where: { $0.signal == "metrics" || $0.signal == "profiles" }) {
+        if let foreign = named.first(where: { $0.signal == "profiles" }) {
             return .unsupported(
-                kind: foreign.signal, message: "an OTLP \(foreign.signal) request (\(foreign.key)): only traces and logs are read")
+                kind: foreign.signal, message: "an OTLP \(foreign.signal) request (\(foreign.key)): only traces, logs and metrics are read")
         }
         guard named.count == 1, let signal = OTLPSignal(rawValue: named[0].signal) else {
             // Two signals: decoding reports it. None: an empty request either way (unknown keys are skipped).

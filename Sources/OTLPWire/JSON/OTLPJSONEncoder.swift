@@ -9,22 +9,18 @@ public struct OTLPJSONEncoder: Sendable {
     /// An encoder; it keeps no state between requests.
     public init() {}
 
-    /// One request (either signal) as a single line of JSON (no newline).
+    /// One request (any signal) as a single line of JSON (no newline).
     public func encode<Item: OTLPSignalItem>(_ data: OTLPSignalData<Item>) -> [UInt8] {
         encode(data.payload)
     }
 
-    /// The request `payload` holds (either signal) as a single line of JSON (no newline).
+    /// The request `payload` holds (any signal) as a single line of JSON (no newline).
     public func encode(_ payload: OTLPPayload) -> [UInt8] {
         switch payload {
         case .traces(let data): encodeRequest(data)
         case .logs(let data): encodeRequest(data)
+        case .metrics(let data): encodeRequest(data)
         }
-    }
-
-    /// One metrics request as a single line of JSON (no newline).
-    public func encodeMetrics(_ data: OTLPMetricsData) -> [UInt8] {
-        encodeRequest(data)
     }
 
     /// A request of any kind: the envelope is written once for all, each item by its type (``JSONItem``).

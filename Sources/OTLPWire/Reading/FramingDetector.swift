@@ -1,7 +1,7 @@
 /// Guesses the framing of a stream from its first bytes (up to 1 MiB).
 ///
 /// Each binary framing reads the sample record by record (prefixes decoded by ``OTLPLengthPrefix``); a record
-/// fits when it is a valid request of either signal. A framing is chosen, in this order, when:
+/// fits when it is a valid request of any signal. A framing is chosen, in this order, when:
 /// 1. `u32be` reads the whole sample, or every record up to one running past a sample that continues;
 /// 2. `u32be` reads at least one non-empty record and then meets the end of the input inside a prefix or a
 ///    record (a cut-off file: the reader reports the truncation rather than another framing calling the rest
@@ -136,8 +136,8 @@ struct FramingDetector {
 
     private func isRequest(_ bytes: ArraySlice<UInt8>) -> Bool {
         bytes.withUnsafeBytes { buffer in
-            // Valid as either signal; an ambiguous request (one empty ResourceSpans) still fits.
-            (try? decoder.check(buffer, as: .traces)) != nil || (try? decoder.check(buffer, as: .logs)) != nil
+            // Valid as any signal; an ambiguous request (one empty ResourceSpans) still fits.
+            OTLPSignal.allCases.contains { (try? decoder.check(buffer, as: $0)) != nil }
         }
     }
 }

@@ -1,4 +1,4 @@
-/// Reads OTLP requests from a file or stream: any framing, gzip or zstd or neither, traces or logs.
+/// Reads OTLP requests from a file or stream: any framing, gzip or zstd or neither, traces, logs or metrics.
 ///
 /// Compression is detected from the first bytes unless given (``OTLPReaderOptions/compression``): a whole
 /// stream of gzip members or zstd frames is decompressed as it is read; a `u32be` file whose records are each
@@ -14,10 +14,11 @@
 /// Unless given, the signal is decided per stream from the content: the first record that only one signal
 /// reads decides. While records read as both or hold no items, the reader
 /// reads ahead (up to 1,024 records and 16 MiB) for one that decides;
-/// failing that, a whole-token file name hint (`traces`, `spans`, `logs`, … in the name), then records that lean to a
+/// failing that, a whole-token file name hint (`traces`, `spans`, `logs`, `metrics`, … in the name), then records that lean to a
 /// signal, decide. Records with no content at all are read as traces until something decides; other
 /// content that nothing decides is an ``OTLPReadError/Code/ambiguousSignal`` error. Once decided, a record
-/// of the other signal is ``OTLPReadError/Code/wrongKind``.
+/// of another signal is ``OTLPReadError/Code/wrongKind`` (after records of the decided signal, its message
+/// says the signal changes at this record when metrics are involved).
 ///
 /// ```swift
 /// // Compiled copy: Tests/DocumentationExamples/OTLPWire/OTLPWireDocComments.swift
@@ -188,6 +189,14 @@ public final class OTLPRecordReader {
             payload = .logs(
                 try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try decoder.decodeLogs(b, arena: arena) } }
                     .get())
+        case (.jsonl, .metrics):
+            payload = .metrics(
+                try raw.bytes.withUnsafeBytes { b in Result { () throws(OTLPReadError) in try jsonDecoder.decodeMetrics(b) } }.get())
+        case (_, .metrics):
+            payload = .metrics(
+                try raw.bytes.withUnsafeBytes { b in
+                    Result { () throws(OTLPReadError) in try decoder.decodeMetrics(b, arena: arena) }
+                }.get())
         }
         return payload
     }
@@ -203,25 +212,26 @@ public final class OTLPRecordReader {
             }
     }
 
-    /// When `raw` is a request of a signal the reader does not read (metrics, profiles), read as `signal`: the
-    /// error that says so, and, after records of `signal`, that the signal changes at this record (the error is
-    /// located at the record's index and offset). `nil` when `raw` is no such request.
-    ///
-    /// A damaged span (a trace ID of 5 bytes) can read as a metric too, so a protobuf record counts as metrics
-    /// here only when it decodes as metrics whose names all look like metric names (printable ASCII, no spaces).
+    /// When `raw`, read as `signal`, is a metrics request while `signal` is traces or logs (or the other way
+    /// round), or a request of a signal the reader does not read (profiles): the error that says so, and, after
+    /// records of `signal`, that the signal changes at this record (the error is located at the record's index
+    /// and offset). `nil` when `raw` is no such request. (A traces record among logs, or the other way round,
+    /// is reported by decoding as `wrong_kind`.)
     private func signalChange(_ raw: OTLPRawRecord, from signal: OTLPSignal) -> OTLPReadError? {
-        guard case .unsupported(let kind, let message) = evidence(raw) else { return nil }
-        if !isJSON(raw) {
-            guard let metrics = try? raw.bytes.withUnsafeBytes({ try decoder.decodeMetrics($0) }),
-                metrics.resourceGroups.allSatisfy({
-                    $0.scopeGroups.allSatisfy {
-                        $0.items.allSatisfy { !$0.name.isEmpty && $0.name.utf8.allSatisfy { (0x21...0x7E).contains($0) } }
-                    }
-                })
-            else { return nil }
+        let kind: String
+        let error: OTLPReadError
+        switch evidence(raw) {
+        case .unsupported(let foreign, let message):
+            kind = foreign
+            error = OTLPReadError(.unsupportedSignal, message)
+        case .decisive(let other) where other != signal && (other == .metrics || signal == .metrics):
+            kind = "\(other)"
+            error = OTLPReadError(.wrongKind, "this is a \(other) request, not \(signal)")
+        default:
+            return nil
         }
-        let change = raw.index > 0 && recordsRead > 0 ? "the signal changes from \(signal) to \(kind) at this record: " : ""
-        return OTLPReadError(.unsupportedSignal, change + message)
+        guard raw.index > 0 && recordsRead > 0 else { return error }
+        return OTLPReadError(error.code, "the signal changes from \(signal) to \(kind) at this record: " + error.message)
     }
 
     /// Checks the next record as thoroughly as ``next()`` (framing, limits, wire format, UTF-8, kind; JSON is
@@ -294,7 +304,11 @@ public final class OTLPRecordReader {
         if isJSON(raw) {
             let payload: OTLPPayload = try raw.bytes.withUnsafeBytes { b in
                 Result { () throws(OTLPReadError) in
-                    signal == .traces ? .traces(try jsonDecoder.decodeTraces(b)) : .logs(try jsonDecoder.decodeLogs(b))
+                    switch signal {
+                    case .traces: .traces(try jsonDecoder.decodeTraces(b))
+                    case .logs: .logs(try jsonDecoder.decodeLogs(b))
+                    case .metrics: .metrics(try jsonDecoder.decodeMetrics(b))
+                    }
                 }
             }.get()
             return payload.itemCount
@@ -457,7 +471,7 @@ public final class OTLPRecordReader {
         throw OTLPReadError(
             .ambiguousSignal,
             "the content reads as traces and as logs alike (no spans or log records in records \(raw.index)...\(last)) "
-                + "and the file name has no traces or logs token: give the signal (otlp-dump --signal traces|logs)")
+                + "and the file name has no traces or logs token: give the signal (otlp-dump --signal traces|logs|metrics)")
     }
 
     /// Reads records ahead into ``readAhead`` until one decides the signal, damage, the end of the input, or

@@ -13,9 +13,10 @@ extension OTLPExportResponse {
                 return
             }
             let partial = try JSONObject(value, path: path, budget: root.budget)
-            let (camel, snake) = signal == .traces ? ("rejectedSpans", "rejected_spans") : ("rejectedLogRecords", "rejected_log_records")
+            let (camel, snake) = Self.rejectedKeys(signal)
+            let (camelName, snakeName) = ("\(camel)", "\(snake)")
             self.init(
-                rejectedItems: try partial.member(camel, snake).map { (path, value) throws(OTLPReadError) in
+                rejectedItems: try partial.member(camelName, snakeName).map { (path, value) throws(OTLPReadError) in
                     try JSONObject.int64(value, path)
                 } ?? 0,
                 errorMessage: try partial.string("errorMessage", "error_message"))
@@ -24,9 +25,18 @@ extension OTLPExportResponse {
         }
     }
 
+    /// The partial success's count of rejected items, in JSON (lowerCamelCase and snake_case) for `signal`.
+    private static func rejectedKeys(_ signal: OTLPSignal) -> (camel: StaticString, snake: StaticString) {
+        switch signal {
+        case .traces: ("rejectedSpans", "rejected_spans")
+        case .logs: ("rejectedLogRecords", "rejected_log_records")
+        case .metrics: ("rejectedDataPoints", "rejected_data_points")
+        }
+    }
+
     /// Decodes a JSON body (`Content-Type: application/json`), the OTLP JSON form of the response to a
     /// request of `signal`: `{"partialSuccess":{"rejectedSpans":"3","errorMessage":"…"}}` (logs:
-    /// `rejectedLogRecords`).
+    /// `rejectedLogRecords`, metrics: `rejectedDataPoints`).
     ///
     /// As the OTLP JSON encoding allows: lowerCamelCase or snake_case names, the count as a string or a
     /// number (exactly, in exponent form too), `null` for an absent field; unknown fields are ignored. An
@@ -50,7 +60,7 @@ extension OTLPExportResponse {
             output.key("partialSuccess")
             output.beginObject()
             if rejectedItems != 0 {
-                output.key(signal == .traces ? "rejectedSpans" : "rejectedLogRecords")
+                output.key(Self.rejectedKeys(signal).camel)
                 output.quotedRaw(String(rejectedItems))
             }
             if !errorMessage.isEmpty {

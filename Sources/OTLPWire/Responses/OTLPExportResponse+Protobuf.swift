@@ -5,6 +5,8 @@ fileprivate typealias PBTraceResponse = Opentelemetry__Proto__Collector__Trace__
 fileprivate typealias PBTracePartialSuccess = Opentelemetry__Proto__Collector__Trace__V1__ExportTracePartialSuccess
 fileprivate typealias PBLogsResponse = Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceResponse
 fileprivate typealias PBLogsPartialSuccess = Opentelemetry__Proto__Collector__Logs__V1__ExportLogsPartialSuccess
+fileprivate typealias PBMetricsResponse = Opentelemetry__Proto__Collector__Metrics__V1__ExportMetricsServiceResponse
+fileprivate typealias PBMetricsPartialSuccess = Opentelemetry__Proto__Collector__Metrics__V1__ExportMetricsPartialSuccess
 
 extension OTLPExportResponse {
     /// Decodes a protobuf body in memory (the public entry takes any collection of bytes).
@@ -21,7 +23,7 @@ extension OTLPExportResponse {
     }
 
     /// Decodes a protobuf body (`Content-Type: application/x-protobuf`): the `ExportTraceServiceResponse`
-    /// (traces) or `ExportLogsServiceResponse` (logs) that answers a request of `signal`.
+    /// (traces), `ExportLogsServiceResponse` (logs) or `ExportMetricsServiceResponse` (metrics) that answers a request of `signal`.
     ///
     /// An empty body is a full success. Fields unknown to the schema are skipped; a `partial_success` sent
     /// more than once is merged, as protobuf defines.
@@ -39,6 +41,7 @@ extension OTLPExportResponse {
         switch signal {
         case .traces: try unpack(body, as: PBTraceResponse.self, message)
         case .logs: try unpack(body, as: PBLogsResponse.self, message)
+        case .metrics: try unpack(body, as: PBMetricsResponse.self, message)
         }
     }
 
@@ -66,6 +69,7 @@ extension OTLPExportResponse {
             switch signal {
             case .traces: packed(as: PBTraceResponse.self, arena: arena, builder: &builder)
             case .logs: packed(as: PBLogsResponse.self, arena: arena, builder: &builder)
+            case .metrics: packed(as: PBMetricsResponse.self, arena: arena, builder: &builder)
             }
         }
     }
@@ -87,9 +91,10 @@ extension OTLPExportResponse {
     }
 }
 
-/// What differs between the two signals' export responses: only their protoc-c types and functions
+/// What differs between the signals' export responses: only their protoc-c types and functions
 /// (`ExportTraceServiceResponse` with `rejected_spans`, `ExportLogsServiceResponse` with
-/// `rejected_log_records`); reading and packing are written once.
+/// `rejected_log_records`, `ExportMetricsServiceResponse` with `rejected_data_points`); reading and packing
+/// are written once.
 fileprivate protocol ProtobufCResponse {
     /// The `…PartialSuccess` message.
     associatedtype Partial
@@ -135,4 +140,21 @@ extension PBLogsResponse: ProtobufCResponse {
     fileprivate static var partialSuccess: WritableKeyPath<Self, UnsafeMutablePointer<PBLogsPartialSuccess>?> { \.partial_success }
     fileprivate static var rejectedItems: WritableKeyPath<PBLogsPartialSuccess, Int64> { \.rejected_log_records }
     fileprivate static var errorMessage: WritableKeyPath<PBLogsPartialSuccess, ProtobufCBinaryData> { \.error_message }
+}
+
+extension PBMetricsResponse: ProtobufCResponse {
+    fileprivate static func unpack(
+        _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ length: Int, _ data: UnsafePointer<UInt8>?
+    ) -> UnsafeMutablePointer<Self>? {
+        opentelemetry__proto__collector__metrics__v1__export_metrics_service_response__unpack(allocator, length, data)
+    }
+    fileprivate static func initialize(_ response: UnsafeMutablePointer<Self>) {
+        opentelemetry__proto__collector__metrics__v1__export_metrics_service_response__init(response)
+    }
+    fileprivate static func initialize(_ partial: UnsafeMutablePointer<PBMetricsPartialSuccess>) {
+        opentelemetry__proto__collector__metrics__v1__export_metrics_partial_success__init(partial)
+    }
+    fileprivate static var partialSuccess: WritableKeyPath<Self, UnsafeMutablePointer<PBMetricsPartialSuccess>?> { \.partial_success }
+    fileprivate static var rejectedItems: WritableKeyPath<PBMetricsPartialSuccess, Int64> { \.rejected_data_points }
+    fileprivate static var errorMessage: WritableKeyPath<PBMetricsPartialSuccess, ProtobufCBinaryData> { \.error_message }
 }

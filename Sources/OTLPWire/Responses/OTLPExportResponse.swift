@@ -43,6 +43,10 @@ public struct OTLPExportResponse: Sendable, Equatable {
 
     /// The response message's name for `signal` (`ExportTraceServiceResponse`), for error messages.
     static func messageName(_ signal: OTLPSignal) -> String {
-        signal == .traces ? "ExportTraceServiceResponse" : "ExportLogsServiceResponse"
+        switch signal {
+        case .traces: "ExportTraceServiceResponse"
+        case .logs: "ExportLogsServiceResponse"
+        case .metrics: "ExportMetricsServiceResponse"
+        }
     }
 }

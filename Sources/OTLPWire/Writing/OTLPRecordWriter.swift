@@ -95,11 +95,12 @@ public final class OTLPRecordWriter {
         }
     }
 
-    /// Writes a decoded payload of either signal.
+    /// Writes a decoded payload of any signal.
     public func write(_ payload: OTLPPayload) throws(OTLPWriteError) {
         switch payload {
         case .traces(let data): try write(data)
         case .logs(let data): try write(data)
+        case .metrics(let data): try write(data)
         }
     }
 

@@ -42,6 +42,7 @@ struct ExampleAppScenarioTests {
                 switch record.payload {
                 case .traces(let data): spans += data.resourceGroups.flatMap { $0.scopeGroups.flatMap(\.items) }
                 case .logs(let data): logs += data.resourceGroups.flatMap { $0.scopeGroups.flatMap(\.items) }
+                case .metrics: Issue.record("the SDK wrote a metrics record")
                 }
             }
         }

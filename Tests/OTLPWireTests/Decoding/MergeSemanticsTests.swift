@@ -290,6 +290,7 @@ struct MergeSemanticsTests {
                 switch signal {
                 case .traces: ours = OTLPJSONEncoder().encode(try Self.traces(request))
                 case .logs: ours = OTLPJSONEncoder().encode(try Self.logs(request))
+                case .metrics: ours = OTLPJSONEncoder().encode(try OTLPDecoder().decodeMetrics(request))
                 }
                 if let difference = SemanticJSON.difference(try SemanticJSON.parse(ours), try SemanticJSON.parse(line)) {
                     differences += 1

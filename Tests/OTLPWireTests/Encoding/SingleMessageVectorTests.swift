@@ -30,6 +30,10 @@ struct SingleMessageVectorTests {
             let data = try decoder.decodeLogs(bytes)
             again = encoder.encode(data)
             #expect(data.itemCount == entry.items)
+        case .metrics:
+            let data = try decoder.decodeMetrics(bytes)
+            again = encoder.encode(data)
+            #expect(data.itemCount == entry.items)
         }
         // Compared through JSON: semantic equality, where NaN equals NaN (model == cannot say that).
         #expect(SemanticJSON.equal(try SemanticJSON.parse(ours(again, entry.kind)), try SemanticJSON.parse(ours(bytes, entry.kind))))
@@ -46,6 +50,7 @@ struct SingleMessageVectorTests {
             switch entry.kind {
             case .traces: OTLPJSONEncoder().encode(try jsonDecoder.decodeTraces(buffer))
             case .logs: OTLPJSONEncoder().encode(try jsonDecoder.decodeLogs(buffer))
+            case .metrics: OTLPJSONEncoder().encode(try jsonDecoder.decodeMetrics(buffer))
             }
         }
         let difference = SemanticJSON.difference(try SemanticJSON.parse(json), try SemanticJSON.parse(expectedJSON))
@@ -56,6 +61,7 @@ struct SingleMessageVectorTests {
         switch signal {
         case .traces: OTLPJSONEncoder().encode(try OTLPDecoder().decodeTraces(bytes))
         case .logs: OTLPJSONEncoder().encode(try OTLPDecoder().decodeLogs(bytes))
+        case .metrics: OTLPJSONEncoder().encode(try OTLPDecoder().decodeMetrics(bytes))
         }
     }
 }

@@ -88,9 +88,9 @@ struct MetricsDecodingLimitTests {
         }
         let json = Array(#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"a"}]}]}]}"#.utf8)
         #expect(Self.readError { _ = try json.withUnsafeBytes { try OTLPJSONDecoder().decodeMetrics($0) } }?.code == .wrongKind)
-        // And the reverse: a metrics request read as traces stays named as metrics.
+        // And the reverse: a metrics request read as traces is named as metrics.
         let metrics = Array(#"{"resourceMetrics":[{"scopeMetrics":[{"metrics":[{"name":"m"}]}]}]}"#.utf8)
-        #expect(Self.readError { _ = try metrics.withUnsafeBytes { try OTLPJSONDecoder().decodeTraces($0) } }?.code == .unsupportedSignal)
+        #expect(Self.readError { _ = try metrics.withUnsafeBytes { try OTLPJSONDecoder().decodeTraces($0) } }?.code == .wrongKind)
         #expect(try metrics.withUnsafeBytes { try OTLPJSONDecoder().decodeMetrics($0) }.itemCount == 1)
     }
 
@@ -99,8 +99,8 @@ struct MetricsDecodingLimitTests {
         let withExemplar = Self.metricsModel(exemplar: true)
         let plain = Self.metricsModel(exemplar: false)
         for (data, deepest) in [(plain, 5), (withExemplar, 6)] {
-            let protobuf = OTLPEncoder().encodeMetrics(data)
-            let json = OTLPJSONEncoder().encodeMetrics(data)
+            let protobuf = OTLPEncoder().encode(data)
+            let json = OTLPJSONEncoder().encode(data)
             for depth in [deepest - 1, deepest] {
                 let options = OTLPDecodingOptions(maxNestingDepth: depth)
                 let fromProtobuf = Self.readError { _ = try OTLPDecoder(options: options).decodeMetrics(protobuf) }

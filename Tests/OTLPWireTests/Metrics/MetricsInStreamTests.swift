@@ -35,12 +35,12 @@ struct MetricsInStreamTests {
         return OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(2, metric)))
     }()
 
-    @Test("u32be: a metrics record after two traces records is unsupported_signal at record 2, at its byte offset")
+    @Test("u32be: a metrics record after two traces records is wrong_kind at record 2, at its byte offset")
     func metricsAfterTracesProtobuf() {
-        let metrics = OTLPEncoder().encodeMetrics(Self.metricsModel)
+        let metrics = OTLPEncoder().encode(Self.metricsModel)
         let outcome = StreamInputs.read(StreamInputs.u32be([Self.traces, Self.traces, metrics]))
         #expect(outcome.records.count == 2)
-        #expect(outcome.error?.code == .unsupportedSignal, "\(String(describing: outcome.error))")
+        #expect(outcome.error?.code == .wrongKind, "\(String(describing: outcome.error))")
         #expect(outcome.error?.recordIndex == 2)
         #expect(outcome.error?.byteOffset == 2 * (4 + Self.traces.count))
         #expect(outcome.error?.message.contains("the signal changes from traces to metrics at this record") == true)
@@ -50,18 +50,37 @@ struct MetricsInStreamTests {
     func metricsShapedLikeSpansAfterTraces() {
         let outcome = StreamInputs.read(StreamInputs.u32be([Self.traces, Self.metricsShapedLikeASpan]))
         #expect(outcome.records.count == 1 && outcome.items == 1)
-        #expect(outcome.error?.code == .unsupportedSignal && outcome.error?.recordIndex == 1, "\(String(describing: outcome.error))")
+        #expect(outcome.error?.code == .wrongKind && outcome.error?.recordIndex == 1, "\(String(describing: outcome.error))")
+        #expect(outcome.error?.message.contains("the signal changes from traces to metrics at this record") == true)
     }
 
     @Test("JSON lines: a metrics line after a logs line says where the signal changes")
     func metricsAfterLogsJSON() {
         let logs = OTLPJSONEncoder().encode(
             OTLPLogsData(resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), items: [OTLPLogRecord(timeUnixNano: 1)]))
-        let metrics = OTLPJSONEncoder().encodeMetrics(Self.metricsModel)
+        let metrics = OTLPJSONEncoder().encode(Self.metricsModel)
         let outcome = StreamInputs.read(logs + [0x0A] + metrics + [0x0A], name: "mixed.jsonl")
         #expect(outcome.records.count == 1)
-        #expect(outcome.error?.code == .unsupportedSignal && outcome.error?.recordIndex == 1, "\(String(describing: outcome.error))")
+        #expect(outcome.error?.code == .wrongKind && outcome.error?.recordIndex == 1, "\(String(describing: outcome.error))")
         #expect(outcome.error?.byteOffset == logs.count + 1)
         #expect(outcome.error?.message.contains("the signal changes from logs to metrics at this record") == true)
+    }
+
+    @Test("u32be and JSON lines: a metrics stream is read as metrics, and a traces record after it says where the signal changes")
+    func tracesAfterMetrics() {
+        let metrics = OTLPEncoder().encode(Self.metricsModel)
+        let outcome = StreamInputs.read(StreamInputs.u32be([metrics, metrics, Self.traces]))
+        #expect(outcome.records.count == 2)
+        #expect(outcome.records.allSatisfy { if case .metrics(let data) = $0.payload { data == Self.metricsModel } else { false } })
+        #expect(outcome.error?.code == .wrongKind && outcome.error?.recordIndex == 2, "\(String(describing: outcome.error))")
+        #expect(outcome.error?.byteOffset == 2 * (4 + metrics.count))
+        #expect(outcome.error?.message.contains("the signal changes from metrics to traces at this record") == true)
+
+        let metricsLine = OTLPJSONEncoder().encode(Self.metricsModel)
+        let tracesLine = OTLPJSONEncoder().encode(try! OTLPDecoder().decodeTraces(Self.traces))
+        let lines = StreamInputs.read(metricsLine + [0x0A] + tracesLine + [0x0A], name: "mixed.jsonl")
+        #expect(lines.records.count == 1)
+        #expect(lines.error?.code == .wrongKind && lines.error?.recordIndex == 1, "\(String(describing: lines.error))")
+        #expect(lines.error?.message.contains("the signal changes from metrics to traces at this record") == true)
     }
 }

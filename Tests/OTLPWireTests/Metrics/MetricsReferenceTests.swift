@@ -113,7 +113,7 @@ struct MetricsReferenceTests {
         let fixtures = try Self.fixtures.get()
         let encoder = OTLPEncoder()
         for (index, record) in fixtures.requests.enumerated() {
-            #expect(encoder.encodeMetrics(try OTLPDecoder().decodeMetrics(record)) == record, "request \(index)")
+            #expect(encoder.encode(try OTLPDecoder().decodeMetrics(record)) == record, "request \(index)")
         }
     }
 
@@ -123,7 +123,7 @@ struct MetricsReferenceTests {
         var lines: [UInt8] = []
         for record in fixtures.requests {
             let data = try OTLPDecoder().decodeMetrics(record)
-            let json = OTLPJSONEncoder().encodeMetrics(data)
+            let json = OTLPJSONEncoder().encode(data)
             #expect(try json.withUnsafeBytes { try OTLPJSONDecoder().decodeMetrics($0) } == data)
             lines += json + [UInt8(ascii: "\n")]
         }
@@ -144,7 +144,7 @@ struct MetricsReferenceTests {
         for (index, (merged, canonical)) in zip(fixtures.merged, fixtures.mergedCanonical).enumerated() {
             let ours = try OTLPDecoder().decodeMetrics(merged)
             #expect(ours == (try OTLPDecoder().decodeMetrics(canonical)), "request \(index)")
-            #expect(OTLPEncoder().encodeMetrics(ours) == canonical, "request \(index)")
+            #expect(OTLPEncoder().encode(ours) == canonical, "request \(index)")
         }
     }
 }

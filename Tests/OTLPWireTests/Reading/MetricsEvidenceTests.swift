@@ -3,8 +3,8 @@ import OTLPTestSupport
 import Testing
 @testable import OTLPWire
 
-/// A third of what the Collector writes is metrics. Until they are read, a protobuf metrics file is named as
-/// such (`unsupported_signal`), never misread as damaged traces ("string field is not valid UTF-8").
+/// A third of what the Collector writes is metrics. A protobuf metrics file is read as metrics, never misread as
+/// damaged traces ("string field is not valid UTF-8") nor shown as spans.
 @Suite("Metrics evidence")
 struct MetricsEvidenceTests {
     /// Two ExportMetricsServiceRequests from the reference package, every point kind, exemplars with their trace
@@ -49,17 +49,19 @@ struct MetricsEvidenceTests {
         """
 
     @Test(
-        "a protobuf metrics file from the reference package is unsupported_signal at record 0, raw or as zstd records",
+        "a protobuf metrics file from the reference package is read as metrics, raw or as zstd records",
         arguments: ["u32be", "zstd-records"])
     func referenceMetrics(layout: String) throws {
         let out = OTLPTemporaryDirectory.unusedPath("metrics", suffix: ".bin")
         defer { try? FileManager.default.removeItem(at: out) }
         try ZstdReadingTests.python(Self.referenceWriter, [layout, out.path])
         let outcome = StreamInputs.read([UInt8](try Data(contentsOf: out)))
-        #expect(outcome.records.isEmpty)
-        #expect(outcome.error?.code == .unsupportedSignal, "\(String(describing: outcome.error))")
-        #expect(outcome.error?.recordIndex == 0)
-        #expect(outcome.error?.message.contains("metrics request (protobuf, 5 metrics)") == true)
+        #expect(outcome.error == nil, "\(String(describing: outcome.error))")
+        #expect(outcome.records.count == 2 && outcome.items == 10)
+        #expect(outcome.records.allSatisfy { $0.payload.signal == .metrics })
+        guard case .metrics(let first)? = outcome.records.first?.payload else { return }
+        let names = first.resourceGroups.flatMap(\.scopeGroups).flatMap(\.items).map(\.name)
+        #expect(names == ["queue.depth", "requests", "latency", "size", "rpc.duration"])
     }
 
     @Test("a metrics request with an exemplar trace ID of the wrong length is not metrics evidence: it stays a malformed request")
@@ -79,7 +81,7 @@ struct MetricsEvidenceTests {
     /// Regression (hostile review): a gauge whose name is 16 bytes and description 8 read as a span (the name
     /// as its trace ID, the description as its span ID, the unit as its trace state, the gauge as its name), so
     /// `validate` called a metrics file "1 spans".
-    @Test("a metrics request that also reads as traces is named as metrics, not shown as a span")
+    @Test("a metrics request that also reads as traces is read as metrics, not shown as a span")
     func metricsShapedLikeASpan() {
         // ResourceMetrics { ScopeMetrics { Metric { name (16), description (8), unit "ms", gauge { NumberDataPoint { as_int 5 } } } } }
         let point = OTLPProtobufBytes.fixed64Field(6, 5)
@@ -90,12 +92,8 @@ struct MetricsEvidenceTests {
         // The shape that fooled detection: as traces alone, it decodes.
         #expect((try? request.withUnsafeBytes { try OTLPDecoder().decodeTraces($0) })?.itemCount == 1)
         let evidence = request.withUnsafeBytes { OTLPDecoder().signalEvidence($0) }
-        guard case .unsupported(_, let message) = evidence else {
-            Issue.record("expected the metrics request to be named, got \(evidence)")
-            return
-        }
-        #expect(message.contains("metrics request (protobuf, 1 metrics)"))
+        #expect(evidence == .decisive(.metrics), "\(evidence)")
         let outcome = StreamInputs.read(StreamInputs.u32be([request]))
-        #expect(outcome.records.isEmpty && outcome.error?.code == .unsupportedSignal)
+        #expect(outcome.error == nil && outcome.records.count == 1 && outcome.records.first?.payload.signal == .metrics)
     }
 }

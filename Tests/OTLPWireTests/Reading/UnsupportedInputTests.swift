@@ -40,8 +40,8 @@ struct UnsupportedInputTests {
     }
 
     @Test(
-        "JSON: metrics and profiles requests are unsupported_signal, detected or with a signal given",
-        arguments: ["resourceMetrics", "resource_metrics", "resourceProfiles"])
+        "JSON: profiles requests are unsupported_signal, detected or with a signal given",
+        arguments: ["resourceProfiles", "resource_profiles"])
     func jsonOtherSignals(key: String) {
         let line = Array("{\"\(key)\":[{\"resource\":{},\"scopeMetrics\":[]}]}".utf8)
         for options in [OTLPReaderOptions(), OTLPReaderOptions(signal: .traces), OTLPReaderOptions(signal: .logs)] {
@@ -53,6 +53,23 @@ struct UnsupportedInputTests {
         // After valid records: they are delivered first.
         let after = StreamInputs.read(Self.lines([Self.tracesLine, line]))
         #expect(after.records.count == 1 && after.error?.code == .unsupportedSignal && after.error?.recordIndex == 1)
+    }
+
+    @Test(
+        "JSON: a metrics request is read as metrics when detected or given, and is wrong_kind as traces or logs",
+        arguments: ["resourceMetrics", "resource_metrics"])
+    func jsonMetrics(key: String) {
+        let line = Array("{\"\(key)\":[{\"resource\":{},\"scopeMetrics\":[{\"metrics\":[{\"name\":\"m\"}]}]}]}".utf8)
+        for options in [OTLPReaderOptions(), OTLPReaderOptions(signal: .metrics)] {
+            let outcome = StreamInputs.read(Self.lines([line]), options: options)
+            #expect(outcome.error == nil && outcome.records.count == 1 && outcome.items == 1, "\(String(describing: outcome.error))")
+        }
+        for options in [OTLPReaderOptions(signal: .traces), OTLPReaderOptions(signal: .logs)] {
+            let outcome = StreamInputs.read(Self.lines([line]), options: options)
+            #expect(outcome.records.isEmpty && outcome.error?.code == .wrongKind && outcome.error?.recordIndex == 0)
+        }
+        let after = StreamInputs.read(Self.lines([Self.tracesLine, line]))
+        #expect(after.records.count == 1 && after.error?.code == .wrongKind && after.error?.recordIndex == 1)
     }
 
     @Test("JSON: one object holding two signals is malformed_json, not half read")

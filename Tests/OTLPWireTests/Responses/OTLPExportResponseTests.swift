@@ -16,14 +16,14 @@ struct OTLPExportResponseTests {
         OTLPExportResponse(rejectedItems: -1),
     ]
 
-    @Test("protobuf round trip for both signals", arguments: OTLPSignal.allCases)
+    @Test("protobuf round trip for every signal", arguments: OTLPSignal.allCases)
     func protobufRoundTrip(signal: OTLPSignal) throws {
         for sample in Self.samples {
             #expect(try OTLPExportResponse(protobuf: sample.encoded(for: signal), for: signal) == sample)
         }
     }
 
-    @Test("JSON round trip for both signals", arguments: OTLPSignal.allCases)
+    @Test("JSON round trip for every signal", arguments: OTLPSignal.allCases)
     func jsonRoundTrip(signal: OTLPSignal) throws {
         for sample in Self.samples {
             #expect(try OTLPExportResponse(json: sample.jsonEncoded(for: signal), for: signal) == sample)
@@ -52,6 +52,9 @@ struct OTLPExportResponseTests {
         #expect(
             String(decoding: response.jsonEncoded(for: .logs), as: UTF8.self)
                 == #"{"partialSuccess":{"rejectedLogRecords":"3","errorMessage":"x"}}"#)
+        #expect(
+            String(decoding: response.jsonEncoded(for: .metrics), as: UTF8.self)
+                == #"{"partialSuccess":{"rejectedDataPoints":"3","errorMessage":"x"}}"#)
     }
 
     @Test("JSON a reader must accept: counts as numbers, strings or exponents, snake_case, unknown fields, null")
@@ -114,12 +117,13 @@ struct OTLPExportResponseTests {
     func reference() throws {
         let script =
             ReferenceResponses.prelude + """
-                PS = {"traces": trace_service_pb2.ExportTracePartialSuccess, "logs": logs_service_pb2.ExportLogsPartialSuccess}
+                PS = {"traces": trace_service_pb2.ExportTracePartialSuccess, "logs": logs_service_pb2.ExportLogsPartialSuccess,
+                      "metrics": metrics_service_pb2.ExportMetricsPartialSuccess}
                 for line in sys.stdin.read().split("\\n"):
                     kind, rejected, message, ours_pb, ours_json = line.split(" ")
                     message = base64.b64decode(message).decode("utf-8")
                     m = MESSAGES[kind]()
-                    field = "rejected_spans" if kind == "traces" else "rejected_log_records"
+                    field = {"traces": "rejected_spans", "logs": "rejected_log_records", "metrics": "rejected_data_points"}[kind]
                     if int(rejected) != 0 or message:
                         m.partial_success.CopyFrom(PS[kind](**{field: int(rejected), "error_message": message}))
                     theirs_pb = base64.b64encode(m.SerializeToString()).decode("ascii")

@@ -25,9 +25,11 @@ enum ReferenceResponses {
         from google.rpc import status_pb2
         from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
         from opentelemetry.proto.collector.logs.v1 import logs_service_pb2
+        from opentelemetry.proto.collector.metrics.v1 import metrics_service_pb2
         MESSAGES = {
             "traces": trace_service_pb2.ExportTraceServiceResponse,
             "logs": logs_service_pb2.ExportLogsServiceResponse,
+            "metrics": metrics_service_pb2.ExportMetricsServiceResponse,
             "status": status_pb2.Status,
         }
         def b64(text):
@@ -36,7 +38,8 @@ enum ReferenceResponses {
             if kind == "status":
                 return " ".join([str(m.code), b64(m.message)] + [b64(d.type_url) for d in m.details])
             p = m.partial_success
-            return " ".join([str(p.rejected_spans if kind == "traces" else p.rejected_log_records), b64(p.error_message)])
+            rejected = {"traces": "rejected_spans", "logs": "rejected_log_records", "metrics": "rejected_data_points"}[kind]
+            return " ".join([str(getattr(p, rejected)), b64(p.error_message)])
 
         """
 

@@ -8,10 +8,7 @@ struct OTLPFrameWriterTests {
     static let framings: [OTLPFraming] = [.u32be, .varint, .jsonl]
 
     static func json(_ payload: OTLPPayload) -> [UInt8] {
-        switch payload {
-        case .traces(let data): OTLPJSONEncoder().encode(data)
-        case .logs(let data): OTLPJSONEncoder().encode(data)
-        }
+        OTLPJSONEncoder().encode(payload)
     }
 
     @Test("writes and reads back every framing, with and without gzip", arguments: framings, [false, true])
@@ -104,6 +101,11 @@ struct OTLPFrameWriterTests {
                     expected.append(OTLPJSONEncoder().encode(data))
                 case .logs:
                     let data = SampleTelemetry.logs(10 + batch, offset: batch)
+                    try writer.write(data)
+                    expected.append(OTLPJSONEncoder().encode(data))
+                case .metrics:
+                    var data = MetricsInStreamTests.metricsModel
+                    data.resourceGroups[0].scopeGroups[0].items[0].name += ".\(batch)"
                     try writer.write(data)
                     expected.append(OTLPJSONEncoder().encode(data))
                 }

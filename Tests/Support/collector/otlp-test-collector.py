@@ -10,12 +10,13 @@ usage:
         {"status": 503, "headers": {"Retry-After": "1"}, "body": "<base64>"}   or   {"hang": true}
       ("hang": read the request, never answer, keep the connection open).
       Requests answered 2xx are also decoded with the reference package (opentelemetry-proto): their
-      spans and log records are appended to RECORD_DIR/items.jsonl in canonical form (see below).
+      spans, log records and metrics data points are appended to RECORD_DIR/items.jsonl in canonical form
+      (see below).
   otlp-test-collector.py exec PROGRAM ARGUMENTS...
       Runs PROGRAM with no signal blocked (how the tests start rotel, so that SIGTERM reaches it).
   otlp-test-collector.py canonical FILE FRAMING SIGNAL
-      Prints the items of an OTLP file (FRAMING u32be, varint, jsonl or none; gzip or not; SIGNAL traces
-      or logs) in the same canonical form.
+      Prints the items of an OTLP file (FRAMING u32be, varint, jsonl or none; gzip or not; SIGNAL traces,
+      logs or metrics) in the same canonical form.
 
 Canonical form: one JSON line per span or log record, {"signal", "resource", "scope", "item"}, each the
 reference package's MessageToDict with sorted keys, so the test can compare what arrived with what was
@@ -33,14 +34,47 @@ import threading
 
 from google.protobuf import json_format
 from opentelemetry.proto.collector.logs.v1 import logs_service_pb2
+from opentelemetry.proto.collector.metrics.v1 import metrics_service_pb2
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
 
 
 def request_type(signal):
-    return trace_service_pb2.ExportTraceServiceRequest if signal == "traces" else logs_service_pb2.ExportLogsServiceRequest
+    return {
+        "traces": trace_service_pb2.ExportTraceServiceRequest, "logs": logs_service_pb2.ExportLogsServiceRequest,
+        "metrics": metrics_service_pb2.ExportMetricsServiceRequest,
+    }[signal]
+
+
+def signal_of_path(path):
+    return "logs" if path.endswith("/logs") else "metrics" if path.endswith("/metrics") else "traces"
+
+
+def canonical_data_points(message):
+    """One line per metrics data point: the point with its metric (name, description, unit, metadata, kind,
+    temporality, monotonicity), scope and resource."""
+    as_dict = lambda m: json.loads(json.dumps(json_format.MessageToDict(m), sort_keys=True))
+    lines = []
+    for group in message.resource_metrics:
+        for scope_group in group.scope_metrics:
+            for metric in scope_group.metrics:
+                kind = metric.WhichOneof("data")
+                data = getattr(metric, kind) if kind else None
+                head = {"name": metric.name, "description": metric.description, "unit": metric.unit,
+                        "metadata": [as_dict(kv) for kv in metric.metadata], "kind": kind,
+                        "temporality": getattr(data, "aggregation_temporality", None),
+                        "monotonic": getattr(data, "is_monotonic", None)}
+                points = list(data.data_points) if data is not None else []
+                for point in points or [None]:
+                    lines.append(json.dumps({
+                        "signal": "metrics", "resource": as_dict(group.resource), "scope": as_dict(scope_group.scope),
+                        "resourceSchemaUrl": group.schema_url, "scopeSchemaUrl": scope_group.schema_url,
+                        "metric": head, "point": as_dict(point) if point is not None else None}, sort_keys=True))
+    return lines
 
 
 def canonical_items(message, signal):
+    if signal == "metrics":
+        return canonical_data_points(message)
     as_dict = lambda m: json.dumps(json_format.MessageToDict(m), sort_keys=True)
     lines = []
     groups = message.resource_spans if signal == "traces" else message.resource_logs
@@ -106,7 +140,7 @@ def serve(record_dir, script_path):
             status = answer.get("status", 200)
             reply = base64.b64decode(answer.get("body", ""))
             if 200 <= status < 300:
-                signal = "logs" if self.path.endswith("/logs") else "traces"
+                signal = signal_of_path(self.path)
                 try:
                     lines = canonical_items(decode_body(body, headers, signal), signal)
                 except Exception as error:  # recorded, so the test sees what could not be decoded

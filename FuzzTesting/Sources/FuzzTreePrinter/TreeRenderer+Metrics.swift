@@ -1,0 +1,1 @@
+../../../Sources/otlp-dump/TreeRenderer+Metrics.swift
