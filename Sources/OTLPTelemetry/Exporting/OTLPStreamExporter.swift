@@ -74,7 +74,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
     ///   - framing: default `OTLPFraming.u32be`.
     ///   - gzip: one gzip member per batch. Default `false`.
     ///   - zstd: each record one zstd frame behind a `u32be` length (the Collector's zstd layout). Default `false`.
-    ///   - gzipLevel: the zlib level of the gzip members, 1...9 (clamped); default 6, as
+    ///   - gzipLevel: the zlib level of the gzip members, 1...9 (clamped); default 1, as
     ///     `OTLPTelemetryConfiguration.Output`'s.
     ///   - durability: default ``OTLPDurability/flush``.
     ///   - resource: the resource every record is written under.

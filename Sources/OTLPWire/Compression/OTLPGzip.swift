@@ -6,7 +6,7 @@ package enum OTLPGzip {
 
     /// The `gzipLevel` of every configuration that compresses with gzip (file outputs, the spool, OTLP/HTTP
     /// bodies), chosen by measurement (the Configuration article has the figures).
-    package static let defaultLevel = 6
+    package static let defaultLevel = 1
 
     /// `bytes` as one complete gzip member, compressed at zlib `level` (0...9).
     package static func compress(
