@@ -91,11 +91,13 @@ bench-deps: deps
 	fi
 
 ## bench: the yardstick peer beside the reference encoders, decoding throughput, 1 GB memory check,
-## the tracing pipeline (ns and allocations per span, throughput into a file), gzip beside zstd (write, read,
-## size) and the burst (bench-burst)
+## the tracing pipeline (ns and allocations per span, throughput into a file), the whole process's CPU per span
+## into a gzip file against NoOpTracer (default gzip level and level 1), gzip beside zstd (write, read, size)
+## and the burst (bench-burst)
 bench: bench-deps
 	Benchmarks/run-yardstick.sh
 	Benchmarks/TracingBenchmark/run.sh
+	Benchmarks/TracingBenchmark/run.sh --whole-process --rounds $(or $(ROUNDS),3)
 	Benchmarks/Compression/run.sh
 	$(MAKE) bench-burst
 
@@ -111,6 +113,7 @@ bench-burst: bench-deps
 bench-smoke: bench-deps
 	Benchmarks/run-yardstick.sh --smoke
 	Benchmarks/TracingBenchmark/run.sh --spans 20000 --reps 1
+	Benchmarks/TracingBenchmark/run.sh --whole-process --spans 20000 --rounds 1
 	Benchmarks/TracingBenchmark/run.sh --burst --items 2500 --runs 1
 	Benchmarks/Compression/run.sh --smoke
 

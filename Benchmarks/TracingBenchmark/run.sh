@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs the tracing benchmark with malloc-interposer preloaded (allocation counts).
 # usage: Benchmarks/TracingBenchmark/run.sh [--spans N] [--reps R]
+#        Benchmarks/TracingBenchmark/run.sh --whole-process [--spans N] [--rounds R] [--gzip-levels 6,1]
+#        (each configuration in a process of its own, without the allocation counter)
 set -euo pipefail
 cd "$(dirname "$0")"
 log=$(mktemp)

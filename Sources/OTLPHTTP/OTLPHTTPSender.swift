@@ -194,7 +194,9 @@ package final class OTLPHTTPSender: Sendable {
     package func send(_ body: [UInt8]) -> Result {
         guard endpoint.compression == .gzip else { return send(payload: ByteBuffer(bytes: body)) }
         do {
-            return send(payload: ByteBuffer(bytes: try body.withUnsafeBytes { bytes in try OTLPGzip.compress(bytes) }))
+            return send(
+                payload: ByteBuffer(
+                    bytes: try body.withUnsafeBytes { bytes in try OTLPGzip.compress(bytes, level: Int32(endpoint.gzipLevel)) }))
         } catch {
             return Result(outcome: .failed(reason: "gzip compression failed: \(error)"), attempts: 0)
         }

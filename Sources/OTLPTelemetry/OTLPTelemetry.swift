@@ -156,7 +156,7 @@ public final class OTLPTelemetry: Sendable {
                     OTLPBatchStage(
                         exporter: OTLPStreamExporter<Item>(
                             sink: fileSink, framing: output.framing, gzip: output.gzip, zstd: output.zstd,
-                            durability: configuration.durability,
+                            gzipLevel: output.gzipLevel, durability: configuration.durability,
                             resource: resource,
                             counters: counters, diagnostics: diagnostics),
                         counters: counters, configuration: batch, diagnostics: diagnostics))

@@ -30,6 +30,9 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "gzip-compress the output.")
     var gzip = false
 
+    @Option(name: .customLong("gzip-level"), help: "zlib level of --gzip: 1 (fastest) to 9 (smallest); default \(OTLPGzip.defaultLevel).")
+    var gzipLevel: Int?
+
     @Flag(help: "Compress each record into one zstd frame, as the Collector's file exporter does (--to u32be or jsonl).")
     var zstd = false
 
@@ -51,6 +54,14 @@ struct ConvertCommand: ParsableCommand {
         guard !zstd || to == .u32be || to == .jsonl else {
             throw ValidationError("--zstd writes the Collector's zstd records: use it with --to u32be or --to jsonl")
         }
+        if let gzipLevel {
+            guard gzip else { throw ValidationError("--gzip-level sets the level of --gzip: use them together") }
+            guard OTLPGzip.levelRange.contains(gzipLevel) else {
+                throw ValidationError(
+                    "--gzip-level must be between \(OTLPGzip.levelRange.lowerBound) and \(OTLPGzip.levelRange.upperBound), got \(gzipLevel)"
+                )
+            }
+        }
         try OutputCollision.check(output: output, inputs: [input])
     }
 
@@ -68,7 +79,8 @@ struct ConvertCommand: ParsableCommand {
             // The user named this output: a symbolic link is followed (resolved once, here) and said so.
             let sink = try OTLPFileSink(path: output, followSymlink: true)
             if let target = sink.symlinkTarget { Output.diagnostic("\(output) is a symbolic link: writing to \(target)") }
-            writer = OTLPRecordWriter(sink: sink, framing: to.framing!, gzip: gzip, zstd: zstd)
+            writer = OTLPRecordWriter(
+                sink: sink, framing: to.framing!, gzip: gzip, zstd: zstd, compressionLevel: Int32(gzipLevel ?? OTLPGzip.defaultLevel))
         } catch {
             Output.diagnostic("\(output): \(error)")
             throw ExitStatus.ioError

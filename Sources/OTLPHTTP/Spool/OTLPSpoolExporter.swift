@@ -43,6 +43,8 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
     /// Whether records are stored gzip-compressed.
     private let gzipRecords: Bool
     private let zstdRecords: Bool
+    /// The zlib level of gzip records.
+    private let gzipLevel: Int32
     private let uploader: OTLPSpoolUploader?
     private let sender: OTLPHTTPSender
     private let diagnostics: @Sendable (String) -> Void
@@ -73,6 +75,7 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
         var openError: OTLPWriteError?
         gzipRecords = (spool ?? endpoint.spool)?.gzip ?? false
         zstdRecords = (spool ?? endpoint.spool)?.zstd ?? false
+        gzipLevel = Int32((spool ?? endpoint.spool)?.clamped.gzipLevel ?? OTLPGzip.defaultLevel)
         if let spool = spool ?? endpoint.spool {
             do throws(OTLPWriteError) {
                 queue = try OTLPSpoolQueue(
@@ -157,7 +160,7 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
                     if gzipRecords || zstdRecords {
                         let compressed = try request.bytes.withUnsafeBytes { bytes in
                             Result { () throws(OTLPWriteError) in
-                                zstdRecords ? try OTLPZstd.compress(bytes) : try OTLPGzip.compress(bytes)
+                                zstdRecords ? try OTLPZstd.compress(bytes) : try OTLPGzip.compress(bytes, level: gzipLevel)
                             }
                         }.get()
                         // Data that does not compress is stored plain rather than grown past the record limit.

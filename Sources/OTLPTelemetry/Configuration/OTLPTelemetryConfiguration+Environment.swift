@@ -33,6 +33,8 @@ extension OTLPTelemetryConfiguration {
     ///   one: the base variables deliver both signals, a signal's own variables that signal. The TLS variables
     ///   `_CERTIFICATE`, `_CLIENT_KEY` and `_CLIENT_CERTIFICATE` (PEM files) set ``OTLPExporterConfiguration/tls``
     ///   and ``OTLPExporterConfiguration/SignalOverride/tls``; `_INSECURE` (gRPC only) is warned about.
+    ///   Besides the specification's variables, `OTEL_EXPORTER_OTLP_GZIP_LEVEL` (1...9) sets
+    ///   ``OTLPExporterConfiguration/gzipLevel``: this SDK's own.
     /// - `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`: ``sampling``.
     /// - `OTEL_BSP_*`: ``batch``; `OTEL_BLRP_*`: ``logsBatch`` (starting from ``batch`` when there is none).
     ///   Delays and timeouts are in milliseconds; a timeout of 0 means the longest one accepted. Besides the
@@ -95,7 +97,7 @@ extension OTLPTelemetryConfiguration {
     private mutating func applyExporters(_ reader: inout OTLPEnvironmentReader) {
         var exporter = otlp ?? .default
         var configuredBy: Set<String> = []  // "" for the base variables, else the signal
-        var tlsVariables: [String] = []  // read, in order: warned about when no `otlp` is made
+        var tlsVariables: [String] = []  // TLS and gzip level, read, in order: warned about when no `otlp` is made
         let prefix = "OTEL_EXPORTER_OTLP_"
         for scope in [nil] + OTLPSignal.sdkSignals {
             let infix = scope.map { "\($0.rawValue.uppercased())_" } ?? ""
@@ -176,6 +178,13 @@ extension OTLPTelemetryConfiguration {
             if reader.value("\(prefix)\(infix)INSECURE") != nil {
                 reader.warn("\(prefix)\(infix)INSECURE", "applies to gRPC only (here the endpoint's http or https decides); ignored")
             }
+        }
+
+        // Not the specification's: the zlib level of gzip bodies. Like the TLS files, it alone makes no `otlp`.
+        let gzipLevelName = "\(prefix)GZIP_LEVEL"
+        if let level = reader.integer(gzipLevelName, in: OTLPGzip.levelRange) {
+            exporter.gzipLevel = level
+            tlsVariables.append(gzipLevelName)
         }
 
         // Which signals are delivered: as configured, or, for a new `otlp`, the ones its variables concern.

@@ -24,7 +24,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
     private var sink: (any OTLPByteSink)?
     /// Opens the sink again after a failure (exporters made with a path).
     private let reopen: (@Sendable () throws(OTLPWriteError) -> any OTLPByteSink)?
-    /// The file this exporter opens itself (``init(path:framing:gzip:zstd:durability:resource:counters:diagnostics:)``),
+    /// The file this exporter opens itself (``init(path:framing:gzip:zstd:gzipLevel:durability:resource:counters:diagnostics:)``),
     /// and the advisory lock it holds on it from the first open until shutdown, so that two exporters never
     /// append to one file and roll back each other's records.
     private let ownedPath: String?
@@ -36,6 +36,8 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
     private let framing: OTLPFraming
     private let gzip: Bool
     private let zstd: Bool
+    /// The zlib level of gzip members (1...9).
+    private let gzipLevel: Int
     /// How hard each batch is made to survive a crash.
     package let durability: OTLPDurability
     /// The resource every record is written under.
@@ -62,8 +64,8 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
         /// Uncompressed bytes (prefixes and messages, or lines) staged for the current batch.
         var stagedRecordBytes = 0
 
-        init(framing: OTLPFraming, gzip: Bool, zstd: Bool) {
-            writer = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip, zstd: zstd)
+        init(framing: OTLPFraming, gzip: Bool, zstd: Bool, gzipLevel: Int) {
+            writer = OTLPRecordWriter(sink: staging, framing: framing, gzip: gzip, zstd: zstd, compressionLevel: Int32(gzipLevel))
         }
     }
 
@@ -72,18 +74,21 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
     ///   - framing: default `OTLPFraming.u32be`.
     ///   - gzip: one gzip member per batch. Default `false`.
     ///   - zstd: each record one zstd frame behind a `u32be` length (the Collector's zstd layout). Default `false`.
+    ///   - gzipLevel: the zlib level of the gzip members, 1...9 (clamped); default 1, as
+    ///     `OTLPTelemetryConfiguration.Output`'s.
     ///   - durability: default ``OTLPDurability/flush``.
     ///   - resource: the resource every record is written under.
     ///   - counters: where exported and dropped items are counted (default: counters of its own).
     ///   - diagnostics: where write errors are reported (default: standard error).
     public convenience init(
         sink: any OTLPByteSink, framing: OTLPFraming = .u32be, gzip: Bool = false, zstd: Bool = false,
-        durability: OTLPDurability = .flush,
+        gzipLevel: Int = OTLPTelemetryConfiguration.Output.default.gzipLevel, durability: OTLPDurability = .flush,
         resource: OTLPResource, counters: OTLPTelemetryCounters = OTLPTelemetryCounters(),
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
         self.init(
-            sink: sink, reopen: nil, ownedPath: nil, framing: framing, gzip: gzip, zstd: zstd, durability: durability,
+            sink: sink, reopen: nil, ownedPath: nil, framing: framing, gzip: gzip, zstd: zstd, gzipLevel: gzipLevel,
+            durability: durability,
             resource: resource,
             counters: counters, diagnostics: diagnostics)
     }
@@ -91,9 +96,10 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
     private init(
         sink: (any OTLPByteSink)?, reopen: (@Sendable () throws(OTLPWriteError) -> any OTLPByteSink)?, ownedPath: String?,
         framing: OTLPFraming,
-        gzip: Bool, zstd: Bool, durability: OTLPDurability, resource: OTLPResource, counters: OTLPTelemetryCounters,
+        gzip: Bool, zstd: Bool, gzipLevel: Int, durability: OTLPDurability, resource: OTLPResource, counters: OTLPTelemetryCounters,
         diagnostics: @escaping @Sendable (String) -> Void
     ) {
+        self.gzipLevel = OTLPSettingClamp.clamp(gzipLevel, to: OTLPGzip.levelRange)
         self.sink = sink
         self.reopen = reopen
         self.ownedPath = ownedPath
@@ -110,10 +116,11 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
     /// written, and opened again after a failed write; errors are reported per batch, never thrown here.
     /// From the first open until ``shutdown()`` the exporter holds an advisory lock on the path (as the
     /// pipeline's file outputs do, `DIR/.NAME.lock`): a second exporter or pipeline on the same path gets a
-    /// write error naming the holder, and its items are counted as `write_failed`.
+    /// write error naming the holder, and its items are counted as `write_failed`. The parameters after `path`
+    /// are ``init(sink:framing:gzip:zstd:gzipLevel:durability:resource:counters:diagnostics:)``'s.
     public convenience init(
         path: String, framing: OTLPFraming = .u32be, gzip: Bool = false, zstd: Bool = false,
-        durability: OTLPDurability = .flush,
+        gzipLevel: Int = OTLPTelemetryConfiguration.Output.default.gzipLevel, durability: OTLPDurability = .flush,
         resource: OTLPResource, counters: OTLPTelemetryCounters = OTLPTelemetryCounters(),
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
     ) {
@@ -125,7 +132,8 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
                 return try OTLPFileSink(path: path, append: true)
             }, ownedPath: path,
             framing: framing,
-            gzip: gzip, zstd: zstd, durability: durability, resource: resource, counters: counters, diagnostics: diagnostics)
+            gzip: gzip, zstd: zstd, gzipLevel: gzipLevel, durability: durability, resource: resource, counters: counters,
+            diagnostics: diagnostics)
     }
 
     @discardableResult
@@ -138,7 +146,8 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
     /// without the exporter's lock: any thread may render while another writes. Items readers would refuse
     /// are left out here and counted (`item_too_large`).
     package func render(_ items: [Item]) -> OTLPRenderedBatch {
-        let renderer = renderersLock.withLock { idleRenderers.popLast() } ?? Renderer(framing: framing, gzip: gzip, zstd: zstd)
+        let renderer =
+            renderersLock.withLock { idleRenderers.popLast() } ?? Renderer(framing: framing, gzip: gzip, zstd: zstd, gzipLevel: gzipLevel)
         defer { renderersLock.withLock { idleRenderers.append(renderer) } }
         // Values nested past what any reader accepts (each array or key-value list is at least two message
         // levels; readers allow at most 128) are refused (and counted) before the encoder recurses into them.
@@ -159,7 +168,8 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
             return OTLPRenderedBatch(bytes: renderer.staging.bytes, itemCount: items.count - tooLarge, leftOutCount: tooLarge)
         } catch {
             // The next batch starts from a clean writer (a gzip member cut short must not continue).
-            renderer.writer = OTLPRecordWriter(sink: renderer.staging, framing: framing, gzip: gzip, zstd: zstd)
+            renderer.writer = OTLPRecordWriter(
+                sink: renderer.staging, framing: framing, gzip: gzip, zstd: zstd, compressionLevel: Int32(gzipLevel))
             return OTLPRenderedBatch(bytes: [], itemCount: items.count - tooLarge, leftOutCount: tooLarge, failure: error)
         }
     }

@@ -1,8 +1,17 @@
 /// One-shot gzip for this package's other libraries (an OTLP/HTTP request body with `Content-Encoding: gzip`,
 /// a spool record stored compressed), through the same zlib code as the file writers and readers.
 package enum OTLPGzip {
+    /// The zlib levels a configuration accepts for gzip (`gzipLevel`): 1 (fastest) to 9 (smallest).
+    package static let levelRange = 1...9
+
+    /// The `gzipLevel` of every configuration that compresses with gzip (file outputs, the spool, OTLP/HTTP
+    /// bodies), chosen by measurement (the Configuration article has the figures).
+    package static let defaultLevel = 1
+
     /// `bytes` as one complete gzip member, compressed at zlib `level` (0...9).
-    package static func compress(_ bytes: UnsafeRawBufferPointer, level: Int32 = 6) throws(OTLPWriteError) -> [UInt8] {
+    package static func compress(
+        _ bytes: UnsafeRawBufferPointer, level: Int32 = Int32(OTLPGzip.defaultLevel)
+    ) throws(OTLPWriteError) -> [UInt8] {
         let deflater = GzipDeflater(level: level)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count / 4 + 64)

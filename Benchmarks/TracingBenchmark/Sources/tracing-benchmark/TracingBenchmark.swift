@@ -13,7 +13,8 @@ import Tracing
 ///
 /// usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only | --noop-only]     (run through run.sh:
 /// allocation counts need LD_PRELOAD; `--hot-path-only` measures OTLPTracer's spans alone and `--noop-only`
-/// NoOpTracer's, for a profiler or callgrind); `--burst` runs ``BurstBenchmark`` instead)
+/// NoOpTracer's, for a profiler or callgrind); `--burst` runs ``BurstBenchmark`` instead, `--whole-process`
+/// ``WholeProcessBenchmark``)
 @main
 struct TracingBenchmark {
     static func spanWith8Attributes<T: Tracer>(_ tracer: T, _ index: Int) {
@@ -70,6 +71,8 @@ struct TracingBenchmark {
         var hotPathOnly = false
         var noopOnly = false
         var burst: BurstBenchmark.Options?
+        var wholeProcess: WholeProcessBenchmark.Options?
+        var wholeProcessChild: String?
         var arguments = CommandLine.arguments.dropFirst()
         while let flag = arguments.popFirst() {
             switch flag {
@@ -83,16 +86,31 @@ struct TracingBenchmark {
             case "--runs": burst = burst ?? BurstBenchmark.Options(); burst?.runs = Int(arguments.popFirst() ?? "") ?? 3
             case "--when-full": burst = burst ?? BurstBenchmark.Options(); burst?.whenFull = arguments.popFirst() ?? "drop"
             case "--queue": burst = burst ?? BurstBenchmark.Options(); burst?.maxQueueSize = Int(arguments.popFirst() ?? "") ?? 2048
+            case "--whole-process": wholeProcess = wholeProcess ?? WholeProcessBenchmark.Options()
+            case "--rounds":
+                wholeProcess = wholeProcess ?? WholeProcessBenchmark.Options()
+                wholeProcess?.rounds = Int(arguments.popFirst() ?? "") ?? 3
+            case "--gzip-levels":
+                wholeProcess = wholeProcess ?? WholeProcessBenchmark.Options()
+                let levels = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
+                if !levels.isEmpty { wholeProcess?.gzipLevels = levels }
+            case "--whole-process-child": wholeProcessChild = arguments.popFirst()
             case "--only": burst = burst ?? BurstBenchmark.Options(); burst?.only = arguments.popFirst()
             default:
                 print(
                     "usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only | --noop-only]\n"
+                        + "       tracing-benchmark --whole-process [--spans N] [--rounds R] [--gzip-levels 6,1]\n"
                         + "       tracing-benchmark --burst [--threads T] [--items N] [--runs R] [--when-full drop|wait] [--queue Q] [--only traces|logs]"
                 )
                 exit(64)
             }
         }
         if let burst { exit(try BurstBenchmark.run(burst)) }
+        if let wholeProcessChild { exit(try WholeProcessBenchmark.child(wholeProcessChild, spans: spans)) }
+        if var wholeProcess {
+            wholeProcess.spans = spans
+            exit(try WholeProcessBenchmark.run(wholeProcess))
+        }
         MallocInterposerSwift.initialize()
         let resource = OTLPResourceDetector.detect(serviceName: "tracing-benchmark")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracing-benchmark-\(getpid())")
