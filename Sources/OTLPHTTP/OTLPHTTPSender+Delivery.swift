@@ -77,7 +77,8 @@ extension OTLPHTTPSender {
             delivery.acceptedBytes += bodyBytes
             if rejected > 0 {
                 delivery.messages.append(
-                    "accepted the request partly: \(rejected) \(kind.noun(rejected)) rejected\(message.isEmpty ? "" : ": \(message)")")
+                    "accepted the request partly: \(rejected) \(kind == .metrics ? (rejected == 1 ? "data point" : "data points") : kind.noun(rejected)) rejected\(message.isEmpty ? "" : ": \(message)")"
+                )
             } else if !message.isEmpty {
                 delivery.messages.append("accepted the request, with a message: \(message)")
             }

@@ -266,7 +266,22 @@ public final class OTLPRecordReader {
         do {
             let checked = try records.withNextInPlace { (index, streamOffset, bytes) throws(OTLPReadError) in
                 let items = try located(index: index, streamOffset: streamOffset) { () throws(OTLPReadError) in
-                    try decoder.checkAndUnpack(bytes, as: signal, arena: arena)
+                    // A record of another signal says where the signal changes, as ``check(_:)`` does (regression:
+                    // validate called a metrics record after traces a malformed span where print said wrong_kind).
+                    func change() -> OTLPReadError? {
+                        signalChange(OTLPRawRecord(index: index, streamOffset: streamOffset, bytes: Array(bytes)), from: signal)
+                    }
+                    let items: Int
+                    do throws(OTLPReadError) {
+                        items = try decoder.checkAndUnpack(bytes, as: signal, arena: arena)
+                    } catch {
+                        throw change() ?? error
+                    }
+                    // A metrics request can read as spans: the metrics pre-scan rules it out first (cheaply, for spans with IDs).
+                    if signal == .traces, (decoder.scanSummary(bytes, asKind: .metrics)?.items ?? 0) > 0, let change = change() {
+                        throw change
+                    }
+                    return items
                 }
                 return (index, items)
             }

@@ -46,6 +46,32 @@ struct MetricsInStreamTests {
         #expect(outcome.error?.message.contains("the signal changes from traces to metrics at this record") == true)
     }
 
+    @Test(
+        "validate (records checked in place) says where the signal changes as reading does, for metrics after traces and after logs, and for a metrics record shaped like a span (regression: a malformed span)"
+    )
+    func validateSaysWhereTheSignalChanges() throws {
+        let metrics = OTLPEncoder().encode(Self.metricsModel)
+        let logs = OTLPEncoder().encode(
+            OTLPLogsData(
+                resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
+                items: [OTLPLogRecord(timeUnixNano: 1, severity: .info, body: .string("x"))]))
+        for (stream, first) in [
+            ([Self.traces, Self.traces, metrics], "traces"), ([logs, logs, metrics], "logs"),
+            ([Self.traces, Self.traces, Self.metricsShapedLikeASpan], "traces"),
+        ] {
+            let reader = try OTLPRecordReader(source: OTLPMemorySource(StreamInputs.u32be(stream)))
+            var valid = 0
+            do {
+                while try reader.validateNext() != nil { valid += 1 }
+                Issue.record("\(first): the metrics record validated")
+            } catch {
+                #expect(valid == 2)
+                #expect(error.code == .wrongKind && error.recordIndex == 2, "\(first): \(error)")
+                #expect(error.message.contains("the signal changes from \(first) to metrics at this record"), "\(error)")
+            }
+        }
+    }
+
     @Test("u32be: a metrics record that also reads as spans, after traces, is not delivered as spans")
     func metricsShapedLikeSpansAfterTraces() {
         let outcome = StreamInputs.read(StreamInputs.u32be([Self.traces, Self.metricsShapedLikeASpan]))
