@@ -245,6 +245,18 @@ public struct OTLPDecoder: Sendable {
             if Int(metrics.status) == COTLPSHIMS_SCAN_OK && metrics.items > 0 && holdsMetricNames(bytes) {
                 return .decisive(.metrics)
             }
+            // Metrics over a limit (nesting, or a decoding limit these scans leave out) are named as metrics, whose
+            // decoding reports the limit (regression: worded as a span's or log record's damage).
+            if Int(metrics.status) == COTLPSHIMS_SCAN_TOO_DEEP && metrics.error_offset > max(traces.error_offset, logs.error_offset) {
+                return .invalid(likelier: .metrics)
+            }
+            if Int(metrics.status) == COTLPSHIMS_SCAN_OK && metrics.items > 0 {
+                do throws(OTLPReadError) {
+                    _ = try decodeMetrics(bytes)
+                } catch  where [.recordTooLarge, .tooManyAttributes, .nestingTooDeep].contains(error.code) {
+                    return .invalid(likelier: .metrics)
+                } catch {}
+            }
             return .invalid(likelier: logs.error_offset > traces.error_offset ? .logs : .traces)
         case (true, true):
             if traces.unknown_fields != logs.unknown_fields {

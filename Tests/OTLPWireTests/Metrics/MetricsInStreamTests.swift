@@ -72,6 +72,26 @@ struct MetricsInStreamTests {
         }
     }
 
+    @Test(
+        "a metrics record over a limit, its signal not given, reports the limit (regression: worded as a span's or a log record's damage)"
+    )
+    func metricsOverALimitWithoutAHint() {
+        let attributes = (0..<20).map { OTLPAttribute("key\($0)", .int(Int64($0))) }
+        let metrics = OTLPEncoder().encode(
+            OTLPMetricsData(
+                resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "meter"),
+                items: [
+                    OTLPMetric(
+                        name: "queue.depth", data: .gauge([OTLPNumberDataPoint(timeUnixNano: 7, value: .int(3), attributes: attributes)]))
+                ]))
+        let tooMany = StreamInputs.read(
+            StreamInputs.u32be([metrics]), options: OTLPReaderOptions(decoding: OTLPDecodingOptions(maxAttributesPerItem: 10)))
+        #expect(tooMany.error?.code == .tooManyAttributes, "\(String(describing: tooMany.error))")
+        let tooLarge = StreamInputs.read(
+            StreamInputs.u32be([metrics]), options: OTLPReaderOptions(decoding: OTLPDecodingOptions(maxDecodedBytes: 1024)))
+        #expect(tooLarge.error?.code == .recordTooLarge, "\(String(describing: tooLarge.error))")
+    }
+
     @Test("u32be: a metrics record that also reads as spans, after traces, is not delivered as spans")
     func metricsShapedLikeSpansAfterTraces() {
         let outcome = StreamInputs.read(StreamInputs.u32be([Self.traces, Self.metricsShapedLikeASpan]))
