@@ -1,9 +1,11 @@
 extension OTLPJSONDecoder {
-    /// A `Metric` (message level 3): its data is the last of the oneof's members present, as in protobuf.
+    /// A `Metric` (message level 3): at most one of its data oneof's members may be present.
     func metric(_ object: JSONObject) throws(OTLPReadError) -> OTLPMetric {
         try checkLevel(3, object.path)
         var data: OTLPMetricData?
-        for (key, value) in object.members {
+        var member: String?
+        for (key, value) in object.members where Self.metricDataMembers.contains(key) {
+            guard try object.claimOneofMember(key, value, &member, oneof: "a metric's data") else { continue }
             let path = object.path + "." + key
             switch key {
             case "gauge":
@@ -38,6 +40,11 @@ extension OTLPJSONDecoder {
             unit: try object.string("unit", "unit"), metadata: try attributes(object, "metadata", level: 4, item: "metric"), data: data)
     }
 
+    /// The members of `Metric`'s `data` oneof, in both spellings.
+    private static let metricDataMembers: Set<String> = [
+        "gauge", "sum", "histogram", "exponentialHistogram", "exponential_histogram", "summary",
+    ]
+
     private func temporality(_ object: JSONObject) throws(OTLPReadError) -> OTLPAggregationTemporality {
         OTLPAggregationTemporality(
             rawValue: try object.enumValue("aggregationTemporality", "aggregation_temporality", names: Self.temporalityNames))
@@ -47,10 +54,12 @@ extension OTLPJSONDecoder {
         "AGGREGATION_TEMPORALITY_UNSPECIFIED": 0, "AGGREGATION_TEMPORALITY_DELTA": 1, "AGGREGATION_TEMPORALITY_CUMULATIVE": 2,
     ]
 
-    /// `asDouble` or `asInt`, the last present winning; `nil` when neither is.
+    /// `asDouble` or `asInt` (at most one of them); `nil` when neither is.
     private func numberValue(_ object: JSONObject) throws(OTLPReadError) -> OTLPNumberValue? {
         var value: OTLPNumberValue?
-        for (key, member) in object.members {
+        var claimed: String?
+        for (key, member) in object.members where Self.numberValueMembers.contains(key) {
+            guard try object.claimOneofMember(key, member, &claimed, oneof: "a number's value") else { continue }
             let path = object.path + "." + key
             switch key {
             case "asDouble", "as_double": value = .double(try JSONObject.double(member, path))
@@ -60,6 +69,9 @@ extension OTLPJSONDecoder {
         }
         return value
     }
+
+    /// The members of the `value` oneof of number data points and exemplars, in both spellings.
+    private static let numberValueMembers: Set<String> = ["asDouble", "as_double", "asInt", "as_int"]
 
     /// A data point (message level 5; its metric's data is level 4, checked with it). Message levels are checked
     /// as the protobuf pre-scan checks them, so that a request nests too deep in both encodings or in neither.

@@ -183,8 +183,9 @@ public struct OTLPJSONDecoder: Sendable {
     private func anyValue(_ object: JSONObject, level: Int) throws(OTLPReadError) -> OTLPAttributeValue {
         try checkLevel(level, object.path)
         var result = OTLPAttributeValue.empty
-        // The last oneof member present wins, as in protobuf.
-        for (key, value) in object.members {
+        var member: String?
+        for (key, value) in object.members where Self.anyValueMembers.contains(key) {
+            guard try object.claimOneofMember(key, value, &member, oneof: "an AnyValue") else { continue }
             let path = object.path + "." + key
             switch key {
             case "stringValue", "string_value": result = .string(try JSONObject.string(value, path))
@@ -213,6 +214,13 @@ public struct OTLPJSONDecoder: Sendable {
         }
         return result
     }
+
+    /// The members of AnyValue's `value` oneof, in both spellings.
+    private static let anyValueMembers: Set<String> = [
+        "stringValue", "string_value", "boolValue", "bool_value", "intValue", "int_value", "doubleValue", "double_value",
+        "bytesValue", "bytes_value", "arrayValue", "array_value", "kvlistValue", "kvlist_value", "stringValueStrindex",
+        "string_value_strindex",
+    ]
 
     private func resource(_ object: JSONObject) throws(OTLPReadError) -> OTLPResource {
         OTLPResource(
@@ -330,6 +338,18 @@ struct JSONObject {
         var seen = Set<String>(minimumCapacity: members.count)
         for (key, _) in members where !seen.insert(key).inserted { return key }
         return nil
+    }
+
+    /// Takes `key` as the member of a oneof named `oneof`, refusing a second one (`seen` holds the first): as with
+    /// a key given twice, only one of the values would be kept, and the reference decoder refuses such a message
+    /// too. A member whose value is null counts as absent and is not claimed.
+    func claimOneofMember(_ key: String, _ value: JSONValue, _ seen: inout String?, oneof: String) throws(OTLPReadError) -> Bool {
+        if case .null = value { return false }
+        if let first = seen {
+            throw OTLPReadError(.malformedJSON, "\(path): \(first) and \(key) are both set, and \(oneof) holds one value")
+        }
+        seen = key
+        return true
     }
 
     static func typeError(_ path: String, _ expected: String) -> OTLPReadError {

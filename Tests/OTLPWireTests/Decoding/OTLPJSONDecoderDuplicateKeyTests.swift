@@ -31,4 +31,21 @@ struct OTLPJSONDecoderDuplicateKeyTests {
             #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"a","startTimeUnixNano":"1"}],"schemaUrl":"u"}]}]}"#)
         #expect(data.itemCount == 1)
     }
+
+    /// Regression: an AnyValue with two members kept the last silently; the reference decoder refuses it.
+    @Test("an AnyValue with two members of its oneof is malformed_json naming both; a null member counts as absent")
+    func anyValueWithTwoMembers() throws {
+        #expect {
+            try Self.decodeTraces(
+                #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":{"stringValue":"x","intValue":"1"}}]}]}]}]}"#
+            )
+        } throws: { error in
+            let error = error as! OTLPReadError
+            return error.code == .malformedJSON
+                && error.message.contains("spans[0].attributes[0].value: stringValue and intValue are both set")
+        }
+        let data = try Self.decodeTraces(
+            #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":{"stringValue":null,"intValue":"1"}}]}]}]}]}"#)
+        #expect(data.resourceGroups[0].scopeGroups[0].items[0].attributes == [OTLPAttribute("k", 1)])
+    }
 }

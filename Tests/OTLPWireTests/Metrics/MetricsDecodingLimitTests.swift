@@ -119,14 +119,31 @@ struct MetricsDecodingLimitTests {
             resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), items: [OTLPMetric(name: "m", data: .gauge([point]))])
     }
 
-    @Test("JSON metric data: the last oneof member wins, as in protobuf; snake_case and enum names are read")
-    func jsonOneofAndSpellings() throws {
+    @Test("JSON metric data: snake_case and enum names are read; a null oneof member counts as absent")
+    func jsonSpellings() throws {
         let json = Array(
-            #"{"resource_metrics":[{"scope_metrics":[{"metrics":[{"name":"m","gauge":{"data_points":[{"as_int":"1"}]},"sum":{"aggregation_temporality":"AGGREGATION_TEMPORALITY_DELTA","is_monotonic":true,"dataPoints":[{"asInt":"4","asDouble":2.5}]}}]}]}]}"#
+            #"{"resource_metrics":[{"scope_metrics":[{"metrics":[{"name":"m","gauge":null,"sum":{"aggregation_temporality":"AGGREGATION_TEMPORALITY_DELTA","is_monotonic":true,"dataPoints":[{"as_int":null,"asDouble":2.5}]}}]}]}]}"#
                 .utf8)
         let data = try json.withUnsafeBytes { try OTLPJSONDecoder().decodeMetrics($0) }
         #expect(
             data.resourceGroups[0].scopeGroups[0].items[0].data
                 == .sum([OTLPNumberDataPoint(timeUnixNano: 0, value: .double(2.5))], temporality: .delta, isMonotonic: true))
+    }
+
+    /// Regression: a metric with both a gauge and a sum, or a point with both asInt and asDouble, kept the last
+    /// silently and validated, where the reference decoder refuses it.
+    @Test(
+        "JSON oneofs with two members are refused, saying where and which",
+        arguments: [
+            (#"{"name":"m","gauge":{},"sum":{}}"#, "gauge and sum are both set, and a metric's data holds one value"),
+            (#"{"name":"m","gauge":{"dataPoints":[{"asInt":"4","as_double":2.5}]}}"#, "asInt and as_double are both set"),
+            (#"{"name":"m","exponential_histogram":{},"exponentialHistogram":{}}"#, "exponential_histogram and exponentialHistogram"),
+        ])
+    func jsonOneofWithTwoMembers(metric: String, expected: String) throws {
+        let json = Array(#"{"resourceMetrics":[{"scopeMetrics":[{"metrics":["#.utf8) + Array(metric.utf8) + Array("]}]}]}".utf8)
+        let error = #expect(throws: OTLPReadError.self) { try json.withUnsafeBytes { try OTLPJSONDecoder().decodeMetrics($0) } }
+        #expect(error?.code == .malformedJSON)
+        #expect(error?.message.contains(expected) == true, "\(String(describing: error))")
+        #expect(error?.message.contains("resourceMetrics[0].scopeMetrics[0].metrics[0]") == true, "\(String(describing: error))")
     }
 }
