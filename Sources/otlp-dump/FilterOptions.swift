@@ -9,7 +9,9 @@ import Darwin
 
 /// Which spans, log records and metrics to keep.
 struct FilterOptions: ParsableArguments {
-    @Option(name: .customLong("trace-id"), help: "Keep spans and log records of this trace (32 hex digits).")
+    @Option(
+        name: .customLong("trace-id"),
+        help: "Keep spans and log records of this trace, and metrics with an exemplar of it (32 hex digits).")
     var traceID: String?
 
     @Option(
@@ -20,7 +22,9 @@ struct FilterOptions: ParsableArguments {
 
     @Option(
         name: .customLong("severity-min"),
-        help: "Keep log records at least this severe (trace, debug, info, warn, error, fatal, with 2-4 suffixes, or 1-24).")
+        help:
+            "Keep log records at least this severe (trace, debug, info, warn, error, fatal, with 2-4 suffixes, or 1-24); spans and metrics, which have no severity, are left out."
+    )
     var severityMin: String?
 
     @Option(help: "Stop after this many spans, log records or metrics in all.")
@@ -46,11 +50,18 @@ struct FilterOptions: ParsableArguments {
         return matches(span.name)
     }
 
-    /// Metrics have no trace or severity: `--trace-id` and `--severity-min` keep none; `--name` matches the
-    /// metric's name.
+    /// `--trace-id` keeps a metric with an exemplar of that trace; `--severity-min` keeps none (metrics have no
+    /// severity); `--name` matches the metric's name.
     func keeps(_ metric: OTLPMetric) -> Bool {
-        if traceID != nil || severityMin != nil { return false }
+        if severityMin != nil { return false }
+        if let traceID, !metric.hasExemplar(of: OTLPTraceID(hex: traceID)) { return false }
         return matches(metric.name)
+    }
+
+    /// The filter that leaves out every item of `signal` whatever it holds, if any: `--severity-min` for spans
+    /// and metrics.
+    func optionLeavingOut(_ signal: OTLPSignal) -> String? {
+        severityMin != nil && signal != .logs ? "--severity-min" : nil
     }
 
     func keeps(_ record: OTLPLogRecord) -> Bool {
@@ -74,12 +85,28 @@ struct RecordFilter {
         self.options = options
     }
 
+    /// Items left out by an option that cannot keep any item of their signal (`--severity-min` for spans and
+    /// metrics), per signal: so that a print or a count left empty by it says why.
+    private(set) var leftOutWhole: [OTLPSignal: Int] = [:]
+
     var isExhausted: Bool { options.limit.map { kept >= $0 } ?? false }
+
+    /// A line for stderr naming what an option left out whole, if it left out anything.
+    var leftOutNote: String? {
+        let counts = OTLPSignal.allCases.compactMap { signal in
+            leftOutWhole[signal].map { "\($0) \(signal.itemNoun(count: $0))" }
+        }
+        guard !counts.isEmpty, let option = OTLPSignal.allCases.lazy.compactMap(options.optionLeavingOut).first else { return nil }
+        return "\(option) keeps log records only: \(counts.joined(separator: " and ")) left out"
+    }
 
     /// The payload with only the items kept; groups left empty by filtering are dropped.
     mutating func apply(_ payload: OTLPPayload) -> OTLPPayload {
         guard options.isActive else { return payload }
         let options = self.options
+        if options.optionLeavingOut(payload.signal) != nil, payload.itemCount > 0 {
+            leftOutWhole[payload.signal, default: 0] += payload.itemCount
+        }
         switch payload {
         case .traces(let data): return .traces(keep(data) { options.keeps($0) })
         case .logs(let data): return .logs(keep(data) { options.keeps($0) })

@@ -9,4 +9,14 @@ extension OTLPSignal {
         case .metrics: "metrics"
         }
     }
+
+    /// The noun for `count` items: `1 span`, `2 log records`.
+    func itemNoun(count: Int) -> String {
+        guard count == 1 else { return itemNoun }
+        switch self {
+        case .traces: return "span"
+        case .logs: return "log record"
+        case .metrics: return "metric"
+        }
+    }
 }

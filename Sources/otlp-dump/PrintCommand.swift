@@ -108,6 +108,7 @@ struct PrintCommand: ParsableCommand {
             return !recordFilter.isExhausted && !output.isBroken
         }
         trees.flush()
+        if let note = recordFilter.leftOutNote { Output.diagnostic(note) }
         let exitStatus = output.finish(status: status)
         if exitStatus != .success { throw exitStatus }
     }

@@ -137,6 +137,7 @@ struct StatsCommand: ParsableCommand {
                 output.write("  \(String(rest.reduce(0) { $0 + $1.1 }).leftPadded(8))  (\(rest.count) more)\n")
             }
         }
+        if let note = recordFilter.leftOutNote { Output.diagnostic(note) }
         let exitStatus = output.finish(status: status)
         if exitStatus != .success { throw exitStatus }
     }
