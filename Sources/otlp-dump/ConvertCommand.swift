@@ -95,12 +95,22 @@ struct ConvertCommand: ParsableCommand {
             Output.diagnostic(Output.writeFailure(error, path: output == "-" ? "<stdout>" : output))
             status = ExitStatus.ioError
         }
+        // --to none holds one message: the first record is written only once the input is known to end after
+        // it, so that a file of several records leaves no partial output.
+        var heldMessage: OTLPPayload?
         do {
             while writing, let record = try reader.next() {
-                if to == .none && records == 1 {
-                    Output.diagnostic("--to none holds one message; \(displayName(input)) has more records (use u32be, varint or jsonl)")
-                    status = ExitStatus.damagedInput
-                    break
+                if to == .none {
+                    guard heldMessage == nil else {
+                        heldMessage = nil
+                        Output.diagnostic(
+                            "--to none holds one message; \(displayName(input)) has more records (use u32be, varint or jsonl): nothing written"
+                        )
+                        status = ExitStatus.damagedInput
+                        break
+                    }
+                    heldMessage = record.payload
+                    continue
                 }
                 do {
                     if to == .jsonl {
@@ -125,6 +135,15 @@ struct ConvertCommand: ParsableCommand {
         } catch {
             Output.diagnostic("\(displayName(input)): \(error)")
             status = ExitStatus.damagedInput
+        }
+        if let heldMessage, writing {
+            // Also after a damaged second record: what was readable before the fault is delivered.
+            do {
+                try writer.write(heldMessage)
+                records += 1
+            } catch {
+                writeFailed(error)
+            }
         }
         if writing {
             do {
