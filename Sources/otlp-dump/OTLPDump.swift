@@ -12,7 +12,7 @@ struct OTLPDump: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "otlp-dump",
         abstract:
-            "Inspect, validate, convert and send OTLP trace and log files: framed protobuf (u32be, varint), JSON lines, bare messages, gzip or zstd or neither.",
+            "Inspect, validate, convert and send OTLP files of traces, logs and metrics: framed protobuf (u32be, varint), JSON lines, bare messages, gzip or zstd or neither.",
         discussion: """
             FILE arguments may be `-` for standard input (the default). Framing, compression and signal are detected \
             unless given. Damaged input: every record before the fault is still shown, then one error on stderr \

@@ -80,7 +80,7 @@ extension SendCommand {
                         tally.rejectedItems += rejected - quarantined
                     }
                     if quarantined > 0 {
-                        tally.refused(items: quarantined)
+                        tally.refused(items: quarantined, signal: signal)
                         tally.quarantinedItems += quarantined
                     }
                 case .unreadable:

@@ -64,7 +64,7 @@ struct SendCommand: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
-    @Option(help: "The collector's OTLP/HTTP base URL; /v1/traces and /v1/logs are appended (e.g. http://localhost:4318).")
+    @Option(help: "The collector's OTLP/HTTP base URL; /v1/traces, /v1/logs or /v1/metrics is appended (e.g. http://localhost:4318).")
     var endpoint: String
 
     @Option(name: .customLong("header"), help: "A request header, NAME=VALUE (repeatable), e.g. --header 'authorization=Bearer TOKEN'.")
@@ -299,7 +299,7 @@ struct SendCommand: ParsableCommand {
                         tally.accepted(items: delivery.acceptedItems + partlyRejected, bytes: delivery.acceptedBytes, signal: signal)
                         tally.rejectedItems += partlyRejected
                     }
-                    if refusedItems > 0 { tally.refused(items: refusedItems) }
+                    if refusedItems > 0 { tally.refused(items: refusedItems, signal: signal) }
                     for message in delivery.messages {
                         progress.clear()
                         // A collector's text is hostile input: at most 512 characters of it, escaped.
@@ -308,7 +308,7 @@ struct SendCommand: ParsableCommand {
                     if let failure = delivery.failure {
                         progress.clear()
                         Output.diagnostic("\(place): not sent: \(TerminalText.escaped(failure, maxCharacters: 512)); stopping")
-                        tally.refused(items: delivery.undeliveredItems)
+                        tally.refused(items: delivery.undeliveredItems, signal: signal)
                         tally.unreachable = true
                         stopped = true
                     }
@@ -384,6 +384,8 @@ struct SendTally {
     /// Signal directories of a spool not tried because sending stopped at the other (`--spool`).
     var untried: [String] = []
     var unreachable = false
+    /// Whether metrics were sent or tried: the summary counts them then, refused ones included.
+    private var sawMetrics = false
     let started = Date()
 
     var collectorRefused: Bool { rejectedItems > 0 || refusedRecords > 0 || unreachable }
@@ -393,19 +395,22 @@ struct SendTally {
         switch signal {
         case .traces: spans += items
         case .logs: logRecords += items
-        case .metrics: metrics += items
+        case .metrics:
+            metrics += items
+            sawMetrics = true
         }
         self.bytes += bytes
     }
 
-    mutating func refused(items: Int) {
+    mutating func refused(items: Int, signal: OTLPSignal) {
+        if signal == .metrics { sawMetrics = true }
         refusedRecords += 1
         refusedItems += items
     }
 
     func summary(endpoint: String) -> String {
         var text =
-            "accepted \(records) records (\(spans) spans, \(logRecords) log records, \(metrics > 0 ? "\(metrics) metrics, " : "")\(bytes) bytes) at \(TerminalText.escaped(endpoint))"
+            "accepted \(records) records (\(spans) spans, \(logRecords) log records, \(sawMetrics ? "\(metrics) metrics, " : "")\(bytes) bytes) at \(TerminalText.escaped(endpoint))"
         if rejectedItems > 0 { text += ", of which the collector rejected \(rejectedItems) items" }
         if refusedRecords > 0 {
             text += "; not accepted: \(refusedRecords) records (\(refusedItems) items)"

@@ -362,11 +362,15 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         guard let components = URLComponents(string: endpoint) else { return nil }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
-        guard let signal = OTLPSignal.sdkSignals.first(where: { path.hasSuffix("/v1/\($0)") }) else { return nil }
+        // Every signal's path is taken off (otlp-dump send posts metrics through this configuration too).
+        guard let signal = OTLPSignal.allCases.first(where: { path.hasSuffix("/v1/\($0)") }) else { return nil }
         let variable = "OTEL_EXPORTER_OTLP_\(signal.rawValue.uppercased())_ENDPOINT"
-        let advice = fullURLAdvice ?? "for one signal's full URL, set \(variable) or otlp.\(signal).endpoint"
+        let advice =
+            fullURLAdvice
+            ?? (OTLPSignal.sdkSignals.contains(signal)
+                ? "for one signal's full URL, set \(variable) or otlp.\(signal).endpoint" : "this SDK sends traces and logs")
         return
-            "the endpoint \(Resolved.redacted(url: endpoint)) is a base URL, to which /v1/traces and /v1/logs are appended: its /v1/\(signal) is taken off (\(advice))"
+            "the endpoint \(Resolved.redacted(url: endpoint)) is a base URL, to which each signal's path (/v1/traces, /v1/logs) is appended: its /v1/\(signal) is taken off (\(advice))"
     }
 
     /// `base` with `overrides` merged over it; header names compare without regard to case, so `API-Key`
@@ -387,7 +391,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else { return nil }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
-        if let suffix = OTLPSignal.sdkSignals.map({ "/v1/\($0)" }).first(where: { path.hasSuffix($0) }) { path.removeLast(suffix.count) }
+        if let suffix = OTLPSignal.allCases.map({ "/v1/\($0)" }).first(where: { path.hasSuffix($0) }) { path.removeLast(suffix.count) }
         components.percentEncodedPath = path + "/v1/\(signal)"
         return components.url
     }
