@@ -86,8 +86,12 @@ extension TreeRenderer {
     /// Count, sum, min, max and each bucket with its bounds: `(-inf,0]=1 (0,5]=3 (5,+inf)=0`.
     private func histogram(_ point: OTLPHistogramDataPoint) -> String {
         var text = "count=\(point.count)" + statistics(point.sum, point.min, point.max)
-        guard !point.bucketCounts.isEmpty else { return text }
         let bounds = point.explicitBounds
+        guard !point.bucketCounts.isEmpty else {
+            // Bounds without counts: shown, so that a point that lost its counts does not look like one without buckets.
+            if !bounds.isEmpty { text += " bounds " + bounds.map(decimal).joined(separator: " ") + paint(" (no bucket counts)", "33") }
+            return text
+        }
         let buckets = point.bucketCounts.enumerated().map { index, count in
             let lower = index == 0 ? "-inf" : (index - 1 < bounds.count ? decimal(bounds[index - 1]) : "?")
             let upper = index < bounds.count ? decimal(bounds[index]) + "]" : (index == bounds.count ? "+inf)" : "?]")

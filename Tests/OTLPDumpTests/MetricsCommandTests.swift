@@ -165,6 +165,99 @@ struct MetricsCommandTests {
         #expect(collector.items == expected)
     }
 
+    /// Regression: `--severity-min` and `--trace-id` printed nothing for metrics without a word.
+    @Test("filters: --trace-id keeps metrics with an exemplar of the trace; --severity-min leaves metrics out and says so")
+    func filters() throws {
+        let path = try Self.fixture("metrics.u32be.bin")
+        let metrics = try Self.requests().flatMap { $0.resourceGroups.flatMap(\.scopeGroups).flatMap(\.items) }
+        func exemplarTraceIDs(_ metric: OTLPMetric) -> [OTLPTraceID] {
+            switch metric.data {
+            case .gauge(let points)?, .sum(let points, _, _)?: points.flatMap(\.exemplars).compactMap(\.traceID)
+            case .histogram(let points, _)?: points.flatMap(\.exemplars).compactMap(\.traceID)
+            case .exponentialHistogram(let points, _)?: points.flatMap(\.exemplars).compactMap(\.traceID)
+            default: []
+            }
+        }
+        let traceID = try #require(metrics.lazy.flatMap(exemplarTraceIDs).first)
+        let kept = metrics.filter { exemplarTraceIDs($0).contains(traceID) }
+        let traced = try OTLPDumpRunner.run(["print", "--color", "never", "--trace-id", traceID.hex, path])
+        #expect(traced.status == 0, "\(traced.stderr)")
+        for metric in metrics {
+            #expect(traced.stdout.contains("metric \(metric.name) · ") == kept.contains(metric), "\(metric.name): \(traced.stdout)")
+        }
+        let other = try OTLPDumpRunner.run(["print", "--trace-id", String(repeating: "ab", count: 16), path])
+        #expect(other.status == 0 && !other.stdout.contains("metric "), "\(other.stdout)")
+
+        for command in ["print", "stats"] {
+            let severe = try OTLPDumpRunner.run([command, "--severity-min", "error", path])
+            #expect(severe.status == 0, "\(severe.stderr)")
+            #expect(!severe.stdout.contains("metric queue.depth"), "\(severe.stdout)")
+            #expect(
+                severe.stderr.contains("--severity-min keeps log records only: \(metrics.count) metrics left out"),
+                "\(command): \(severe.stderr)")
+        }
+        let unfiltered = try OTLPDumpRunner.run(["print", path])
+        #expect(!unfiltered.stderr.contains("left out"), "\(unfiltered.stderr)")
+    }
+
+    /// Regression: a histogram point with bounds and no bucket counts showed no bounds, as if it had none.
+    @Test("print shows a histogram point's bounds when its bucket counts are missing")
+    func boundsWithoutCounts() throws {
+        let point = OTLPHistogramDataPoint(timeUnixNano: 1, count: 3, explicitBounds: [0, 5])
+        let request = OTLPMetricsData(
+            resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"),
+            items: [OTLPMetric(name: "latency", data: .histogram([point], temporality: .delta))])
+        let file = OTLPTemporaryDirectory.unusedPath("dump-metrics-bounds", suffix: ".pb")
+        try Data(OTLPEncoder().encode(request)).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try OTLPDumpRunner.run(["print", "--color", "never", "--framing", "none", "--signal", "metrics", file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("count=3 bounds 0.0 5.0 (no bucket counts)"), "\(result.stdout)")
+    }
+
+    /// Regression: a multi-record file converted `--to none` left its first message in the output.
+    @Test("convert --to none: one record is written as a bare message; a file of several writes nothing and says so")
+    func convertToNone() throws {
+        let directory = try OTLPTemporaryDirectory.make("dump-metrics-none")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let several = directory.appendingPathComponent("several.pb").path
+        let refused = try OTLPDumpRunner.run(["convert", try Self.fixture("metrics.u32be.bin"), several, "--to", "none"])
+        #expect(refused.status == 1 && refused.stderr.contains("nothing written"), "\(refused.stderr)")
+        #expect(try Self.bytes(several).isEmpty)
+
+        let first = try #require(Self.requests().first)
+        let single = directory.appendingPathComponent("single.u32be.bin")
+        let body = OTLPEncoder().encode(first)
+        let length = UInt32(body.count).bigEndian
+        try Data(withUnsafeBytes(of: length) { Array($0) } + body).write(to: single)
+        let message = directory.appendingPathComponent("single.pb").path
+        let converted = try OTLPDumpRunner.run(["convert", single.path, message, "--to", "none"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(try Self.bytes(message) == body)
+    }
+
+    /// Regression: `--endpoint …/v1/metrics` posted to `/v1/metrics/v1/metrics` without a word, and a failed
+    /// send's summary left metrics out.
+    @Test("send: an endpoint ending in /v1/metrics is taken off with a warning; a refused send's summary counts metrics")
+    func sendEndpointAndRefusal() throws {
+        let path = try Self.fixture("metrics.u32be.bin")
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let result = try OTLPDumpRunner.run(["send", path, "--endpoint", collector.endpoint + "/v1/metrics"])
+        collector.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("its /v1/metrics is taken off"), "\(result.stderr)")
+        #expect(collector.requests.count == 2 && collector.requests.allSatisfy { $0.path == "/v1/metrics" })
+
+        let refusing = try OTLPTestCollector(
+            answers: Array(repeating: .init(status: 401, headers: ["Content-Type": "text/plain"], body: Array("no".utf8)), count: 10))
+        defer { refusing.removeRecords() }
+        let refused = try OTLPDumpRunner.run(["send", path, "--endpoint", refusing.endpoint])
+        refusing.stop()
+        #expect(refused.status == 3, "\(refused.stderr)")
+        #expect(refused.stdout.hasPrefix("accepted 0 records (0 spans, 0 log records, 0 metrics, "), "\(refused.stdout)")
+    }
+
     /// Over http/protobuf only: with http/json, the installed rotel loses metric data it parses from OTLP JSON
     /// (the data of several metrics and integer point values arrive empty), while the reference package reads the
     /// same bodies whole (``send(wireProtocol:)``).

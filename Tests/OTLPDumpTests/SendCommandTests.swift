@@ -120,7 +120,7 @@ struct SendCommandTests {
 
     @Test(
         "an endpoint ending in a signal's path: taken off with a warning, as the library does; every record arrives at /v1/traces once (regression: refused here, doubled by the library)",
-        arguments: ["/v1/traces", "/v1/logs/"])
+        arguments: ["/v1/traces", "/v1/logs/", "/v1/metrics"])
     func endpointWithSignalPath(suffix: String) throws {
         let collector = try OTLPTestCollector()
         defer { collector.removeRecords() }
