@@ -165,3 +165,10 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
             && lhs.offsetIn == rhs.offsetIn && lhs.message == rhs.message && ErrorCause.equal(lhs.cause, rhs.cause)
     }
 }
+
+extension OTLPReadError {
+    /// `noun` behind its indefinite article, for messages naming what holds a fault: `a span`, `an exemplar`.
+    static func withArticle(_ noun: String) -> String {
+        (noun.first.map { "aeiou".contains($0) } == true ? "an " : "a ") + noun
+    }
+}

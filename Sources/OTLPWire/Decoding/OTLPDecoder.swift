@@ -173,7 +173,7 @@ public struct OTLPDecoder: Sendable {
         case COTLPSHIMS_SCAN_TOO_MANY_ATTRIBUTES:
             let item = result.error_message.map { String(cString: $0) } ?? "item"
             throw OTLPReadError(
-                .tooManyAttributes, "a \(item) has more than \(options.maxAttributesPerItem) attributes\(after)",
+                .tooManyAttributes, "\(OTLPReadError.withArticle(item)) has more than \(options.maxAttributesPerItem) attributes\(after)",
                 byteOffset: offset, offsetIn: .record)
         case COTLPSHIMS_SCAN_TOO_LARGE:
             throw OTLPReadError(

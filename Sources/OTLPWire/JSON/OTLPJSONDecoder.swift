@@ -164,7 +164,8 @@ public struct OTLPJSONDecoder: Sendable {
     /// values are one level deeper. Nesting is limited as in protobuf (`options.maxNestingDepth`).
     func attributes(_ object: JSONObject, _ key: String, level: Int, item: String? = nil) throws(OTLPReadError) -> [OTLPAttribute] {
         if let item, let (path, count) = object.arrayCount(key, key), count > options.maxAttributesPerItem {
-            throw OTLPReadError(.tooManyAttributes, "\(path): a \(item) has more than \(options.maxAttributesPerItem) attributes")
+            throw OTLPReadError(
+                .tooManyAttributes, "\(path): \(OTLPReadError.withArticle(item)) has more than \(options.maxAttributesPerItem) attributes")
         }
         return try object.array(key, key) { (kv) throws(OTLPReadError) in
             try checkLevel(level, kv.path)

@@ -59,6 +59,26 @@ struct MetricsDecodingLimitTests {
         #expect((try? OTLPDecoder(options: OTLPDecodingOptions(maxAttributesPerItem: 5)).decodeMetrics(Self.request(metric))) != nil)
     }
 
+    /// Regression: the message read "a exemplar has more than …".
+    @Test("an exemplar over maxAttributesPerItem is too_many_attributes, named with its article, in protobuf and JSON")
+    func tooManyAttributesOnAnExemplar() throws {
+        let attribute = OTLPProtobufBytes.field(7, OTLPProtobufBytes.field(1, Array("k".utf8)))
+        let exemplar = OTLPProtobufBytes.field(5, [UInt8]((0..<5).flatMap { _ in attribute }))
+        let metric = OTLPProtobufBytes.field(5, OTLPProtobufBytes.field(1, exemplar))
+        let options = OTLPDecodingOptions(maxAttributesPerItem: 4)
+        let fromProtobuf = Self.readError { _ = try OTLPDecoder(options: options).decodeMetrics(Self.request(metric)) }
+        let attributes = Array(repeating: #"{"key":"k"}"#, count: 5).joined(separator: ",")
+        let json =
+            Array(
+                #"{"resourceMetrics":[{"scopeMetrics":[{"metrics":[{"gauge":{"dataPoints":[{"exemplars":[{"filteredAttributes":["#.utf8)
+            + Array(attributes.utf8) + Array("]}]}]}}]}]}]}".utf8)
+        let fromJSON = Self.readError { _ = try json.withUnsafeBytes { try OTLPJSONDecoder(options: options).decodeMetrics($0) } }
+        for error in [fromProtobuf, fromJSON] {
+            #expect(error?.code == .tooManyAttributes, "\(String(describing: error))")
+            #expect(error?.message.contains("an exemplar has more than 4 attributes") == true, "\(String(describing: error))")
+        }
+    }
+
     @Test("an exemplar's trace ID of the wrong length is malformed, with its field named")
     func badExemplarTraceID() {
         let exemplar = OTLPProtobufBytes.field(5, [1, 2, 3])
