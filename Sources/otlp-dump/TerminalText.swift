@@ -1,3 +1,5 @@
+import OTLPWire
+
 /// Text from the input made safe to print on a terminal: what could move the cursor, clear the screen, set
 /// the window title or fake a line (C0 and C1 control characters, DEL) is escaped, as are quotes and
 /// backslashes, the way OTLP/JSON writes them (`\n`, `\u001b`). Everything else is kept as it is.
@@ -31,10 +33,8 @@ enum TerminalText {
         return String(out)
     }
 
-    /// C0 controls (U+0000–U+001F), DEL (U+007F), C1 controls (U+0080–U+009F), format characters
-    /// (bidirectional overrides such as U+202E, which reorder what a terminal shows, zero-width ones), `"` and `\`.
+    /// What `Unicode.Scalar.isTerminalControl` names, and `"` and `\` (escaped as OTLP/JSON escapes them).
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\"" || scalar == "\\"
-            || (scalar.value >= 0xA0 && scalar.properties.generalCategory == .format)
+        scalar.isTerminalControl || scalar == "\"" || scalar == "\\"
     }
 }

@@ -14,8 +14,7 @@ public enum OTLPDiagnostics {
     package static func printable(_ text: String, maxCharacters: Int) -> String {
         var shown = ""
         for scalar in text.unicodeScalars.prefix(maxCharacters) {
-            let category = scalar.properties.generalCategory
-            shown += category == .control || category == .format ? scalar.escaped(asASCII: true) : String(scalar)
+            shown += scalar.isTerminalControl ? scalar.escaped(asASCII: true) : String(scalar)
         }
         return shown + (text.unicodeScalars.count > maxCharacters ? "…" : "")
     }

@@ -1,0 +1,1 @@
+../../../Sources/OTLPWire/Core/Unicode.Scalar+Terminal.swift
