@@ -67,7 +67,7 @@ extension ProtobufCBuilder {
         let count = elements.count
         guard count > 0 else { return (0, nil) }
         let structs = message(T.self, count: count)
-        let pointers = arena.allocate(UnsafeMutablePointer<T>?.self, count: count)
+        let pointers = allocate(UnsafeMutablePointer<T>?.self, count: count)
         for index in 0..<count {
             build(&self, elements[index], structs + index)
             pointers[index] = structs + index
@@ -79,7 +79,7 @@ extension ProtobufCBuilder {
     private mutating func scalarArray<T>(_ values: [T]) -> (Int, UnsafeMutablePointer<T>?) {
         guard !values.isEmpty else { return (0, nil) }
         scalars(values.count &+ 1)  // at most 10 bytes each, plus the tag and length
-        let array = arena.allocate(T.self, count: values.count)
+        let array = allocate(T.self, count: values.count)
         for (index, value) in values.enumerated() { array[index] = value }
         return (values.count, array)
     }

@@ -117,6 +117,20 @@ struct MetricsReferenceTests {
         }
     }
 
+    /// Regression: the metrics builder allocated from the arena behind its block, so each request grew a chunk
+    /// twice the last; the 17th request of one encoder asked for 32 GiB and the process trapped.
+    @Test("one encoder encodes many metrics requests in a row, each to the same bytes")
+    func manyRequestsOnOneEncoder() throws {
+        let fixtures = try Self.fixtures.get()
+        let encoder = OTLPEncoder()
+        let requests = try fixtures.requests.map { try OTLPDecoder().decodeMetrics($0) }
+        for round in 0..<64 {
+            for (index, request) in requests.enumerated() {
+                #expect(encoder.encode(request) == fixtures.requests[index], "round \(round), request \(index)")
+            }
+        }
+    }
+
     @Test("our OTLP JSON reads back to the same model, and the reference reads it as the same requests")
     func jsonEncodingRoundTrips() throws {
         let fixtures = try Self.fixtures.get()
