@@ -10,6 +10,9 @@ extension OTLPHTTPSender {
         /// Items the collector refused: a partial success's, those of a part refused for its content (400
         /// with an OTLP `Status`), and a single item refused as too large (413).
         package var rejectedItems = 0
+        /// Data points a metrics collector's partial success rejected (its `rejected_data_points`; the metrics
+        /// holding them count as accepted items: a collector counts metrics data in points, not metrics).
+        package var rejectedDataPoints = 0
         /// Bytes of the accepted request bodies, before compression.
         package var acceptedBytes = 0
         /// Each part refused for its content or size, as a protobuf request, to be kept aside (never resent).
@@ -70,15 +73,24 @@ extension OTLPHTTPSender {
         delivery.retries += max(0, result.attempts - 1)
         switch result.outcome {
         case .accepted(let rejectedCount, let message):
-            // A collector's count is hostile input: never below 0 nor above the items sent.
-            let rejected = Int(clamping: min(max(rejectedCount, 0), Int64(itemCount)))
-            delivery.acceptedItems += itemCount - rejected
-            delivery.rejectedItems += rejected
             delivery.acceptedBytes += bodyBytes
+            let rejected: Int
+            if kind == .metrics {
+                // Counted in data points: never below 0 nor above the points sent (a collector's count is hostile input).
+                let points = rejectedCount > 0 ? (request() as? OTLPMetricsData)?.dataPointCount ?? 0 : 0
+                rejected = Int(clamping: min(max(rejectedCount, 0), Int64(points)))
+                delivery.acceptedItems += itemCount
+                delivery.rejectedDataPoints += rejected
+            } else {
+                // Never below 0 nor above the items sent.
+                rejected = Int(clamping: min(max(rejectedCount, 0), Int64(itemCount)))
+                delivery.acceptedItems += itemCount - rejected
+                delivery.rejectedItems += rejected
+            }
             if rejected > 0 {
+                let noun = kind == .metrics ? (rejected == 1 ? "data point" : "data points") : kind.noun(rejected)
                 delivery.messages.append(
-                    "accepted the request partly: \(rejected) \(kind == .metrics ? (rejected == 1 ? "data point" : "data points") : kind.noun(rejected)) rejected\(message.isEmpty ? "" : ": \(message)")"
-                )
+                    "accepted the request partly: \(rejected) \(noun) rejected\(message.isEmpty ? "" : ": \(message)")")
             } else if !message.isEmpty {
                 delivery.messages.append("accepted the request, with a message: \(message)")
             }

@@ -299,6 +299,7 @@ struct SendCommand: ParsableCommand {
                         tally.accepted(items: delivery.acceptedItems + partlyRejected, bytes: delivery.acceptedBytes, signal: signal)
                         tally.rejectedItems += partlyRejected
                     }
+                    tally.rejectedDataPoints += delivery.rejectedDataPoints
                     if refusedItems > 0 { tally.refused(items: refusedItems, signal: signal) }
                     for message in delivery.messages {
                         progress.clear()
@@ -372,6 +373,8 @@ struct SendTally {
     var metrics = 0
     var bytes = 0
     var rejectedItems = 0
+    /// Data points of accepted metrics requests the collector rejected (a partial success counts them so).
+    var rejectedDataPoints = 0
     var refusedRecords = 0
     var refusedItems = 0
     var retries = 0
@@ -388,7 +391,7 @@ struct SendTally {
     private var sawMetrics = false
     let started = Date()
 
-    var collectorRefused: Bool { rejectedItems > 0 || refusedRecords > 0 || unreachable }
+    var collectorRefused: Bool { rejectedItems > 0 || rejectedDataPoints > 0 || refusedRecords > 0 || unreachable }
 
     mutating func accepted(items: Int, bytes: Int, signal: OTLPSignal) {
         records += 1
@@ -411,7 +414,11 @@ struct SendTally {
     func summary(endpoint: String) -> String {
         var text =
             "accepted \(records) records (\(spans) spans, \(logRecords) log records, \(sawMetrics ? "\(metrics) metrics, " : "")\(bytes) bytes) at \(TerminalText.escaped(endpoint))"
-        if rejectedItems > 0 { text += ", of which the collector rejected \(rejectedItems) items" }
+        let rejected = [
+            rejectedItems > 0 ? "\(rejectedItems) items" : nil,
+            rejectedDataPoints > 0 ? "\(rejectedDataPoints) data point\(rejectedDataPoints == 1 ? "" : "s") of metrics" : nil,
+        ].compactMap { $0 }
+        if !rejected.isEmpty { text += ", of which the collector rejected \(rejected.joined(separator: " and "))" }
         if refusedRecords > 0 {
             text += "; not accepted: \(refusedRecords) records (\(refusedItems) items)"
             if quarantinedItems > 0 { text += ", \(quarantinedItems) items of them kept in the spool's rejected/" }

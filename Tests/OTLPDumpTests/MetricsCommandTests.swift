@@ -258,6 +258,35 @@ struct MetricsCommandTests {
         #expect(refused.stdout.hasPrefix("accepted 0 records (0 spans, 0 log records, 0 metrics, "), "\(refused.stdout)")
     }
 
+    /// Regression: a partial success's rejected data points were capped at the request's metric count and
+    /// counted as rejected metrics ("4 data points rejected" for 7; "rejected 8 items" of 8 metrics).
+    @Test("send: a metrics partial success is counted in data points, as the collector counts them, up to the points sent")
+    func partialSuccessInDataPoints() throws {
+        let requests = try Self.requests()
+        let points = requests.map(\.dataPointCount)
+        let rejected = [min(7, points[0]), Int(Int64.max)]
+        let collector = try OTLPTestCollector(
+            answers: rejected.map { count in
+                .init(
+                    status: 200, headers: ["Content-Type": "application/json"],
+                    body: Array(#"{"partialSuccess":{"rejectedDataPoints":"\#(count)","errorMessage":"too old"}}"#.utf8))
+            })
+        defer { collector.removeRecords() }
+        let result = try OTLPDumpRunner.run(["send", try Self.fixture("metrics.u32be.bin"), "--endpoint", collector.endpoint])
+        collector.stop()
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("record 0: the collector accepted the request partly: \(rejected[0]) data points rejected: too old"),
+            "\(result.stderr)")
+        #expect(
+            result.stderr.contains("record 1: the collector accepted the request partly: \(points[1]) data points rejected"),
+            "\(result.stderr)")
+        let metrics = requests.reduce(0) { $0 + $1.itemCount }
+        #expect(result.stdout.contains("\(metrics) metrics, "), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("of which the collector rejected \(rejected[0] + points[1]) data points of metrics"), "\(result.stdout)")
+    }
+
     /// Over http/protobuf only: with http/json, the installed rotel loses metric data it parses from OTLP JSON
     /// (the data of several metrics and integer point values arrive empty), while the reference package reads the
     /// same bodies whole (``send(wireProtocol:)``).
