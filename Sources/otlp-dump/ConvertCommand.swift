@@ -68,25 +68,15 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         let options = limits.readerOptions(framing: from.framing, compression: inputCompression.compression, signal: signal.signal)
         let reader: OTLPRecordReader
-        let writer: OTLPRecordWriter
         do {
             reader = try OTLPRecordReader(path: input, options: options)
         } catch {
             Output.diagnostic("\(displayName(input)): \(error)")
             throw error.code == .io ? ExitStatus.ioError : ExitStatus.damagedInput
         }
-        do {
-            // The user named this output: a symbolic link is followed (resolved once, here) and said so.
-            let sink = try OTLPFileSink(path: output, followSymlink: true)
-            if let target = sink.symlinkTarget { Output.diagnostic("\(output) is a symbolic link: writing to \(target)") }
-            writer = OTLPRecordWriter(
-                sink: sink, framing: to.framing!, gzip: gzip, zstd: zstd, compressionLevel: Int32(gzipLevel ?? OTLPGzip.defaultLevel))
-        } catch {
-            Output.diagnostic("\(output): \(error)")
-            throw ExitStatus.ioError
-        }
+        if to == .none { return try convertToOneMessage(reader) }
+        let writer = try openWriter()
         var status = ExitCode.success
-        var records = 0
         var writing = true
         /// A closed pipe on standard output stops the output quietly, as `print` does; any other write error is exit 2.
         func writeFailed(_ error: OTLPWriteError) {
@@ -95,23 +85,8 @@ struct ConvertCommand: ParsableCommand {
             Output.diagnostic(Output.writeFailure(error, path: output == "-" ? "<stdout>" : output))
             status = ExitStatus.ioError
         }
-        // --to none holds one message: the first record is written only once the input is known to end after
-        // it, so that a file of several records leaves no partial output.
-        var heldMessage: OTLPPayload?
         do {
             while writing, let record = try reader.next() {
-                if to == .none {
-                    guard heldMessage == nil else {
-                        heldMessage = nil
-                        Output.diagnostic(
-                            "--to none holds one message; \(displayName(input)) has more records (use u32be, varint or jsonl): nothing written"
-                        )
-                        status = ExitStatus.damagedInput
-                        break
-                    }
-                    heldMessage = record.payload
-                    continue
-                }
                 do {
                     if to == .jsonl {
                         // Written only if readers with these limits can read the line back.
@@ -127,7 +102,6 @@ struct ConvertCommand: ParsableCommand {
                     } else {
                         try writer.write(record.payload)
                     }
-                    records += 1
                 } catch {
                     writeFailed(error)
                 }
@@ -136,20 +110,57 @@ struct ConvertCommand: ParsableCommand {
             Output.diagnostic("\(displayName(input)): \(error)")
             status = ExitStatus.damagedInput
         }
-        if let heldMessage, writing {
-            // Also after a damaged second record: what was readable before the fault is delivered.
-            do {
-                try writer.write(heldMessage)
-                records += 1
-            } catch {
-                writeFailed(error)
-            }
-        }
         if writing {
             do {
                 try writer.close()
             } catch {
                 writeFailed(error)
+            }
+        }
+        if status != .success { throw status }
+    }
+
+    /// The output, opened (created or truncated) for writing `--to`'s framing.
+    private func openWriter() throws -> OTLPRecordWriter {
+        do {
+            // The user named this output: a symbolic link is followed (resolved once, here) and said so.
+            let sink = try OTLPFileSink(path: output, followSymlink: true)
+            if let target = sink.symlinkTarget { Output.diagnostic("\(output) is a symbolic link: writing to \(target)") }
+            return OTLPRecordWriter(
+                sink: sink, framing: to.framing!, gzip: gzip, zstd: zstd, compressionLevel: Int32(gzipLevel ?? OTLPGzip.defaultLevel))
+        } catch {
+            Output.diagnostic("\(output): \(error)")
+            throw ExitStatus.ioError
+        }
+    }
+
+    /// `--to none`: one bare message. The input is read to its end before the output is opened, so that an
+    /// input of several records (a usage error: exit 64) leaves the output as it was. A damaged record after
+    /// the first still has the first written (what was readable before the fault is delivered), exit 1.
+    private func convertToOneMessage(_ reader: OTLPRecordReader) throws {
+        var message: OTLPPayload?
+        var status = ExitCode.success
+        do {
+            while let record = try reader.next() {
+                guard message == nil else {
+                    Output.diagnostic(
+                        "--to none holds one message; \(displayName(input)) has more records (use u32be, varint or jsonl): nothing written")
+                    throw ExitCode.validationFailure
+                }
+                message = record.payload
+            }
+        } catch let error as OTLPReadError {
+            Output.diagnostic("\(displayName(input)): \(error)")
+            status = ExitStatus.damagedInput
+        }
+        let writer = try openWriter()
+        do {
+            if let message { try writer.write(message) }
+            try writer.close()
+        } catch {
+            if !(output == "-" && Output.isClosedPipe(error)) {
+                Output.diagnostic(Output.writeFailure(error, path: output == "-" ? "<stdout>" : output))
+                status = ExitStatus.ioError
             }
         }
         if status != .success { throw status }

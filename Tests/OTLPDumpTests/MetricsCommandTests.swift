@@ -216,14 +216,21 @@ struct MetricsCommandTests {
     }
 
     /// Regression: a multi-record file converted `--to none` left its first message in the output.
-    @Test("convert --to none: one record is written as a bare message; a file of several writes nothing and says so")
+    @Test("convert --to none: one record is written as a bare message; a file of several is a usage error that leaves the output alone")
     func convertToNone() throws {
         let directory = try OTLPTemporaryDirectory.make("dump-metrics-none")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let several = directory.appendingPathComponent("several.pb").path
-        let refused = try OTLPDumpRunner.run(["convert", try Self.fixture("metrics.u32be.bin"), several, "--to", "none"])
-        #expect(refused.status == 1 && refused.stderr.contains("nothing written"), "\(refused.stderr)")
-        #expect(try Self.bytes(several).isEmpty)
+        // The input is read to its end before the output is opened: an existing file is left as it was
+        // (regression: truncated to nothing), and no file is made where none was.
+        let existing = directory.appendingPathComponent("existing.pb")
+        try Data("precious".utf8).write(to: existing)
+        let missing = directory.appendingPathComponent("missing.pb")
+        for output in [existing, missing] {
+            let refused = try OTLPDumpRunner.run(["convert", try Self.fixture("metrics.u32be.bin"), output.path, "--to", "none"])
+            #expect(refused.status == 64 && refused.stderr.contains("nothing written"), "\(refused.stderr)")
+        }
+        #expect(try Self.bytes(existing.path) == Array("precious".utf8))
+        #expect(!FileManager.default.fileExists(atPath: missing.path))
 
         let first = try #require(Self.requests().first)
         let single = directory.appendingPathComponent("single.u32be.bin")
