@@ -17,7 +17,7 @@ struct LimitOptions: ParsableArguments {
     @Option(
         name: .customLong("max-attributes-per-item"),
         help:
-            "Most attributes accepted on one span, event, link, log record, resource or scope (0...1000000). (default: \(OTLPDecodingOptions.default.maxAttributesPerItem))"
+            "Most attributes accepted on one span, event, link, log record, resource, scope, metric (metadata), data point or exemplar (0...1000000). (default: \(OTLPDecodingOptions.default.maxAttributesPerItem))"
     )
     var maxAttributesPerItem: Int?
 

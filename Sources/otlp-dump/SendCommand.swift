@@ -34,8 +34,8 @@ struct SendCommand: ParsableCommand {
             `validate` checks them; protobuf records are sent as they are (each is already an OTLP/HTTP body), \
             and so are JSON lines with --protocol http/json; otherwise a record is decoded and encoded again. \
             429, 502, 503, 504 and connection failures are retried with backoff (and as Retry-After asks) \
-            within --timeout per record. Records without spans or log records are not sent (counted in the \
-            summary). A record the collector refuses for its content (400 with an OTLP Status) is reported and \
+            within --timeout per record. Records without items (spans, log records or metrics) are not sent \
+            (counted in the summary). A record the collector refuses for its content (400 with an OTLP Status) is reported and \
             the next one is sent; a 413 sends the record's halves in turn. Any other failure (unreachable past \
             the retries, 401, 403, 404, a redirect, a 5xx, an answer that is not OTLP) says the endpoint is \
             wrong right now: sending stops there. A progress line is shown on a terminal; the summary (what was \
@@ -53,11 +53,14 @@ struct SendCommand: ParsableCommand {
 
             Exit status:
               0   every record sent and accepted
-              1   damaged or invalid input, or damage found in the spool (every record before the fault was sent)
-              2   a file (or the spool, or the checkpoint) could not be opened, read or written, or a file ends
-                  before the records its checkpoint counts
-              3   the collector refused data (wholly or partly), stayed unreachable past the retries, or answered
-                  as no OTLP endpoint would (the rest is not sent)
+              1   damaged or invalid input, or damage found in the spool
+                  (every record before the fault was sent)
+              2   a file (or the spool, or the checkpoint) could not be opened,
+                  read or written, or a file ends before the records its
+                  checkpoint counts
+              3   the collector refused data (wholly or partly), stayed
+                  unreachable past the retries, or answered as no OTLP
+                  endpoint would (the rest is not sent)
               64  usage error
             """
     )

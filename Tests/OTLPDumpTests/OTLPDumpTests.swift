@@ -188,6 +188,19 @@ struct OTLPDumpTests {
             #expect(printHelp.stdout.contains(option), "missing \(option)")
         }
     }
+
+    /// Regression: send's exit statuses were wider than the help's 80 columns, and their wrapped ends began
+    /// at the left margin, out of the list.
+    @Test("every command's exit-status list stays in its columns: each line after the title is indented")
+    func exitStatusListsStayIndented() throws {
+        for command in [[], ["print"], ["stats"], ["validate"], ["convert"], ["send"]] {
+            let help = try OTLPDumpRunner.run(command + ["--help"]).stdout
+            guard let title = help.range(of: "Exit status:\n") else { continue }
+            let list = help[title.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+            #expect(!list.isEmpty, "\(command)")
+            for line in list { #expect(line.hasPrefix("  "), "\(command): \(line)") }
+        }
+    }
 }
 
 @Suite("otlp-dump memory on hostile files", .serialized)

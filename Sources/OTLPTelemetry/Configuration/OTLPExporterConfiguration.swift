@@ -370,7 +370,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
             ?? (OTLPSignal.sdkSignals.contains(signal)
                 ? "for one signal's full URL, set \(variable) or otlp.\(signal).endpoint" : "this SDK sends traces and logs")
         return
-            "the endpoint \(Resolved.redacted(url: endpoint)) is a base URL, to which each signal's path (/v1/traces, /v1/logs) is appended: its /v1/\(signal) is taken off (\(advice))"
+            "the endpoint \(Resolved.redacted(url: endpoint)) is a base URL, to which each signal's path (/v1/traces, /v1/logs or /v1/metrics) is appended: its /v1/\(signal) is taken off (\(advice))"
     }
 
     /// `base` with `overrides` merged over it; header names compare without regard to case, so `API-Key`
