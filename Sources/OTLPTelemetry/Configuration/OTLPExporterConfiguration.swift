@@ -93,22 +93,24 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         package var isEmpty: Bool { self == .default }
     }
 
-    /// Everything one signal's exporter needs, base settings and overrides combined.
+    /// Everything one signal's exporter needs, base settings and overrides combined: what
+    /// ``resolved(for:)`` returns, for the OTLPHTTP library's `OTLPHTTPExporter` (or an
+    /// ``OTLPExporterFactory``). Its settings are read inside the package only; set them in the configuration.
     public struct Resolved: Sendable, Equatable {
         /// Where requests are posted (`http://localhost:4318/v1/traces`).
-        public var url: URL
+        package var url: URL
         /// How bodies are encoded.
-        public var `protocol`: OTLPHTTPProtocol
+        package var `protocol`: OTLPHTTPProtocol
         /// How bodies are compressed.
-        public var compression: OTLPCompression
+        package var compression: OTLPCompression
         /// Extra request headers: the base ones with the signal's merged over them.
-        public var headers: [String: String]
+        package var headers: [String: String]
         /// Longest wait for one request, in seconds, within 0.001...86,400.
-        public var timeoutSeconds: Double
+        package var timeoutSeconds: Double
         /// The spool batches go through (store and forward), its ``OTLPSpoolConfiguration/directory`` already
         /// this signal's subdirectory (`DIR/traces`, `DIR/logs`) and ``OTLPSpoolConfiguration/maxBytes`` this
         /// signal's half; `nil`: batches are sent directly.
-        public var spool: OTLPSpoolConfiguration?
+        package var spool: OTLPSpoolConfiguration?
         /// The zlib level of gzip-compressed bodies (1...9).
         package var gzipLevel: Int = OTLPGzip.defaultLevel
         /// The TLS files: the signal's over the base ones.

@@ -2,7 +2,7 @@ import OTLPWire
 
 /// Store and forward: the `otlp.spool` section. Every batch meant for the collector is written to a directory
 /// first and uploaded from there, so telemetry survives outages, crashes and restarts (the OTLPHTTP library's
-/// `OTLPSpoolExporter` does the work).
+/// `OTLPHTTPExporterFactory` makes the spool's exporters).
 ///
 /// ```json
 /// { "otlp": { "endpoint": "https://collector.example.com:4318",
