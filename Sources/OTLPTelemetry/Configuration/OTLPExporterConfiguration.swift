@@ -13,9 +13,9 @@ public import OTLPWire
 /// signal's own ``SignalOverride/endpoint`` is used exactly as given, as the specification says of the
 /// signal-specific endpoints. ``resolved(for:)`` combines the base settings and a signal's overrides into
 /// what one exporter uses.
-public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
+public struct OTLPExporterConfiguration: Sendable, Equatable, Encodable, OTLPConfigurationDecodable {
     /// Settings of one signal that replace the base ones; `nil` fields use the base value.
-    public struct SignalOverride: Sendable, Equatable, Codable {
+    public struct SignalOverride: Sendable, Equatable, Encodable, OTLPConfigurationDecodable {
         /// Whether this signal is delivered. Default `true`.
         public var enabled: Bool
         /// The full URL this signal is posted to, used as given (no `/v1/…` appended). Default: none (the
@@ -59,7 +59,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
     /// `_CLIENT_KEY` and `_CLIENT_CERTIFICATE` name them (JSON: `"tls": { "certificate": "/etc/otel/ca.pem" }`).
     /// A file that cannot be loaded fails every request of the signal with a message naming it, counted as
     /// any failed delivery.
-    public struct TLSFiles: Sendable, Equatable, Codable {
+    public struct TLSFiles: Sendable, Equatable, Encodable, OTLPConfigurationDecodable {
         /// The certificate authorities trusted to verify the collector's certificate, instead of the system's
         /// trust roots (a private CA). Default: none (the system's trust roots).
         public var certificate: String?
@@ -423,7 +423,7 @@ extension OTLPExporterConfiguration {
         case endpoint, `protocol`, compression, gzipLevel, headers, timeoutSeconds, traces, logs, spool, tls
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         let defaults = Self.default
@@ -443,7 +443,7 @@ extension OTLPExporterConfiguration {
 extension OTLPExporterConfiguration.SignalOverride {
     enum CodingKeys: String, CodingKey, CaseIterable { case enabled, endpoint, `protocol`, compression, headers, timeoutSeconds, tls }
 
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled) ?? Self.default.enabled
@@ -459,7 +459,7 @@ extension OTLPExporterConfiguration.SignalOverride {
 extension OTLPExporterConfiguration.TLSFiles {
     enum CodingKeys: String, CodingKey, CaseIterable { case certificate, clientKey, clientCertificate }
 
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         certificate = try container.decodeIfPresent(String.self, forKey: .certificate)
