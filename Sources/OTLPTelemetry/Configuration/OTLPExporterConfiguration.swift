@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 public import OTLPWire
 
 /// Delivery to an OpenTelemetry collector over OTLP/HTTP: the `otlp` section of an
