@@ -4,7 +4,7 @@ public import OTLPWire
 /// Makes ``OTLPHTTPExporter``s for `OTLPTelemetry`: pass it as `exporterFactory`, and the
 /// configuration's `otlp` section (from code, the JSON file or the `OTEL_*` environment variables) delivers
 /// both signals to the collector: directly (``OTLPHTTPExporter``), or through the spool of `otlp.spool`
-/// (``OTLPSpoolExporter``, store and forward).
+/// (store and forward, <doc:TheSpool>).
 ///
 /// ```swift
 /// // Compiled copy: Tests/DocumentationExamples/OTLPHTTP/OTLPHTTPDocComments.swift

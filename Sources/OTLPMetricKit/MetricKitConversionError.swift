@@ -6,7 +6,7 @@ public struct MetricKitConversionError: Error, Sendable, Equatable, CustomString
     public var message: String
 
     /// An error at `path` (a JSON path) saying `message`.
-    public init(path: String, message: String) {
+    package init(path: String, message: String) {
         self.path = path
         self.message = message
     }

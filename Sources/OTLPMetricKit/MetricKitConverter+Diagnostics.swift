@@ -29,7 +29,7 @@ extension MetricKitConverter {
     /// `timeStampBegin` to `timeStampEnd`, and one log record per diagnostic at the end of the period (when
     /// it happened within the period is not known), with `metrickit.diagnostic.name`, the namespaced
     /// attributes of its kind, and OpenTelemetry's `exception.*` where they apply.
-    public func convertDiagnosticPayload(json: [UInt8]) throws(MetricKitConversionError) -> DiagnosticConversion {
+    package func convertDiagnosticPayload(json: [UInt8]) throws(MetricKitConversionError) -> DiagnosticConversion {
         try convertDiagnostic(try parse(json, notes: MetricKitConversionNotes()))
     }
 

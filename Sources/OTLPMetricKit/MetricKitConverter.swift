@@ -151,7 +151,7 @@ public struct MetricKitConverter: Sendable {
 
     /// The spans of one metric payload: `MXMetricPayload`, then its `MXSignpostMetric` children. Values of
     /// the wrong type are skipped and counted on the payload span (`metrickit.skipped_value_count`).
-    public func convertMetricPayload(json: [UInt8]) throws(MetricKitConversionError) -> [OTLPSpan] {
+    package func convertMetricPayload(json: [UInt8]) throws(MetricKitConversionError) -> [OTLPSpan] {
         let notes = MetricKitConversionNotes()
         return try convertMetric(try parse(json, notes: notes)).spans
     }

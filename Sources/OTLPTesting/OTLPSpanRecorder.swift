@@ -6,14 +6,14 @@ public import OTLPWire
 /// spans decoded back from those bytes: what a test asserts on.
 public final class OTLPSpanRecorder: @unchecked Sendable {
     /// The bytes written by the pipeline: u32be-framed traces requests.
-    public let sink = OTLPMemorySink()
+    package let sink = OTLPMemorySink()
     /// What the pipeline received, exported and dropped.
     public let counters = OTLPTelemetryCounters()
     private let stage: OTLPSimpleStage<OTLPStreamExporter<OTLPScopedSpan>>
     /// The clock every span is timed with; move it to make durations.
     public let clock: OTLPManualClock
     /// The source of trace and span IDs: 1, 2, 3, … in the order they are made.
-    public let idGenerator = OTLPSequentialIDGenerator()
+    package let idGenerator = OTLPSequentialIDGenerator()
 
     /// A recorder whose spans are timed by `clock`.
     public init(clock: OTLPManualClock = OTLPManualClock()) {

@@ -24,7 +24,9 @@ public func fuzzMetricKitArithmetic(_ start: UnsafePointer<UInt8>, _ count: Int)
         "signpostCumulativeCPUTime":"\(numbers.number()) ms","signpostAverageMemory":"\(numbers.number()) kB"}}],\
         "metaData":{"pid":\(numbers.number()),"appBuildVersion":"1","osVersion":"iPhone OS 26.1 (23B85)"}}
         """
-    if let spans = try? converter.convertMetricPayload(json: Array(metric.utf8)) { readBack(spans: spans, logs: []) }
+    if case .metric(let conversion)? = try? converter.convertPayload(json: Array(metric.utf8)) {
+        readBack(spans: conversion.spans, logs: [])
+    }
 
     let frame = """
         {"binaryUUID":"E41D8A7C-0B59-3F16-9D2A-6C83F5E07B14","binaryName":"b","offsetIntoBinaryTextSegment":\(numbers.number()),\
@@ -43,7 +45,7 @@ public func fuzzMetricKitArithmetic(_ start: UnsafePointer<UInt8>, _ count: Int)
         "diskWriteExceptionDiagnostics":[{"diagnosticMetaData":{"writesCaused":"\(numbers.number()) \(numbers.unit())"}}],\
         "appLaunchDiagnostics":[{"diagnosticMetaData":{"launchDuration":"\(numbers.number()) ms"}}]}
         """
-    if let result = try? converter.convertDiagnosticPayload(json: Array(diagnostic.utf8)) {
+    if case .diagnostic(let result)? = try? converter.convertPayload(json: Array(diagnostic.utf8)) {
         readBack(spans: [result.span], logs: result.logRecords)
     }
     return 0

@@ -1,6 +1,6 @@
 import Foundation
-public import OTLPTelemetry
-public import OTLPWire
+package import OTLPTelemetry
+package import OTLPWire
 
 /// Store and forward: writes every batch to a spool directory first (u32be-framed `Export*ServiceRequest`s,
 /// gzip-compressed if `OTLPSpoolConfiguration.gzip` says so) and uploads from there on a thread of its own, so
@@ -29,7 +29,7 @@ public import OTLPWire
 /// Counting (`counters`): items spooled are not yet exported; they are counted exported when the collector
 /// accepted them. Items an earlier process left in the spool are counted as received when the exporter
 /// starts, so that received = exported + dropped + ``pendingItems`` holds.
-public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unchecked Sendable {
+package final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unchecked Sendable {
     /// Where, how and for how long requests are sent, and the spool.
     package let endpoint: OTLPExporterConfiguration.Resolved
     /// The resource every request is written under.
@@ -38,7 +38,7 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
     package let counters: OTLPTelemetryCounters
     /// Why the spool could not be opened (another process holds it, the directory cannot be created), or
     /// `nil`. Without a spool, every item is dropped (`write_failed`).
-    public let openError: OTLPWriteError?
+    package let openError: OTLPWriteError?
     private let queue: OTLPSpoolQueue?
     /// Whether records are stored gzip-compressed.
     private let gzipRecords: Bool
@@ -61,7 +61,7 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
     ///   - counters: where delivered and dropped items are counted (default: counters of its own).
     ///   - retryPolicy: waits between attempts of one upload; default ``OTLPHTTPRetryPolicy/default``.
     ///   - diagnostics: where outages, refusals and drops are reported (default: standard error).
-    public init(
+    package init(
         endpoint: OTLPExporterConfiguration.Resolved, spool: OTLPSpoolConfiguration? = nil, resource: OTLPResource,
         counters: OTLPTelemetryCounters = OTLPTelemetryCounters(), retryPolicy: OTLPHTTPRetryPolicy = .default,
         diagnostics: @escaping @Sendable (String) -> Void = OTLPDiagnostics.standardError
@@ -119,14 +119,14 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
     }
 
     /// Items in the spool, not yet acknowledged by the collector.
-    public var pendingItems: Int { queue?.pendingItems ?? 0 }
+    package var pendingItems: Int { queue?.pendingItems ?? 0 }
 
     /// Records torn by a crash (or otherwise unreadable) found in the spool and skipped since it was opened.
-    public var damagedRecords: Int { queue?.damagedRecords ?? 0 }
+    package var damagedRecords: Int { queue?.damagedRecords ?? 0 }
 
     /// Writes `items` to the spool as one record; returns whether they were written (their upload follows).
     @discardableResult
-    public func export(_ items: [Item]) -> Bool {
+    package func export(_ items: [Item]) -> Bool {
         guard !items.isEmpty else { return true }
         return lock.withLock {
             let kind = Item.signal
@@ -209,17 +209,17 @@ public final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unche
     private static func printable(_ text: String) -> String { OTLPDiagnostics.printable(text, maxCharacters: 512) }
 
     /// Everything exported is in the spool already, as durable as its durability says.
-    public func forceFlush() {}
+    package func forceFlush() {}
 
     /// Shutdown must end `seconds` from now: the final upload stops there.
-    public func prepareForShutdown(withinSeconds seconds: Double) {
+    package func prepareForShutdown(withinSeconds seconds: Double) {
         lock.withLock { shutdownDeadline = Date(timeIntervalSinceNow: seconds) }
         sender.stopRetrying(afterSeconds: min(seconds, endpoint.timeoutSeconds))
     }
 
     /// Uploads what it can within the endpoint's timeout (or the deadline ``prepareForShutdown(withinSeconds:)``
     /// gave), then closes the spool and releases its lock; what is left waits there for the next start.
-    public func shutdown() {
+    package func shutdown() {
         let deadline: Date? = lock.withLock {
             guard !isShutDown else { return nil }
             isShutDown = true

@@ -1,11 +1,11 @@
-import OTLPTelemetry
+public import OTLPTelemetry
 
 /// When a session ends: the `telemetry.sessions` section of an app configuration.
 ///
 /// ```json
 /// { "telemetry": { "sessions": { "enabled": true, "inactivityTimeoutSeconds": 1800, "maxLengthSeconds": 14400 } } }
 /// ```
-public struct OTLPSessionConfiguration: Sendable, Equatable, Codable {
+public struct OTLPSessionConfiguration: Sendable, Equatable, Encodable, OTLPConfigurationDecodable {
     /// Whether sessions are kept at all. Off, no session manager is made and nothing is added to any span
     /// or record. Default `true`.
     public var enabled: Bool
@@ -67,7 +67,7 @@ extension OTLPSessionConfiguration {
 extension OTLPSessionConfiguration {
     enum CodingKeys: String, CodingKey, CaseIterable { case enabled, inactivityTimeoutSeconds, maxLengthSeconds }
 
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled) ?? Self.default.enabled

@@ -56,7 +56,7 @@ public struct OTLPConfigurationWarning: Sendable, Hashable, CustomStringConverti
     }
 
     /// ``keyPath`` joined with dots (`batch.maxQueueSise`).
-    public var dottedKeyPath: String { keyPath.joined(separator: ".") }
+    package var dottedKeyPath: String { keyPath.joined(separator: ".") }
 
     /// `<code> <key path> (<message>)`: `unknown configuration key batch.maxQueueSise (ignored)`,
     /// `environment variable OTEL_BSP_MAX_QUEUE_SIZE (not an integer: "lots"; ignored)`.

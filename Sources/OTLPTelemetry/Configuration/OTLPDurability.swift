@@ -1,5 +1,5 @@
 /// How hard the exporter works to make each batch survive a crash.
-public enum OTLPDurability: String, Sendable, Codable, CaseIterable {
+public enum OTLPDurability: String, Sendable, Encodable, OTLPConfigurationDecodable, CaseIterable {
     /// Write each batch; leave flushing to the operating system.
     case none
     /// Write each batch completely (and close its gzip member) before returning.

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 public import OTLPWire
 
 /// Delivery to an OpenTelemetry collector over OTLP/HTTP: the `otlp` section of an
@@ -13,9 +13,9 @@ public import OTLPWire
 /// signal's own ``SignalOverride/endpoint`` is used exactly as given, as the specification says of the
 /// signal-specific endpoints. ``resolved(for:)`` combines the base settings and a signal's overrides into
 /// what one exporter uses.
-public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
+public struct OTLPExporterConfiguration: Sendable, Equatable, Encodable, OTLPConfigurationDecodable {
     /// Settings of one signal that replace the base ones; `nil` fields use the base value.
-    public struct SignalOverride: Sendable, Equatable, Codable {
+    public struct SignalOverride: Sendable, Equatable, Encodable, OTLPConfigurationDecodable {
         /// Whether this signal is delivered. Default `true`.
         public var enabled: Bool
         /// The full URL this signal is posted to, used as given (no `/v1/…` appended). Default: none (the
@@ -59,7 +59,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
     /// `_CLIENT_KEY` and `_CLIENT_CERTIFICATE` name them (JSON: `"tls": { "certificate": "/etc/otel/ca.pem" }`).
     /// A file that cannot be loaded fails every request of the signal with a message naming it, counted as
     /// any failed delivery.
-    public struct TLSFiles: Sendable, Equatable, Codable {
+    public struct TLSFiles: Sendable, Equatable, Encodable, OTLPConfigurationDecodable {
         /// The certificate authorities trusted to verify the collector's certificate, instead of the system's
         /// trust roots (a private CA). Default: none (the system's trust roots).
         public var certificate: String?
@@ -93,22 +93,24 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Codable {
         package var isEmpty: Bool { self == .default }
     }
 
-    /// Everything one signal's exporter needs, base settings and overrides combined.
+    /// Everything one signal's exporter needs, base settings and overrides combined: what
+    /// ``resolved(for:)`` returns, for the OTLPHTTP library's `OTLPHTTPExporter` (or an
+    /// ``OTLPExporterFactory``). Its settings are read inside the package only; set them in the configuration.
     public struct Resolved: Sendable, Equatable {
         /// Where requests are posted (`http://localhost:4318/v1/traces`).
-        public var url: URL
+        package var url: URL
         /// How bodies are encoded.
-        public var `protocol`: OTLPHTTPProtocol
+        package var `protocol`: OTLPHTTPProtocol
         /// How bodies are compressed.
-        public var compression: OTLPCompression
+        package var compression: OTLPCompression
         /// Extra request headers: the base ones with the signal's merged over them.
-        public var headers: [String: String]
+        package var headers: [String: String]
         /// Longest wait for one request, in seconds, within 0.001...86,400.
-        public var timeoutSeconds: Double
+        package var timeoutSeconds: Double
         /// The spool batches go through (store and forward), its ``OTLPSpoolConfiguration/directory`` already
         /// this signal's subdirectory (`DIR/traces`, `DIR/logs`) and ``OTLPSpoolConfiguration/maxBytes`` this
         /// signal's half; `nil`: batches are sent directly.
-        public var spool: OTLPSpoolConfiguration?
+        package var spool: OTLPSpoolConfiguration?
         /// The zlib level of gzip-compressed bodies (1...9).
         package var gzipLevel: Int = OTLPGzip.defaultLevel
         /// The TLS files: the signal's over the base ones.
@@ -425,7 +427,7 @@ extension OTLPExporterConfiguration {
         case endpoint, `protocol`, compression, gzipLevel, headers, timeoutSeconds, traces, logs, spool, tls
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         let defaults = Self.default
@@ -445,7 +447,7 @@ extension OTLPExporterConfiguration {
 extension OTLPExporterConfiguration.SignalOverride {
     enum CodingKeys: String, CodingKey, CaseIterable { case enabled, endpoint, `protocol`, compression, headers, timeoutSeconds, tls }
 
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled) ?? Self.default.enabled
@@ -461,7 +463,7 @@ extension OTLPExporterConfiguration.SignalOverride {
 extension OTLPExporterConfiguration.TLSFiles {
     enum CodingKeys: String, CodingKey, CaseIterable { case certificate, clientKey, clientCertificate }
 
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         certificate = try container.decodeIfPresent(String.self, forKey: .certificate)

@@ -1,13 +1,13 @@
 /// How an OTLP/HTTP request body is encoded: the values of the specification's `OTEL_EXPORTER_OTLP_PROTOCOL`
 /// that HTTP supports (`grpc` is not supported).
-public enum OTLPHTTPProtocol: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+public enum OTLPHTTPProtocol: String, Sendable, Hashable, CaseIterable, Encodable, OTLPConfigurationDecodable, CustomStringConvertible {
     /// `http/protobuf`: the binary protobuf request, `Content-Type: application/x-protobuf`. The default.
     case httpProtobuf = "http/protobuf"
     /// `http/json`: the OTLP JSON request, `Content-Type: application/json`.
     case httpJSON = "http/json"
 
     /// Decodes `http/protobuf` or `http/json`; any other string is an error saying what is accepted.
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let value = try container.decode(String.self)
         guard let parsed = Self(rawValue: value) else {

@@ -2,13 +2,13 @@ import OTLPWire
 
 /// Store and forward: the `otlp.spool` section. Every batch meant for the collector is written to a directory
 /// first and uploaded from there, so telemetry survives outages, crashes and restarts (the OTLPHTTP library's
-/// `OTLPSpoolExporter` does the work).
+/// `OTLPHTTPExporterFactory` makes the spool's exporters).
 ///
 /// ```json
 /// { "otlp": { "endpoint": "https://collector.example.com:4318",
 ///             "spool": { "directory": "/var/spool/myapp-otlp", "maxBytes": 268435456, "gzip": true } } }
 /// ```
-public struct OTLPSpoolConfiguration: Sendable, Equatable, Codable {
+public struct OTLPSpoolConfiguration: Sendable, Equatable, Encodable, OTLPConfigurationDecodable {
     /// The spool directory, created if missing; each signal uses a subdirectory of its own (`traces`, `logs`).
     /// One process at a time may use it.
     public var directory: String
@@ -80,7 +80,7 @@ public struct OTLPSpoolConfiguration: Sendable, Equatable, Codable {
 extension OTLPSpoolConfiguration {
     enum CodingKeys: String, CodingKey, CaseIterable { case directory, maxBytes, durability, gzip, zstd, gzipLevel }
 
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         directory = try container.decode(String.self, forKey: .directory)

@@ -1,8 +1,9 @@
 public import Foundation
 public import OTLPWire
 
-/// Everything that sets up the pipeline, as one `Codable` value: from code, or from a JSON file with
-/// ``load(contentsOf:)``. Every field has a default; a JSON file needs only what differs.
+/// Everything that sets up the pipeline, as one value: from code, or from a JSON file with
+/// ``load(contentsOf:)`` (which reads what `Encodable` writes). Every field has a default; a JSON file needs
+/// only what differs.
 ///
 /// ```json
 /// { "service": { "name": "checkout", "version": "1.4.0" },
@@ -10,9 +11,9 @@ public import OTLPWire
 ///   "logs": { "path": "/var/lib/checkout/logs.jsonl.gz", "framing": "jsonl", "gzip": true },
 ///   "rotation": { "maxFileBytes": 104857600, "maxFiles": 5 } }
 /// ```
-public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
+public struct OTLPTelemetryConfiguration: Sendable, Equatable, Encodable, OTLPConfigurationDecodable {
     /// The service this process is.
-    public struct Service: Sendable, Equatable, Codable {
+    public struct Service: Sendable, Equatable, Encodable, OTLPConfigurationDecodable {
         /// `service.name`; default: `unknown_service:<executable name>`.
         public var name: String?
         /// `service.version`; default: none.
@@ -41,7 +42,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     }
 
     /// Where one signal goes.
-    public struct Output: Sendable, Equatable, Codable {
+    public struct Output: Sendable, Equatable, Encodable, OTLPConfigurationDecodable {
         /// A file path, or `stdout` / `stderr` (`-` is stdout). Default: none (the signal is not exported).
         public var path: String?
         /// Default `OTLPFraming.u32be`.
@@ -72,7 +73,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     }
 
     /// File rotation; 0 disables a limit.
-    public struct Rotation: Sendable, Equatable, Codable {
+    public struct Rotation: Sendable, Equatable, Encodable, OTLPConfigurationDecodable {
         /// Start a new file before one would grow past this size. Default 0 (no size limit), range
         /// 0...2^50 (1 PiB).
         public var maxFileBytes: Int
@@ -122,7 +123,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     }
 
     /// Sampling of new traces.
-    public struct Sampling: Sendable, Equatable, Codable {
+    public struct Sampling: Sendable, Equatable, Encodable, OTLPConfigurationDecodable {
         /// Fraction of traces kept, decided by trace ID. Default 1 (all), range 0...1 (in code: clamped,
         /// NaN counts as 1).
         public var ratio: Double
@@ -349,7 +350,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Codable {
     }
 }
 
-extension OTLPFraming: Codable {}
+extension OTLPFraming: Encodable, OTLPConfigurationDecodable {}
 
 // Decoding with every key optional: a JSON file names only what differs from the defaults.
 extension OTLPTelemetryConfiguration {
@@ -358,7 +359,7 @@ extension OTLPTelemetryConfiguration {
             shutdownTimeoutSeconds
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         let defaults = Self.default
@@ -398,7 +399,7 @@ extension OTLPTelemetryConfiguration {
 extension OTLPTelemetryConfiguration.Service {
     enum CodingKeys: String, CodingKey, CaseIterable { case name, version, attributes }
 
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         name = try container.decodeIfPresent(String.self, forKey: .name) ?? Self.default.name
@@ -410,7 +411,7 @@ extension OTLPTelemetryConfiguration.Service {
 extension OTLPTelemetryConfiguration.Output {
     enum CodingKeys: String, CodingKey, CaseIterable { case path, framing, gzip, zstd, gzipLevel }
 
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         path = try container.decodeIfPresent(String.self, forKey: .path) ?? Self.default.path
@@ -424,7 +425,7 @@ extension OTLPTelemetryConfiguration.Output {
 extension OTLPTelemetryConfiguration.Rotation {
     enum CodingKeys: String, CodingKey, CaseIterable { case maxFileBytes, maxAgeSeconds, maxFiles }
 
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         maxFileBytes = try container.decodeIntegerIfPresent(forKey: .maxFileBytes) ?? Self.default.maxFileBytes
@@ -438,7 +439,7 @@ extension OTLPBatchConfiguration {
         case maxQueueSize, maxExportBatchSize, scheduleDelaySeconds, exportTimeoutSeconds, whenFull, whenFullTimeoutSeconds
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         let defaults = Self.default
@@ -455,7 +456,7 @@ extension OTLPBatchConfiguration {
 extension OTLPTelemetryConfiguration.Sampling {
     enum CodingKeys: String, CodingKey, CaseIterable { case ratio, parentBased }
 
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         ratio = try container.decodeIfPresent(Double.self, forKey: .ratio) ?? Self.default.ratio
@@ -469,7 +470,7 @@ extension OTLPLimits {
             attributePerLinkCountLimit
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(configurationFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try decoder.reportUnknownKeys(CodingKeys.self)
         let defaults = Self.default

@@ -2,7 +2,7 @@ import Foundation
 
 /// Collects the keys a configuration document has and its decoding does not read.
 ///
-/// Each configuration type's `init(from:)` calls ``Swift/Decoder/reportUnknownKeys(_:)`` with the
+/// Each configuration type's `init(configurationFrom:)` calls ``Swift/Decoder/reportUnknownKeys(_:)`` with the
 /// `CodingKeys` it decodes, so the keys known to the check are the keys the decoding reads: there is no
 /// second list to keep in step. A decoder without a collector in its `userInfo` (any decoding outside
 /// ``OTLPTelemetryConfiguration/load(json:)``) reports nothing.

@@ -1,7 +1,7 @@
 /// Batching settings (the specification's batching processor's), for both signals; defaults are the
 /// specification's (``default``). Each setting has a documented range: ``OTLPTelemetryConfiguration/validate()``
 /// rejects values outside it, and the pipeline clamps them into it (a NaN becomes the default).
-public struct OTLPBatchConfiguration: Sendable, Equatable, Codable {
+public struct OTLPBatchConfiguration: Sendable, Equatable, Encodable, OTLPConfigurationDecodable {
     /// Items held at most; more are dropped. Default 2048, range 1...1,048,576.
     public var maxQueueSize: Int
     /// Items per export at most. Default 512, range 1...`maxQueueSize`.
@@ -20,7 +20,7 @@ public struct OTLPBatchConfiguration: Sendable, Equatable, Codable {
     public var whenFullTimeoutSeconds: Double
 
     /// What a caller does with an item that finds the batching queue full.
-    public enum WhenFull: String, Sendable, Codable, CaseIterable {
+    public enum WhenFull: String, Sendable, Encodable, OTLPConfigurationDecodable, CaseIterable {
         /// The item is dropped and counted (`queue_full`); the caller never waits: the specification's
         /// behaviour.
         case drop

@@ -6,7 +6,7 @@ package import OTLPWire
 ///
 /// Each limit has a documented range. ``OTLPTelemetryConfiguration/validate()`` (and so a JSON
 /// configuration) rejects values outside it; values set in code are clamped into it when applied.
-public struct OTLPLimits: Sendable, Equatable, Codable {
+public struct OTLPLimits: Sendable, Equatable, Encodable, OTLPConfigurationDecodable {
     /// Attributes per span or log record. Default 128, range 0...the readers' default attribute limit
     /// (`OTLPDecodingOptions.default.maxAttributesPerItem`, 10,000).
     public var attributeCountLimit: Int

@@ -85,7 +85,7 @@ public final class OTLPFileSink: OTLPByteSink {
     }
 
     /// Writes to an open descriptor, which this sink does not close.
-    public init(descriptor: Int32) {
+    package init(descriptor: Int32) {
         Self.ignoreSIGPIPE()
         self.descriptor = descriptor
         ownsDescriptor = false

@@ -56,7 +56,7 @@ public final class OTLPFileSource: OTLPByteSource {
     }
 
     /// Reads an already open descriptor; it is not closed by this source.
-    public init(descriptor: Int32) {
+    package init(descriptor: Int32) {
         self.descriptor = descriptor
         ownsDescriptor = false
     }

@@ -29,7 +29,7 @@ public struct OTLPSeverity: RawRepresentable, Hashable, Comparable, Sendable, Cu
     }
 
     /// Parses a name such as `info`, `WARN`, `error3`, or a number `1`...`24`.
-    public init?(name: String) {
+    package init?(name: String) {
         if let number = Int32(name), (0...24).contains(number) {
             self.init(rawValue: number)
             return

@@ -24,7 +24,7 @@ public struct OTLPSpanID: Hashable, Sendable, Comparable, CustomStringConvertibl
     public var bytes: [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) } }
 
     /// `true` when every byte is zero (an invalid span ID per W3C Trace Context).
-    public var isZero: Bool { value == 0 }
+    package var isZero: Bool { value == 0 }
 
     /// 16 lowercase hexadecimal digits.
     public var hex: String { HexText.encode(bytes) }

@@ -42,7 +42,7 @@ public struct OTLPTraceID: Hashable, Sendable, Comparable, CustomStringConvertib
     }
 
     /// `true` when every byte is zero (an invalid trace ID per W3C Trace Context).
-    public var isZero: Bool { high == 0 && low == 0 }
+    package var isZero: Bool { high == 0 && low == 0 }
 
     /// 32 lowercase hexadecimal digits.
     public var hex: String { HexText.encode(bytes) }

@@ -43,7 +43,7 @@ extension OTLPExportResponse {
     /// empty body (or only whitespace) and `{}` are a full success.
     ///
     /// - Throws: ``OTLPReadError`` with code ``OTLPReadError/Code/recordTooLarge`` for a body over
-    ///   ``maxBodyBytes``, ``OTLPReadError/Code/nestingTooDeep`` past 100 levels, and
+    ///   4 MiB, ``OTLPReadError/Code/nestingTooDeep`` past 100 levels, and
     ///   ``OTLPReadError/Code/malformedJSON`` for anything else that is not such a response (not JSON, a key
     ///   given twice, a count that is not a 64-bit integer, a message that is not a string).
     public init(json body: some Collection<UInt8>, for signal: OTLPSignal) throws(OTLPReadError) {

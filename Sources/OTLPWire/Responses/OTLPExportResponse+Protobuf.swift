@@ -29,7 +29,7 @@ extension OTLPExportResponse {
     /// more than once is merged, as protobuf defines.
     ///
     /// - Throws: ``OTLPReadError`` with code ``OTLPReadError/Code/recordTooLarge`` for a body over
-    ///   ``maxBodyBytes`` (or one that would take more than 32 MiB to unpack), and
+    ///   4 MiB (or one that would take more than 32 MiB to unpack), and
     ///   ``OTLPReadError/Code/malformedProtobuf`` for bytes that are not such a message (truncated, a wrong
     ///   wire type for a known field, a group, an `error_message` that is not UTF-8).
     public init(protobuf body: some Collection<UInt8>, for signal: OTLPSignal) throws(OTLPReadError) {

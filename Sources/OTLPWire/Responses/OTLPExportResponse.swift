@@ -23,7 +23,7 @@
 public struct OTLPExportResponse: Sendable, Equatable {
     /// The largest body the decoders read: 4 MiB (a response is a few hundred bytes). A larger body is
     /// refused with ``OTLPReadError/Code/recordTooLarge``, so a client SHOULD stop reading a body there.
-    public static let maxBodyBytes = ResponseBody.maxBodyBytes
+    package static let maxBodyBytes = ResponseBody.maxBodyBytes
 
     /// The spans (traces) or log records (logs) the server rejected: `rejected_spans` or
     /// `rejected_log_records`, as the server sent it. It is not checked against the request, so it may be

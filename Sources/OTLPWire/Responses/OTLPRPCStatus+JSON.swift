@@ -30,7 +30,7 @@ extension OTLPRPCStatus {
     /// with code 0 and no message.
     ///
     /// - Throws: ``OTLPReadError`` with code ``OTLPReadError/Code/recordTooLarge`` for a body over
-    ///   ``maxBodyBytes``, ``OTLPReadError/Code/nestingTooDeep`` past 100 levels, and
+    ///   4 MiB, ``OTLPReadError/Code/nestingTooDeep`` past 100 levels, and
     ///   ``OTLPReadError/Code/malformedJSON`` for anything else that is not a `Status` (not JSON, a key given
     ///   twice, a `code` that is not a 32-bit integer, a `message` or `@type` that is not a string, a detail
     ///   that is not an object).

@@ -28,7 +28,7 @@ extension OTLPRPCStatus {
     /// An empty body is a status with code 0 and no message. Fields unknown to the schema are skipped.
     ///
     /// - Throws: ``OTLPReadError`` with code ``OTLPReadError/Code/recordTooLarge`` for a body over
-    ///   ``maxBodyBytes`` (or one that would take more than 32 MiB to unpack), and
+    ///   4 MiB (or one that would take more than 32 MiB to unpack), and
     ///   ``OTLPReadError/Code/malformedProtobuf`` for bytes that are not a `Status` (truncated, a wrong wire
     ///   type for a known field, a group, a `message` or type URL that is not UTF-8).
     public init(protobuf body: some Collection<UInt8>) throws(OTLPReadError) {

@@ -17,9 +17,9 @@
 /// }
 /// ```
 public struct OTLPRPCStatus: Sendable, Equatable {
-    /// The largest body the decoders read: 4 MiB, as ``OTLPExportResponse/maxBodyBytes``. A larger body is
+    /// The largest body the decoders read: 4 MiB, as for `OTLPExportResponse`. A larger body is
     /// refused with ``OTLPReadError/Code/recordTooLarge``, so a client SHOULD stop reading a body there.
-    public static let maxBodyBytes = ResponseBody.maxBodyBytes
+    package static let maxBodyBytes = ResponseBody.maxBodyBytes
 
     /// The `google.rpc.Code` value, as the server sent it (0 is `OK`; any `Int32` may arrive).
     public var code: Int32

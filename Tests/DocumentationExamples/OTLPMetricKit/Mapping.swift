@@ -7,10 +7,19 @@ func convertBothKinds(metricJSON: [UInt8], diagnosticJSON: [UInt8]) throws -> (s
     options.assumedUTCOffsetSeconds = -7 * 3_600  // timestamps without an offset were written at UTC−7
     let converter = MetricKitConverter(options: options)
 
-    let metricSpans = try converter.convertMetricPayload(json: metricJSON)  // MXMetricPayload, its signposts
-    let diagnostic = try converter.convertDiagnosticPayload(json: diagnosticJSON)  // a span, log records, skipped values
-    for skipped in diagnostic.skippedValues { print(skipped) }  // $.path: why
-    return (metricSpans + [diagnostic.span], diagnostic.logRecords)
+    var spans: [OTLPSpan] = []
+    var logRecords: [OTLPLogRecord] = []
+    for json in [metricJSON, diagnosticJSON] {
+        switch try converter.convertPayload(json: json) {
+        case .metric(let metric):  // MXMetricPayload, its signposts
+            spans += metric.spans
+        case .diagnostic(let diagnostic):  // a span, log records, skipped values
+            for skipped in diagnostic.skippedValues { print(skipped) }  // $.path: why
+            spans.append(diagnostic.span)
+            logRecords += diagnostic.logRecords
+        }
+    }
+    return (spans, logRecords)
 }
 
 func writeConverted(spans: [OTLPSpan], logRecords: [OTLPLogRecord]) throws {

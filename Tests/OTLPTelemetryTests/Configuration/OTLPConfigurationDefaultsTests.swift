@@ -7,7 +7,7 @@ import OTLPWire
 /// absent key read it.
 @Suite("Configuration defaults")
 struct OTLPConfigurationDefaultsTests {
-    static func decode<Value: Decodable>(_ type: Value.Type, _ json: String = "{}") throws -> Value {
+    static func decode<Value: OTLPConfigurationDecodable>(_ type: Value.Type, _ json: String = "{}") throws -> Value {
         try JSONDecoder().decode(type, from: Data(json.utf8))
     }
 

@@ -243,13 +243,7 @@ struct TracingBenchmark {
             ] {
                 let bytes = Array(data)
                 let parse = measure(rounds, reps) { _ in _ = try? JSONSerialization.jsonObject(with: data) }
-                let convert = measure(rounds, reps) { _ in
-                    if name.hasPrefix("metric") {
-                        _ = try? converter.convertMetricPayload(json: bytes)
-                    } else {
-                        _ = try? converter.convertDiagnosticPayload(json: bytes)
-                    }
-                }
+                let convert = measure(rounds, reps) { _ in _ = try? converter.convertPayload(json: bytes) }
                 print("| \(name) | \(fixed(1e9 / convert.nanos, 0)) | \(fixed(parse.nanos / convert.nanos, 2)) |")
             }
         } else {
