@@ -430,6 +430,35 @@ static size_t model_message_bytes(const COTLPShims_ModelCosts *costs, int type) 
     }
 }
 
+/* What unpack takes for one message of `type` below the request: its struct and its slot in a pointer array. */
+static size_t message_unpacked_bytes(int type) { return ALIGN8(schema[type].size) + sizeof(void *); }
+
+size_t COTLPShims_estimate_census(const COTLPShims_Census *census, int kind, const COTLPShims_ModelCosts *costs) {
+    if (kind != COTLPSHIMS_KIND_TRACES && kind != COTLPSHIMS_KIND_LOGS) return SIZE_MAX;
+    const int logs = kind == COTLPSHIMS_KIND_LOGS;
+    const struct { int type; size_t count; } messages[] = {
+        { logs ? M_RESOURCE_LOGS : M_RESOURCE_SPANS, census->resource_groups },
+        { logs ? M_SCOPE_LOGS : M_SCOPE_SPANS, census->scope_groups },
+        { M_SPAN, census->spans }, { M_EVENT, census->span_events }, { M_LINK, census->span_links },
+        { M_STATUS, census->statuses }, { M_RESOURCE, census->resources }, { M_ENTITY_REF, census->entity_refs },
+        { M_SCOPE, census->scopes }, { M_KEY_VALUE, census->key_values }, { M_ANY_VALUE, census->any_values },
+        { M_ARRAY_VALUE, census->array_values }, { M_KV_LIST, census->kv_lists }, { M_LOG_RECORD, census->log_records },
+    };
+    /* As the scan counts: the request's struct, then each message, field and slab as it is met. */
+    size_t unpacked = ALIGN8(schema[logs ? M_LOGS_REQUEST : M_TRACE_REQUEST].size), model = 0;
+    for (size_t index = 0; index < sizeof(messages) / sizeof(messages[0]); index++) {
+        unpacked = add_sat(unpacked, mul_sat(messages[index].count, message_unpacked_bytes(messages[index].type)));
+        model = add_sat(model, mul_sat(messages[index].count, model_message_bytes(costs, messages[index].type)));
+    }
+    unpacked = add_sat(unpacked, census->len_fields_unpacked);
+    unpacked = add_sat(unpacked, mul_sat(SLAB_BYTES_PER_FIELD, census->slab_fields));
+    if (costs) {
+        model = add_sat(model, census->long_field_bytes);
+        model = add_sat(model, mul_sat(census->long_fields, costs->heap_string_overhead));
+    }
+    return add_sat(unpacked, model);
+}
+
 #define FAIL(code, at) do { result->status = (code); result->error_offset = (at); goto done; } while (0)
 #define STACK_INLINE 128
 #define OVER_LIMIT() (add_sat(unpacked, model) > max_unpacked_bytes)
@@ -459,7 +488,7 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
        not per message. */
     size_t unpacked_cost[M_COUNT], model_cost[M_COUNT];
     for (int type = 0; type < M_COUNT; type++) {
-        unpacked_cost[type] = ALIGN8(schema[type].size) + sizeof(void *);
+        unpacked_cost[type] = message_unpacked_bytes(type);
         model_cost[type] = model_message_bytes(costs, type);
     }
     /* Per message type and field number, what the loop needs of `schema` in 4 bytes, with the wire types the
@@ -491,7 +520,7 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
     for (;;) {
         if (pos == end) {
             if (group_depth > 0) FAIL(COTLPSHIMS_SCAN_MALFORMED, pos); /* unterminated group */
-            if (frame->fields > 16) {
+            if (frame->fields > COTLPSHIMS_SLAB_FIELD_THRESHOLD) {
                 unpacked = add_sat(unpacked, mul_sat(SLAB_BYTES_PER_FIELD, frame->fields));
                 if (OVER_LIMIT()) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, pos);
             }
@@ -591,7 +620,7 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
                 if (costs) model = add_sat(model, add_sat(mul_sat(elements, 8), heap_string_overhead));
                 if (OVER_LIMIT()) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, field_start);
             } else if (group_depth == 0) {
-                unpacked = add_sat(unpacked, ALIGN8((size_t)len));
+                unpacked = add_sat(unpacked, COTLPShims_len_field_unpacked_bytes((size_t)len));
                 if (known && len > inline_string_bytes)
                     model = add_sat(model, add_sat((size_t)len, heap_string_overhead));
                 if (OVER_LIMIT()) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, field_start);

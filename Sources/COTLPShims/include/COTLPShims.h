@@ -196,6 +196,32 @@ typedef struct {
     const COTLPShims_ModelCosts *model_costs; /* NULL: model_bytes stays 0 */
 } COTLPShims_ScanLimits;
 
+/* What the scan's decoded-memory estimate adds for one string or bytes field of `length` bytes (not a message):
+   protobuf-c's copy, aligned to 8. Shared by the scan and the encoder's census (COTLPShims_Census). */
+static inline size_t COTLPShims_len_field_unpacked_bytes(size_t length) { return (length + 7) & ~(size_t)7; }
+
+/* A message with more fields than this costs the scan's estimate 64 bytes per field (protobuf-c's slabs). */
+#define COTLPSHIMS_SLAB_FIELD_THRESHOLD 16
+
+/*
+ * A traces or logs request as the encoder built it, counted while building: per message type the messages
+ * below the request, the string and bytes fields, and the fields of messages with more than
+ * COTLPSHIMS_SLAB_FIELD_THRESHOLD fields (their count, or an upper bound of it). COTLPShims_estimate_census works
+ * the scan's decoded-memory estimate (unpacked_bytes + model_bytes) out of it, by the scan's own per-message costs.
+ */
+typedef struct {
+    size_t resource_groups, scope_groups, spans, span_events, span_links, statuses, resources, entity_refs, scopes,
+        key_values, any_values, array_values, kv_lists, log_records;
+    size_t len_fields_unpacked; /* sum of COTLPShims_len_field_unpacked_bytes over string and bytes fields */
+    size_t long_fields;         /* string and bytes fields longer than model_costs->inline_string_bytes ... */
+    size_t long_field_bytes;    /* ... and their bytes */
+    size_t slab_fields;         /* sum of the fields of messages with more than COTLPSHIMS_SLAB_FIELD_THRESHOLD (or bounds) */
+} COTLPShims_Census;
+
+/* The scan's estimate (unpacked_bytes + model_bytes, saturating) for a request of `kind` (TRACES or LOGS) counted
+   by `census`, with the same per-message costs as COTLPShims_scan; SIZE_MAX for any other kind. */
+size_t COTLPShims_estimate_census(const COTLPShims_Census *census, int kind, const COTLPShims_ModelCosts *costs);
+
 /* The deepest nesting the scanner accepts whatever max_depth says (defence in depth; the Swift API allows 128). */
 #define COTLPSHIMS_MAX_DEPTH 10000
 

@@ -11,9 +11,10 @@ public import OTLPWire
 /// itself when the fault clears (space freed, file system writable again). Any exporter can also be
 /// pointed at another sink with ``redirect(to:)``. With gzip, every batch is one complete gzip member.
 ///
-/// Every record is checked before it is written with the check readers make with their default limits
-/// (`OTLPDecoder(options: .default)`: record size, decoded memory, nesting, attributes per item; for JSON
-/// lines also `OTLPReaderOptions`' default line length). A batch that would fail is split in halves, down
+/// Every record is proven readable by readers with their default limits (`OTLPDecoder(options: .default)`:
+/// record size, decoded memory, nesting, attributes per item; for JSON lines also `OTLPReaderOptions`'
+/// default line length): from what the encoder counted while building it, or, when that does not prove it,
+/// by the check readers make. A batch that would fail is split in halves, down
 /// to single items, so everything readable is exported; an item that fails on its own is dropped, counted
 /// (`item_too_large`) and reported to `diagnostics`. With gzip, a batch that compresses more than a quarter
 /// of the readers' default inflation ratio limit (`OTLPReaderOptions.default.maxInflationRatio`, 200:1) is
@@ -48,7 +49,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
     private var isShutDown = false
     /// The failed writes since the last good one, reported as a run rather than once per batch.
     private var failureRun = OTLPWriteFailureRun()
-    /// The check readers make with their default limits.
+    /// The check readers make with their default limits (its options are what the encoder's proof is held to).
     private let readerCheck = OTLPDecoder(options: .default)
     /// Longest JSON line readers accept by default.
     private let readerMaxLineBytes = OTLPReaderOptions.default.maxLineBytes
@@ -268,12 +269,16 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
     private func writeIfReadable(
         _ request: OTLPSignalData<Item.RequestItem>, _ renderer: Renderer
     ) throws(OTLPWriteError) -> OTLPReadError? {
-        try renderer.encoder.withEncoded(request) { message in
+        try renderer.encoder.withEncoded(request) { message, proof in
             Result { () throws(OTLPWriteError) -> OTLPReadError? in
-                do throws(OTLPReadError) {
-                    try readerCheck.check(message, as: Item.RequestItem.signal)
-                } catch {
-                    return error
+                // What the encoder counted while building proves most batches readable; the others are
+                // checked as readers check them.
+                if !proof.provesReadable(under: readerCheck.options) {
+                    do throws(OTLPReadError) {
+                        try readerCheck.check(message, as: Item.RequestItem.signal)
+                    } catch {
+                        return error
+                    }
                 }
                 guard framing == .jsonl else {
                     try renderer.writer.writeEncoded(message)

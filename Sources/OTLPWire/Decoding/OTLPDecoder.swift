@@ -327,6 +327,15 @@ public struct OTLPDecoder: Sendable {
         return Int(result.status) == COTLPSHIMS_SCAN_OK ? (Int(result.items), Int(result.unknown_fields)) : nil
     }
 
+    /// The pre-scan's decoded-memory estimate (protobuf-c's structs plus the Swift model, what
+    /// ``OTLPDecodingOptions/maxDecodedBytes`` limits) and deepest message level of `bytes` read as `signal`;
+    /// `nil` when the message does not scan as that signal.
+    func scanEstimate(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) -> (decodedBytes: Int, depth: Int)? {
+        let result = scan(bytes, as: signal, applyingContentLimits: false)
+        guard Int(result.status) == COTLPSHIMS_SCAN_OK else { return nil }
+        return (Int(result.unpacked_bytes) + Int(result.model_bytes), Int(result.max_depth_seen))
+    }
+
     /// What protobuf-c would allocate to unpack `bytes` as `signal`, estimated by the pre-scan; `nil` when
     /// the message does not scan as that signal.
     func estimatedDecodedBytes(_ bytes: UnsafeRawBufferPointer, as signal: OTLPSignal) -> Int? {

@@ -52,15 +52,37 @@ public final class OTLPEncoder {
         }
     }
 
+    /// Encodes `data` and hands `body` the bytes (valid only inside `body`) with what the encoder proved
+    /// about them while building: whether readers would read them back (``OTLPReadabilityProof``).
+    package func withEncoded<Item: OTLPSignalItem, R>(
+        _ data: OTLPSignalData<Item>, proving body: (UnsafeRawBufferPointer, OTLPReadabilityProof) throws -> R
+    ) rethrows -> R {
+        switch data.payload {
+        case .traces(let data): try withEncodedRequest(data, proving: body)
+        case .logs(let data): try withEncodedRequest(data, proving: body)
+        case .metrics(let data): try withEncodedRequest(data, proving: body)
+        }
+    }
+
     /// The request of any kind: the envelope is built and packed once for all.
     func withEncodedRequest<Item: ProtobufCItem, R>(
         _ data: OTLPSignalData<Item>, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R {
+        try withEncodedRequest(data, proving: { bytes, _ in try body(bytes) })
+    }
+
+    /// ``withEncodedRequest(_:_:)``, with the builder's proof of readability.
+    func withEncodedRequest<Item: ProtobufCItem, R>(
+        _ data: OTLPSignalData<Item>, proving body: (UnsafeRawBufferPointer, OTLPReadabilityProof) throws -> R
     ) rethrows -> R {
         defer { arena.reset() }
         var builder = ProtobufCBuilder(arena: arena)
         let request = builder.request(data)
         let count = pack(bound: builder.packedSizeBound) { COTLPShims_pack_request(request, $0) }
-        return try body(UnsafeRawBufferPointer(start: output, count: count))
+        let proof = OTLPReadabilityProof(
+            kind: Item.requestKind, census: builder.census, maxValueNesting: builder.maxValueNesting,
+            maxItemAttributes: builder.maxItemAttributes, messageBytes: count)
+        return try body(UnsafeRawBufferPointer(start: output, count: count), proof)
     }
 
     private func pack(bound: Int, _ packer: (UnsafeMutablePointer<UInt8>) -> Int) -> Int {

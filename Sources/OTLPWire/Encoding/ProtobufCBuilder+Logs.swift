@@ -7,6 +7,10 @@ extension ProtobufCBuilder {
     mutating func logRecord(_ record: borrowing OTLPLogRecord, into pointer: UnsafeMutablePointer<PBLogRecord>) {
         COTLPShims_init_log_record(pointer)
         scalars(6)  // times, severity number, dropped count, flags, slack
+        census.log_records &+= 1
+        countItemAttributes(record.attributes.count)
+        // 10 fields that occur at most once, and the attributes.
+        countFields(10 &+ record.attributes.count)
         pointer.pointee.time_unix_nano = record.timeUnixNano
         pointer.pointee.observed_time_unix_nano = record.observedTimeUnixNano
         pointer.pointee.severity_number = .init(rawValue: .init(truncatingIfNeeded: record.severity.rawValue))

@@ -7,6 +7,10 @@ extension ProtobufCBuilder {
     mutating func span(_ span: borrowing OTLPSpan, into pointer: UnsafeMutablePointer<PBSpan>) {
         COTLPShims_init_span(pointer)
         scalars(8)  // flags, kind, start, end, three dropped counts, slack
+        census.spans &+= 1
+        countItemAttributes(span.attributes.count)
+        // 13 fields that occur at most once, and the repeated ones.
+        countFields(13 &+ span.attributes.count &+ span.events.count &+ span.links.count)
         pointer.pointee.trace_id = bytes(span.traceID)
         pointer.pointee.span_id = bytes(span.spanID)
         pointer.pointee.trace_state = bytes(span.traceState)
@@ -23,6 +27,7 @@ extension ProtobufCBuilder {
         let eventCount = span.events.count
         if eventCount > 0 {
             let events = message(PBSpanEvent.self, count: eventCount)
+            census.span_events &+= eventCount
             let pointers = allocate(UnsafeMutablePointer<PBSpanEvent>?.self, count: eventCount)
             for index in 0..<eventCount {
                 let eventPointer = events + index
@@ -32,6 +37,8 @@ extension ProtobufCBuilder {
                 eventPointer.pointee.name = bytes(span.events[index].name)
                 (eventPointer.pointee.n_attributes, eventPointer.pointee.attributes) = keyValues(span.events[index].attributes)
                 eventPointer.pointee.dropped_attributes_count = span.events[index].droppedAttributesCount
+                countItemAttributes(span.events[index].attributes.count)
+                countFields(3 &+ span.events[index].attributes.count)
                 pointers[index] = eventPointer
             }
             pointer.pointee.n_events = eventCount
@@ -40,6 +47,7 @@ extension ProtobufCBuilder {
         let linkCount = span.links.count
         if linkCount > 0 {
             let links = message(PBSpanLink.self, count: linkCount)
+            census.span_links &+= linkCount
             let pointers = allocate(UnsafeMutablePointer<PBSpanLink>?.self, count: linkCount)
             for index in 0..<linkCount {
                 let link = span.links[index]
@@ -52,6 +60,8 @@ extension ProtobufCBuilder {
                 (linkPointer.pointee.n_attributes, linkPointer.pointee.attributes) = keyValues(link.attributes)
                 linkPointer.pointee.dropped_attributes_count = link.droppedAttributesCount
                 linkPointer.pointee.flags = link.flags
+                countItemAttributes(link.attributes.count)
+                countFields(5 &+ link.attributes.count)
                 pointers[index] = linkPointer
             }
             pointer.pointee.n_links = linkCount
@@ -59,6 +69,7 @@ extension ProtobufCBuilder {
         }
         if let status = span.status {
             let statusPointer = message(PBStatus.self)
+            census.statuses &+= 1
             COTLPShims_init_status(statusPointer)
             scalars(1)
             statusPointer.pointee.message = bytes(status.message)

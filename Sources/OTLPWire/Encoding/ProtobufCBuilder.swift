@@ -21,6 +21,16 @@ struct ProtobufCBuilder {
     /// retain and release of it); the arena is asked for a new block only when this one runs out.
     private var cursor: UnsafeMutableRawPointer?
     private var remaining = 0
+    /// What the request holds, counted for the readers' decoded-memory estimate (``OTLPReadabilityProof``):
+    /// messages per type, string and bytes fields, fields of messages with many fields (traces and logs only).
+    var census = COTLPShims_Census()
+    /// Arrays and key-value lists open around the value being built, and the most seen at once.
+    private var valueNesting = 0
+    private(set) var maxValueNesting = 0
+    /// Most attributes on one span, span event, span link, log record, resource or scope built so far.
+    private(set) var maxItemAttributes = 0
+    /// Strings and bytes longer than this take their own storage in the decoded model (the reader's rule).
+    private static let inlineStringBytes = OTLPDecoder.modelCosts.inline_string_bytes
 
     // Per field: tag (<= 2 bytes) + varint (<= 10). Per string/bytes: tag + length (<= 12) + bytes.
     private static let scalarBound = 12
@@ -28,6 +38,30 @@ struct ProtobufCBuilder {
 
     init(arena: ProtobufCArena) {
         self.arena = arena
+    }
+
+    // MARK: - Census
+
+    /// Counts a string or bytes field of `count` bytes (an empty one adds nothing, written or not).
+    @inline(__always)
+    mutating func countLengthField(_ count: Int) {
+        census.len_fields_unpacked &+= COTLPShims_len_field_unpacked_bytes(count)
+        if count > Self.inlineStringBytes {
+            census.long_fields &+= 1
+            census.long_field_bytes &+= count
+        }
+    }
+
+    /// Counts a message of `fields` fields (or at most that many) for the slabs readers' unpack keeps.
+    @inline(__always)
+    mutating func countFields(_ fields: Int) {
+        if fields > Int(COTLPSHIMS_SLAB_FIELD_THRESHOLD) { census.slab_fields &+= fields }
+    }
+
+    /// Notes `count` attributes of one item (not a key-value list value) for the readers' attribute limit.
+    @inline(__always)
+    mutating func countItemAttributes(_ count: Int) {
+        if count > maxItemAttributes { maxItemAttributes = count }
     }
 
     // MARK: - Memory
@@ -62,6 +96,7 @@ struct ProtobufCBuilder {
         let count = string.utf8.count
         guard count > 0 else { return ProtobufCBinaryData(len: 0, data: nil) }
         packedSizeBound &+= count &+ Self.scalarBound
+        countLengthField(count)
         // Longer than a small string (15 bytes, held inside the String value itself), a native string keeps its
         // UTF-8 in storage that lives as long as the model being encoded, which outlives the pack: point at it
         // rather than copying it (the pack copies it once, into the output).
@@ -105,6 +140,7 @@ struct ProtobufCBuilder {
     mutating func bytes(_ array: [UInt8]) -> ProtobufCBinaryData {
         guard !array.isEmpty else { return ProtobufCBinaryData(len: 0, data: nil) }
         packedSizeBound &+= array.count &+ Self.scalarBound
+        countLengthField(array.count)
         let destination = allocate(byteCount: array.count)
         array.withUnsafeBytes { destination.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         return ProtobufCBinaryData(len: array.count, data: destination.assumingMemoryBound(to: UInt8.self))
@@ -114,6 +150,7 @@ struct ProtobufCBuilder {
     mutating func bytes(_ id: OTLPTraceID?) -> ProtobufCBinaryData {
         guard let id else { return ProtobufCBinaryData(len: 0, data: nil) }
         packedSizeBound &+= 16 &+ Self.scalarBound
+        countLengthField(16)
         let destination = allocate(byteCount: 16)
         destination.storeBytes(of: id.high.bigEndian, as: UInt64.self)
         destination.storeBytes(of: id.low.bigEndian, toByteOffset: 8, as: UInt64.self)
@@ -124,6 +161,7 @@ struct ProtobufCBuilder {
     mutating func bytes(_ id: OTLPSpanID?) -> ProtobufCBinaryData {
         guard let id else { return ProtobufCBinaryData(len: 0, data: nil) }
         packedSizeBound &+= 8 &+ Self.scalarBound
+        countLengthField(8)
         let destination = allocate(byteCount: 8)
         destination.storeBytes(of: id.value.bigEndian, as: UInt64.self)
         return ProtobufCBinaryData(len: 8, data: destination.assumingMemoryBound(to: UInt8.self))
@@ -149,6 +187,7 @@ struct ProtobufCBuilder {
     /// protobuf-c visits one field descriptor instead of eight. The pointer is typed as `AnyValue` only to
     /// be stored in the C struct; protobuf-c packs it through its own descriptor and nothing reads it back.
     mutating func anyValue(_ value: OTLPAttributeValue) -> UnsafeMutablePointer<PBAnyValue> {
+        census.any_values &+= 1
         switch value {
         case .string(let string):
             let member = message(PBStringAnyValue.self)
@@ -186,6 +225,10 @@ struct ProtobufCBuilder {
             let array = message(PBArrayValue.self)
             COTLPShims_init_array_value(array)
             let count = values.count
+            census.array_values &+= 1
+            countFields(count)
+            enterNestedValue()
+            defer { valueNesting &-= 1 }
             if count > 0 {
                 let pointers = allocate(UnsafeMutablePointer<PBAnyValue>?.self, count: count)
                 values.withUnsafeBufferPointer { buffer in
@@ -202,6 +245,10 @@ struct ProtobufCBuilder {
             COTLPShims_init_any_value(pointer)
             let list = message(PBKeyValueList.self)
             COTLPShims_init_key_value_list(list)
+            census.kv_lists &+= 1
+            countFields(attributes.count)
+            enterNestedValue()
+            defer { valueNesting &-= 1 }
             (list.pointee.n_values, list.pointee.values) = keyValues(attributes)
             pointer.pointee.value_case = OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_KVLIST_VALUE
             pointer.pointee.kvlist_value = list
@@ -211,6 +258,13 @@ struct ProtobufCBuilder {
             COTLPShims_init_any_value(pointer)
             return pointer
         }
+    }
+
+    /// Notes one more array or key-value list around the values built next (the caller leaves it).
+    @inline(__always)
+    private mutating func enterNestedValue() {
+        valueNesting &+= 1
+        if valueNesting > maxValueNesting { maxValueNesting = valueNesting }
     }
 
     /// The `AnyValue` bytes of a string, boolean, integer, double, bytes or empty value, packed into the arena
@@ -230,6 +284,7 @@ struct ProtobufCBuilder {
             count = 1 &+ Self.putVarint(UInt64(length), at: destination + 1)
             copy(string, to: destination + count, count: length)
             count &+= length
+            countLengthField(length)
         case .bool(let bool):
             destination = allocate(byteCount: 2)
             destination.storeBytes(of: 0x10, as: UInt8.self)  // field 2, varint
@@ -250,6 +305,7 @@ struct ProtobufCBuilder {
             count = 1 &+ Self.putVarint(UInt64(array.count), at: destination + 1)
             array.withUnsafeBytes { (destination + count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
             count &+= array.count
+            countLengthField(array.count)
         case .empty:
             return ProtobufCBinaryData(len: 0, data: nil)
         case .array, .keyValueList:
@@ -292,6 +348,7 @@ struct ProtobufCBuilder {
         let count = attributes.count
         guard count > 0 else { return (0, nil) }
         packedSizeBound &+= count &* Self.messageBound
+        census.key_values &+= count
         let pointers = allocate(UnsafeMutablePointer<PBKeyValue>?.self, count: count)
         // Elements are read through the array itself, which the caller holds unchanged: the compiler can then
         // borrow them where it lets them be (a read through an UnsafeBufferPointer made it copy each value,
@@ -301,6 +358,7 @@ struct ProtobufCBuilder {
                 // The common case: a value packed here, in the encoding-only PackedKeyValue (same bytes).
                 let keyValue = allocate(PBPackedKeyValue.self)
                 COTLPShims_init_packed_key_value(keyValue)
+                census.any_values &+= 1  // the packed value reads back as an AnyValue (empty ones too: it is required)
                 keyValue.pointee.key = bytes(attributes[index].key)
                 keyValue.pointee.value = packed
                 pointers[index] = UnsafeMutablePointer(OpaquePointer(keyValue))
@@ -329,6 +387,10 @@ struct ProtobufCBuilder {
         pointer.pointee.dropped_attributes_count = resource.droppedAttributesCount
         scalars(1)
         let count = resource.entityRefs.count
+        census.resources &+= 1
+        census.entity_refs &+= count
+        countItemAttributes(resource.attributes.count)
+        countFields(resource.attributes.count &+ 1 &+ count)
         if count > 0 {
             let refs = message(PBEntityRef.self, count: count)
             let pointers = allocate(UnsafeMutablePointer<PBEntityRef>?.self, count: count)
@@ -339,6 +401,7 @@ struct ProtobufCBuilder {
                 refPointer.pointee.type = bytes(ref.type)
                 (refPointer.pointee.n_id_keys, refPointer.pointee.id_keys) = strings(ref.idKeys)
                 (refPointer.pointee.n_description_keys, refPointer.pointee.description_keys) = strings(ref.descriptionKeys)
+                countFields(2 &+ ref.idKeys.count &+ ref.descriptionKeys.count)
                 pointers[index] = refPointer
             }
             pointer.pointee.n_entity_refs = count
@@ -365,6 +428,9 @@ struct ProtobufCBuilder {
         (pointer.pointee.n_attributes, pointer.pointee.attributes) = keyValues(scope.attributes)
         pointer.pointee.dropped_attributes_count = scope.droppedAttributesCount
         scalars(1)
+        census.scopes &+= 1
+        countItemAttributes(scope.attributes.count)
+        countFields(scope.attributes.count &+ 3)
         return pointer
     }
 
@@ -379,6 +445,8 @@ struct ProtobufCBuilder {
         request.initialize(to: COTLPShims_Request())
         let resourceCount = data.resourceGroups.count
         guard resourceCount > 0 else { return request }
+        census.resource_groups &+= resourceCount
+        countFields(resourceCount)
         let resourceGroups = message(COTLPShims_ResourceGroup.self, count: resourceCount)
         let resourcePointers = allocate(UnsafeMutablePointer<COTLPShims_ResourceGroup>?.self, count: resourceCount)
         for (r, group) in data.resourceGroups.enumerated() {
@@ -387,6 +455,8 @@ struct ProtobufCBuilder {
             if let resource = group.resource { resourceGroup.pointee.resource = self.resource(resource) }
             resourceGroup.pointee.schema_url = bytes(group.schemaURL)
             let scopeCount = group.scopeGroups.count
+            census.scope_groups &+= scopeCount
+            countFields(scopeCount &+ 2)
             if scopeCount > 0 {
                 let scopeGroups = message(COTLPShims_ScopeGroup.self, count: scopeCount)
                 let scopePointers = allocate(UnsafeMutablePointer<COTLPShims_ScopeGroup>?.self, count: scopeCount)
@@ -396,6 +466,7 @@ struct ProtobufCBuilder {
                     if let scope = sourceScopeGroup.scope { scopeGroup.pointee.scope = self.scope(scope) }
                     scopeGroup.pointee.schema_url = bytes(sourceScopeGroup.schemaURL)
                     let itemCount = sourceScopeGroup.items.count
+                    countFields(itemCount &+ 2)
                     if itemCount > 0 {
                         let items = message(Item.CMessage.self, count: itemCount)
                         let itemPointers = allocate(UnsafeMutablePointer<ProtobufCMessage>?.self, count: itemCount)
