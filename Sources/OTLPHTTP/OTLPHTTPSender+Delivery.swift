@@ -1,4 +1,4 @@
-package import OTLPTelemetry
+import OTLPTelemetry
 package import OTLPWire
 
 extension OTLPHTTPSender {

@@ -1,5 +1,5 @@
 package import Foundation
-package import OTLPTelemetry
+import OTLPTelemetry
 public import OTLPWire
 
 /// A clock that stands still until the test moves it. Thread-safe. It is a monotonic clock too

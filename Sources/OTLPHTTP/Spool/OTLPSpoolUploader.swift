@@ -1,6 +1,6 @@
 import Foundation
 package import OTLPTelemetry
-package import OTLPWire
+import OTLPWire
 
 /// Sends a spool queue's records to the collector in order, acknowledging each in the queue only after the
 /// collector answered it. Only two things remove a record: the collector accepted it, or it is damaged
