@@ -156,7 +156,34 @@ extension ProtobufCBuilder {
             pointer.pointee._max_case = OPENTELEMETRY__PROTO__METRICS__V1__EXPONENTIAL_HISTOGRAM_DATA_POINT___MAX_MAX
             pointer.pointee.max = max
         }
-        pointer.pointee.zero_threshold = point.zeroThreshold
+        if point.zeroThreshold.isNegativeZero {
+            negativeZeros([14], of: pointer)  // the last field: where the reference writes it too
+        } else {
+            pointer.pointee.zero_threshold = point.zeroThreshold
+        }
+    }
+
+    /// Writes -0.0 to the fields `numbers` of `message`, in that order after its other fields, as unknown fields
+    /// (whose bytes protobuf-c copies as they are). protobuf-c leaves out a double field without presence when
+    /// it equals 0, which -0.0 does, where the reference writes it: its bits are not the default's (regression:
+    /// a summary's -0.0 sum or quantile read back as 0). The struct's fields must hold 0.
+    private mutating func negativeZeros<Message>(
+        _ numbers: [UInt32], then value: (number: UInt32, value: Double)? = nil, of message: UnsafeMutablePointer<Message>
+    ) {
+        let fields = numbers.map { ($0, -0.0) } + (value.map { [($0.number, $0.value)] } ?? [])
+        scalars(fields.count)
+        let unknown = allocate(ProtobufCMessageUnknownField.self, count: fields.count)
+        for (index, (number, double)) in fields.enumerated() {
+            let data = allocate(UInt64.self)
+            data.pointee = double.bitPattern.littleEndian
+            unknown[index] = ProtobufCMessageUnknownField(
+                tag: number, wire_type: PROTOBUF_C_WIRE_TYPE_64BIT, len: 8,
+                data: UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt8.self))
+        }
+        // `base`, the message's first member.
+        let base = UnsafeMutableRawPointer(message).assumingMemoryBound(to: ProtobufCMessage.self)
+        base.pointee.n_unknown_fields = UInt32(fields.count)
+        base.pointee.unknown_fields = unknown
     }
 
     private mutating func buckets(_ buckets: OTLPExponentialHistogramDataPoint.Buckets) -> UnsafeMutablePointer<PBBuckets> {
@@ -175,13 +202,26 @@ extension ProtobufCBuilder {
         pointer.pointee.start_time_unix_nano = point.startTimeUnixNano
         pointer.pointee.time_unix_nano = point.timeUnixNano
         pointer.pointee.count = point.count
-        pointer.pointee.sum = point.sum
+        if point.sum.isNegativeZero {
+            // After the fields that follow it: the one -0.0 written out of the reference's field order.
+            negativeZeros([5], of: pointer)
+        } else {
+            pointer.pointee.sum = point.sum
+        }
         (pointer.pointee.n_quantile_values, pointer.pointee.quantile_values) = messages(point.quantileValues, PBValueAtQuantile.self) {
             builder, quantile, pointer in
             COTLPShims_init_value_at_quantile(pointer)
             builder.scalars(2)
-            pointer.pointee.quantile = quantile.quantile
-            pointer.pointee.value = quantile.value
+            if quantile.quantile.isNegativeZero {
+                // Both fields as unknown ones, so that they keep their order.
+                builder.negativeZeros([1], then: quantile.value.bitPattern == 0 ? nil : (2, quantile.value), of: pointer)
+            } else if quantile.value.isNegativeZero {
+                pointer.pointee.quantile = quantile.quantile
+                builder.negativeZeros([2], of: pointer)
+            } else {
+                pointer.pointee.quantile = quantile.quantile
+                pointer.pointee.value = quantile.value
+            }
         }
         pointer.pointee.flags = point.flags
     }
@@ -204,4 +244,9 @@ extension ProtobufCBuilder {
             break
         }
     }
+}
+
+extension Double {
+    /// -0.0: zero with its sign bit set.
+    fileprivate var isNegativeZero: Bool { self == 0 && sign == .minus }
 }
