@@ -219,19 +219,12 @@ public struct OTLPDecoder: Sendable {
         let tracesOK = Int(traces.status) == COTLPSHIMS_SCAN_OK
         let logsOK = Int(logs.status) == COTLPSHIMS_SCAN_OK
         if tracesOK && !logsOK {
-            // A metrics request can read as traces too: a metric's name, description and unit where a span's
-            // IDs and trace state go, its gauge where the name goes, and no times. Spans with a time (fixed64
-            // fields 7 and 8) never read as metrics, whose fields 7 and 8 are messages; so a request that reads
-            // as both, and whose "spans" all have no time and a name (the gauge), is metrics.
+            // A metrics request can read as traces too (see `couldBeMetricsReadAsTraces`): a request that scans
+            // as both is metrics when its "spans" do not decode or have no times, and it decodes as metrics
+            // whose names look like names (regression: a metric with no data, or a 16-byte name, was a span).
             let metrics = scan(bytes, kind: Int32(COTLPSHIMS_KIND_METRICS), applyingContentLimits: false)
             if Int(metrics.status) == COTLPSHIMS_SCAN_OK && metrics.items > 0 && metrics.unknown_fields <= traces.unknown_fields,
-                let asTraces = try? decodeTraces(bytes),
-                asTraces.resourceGroups.allSatisfy({
-                    $0.scopeGroups.allSatisfy {
-                        $0.items.allSatisfy { $0.startTimeUnixNano == 0 && $0.endTimeUnixNano == 0 && !$0.name.isEmpty }
-                    }
-                }),
-                holdsMetricNames(bytes)
+                (try? decodeTraces(bytes))?.couldBeMetricsReadAsTraces ?? true, holdsMetricNames(bytes)
             {
                 return .decisive(.metrics)
             }
@@ -245,19 +238,18 @@ public struct OTLPDecoder: Sendable {
             if Int(metrics.status) == COTLPSHIMS_SCAN_OK && metrics.items > 0 && holdsMetricNames(bytes) {
                 return .decisive(.metrics)
             }
-            // Metrics over a limit (nesting, or a decoding limit these scans leave out) are named as metrics, whose
-            // decoding reports the limit (regression: worded as a span's or log record's damage).
-            if Int(metrics.status) == COTLPSHIMS_SCAN_TOO_DEEP && metrics.error_offset > max(traces.error_offset, logs.error_offset) {
-                return .invalid(likelier: .metrics)
-            }
-            if Int(metrics.status) == COTLPSHIMS_SCAN_OK && metrics.items > 0 {
-                do throws(OTLPReadError) {
-                    _ = try decodeMetrics(bytes)
-                } catch  where [.recordTooLarge, .tooManyAttributes, .nestingTooDeep].contains(error.code) {
-                    return .invalid(likelier: .metrics)
-                } catch {}
-            }
-            return .invalid(likelier: logs.error_offset > traces.error_offset ? .logs : .traces)
+            // Readable as none: the likelier signal is the one whose scan read furthest, and metrics whose scan
+            // reads to the end (their fault is one decoding finds: a limit, an ID's length) are furthest of all.
+            // Decoding as that signal then names the fault (regression: metrics with a damaged exemplar ID, or
+            // over a limit, were worded as a span's or log record's damage).
+            let metricsReach =
+                Int(metrics.status) == COTLPSHIMS_SCAN_OK ? (metrics.items > 0 ? bytes.count + 1 : 0) : Int(metrics.error_offset)
+            let reaches: [(OTLPSignal, Int)] = [
+                (.traces, Int(traces.error_offset)), (.logs, Int(logs.error_offset)), (.metrics, metricsReach),
+            ]
+            // Ties go to the earlier of traces, logs and metrics.
+            let likelier = reaches.dropFirst().reduce(reaches[0]) { $1.1 > $0.1 ? $1 : $0 }
+            return .invalid(likelier: likelier.0)
         case (true, true):
             if traces.unknown_fields != logs.unknown_fields {
                 return .leaning(traces.unknown_fields < logs.unknown_fields ? .traces : .logs)

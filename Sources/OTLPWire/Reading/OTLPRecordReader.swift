@@ -164,7 +164,9 @@ public final class OTLPRecordReader {
                 throw signalChange(raw, from: signal) ?? error
             }
             // A metrics request can read as spans (with IDs, without times): never deliver it so.
-            if case .traces(let traces) = payload, !isJSON(raw), Self.couldBeMetrics(traces), let change = signalChange(raw, from: signal) {
+            if case .traces(let traces) = payload, !isJSON(raw), traces.couldBeMetricsReadAsTraces,
+                let change = signalChange(raw, from: signal)
+            {
                 throw change
             }
             return OTLPRecord(index: raw.index, streamOffset: raw.streamOffset, byteCount: raw.bytes.count, payload: payload)
@@ -199,17 +201,6 @@ public final class OTLPRecordReader {
                 }.get())
         }
         return payload
-    }
-
-    /// Whether decoded spans could be a metrics request read as traces: spans all without times, and named
-    /// (a metric's gauge where a span's name goes). Spans the SDK or a collector writes always have times.
-    private static func couldBeMetrics(_ traces: OTLPTracesData) -> Bool {
-        traces.itemCount > 0
-            && traces.resourceGroups.allSatisfy {
-                $0.scopeGroups.allSatisfy {
-                    $0.items.allSatisfy { $0.startTimeUnixNano == 0 && $0.endTimeUnixNano == 0 && !$0.name.isEmpty }
-                }
-            }
     }
 
     /// When `raw`, read as `signal`, is a metrics request while `signal` is traces or logs (or the other way

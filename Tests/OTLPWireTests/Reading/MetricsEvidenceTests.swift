@@ -78,6 +78,42 @@ struct MetricsEvidenceTests {
         }
     }
 
+    /// Regression (hostile review): a metric without data, its name 16 bytes, read as a span with that name as
+    /// its trace ID (and went to /v1/traces with `send`), whatever the file's name said.
+    @Test("a metric without data whose name is 16 bytes is read as metrics, not as a span without a name")
+    func metricWithoutDataShapedLikeASpan() {
+        let metric = OTLPProtobufBytes.field(1, Array("process.cpu.time".utf8)) + OTLPProtobufBytes.field(3, Array("s".utf8))
+        let request = OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(2, metric)))
+        #expect((try? request.withUnsafeBytes { try OTLPDecoder().decodeTraces($0) })?.itemCount == 1)
+        let evidence = request.withUnsafeBytes { OTLPDecoder().signalEvidence($0) }
+        #expect(evidence == .decisive(.metrics), "\(evidence)")
+        let outcome = StreamInputs.read(StreamInputs.u32be([request]))
+        #expect(outcome.error == nil && outcome.records.first?.payload.signal == .metrics, "\(String(describing: outcome.error))")
+    }
+
+    /// Regression (hostile review): metrics whose exemplar trace ID has the wrong length read as damaged spans
+    /// ("string field is not valid UTF-8"), the message the issue started from.
+    @Test("metrics with a damaged exemplar ID are reported as metrics, naming the exemplar's field, after the records before")
+    func damagedExemplarReportedAsMetrics() {
+        let exemplar = OTLPProtobufBytes.fixed64Field(2, 7) + OTLPProtobufBytes.field(5, [1, 2, 3, 4, 5])
+        let point =
+            OTLPProtobufBytes.fixed64Field(3, 1_700_000_000_000_000_000) + OTLPProtobufBytes.fixed64Field(4, 0x3FF0_0000_0000_0000)
+            + OTLPProtobufBytes.field(5, exemplar)
+        func request(_ point: [UInt8]) -> [UInt8] {
+            let metric =
+                OTLPProtobufBytes.field(1, Array("http.server.duration".utf8))
+                + OTLPProtobufBytes.field(5, OTLPProtobufBytes.field(1, point))
+            return OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(2, metric)))
+        }
+        let good = request(OTLPProtobufBytes.fixed64Field(3, 1_700_000_000_000_000_000))
+        let outcome = StreamInputs.read(StreamInputs.u32be([good, request(point)]))
+        #expect(outcome.records.count == 1 && outcome.records.first?.payload.signal == .metrics)
+        #expect(outcome.error?.recordIndex == 1)
+        #expect(outcome.error?.message.contains("exemplar trace_id is 5 bytes") == true, "\(String(describing: outcome.error))")
+        let alone = StreamInputs.read(StreamInputs.u32be([request(point)]))
+        #expect(alone.error?.message.contains("exemplar trace_id is 5 bytes") == true, "\(String(describing: alone.error))")
+    }
+
     /// Regression (hostile review): a gauge whose name is 16 bytes and description 8 read as a span (the name
     /// as its trace ID, the description as its span ID, the unit as its trace state, the gauge as its name), so
     /// `validate` called a metrics file "1 spans".
