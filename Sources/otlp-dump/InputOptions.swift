@@ -15,6 +15,16 @@ enum InputCompressionChoice: String, ExpressibleByArgument, CaseIterable {
     case zstdRecords = "zstd-records"
 
     var compression: OTLPFileCompression? { self == .auto ? nil : OTLPFileCompression(rawValue: rawValue) }
+
+    /// Refuses a framing zstd records cannot have: each is a u32be record (regression: `--framing jsonl` or
+    /// `varint` with `zstd-records` was read as u32be without a word).
+    func check(framing: FramingChoice) throws {
+        if self == .zstdRecords, framing != .auto, framing != .u32be {
+            throw ValidationError(
+                "zstd-records are u32be records (each one zstd frame, of protobuf or a JSON line): --framing \(framing.rawValue) cannot go with them"
+            )
+        }
+    }
 }
 
 /// `--signal` values: a signal or `auto`.
@@ -49,6 +59,10 @@ struct InputOptions: ParsableArguments {
     var signal: SignalChoice = .auto
 
     @OptionGroup var limits: LimitOptions
+
+    func validate() throws {
+        try compression.check(framing: framing)
+    }
 
     var readerOptions: OTLPReaderOptions {
         limits.readerOptions(framing: framing.framing, compression: compression.compression, signal: signal.signal)

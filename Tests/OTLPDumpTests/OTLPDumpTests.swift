@@ -168,6 +168,18 @@ struct OTLPDumpTests {
     func usageAndIO() throws {
         #expect(try OTLPDumpRunner.run(["--trace-id", "xyz"]).status == 64)
         #expect(try OTLPDumpRunner.run(["--framing", "bogus"]).status == 64)
+        // Regression (hostile review): options that cannot go together were accepted without a word.
+        for arguments in [
+            ["validate", "--input-compression", "zstd-records", "--framing", "jsonl", "-"],
+            ["print", "--input-compression", "zstd-records", "--framing", "varint", "-"],
+            ["convert", "--input-compression", "zstd-records", "--from", "jsonl", "in.bin", "out.bin", "--to", "u32be"],
+            ["convert", "in.bin", "out.bin", "--to", "u32be", "--zstd", "--gzip"],
+        ] {
+            let refused = try OTLPDumpRunner.run(arguments)
+            #expect(
+                refused.status == 64 && refused.stderr.contains("cannot go with them") || refused.stderr.contains("two compressions"),
+                "\(arguments): \(refused.stderr)")
+        }
         let missing = try OTLPDumpRunner.run(["/nonexistent/file.u32be.bin"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("/nonexistent/file.u32be.bin"))

@@ -88,14 +88,15 @@ public struct OTLPJSONDecoder: Sendable {
         ("metrics", ["resourceMetrics", "resource_metrics"]), ("profiles", ["resourceProfiles", "resource_profiles"]),
     ]
 
-    /// The signals a request object names by its top-level keys, in key order, with the key naming each. An
-    /// empty (or null) `resourceSpans` or `resourceLogs` names nothing: like a zero-length protobuf record, it
-    /// is an empty request of either signal. Metrics and profiles keys always count.
+    /// The signals a request object names by its top-level keys, in key order, with the key naming each. A null
+    /// member names nothing (null counts as absent), and neither does an empty `resourceSpans` or `resourceLogs`:
+    /// like a zero-length protobuf record, it is an empty request of either signal. An empty metrics or profiles
+    /// array counts.
     private static func namedSignals(_ members: [(String, JSONValue)]) -> [(signal: String, key: String)] {
         var named: [(signal: String, key: String)] = []
         for (key, value) in members {
             guard let entry = signalKeys.first(where: { $0.keys.contains(key) }) else { continue }
-            if entry.signal == "traces" || entry.signal == "logs", value == .null || value == .array([]) { continue }
+            if value == .null || ((entry.signal == "traces" || entry.signal == "logs") && value == .array([])) { continue }
             if !named.contains(where: { $0.signal == entry.signal }) { named.append((entry.signal, key)) }
         }
         return named

@@ -79,6 +79,17 @@ struct UnsupportedInputTests {
         #expect(outcome.error?.code == .malformedJSON)
     }
 
+    /// Regression (hostile review): a null `resourceMetrics` beside logs was "two signals", where null counts
+    /// as absent everywhere else.
+    @Test("JSON: a null signal member counts as absent; an empty metrics array still names metrics")
+    func jsonNullSignalMember() {
+        let line = Array(#"{"resourceMetrics":null,"resourceLogs":[{"scopeLogs":[{"logRecords":[{"body":{"stringValue":"x"}}]}]}]}"#.utf8)
+        let outcome = StreamInputs.read(Self.lines([line]))
+        #expect(outcome.error == nil && outcome.records.first?.payload.signal == .logs, "\(String(describing: outcome.error))")
+        let emptyMetrics = Array(#"{"resourceMetrics":[],"resourceLogs":[{"scopeLogs":[{"logRecords":[{}]}]}]}"#.utf8)
+        #expect(StreamInputs.read(Self.lines([emptyMetrics])).error?.code == .malformedJSON)
+    }
+
     static let magics: [(name: String, bytes: [UInt8])] = [
         ("xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0x00, 0x04]),
         ("bzip2", Array("BZh91AY&SY".utf8)),
