@@ -177,7 +177,7 @@ struct OTLPDumpTests {
         ] {
             let refused = try OTLPDumpRunner.run(arguments)
             #expect(
-                refused.status == 64 && refused.stderr.contains("cannot go with them") || refused.stderr.contains("two compressions"),
+                refused.status == 64 && (refused.stderr.contains("cannot go with them") || refused.stderr.contains("two compressions")),
                 "\(arguments): \(refused.stderr)")
         }
         let missing = try OTLPDumpRunner.run(["/nonexistent/file.u32be.bin"])
