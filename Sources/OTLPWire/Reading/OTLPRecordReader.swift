@@ -257,22 +257,9 @@ public final class OTLPRecordReader {
         do {
             let checked = try records.withNextInPlace { (index, streamOffset, bytes) throws(OTLPReadError) in
                 let items = try located(index: index, streamOffset: streamOffset) { () throws(OTLPReadError) in
-                    // A record of another signal says where the signal changes, as ``check(_:)`` does (regression:
-                    // validate called a metrics record after traces a malformed span where print said wrong_kind).
-                    func change() -> OTLPReadError? {
-                        signalChange(OTLPRawRecord(index: index, streamOffset: streamOffset, bytes: Array(bytes)), from: signal)
-                    }
-                    let items: Int
-                    do throws(OTLPReadError) {
-                        items = try decoder.checkAndUnpack(bytes, as: signal, arena: arena)
-                    } catch {
-                        throw change() ?? error
-                    }
-                    // A metrics request can read as spans: the metrics pre-scan rules it out first (cheaply, for spans with IDs).
-                    if signal == .traces, (decoder.scanSummary(bytes, asKind: .metrics)?.items ?? 0) > 0, let change = change() {
-                        throw change
-                    }
-                    return items
+                    try checkedItems(
+                        as: signal, protobuf: bytes, raw: { OTLPRawRecord(index: index, streamOffset: streamOffset, bytes: Array(bytes)) },
+                        checks: { () throws(OTLPReadError) in try decoder.checkAndUnpack(bytes, as: signal, arena: arena) })
                 }
                 return (index, items)
             }
@@ -289,20 +276,39 @@ public final class OTLPRecordReader {
     private func check(_ raw: OTLPRawRecord) throws(OTLPReadError) -> (signal: OTLPSignal, items: Int) {
         try located(raw) { () throws(OTLPReadError) in
             let signal = try signalFor(raw)
-            do throws(OTLPReadError) {
-                let items = try checkDecodes(raw, as: signal)
-                // A metrics request can read as spans: the metrics pre-scan rules it out first (cheaply, for spans with IDs).
-                if signal == .traces, !isJSON(raw),
-                    raw.bytes.withUnsafeBytes({ decoder.scanSummary($0, asKind: .metrics)?.items ?? 0 }) > 0,
-                    let change = signalChange(raw, from: signal)
-                {
-                    throw change
+            let json = isJSON(raw)
+            let items = try raw.bytes.withUnsafeBytes { bytes in
+                Result { () throws(OTLPReadError) in
+                    try checkedItems(
+                        as: signal, protobuf: json ? nil : bytes, raw: { raw },
+                        checks: { () throws(OTLPReadError) in try checkDecodes(raw, as: signal) })
                 }
-                return (signal, items)
-            } catch {
-                throw signalChange(raw, from: signal) ?? error
-            }
+            }.get()
+            return (signal, items)
         }
+    }
+
+    /// A record's item count by `checks`, or the error that says the signal changes at it, for ``check(_:)``
+    /// and ``validateNextInPlace(as:)`` alike (regression: validate called a metrics record after traces a
+    /// malformed span where print said wrong_kind). The signal changes when `checks` fail on a record of
+    /// another signal, or when a traces record in protobuf (`protobuf`, `nil` for JSON) is a metrics request:
+    /// one can read as spans, and the metrics pre-scan rules that out first, cheaply for spans with IDs. `raw`
+    /// makes the record (a copy, when checked in place) only on those paths.
+    private func checkedItems(
+        as signal: OTLPSignal, protobuf: UnsafeRawBufferPointer?, raw: () -> OTLPRawRecord, checks: () throws(OTLPReadError) -> Int
+    ) throws(OTLPReadError) -> Int {
+        let items: Int
+        do throws(OTLPReadError) {
+            items = try checks()
+        } catch {
+            throw signalChange(raw(), from: signal) ?? error
+        }
+        if signal == .traces, let protobuf, (decoder.scanSummary(protobuf, asKind: .metrics)?.items ?? 0) > 0,
+            let change = signalChange(raw(), from: signal)
+        {
+            throw change
+        }
+        return items
     }
 
     /// ``check(_:)``'s checks of `raw` as `signal`: its item count.
