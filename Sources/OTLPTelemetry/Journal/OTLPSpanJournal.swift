@@ -137,19 +137,27 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         acknowledge(spans, kind: .exported)
     }
 
-    /// These spans are being handed to the exporter: one `exporting` record for the batch, so that a next start
-    /// knows which spans the exporter may have taken without the journal hearing of it.
-    package func exporting(_ spans: [OTLPScopedSpan]) {
-        acknowledge(spans, kind: .exporting)
+    /// These spans are about to be written to `destination` by their exporter: one `exporting` record for the
+    /// batch (the write-ahead intent), written before the exporter's write, so that a next start can look there
+    /// for spans the exporter took without the journal hearing of it.
+    package func exporting(_ spans: [OTLPScopedSpan], to destination: OTLPExportDestination?) {
+        acknowledge(spans, kind: .exporting, destination: destination)
     }
 
-    private func acknowledge(_ spans: [OTLPScopedSpan], kind: OTLPSpanJournalRecord.Kind) {
+    /// Tests only: called with `"exported"` before an `exported` record is written (a test's child process
+    /// kills itself there, between the exporter's write and the acknowledgement).
+    package nonisolated(unsafe) static var faultPoint: ((String) -> Void)?
+
+    private func acknowledge(_ spans: [OTLPScopedSpan], kind: OTLPSpanJournalRecord.Kind, destination: OTLPExportDestination? = nil) {
         let keys = spans.compactMap(\.journalKey)
         guard !keys.isEmpty else { return }
+        if kind == .exported, let faultPoint = Self.faultPoint { faultPoint("exported") }
         let record = OTLPSpanJournalRecord(
             kind: kind, writtenUnixNano: clock.nowUnixNano(),
-            exportedSpans: keys.map { OTLPSpan(traceID: $0.traceID, spanID: $0.spanID, name: "", startTimeUnixNano: 0, endTimeUnixNano: 0) }
-        )
+            exportedSpans: keys.map {
+                OTLPSpan(traceID: $0.traceID, spanID: $0.spanID, name: "", startTimeUnixNano: 0, endTimeUnixNano: 0)
+            },
+            destination: destination)
         let bytes = record.framed(maxRecordBytes: Int(UInt32.max))
         lock.lock()
         defer { lock.unlock() }
@@ -339,10 +347,12 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     /// be made, or another process holds the journal (`EWOULDBLOCK`, naming it): spans are then not journaled.
     ///
     /// Spans the previous process handed to its exporter without hearing back (killed between the two) are
-    /// looked up in `outputPath`, the traces file output, when there is one: those found there are not
-    /// exported again.
+    /// looked up where the exporter's write-ahead intent says it was writing: the file output's file (by
+    /// device and inode, wherever it was rotated to), or the spool (`destinationCheckers`); those found there
+    /// are not exported again. Intents written by older versions do not say where: those spans are looked up
+    /// by ID in `outputPath`, the traces file output, when there is one.
     package func open(
-        directory: String, outputPath: String? = nil
+        directory: String, outputPath: String? = nil, destinationCheckers: [any OTLPExportDestinationChecking] = []
     ) throws(OTLPWriteError) -> (recovery: OTLPSpanJournalRecovery, spans: [OTLPScopedSpan]) {
         try OTLPSystemCall.makeDirectories(directory)
         let path = (directory.hasSuffix("/") ? directory : directory + "/") + Self.fileName
@@ -384,10 +394,22 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                 }
                 found.held = []
             }
-            let inDoubt = Set(found.held.filter(\.inDoubt).compactMap { held in held.span.spanID })
+            // Spans handed to an exporter without an acknowledgement: those that got where the exporter was
+            // writing (the write-ahead `exporting` record says where) are not exported again.
+            found.held.removeAll { held in
+                held.destinations.contains { destination in
+                    guard let destination else { return false }
+                    switch destination.kind {
+                    case .file: return destination.isInFileOutput()
+                    case .spool: return destinationCheckers.lazy.compactMap { $0.holds(destination) }.first ?? false
+                    }
+                }
+            }
+            // Older writers did not say where: such spans are looked up by ID in the traces file output.
+            let inDoubt = Set(found.held.filter { $0.destinations.contains { $0 == nil } }.compactMap { held in held.span.spanID })
             if !inDoubt.isEmpty, let outputPath {
                 let written = Self.spanIDs(inOutput: outputPath, among: inDoubt)
-                found.held.removeAll { $0.inDoubt && $0.span.spanID.map(written.contains) == true }
+                found.held.removeAll { $0.destinations.contains { $0 == nil } && $0.span.spanID.map(written.contains) == true }
             }
             for held in found.held {
                 var span = held.span
@@ -530,9 +552,21 @@ extension OTLPSpanJournal {
         forEachJournal(of: items) { journal, spans in journal.exported(spans) }
     }
 
-    /// Tells the journals of the journaled spans among `items` that they are being handed to the exporter.
-    static func markExporting<Item: OTLPExportable>(_ items: [Item]) {
-        forEachJournal(of: items) { journal, spans in journal.exporting(spans) }
+    /// Tells the journals of the journaled spans among `items` that they are about to be written to
+    /// `destination` (the write-ahead intent).
+    package static func markExporting<Item: OTLPExportable>(_ items: [Item], to destination: OTLPExportDestination?) {
+        forEachJournal(of: items) { journal, spans in journal.exporting(spans, to: destination) }
+    }
+
+    /// The journaled spans among `items` (none for log records): those an exporter announces and acknowledges.
+    package static func journaledSpans<Item: OTLPExportable>(_ items: some Collection<Item>) -> [OTLPScopedSpan] {
+        guard Item.self == OTLPScopedSpan.self else { return [] }
+        var found: [OTLPScopedSpan] = []
+        for item in items {
+            let span = unsafeBitCast(item, to: OTLPScopedSpan.self)
+            if span.journalTag != nil { found.append(span) }
+        }
+        return found
     }
 
     private static func forEachJournal<Item: OTLPExportable>(of items: [Item], _ body: (OTLPSpanJournal, [OTLPScopedSpan]) -> Void) {

@@ -11,9 +11,12 @@ struct OTLPSpanJournalContent {
         var record: OTLPSpanJournalRecord
         var scope: OTLPInstrumentationScope
         var span: OTLPSpan
-        /// Handed to the exporter, and no acknowledgement followed: the writing process may have been killed
-        /// after the exporter wrote it and before the journal said so.
-        var inDoubt = false
+        /// Where the span was handed to an exporter, with no acknowledgement after it: the writing process may
+        /// have been killed after the exporter wrote it and before the journal said so. `nil` for an `exporting`
+        /// record that does not say where (written by an older version).
+        var destinations: [OTLPExportDestination?] = []
+        /// Handed to an exporter, and no acknowledgement followed.
+        var inDoubt: Bool { !destinations.isEmpty }
     }
 
     /// The spans held, in the order they were first journaled.
@@ -78,7 +81,7 @@ struct OTLPSpanJournalContent {
                     if record.scopedSpan != nil, record.resource.attributes.isEmpty { record.resource = resource }
                     for span in record.exportedSpans {
                         let key = OTLPSpanJournal.Key(traceID: span.traceID!, spanID: span.spanID!)
-                        if record.kind == .exported { latest[key] = nil } else { latest[key]?.inDoubt = true }
+                        if record.kind == .exported { latest[key] = nil } else { latest[key]?.destinations.append(record.destination) }
                     }
                     guard let (scope, span) = record.scopedSpan, let traceID = span.traceID, let spanID = span.spanID else { continue }
                     heartbeatUnixNano = max(heartbeatUnixNano, span.startTimeUnixNano, span.endTimeUnixNano)

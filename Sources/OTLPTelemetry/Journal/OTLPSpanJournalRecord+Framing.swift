@@ -9,7 +9,8 @@ extension OTLPSpanJournalRecord {
     /// resource with entity references (the journal's records have none).
     func framed(maxRecordBytes: Int) -> [UInt8]? {
         Self.framed(
-            kind: kind, writtenUnixNano: writtenUnixNano, resource: resource, scope: scopedSpan?.scope, span: scopedSpan?.span,
+            kind: kind, writtenUnixNano: writtenUnixNano, resource: resourceWithDestination, scope: scopedSpan?.scope,
+            span: scopedSpan?.span,
             interruptedAttribute: interruptedAttribute, exportedSpans: exportedSpans, maxRecordBytes: maxRecordBytes)
     }
 

@@ -142,6 +142,41 @@ struct OTLPSpanJournalTests {
         last.close()
     }
 
+    @Test(
+        "spans in batches the callers render (the worker far behind) are acknowledged once written: nothing stays held, nothing would come back after a kill"
+    )
+    func renderedBatchesAreAcknowledged() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock()
+        let journal = OTLPSpanJournal(resource: Self.resource, durability: .flush, clock: clock, diagnostics: { _ in })
+        _ = try journal.open(directory: directory.path)
+        let sink = ControllableSink()
+        let counters = OTLPTelemetryCounters()
+        let stage = OTLPBatchStage(
+            exporter: OTLPStreamExporter<OTLPScopedSpan>(sink: sink, resource: Self.resource, counters: counters),
+            counters: counters, configuration: .init(maxQueueSize: 16, maxExportBatchSize: 4, scheduleDelaySeconds: 3600))
+        let tracer = OTLPTracer(
+            stage: stage, scope: Self.scope, idGenerator: OTLPSequentialIDGenerator(), clock: clock, journal: journal
+        ).journaled()
+        sink.hold()  // the worker's first write waits: the queue fills up behind it, and callers render
+        for index in 0..<40 {
+            let span = tracer.startSpan("span \(index)")
+            span.end()
+        }
+        #expect(stage.callerRenderedBatchCount >= 1)
+        sink.release()
+        #expect(stage.forceFlush())
+        let snapshot = counters.snapshot
+        #expect(snapshot.spansExported + snapshot.totalSpansDropped == 40)
+        #expect(snapshot.spansExported > 0)
+        // Every span the exporter wrote is forgotten (regression: rendered batches were never acknowledged); those
+        // dropped from the full queue stay, for the next start.
+        #expect(journal.heldSpans == snapshot.totalSpansDropped, "\(snapshot)")
+        stage.shutdown()
+        journal.close()
+    }
+
     @Test("recovered and not exported again (a second crash): recovered once more, as they were")
     func recoveredSpansStayUntilExported() throws {
         let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
