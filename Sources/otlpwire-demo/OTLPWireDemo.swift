@@ -262,7 +262,7 @@ struct OTLPWireDemo: ParsableCommand {
     static func report(_ recovery: OTLPSpanJournalRecovery) {
         if let aside = recovery.setAsidePath {
             print(
-                "the previous run's journal could not be read in full: \(recovery.skippedRecords) records skipped, the file kept as \(aside)"
+                "the previous run's journal could not be read in full: \(recovery.skippedRecords) records skipped (\(recovery.skippedBytes) bytes), the file kept as \(aside)"
             )
         }
         guard !recovery.spans.isEmpty else { return }

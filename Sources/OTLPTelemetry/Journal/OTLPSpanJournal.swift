@@ -12,9 +12,14 @@ import Darwin
 /// the exporter has taken it. After a crash, the next process with the same directory exports from it, first,
 /// every span that was started and never exported (``open(directory:)``).
 ///
-/// - A write is one `write(2)` of one u32be-framed record (``OTLPSpanJournalRecord``) to a file opened with
-///   `O_APPEND`, under the pipeline's durability: `none` and `flush` leave it to the kernel (a killed process
-///   loses nothing written), `fsync` adds `fdatasync`, so it survives a power loss.
+/// - A write is one u32be-framed record (``OTLPSpanJournalRecord``) ending in its CRC-32 (a protobuf field
+///   readers skip: the file stays an ordinary u32be OTLP traces file), copied into a shared memory mapping of
+///   the file, which is preallocated to ``Settings/maxFileBytes`` (zeros after the last record end it): no
+///   system call per span. A killed process loses nothing copied there (the kernel's page cache holds it),
+///   so `none` and `flush` durability leave the rest to the kernel; `fsync` adds `msync`, so a record
+///   survives a power loss. The record's bytes are copied before its length, so a kill in between leaves the
+///   records' end where it was. Where the file cannot be preallocated (a full disk) or mapped, each record is
+///   one `pwrite(2)` instead.
 /// - The heartbeat, the last moment the process was known alive, is the latest time any record holds; while
 ///   spans are open, an `alive` record is added every ``Settings/heartbeatIntervalSeconds`` in which nothing
 ///   else was written.
@@ -66,6 +71,9 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     private let lock = NSLock()
     private let encoder = OTLPEncoder()
     private var descriptor: Int32 = -1
+    /// The file mapped (shared) for writing, ``mappedBytes`` long; `nil` when records are written with `pwrite`.
+    private var mapping: UnsafeMutableRawPointer?
+    private var mappedBytes = 0
     private var outputLock: OTLPOutputLock?
     /// The journal file, once open.
     package private(set) var path: String?
@@ -98,6 +106,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     }
 
     deinit {
+        unmap()
         if descriptor >= 0 { closeDescriptor(descriptor) }
     }
 
@@ -158,7 +167,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                 OTLPSpan(traceID: $0.traceID, spanID: $0.spanID, name: "", startTimeUnixNano: 0, endTimeUnixNano: 0)
             },
             destination: destination)
-        let bytes = record.framed(maxRecordBytes: Int(UInt32.max))
+        let bytes = record.framed(maxRecordBytes: Int(UInt32.max)).map(Self.sealed)
         lock.lock()
         defer { lock.unlock() }
         var held = false
@@ -195,7 +204,8 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         let encoded = OTLPSpanJournalRecord.framed(
             kind: kind, writtenUnixNano: clock.nowUnixNano(), scope: item.scope, span: item.span,
             interruptedAttribute: interruptedAttribute,
-            maxRecordBytes: settings.maxRecordBytes)
+            maxRecordBytes: settings.maxRecordBytes
+        ).map(Self.sealed)
         lock.lock()
         defer { lock.unlock() }
         guard descriptor >= 0 else { return false }
@@ -260,24 +270,67 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         var bytes: [UInt8] = []
         encoder.withEncoded(record.request) { encoded in
             guard encoded.count <= maxRecordBytes else { return }
-            bytes.reserveCapacity(encoded.count + OTLPLengthPrefix.u32Bytes)
+            bytes.reserveCapacity(encoded.count + OTLPLengthPrefix.u32Bytes + checksumTrailerBytes)
             _ = OTLPLengthPrefix.encode(encoded.count, framing: .u32be, into: &bytes)
             bytes.append(contentsOf: encoded)
         }
-        return bytes.isEmpty ? nil : bytes
+        return bytes.isEmpty ? nil : sealed(bytes)
     }
 
-    /// One `write(2)` of `bytes` (the rest written after it, should the kernel take less), then `fdatasync`
-    /// under `fsync` durability. A failed write is cut off the file again, so that later records stay
-    /// readable. Under ``lock``.
+    /// The bytes of the protobuf field that ends every record of format version 2: field 2047, `fixed32`
+    /// (tag `0xFD 0x7F`), the CRC-32 of the record's request before it (readers skip the unknown field).
+    static let checksumTrailerBytes = 6
+    static let checksumTag: [UInt8] = [0xFD, 0x7F]
+
+    /// `framed` (a u32be length and a request) with the checksum field appended and the length grown by it.
+    static func sealed(_ framed: [UInt8]) -> [UInt8] {
+        var bytes = framed
+        let crc = bytes.withUnsafeBytes { OTLPCRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[OTLPLengthPrefix.u32Bytes...])) }
+        bytes += checksumTag
+        withUnsafeBytes(of: crc.littleEndian) { bytes.append(contentsOf: $0) }
+        let length = bytes.count - OTLPLengthPrefix.u32Bytes
+        bytes[0] = UInt8(truncatingIfNeeded: length >> 24)
+        bytes[1] = UInt8(truncatingIfNeeded: length >> 16)
+        bytes[2] = UInt8(truncatingIfNeeded: length >> 8)
+        bytes[3] = UInt8(truncatingIfNeeded: length)
+        return bytes
+    }
+
+    /// Appends `bytes` (one sealed record) at ``fileBytes``: copied into the mapping when it fits, the record
+    /// before its length prefix (a kill in between leaves a zero length, the end of the records), then
+    /// `msync` under `fsync` durability; otherwise `pwrite(2)` (the rest written after it, should the kernel
+    /// take less), then `fdatasync` under `fsync`. A failed `pwrite` is cut off the file again, so that later
+    /// records stay readable. Under ``lock``.
     private func append(_ bytes: [UInt8]) -> Bool {
+        let prefix = OTLPLengthPrefix.u32Bytes
+        if let mapping, bytes.count > prefix, fileBytes + bytes.count <= mappedBytes {
+            bytes.withUnsafeBytes { raw in
+                (mapping + fileBytes + prefix).copyMemory(from: raw.baseAddress! + prefix, byteCount: raw.count - prefix)
+                (mapping + fileBytes).copyMemory(from: raw.baseAddress!, byteCount: prefix)
+            }
+            if durability == .fsync {
+                let page = Self.pageBytes
+                let start = fileBytes / page * page
+                do throws(OTLPWriteError) {
+                    try OTLPSystemCall.check("cannot msync the span journal \(path ?? "")") {
+                        msync(mapping + start, fileBytes + bytes.count - start, MS_SYNC)
+                    }
+                } catch {
+                    report(error, "spans are journaled only when a write succeeds (counted)")
+                    // The record is in the file (the page cache), only not known to be on the disk.
+                }
+            }
+            fileBytes += bytes.count
+            wroteSinceHeartbeat = true
+            return true
+        }
         do throws(OTLPWriteError) {
             var done = 0
             while done < bytes.count {
                 done += try bytes.withUnsafeBytes { raw in
                     Result { () throws(OTLPWriteError) in
                         try OTLPSystemCall.check("cannot write the span journal \(path ?? "")") {
-                            writeDescriptor(descriptor, raw.baseAddress! + done, raw.count - done)
+                            pwrite(descriptor, raw.baseAddress! + done, raw.count - done, off_t(fileBytes + done))
                         }
                     }
                 }.get()
@@ -290,13 +343,61 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             return true
         } catch {
             _writeErrors += 1
-            _ = ftruncate(descriptor, off_t(fileBytes))
-            if !reportedFailure {
-                reportedFailure = true
-                diagnostics("OTLPWire telemetry: \(error); spans are journaled only when a write succeeds (counted)")
-            }
+            if mapping == nil { _ = ftruncate(descriptor, off_t(fileBytes)) }
+            report(error, "spans are journaled only when a write succeeds (counted)")
             return false
         }
+    }
+
+    /// Reports the first failure to the diagnostics hook. Under ``lock``.
+    private func report(_ error: OTLPWriteError, _ consequence: String) {
+        if !reportedFailure {
+            reportedFailure = true
+            diagnostics("OTLPWire telemetry: \(error); \(consequence)")
+        }
+    }
+
+    static let pageBytes = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    /// Opens the journal file at `path` (holding `contentBytes` of records) for writing, and maps it,
+    /// preallocated to ``Settings/maxFileBytes`` (or the records, when more), rounded up to a whole page. Without
+    /// the preallocation (a full disk, a file system without it) or the mapping, records are written with
+    /// `pwrite`. Under ``lock``.
+    private func openForWriting(_ path: String, contentBytes: Int) throws(OTLPWriteError) {
+        let (newDescriptor, _) = try OTLPSystemCall.openRegularFile(path, flags: O_RDWR, "cannot open the span journal \(path)")
+        unmap()
+        if descriptor >= 0 { closeDescriptor(descriptor) }
+        descriptor = newDescriptor
+        fileBytes = contentBytes
+        let page = Self.pageBytes
+        // Compaction keeps the records within maxFileBytes; past the mapping (compaction failed), `pwrite`.
+        let capacity = (max(settings.maxFileBytes, contentBytes) + page - 1) / page * page
+        // posix_fallocate returns the error (it does not set errno): allocated blocks, so that writing into
+        // the mapping never meets a full disk (which would be SIGBUS).
+        guard posix_fallocate(descriptor, 0, off_t(capacity)) == 0 else {
+            _ = ftruncate(descriptor, off_t(contentBytes))
+            return
+        }
+        guard
+            let mapped = try? OTLPSystemCall.check(
+                "cannot map the span journal \(path)",
+                {
+                    let address = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+                    return address == MAP_FAILED ? nil : address
+                })
+        else {
+            _ = ftruncate(descriptor, off_t(contentBytes))
+            return
+        }
+        mapping = mapped
+        mappedBytes = capacity
+    }
+
+    /// Unmaps the file. Under ``lock``.
+    private func unmap() {
+        if let mapping { munmap(mapping, mappedBytes) }
+        mapping = nil
+        mappedBytes = 0
     }
 
     /// Rewrites the file with the records of the spans held (atomically), and appends from there. Under ``lock``.
@@ -309,17 +410,10 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             // durability, as the records appended are: the two `fsync`s took milliseconds, every megabyte,
             // with the journal's lock held.
             try OTLPAtomicFile.replace(path, with: content, syncing: durability == .fsync)
-            let (newDescriptor, _) = try OTLPSystemCall.openRegularFile(
-                path, flags: O_WRONLY | O_APPEND, "cannot open the span journal \(path)")
-            closeDescriptor(descriptor)
-            descriptor = newDescriptor
-            fileBytes = content.count
+            try openForWriting(path, contentBytes: content.count)
         } catch {
             _writeErrors += 1
-            if !reportedFailure {
-                reportedFailure = true
-                diagnostics("OTLPWire telemetry: \(error); the span journal keeps growing")
-            }
+            report(error, "the span journal keeps growing")
         }
     }
 
@@ -370,6 +464,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             var found = OTLPSpanJournalContent(bytes: bytes, maxRecordBytes: settings.maxRecordBytes)
             if unreadBytes > 0 {
                 found.skippedRecords += 1
+                found.skippedBytes += unreadBytes
                 found.problems.append(
                     "\(unreadBytes) bytes past the first \(settings.maxRecoveryBytes) not read (the file is over its bound)")
             }
@@ -378,8 +473,9 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                 try OTLPSystemCall.check("cannot set aside \(path) as \(aside)") { rename(path, aside) }
                 recovery.setAsidePath = aside
                 recovery.skippedRecords = found.skippedRecords
+                recovery.skippedBytes = found.skippedBytes
                 diagnostics(
-                    "OTLPWire telemetry: the span journal \(path) could not be read in full (\(found.problems.joined(separator: "; "))); \(found.skippedRecords) \(found.skippedRecords == 1 ? "record was" : "records were") skipped and the file set aside as \(aside)"
+                    "OTLPWire telemetry: the span journal \(path) could not be read in full (\(found.problems.joined(separator: "; "))); \(found.skippedRecords) \(found.skippedRecords == 1 ? "record was" : "records were") skipped (\(found.skippedBytes) bytes) and the file set aside as \(aside)"
                 )
             }
             let now = clock.nowUnixNano()
@@ -436,10 +532,9 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         // The file starts with this process's resource, which its records of spans leave out.
         content = resourceRecord() + content
         try OTLPAtomicFile.replace(path, with: content)
-        (descriptor, _) = try OTLPSystemCall.openRegularFile(path, flags: O_WRONLY | O_APPEND, "cannot open the span journal \(path)")
+        try openForWriting(path, contentBytes: content.count)
         self.path = path
         self.outputLock = outputLock
-        fileBytes = content.count
         return (recovery, recovered)
     }
 
@@ -520,7 +615,10 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             unlink(path)
         } else {
             compact()
+            // The file kept for the next start ends with its last record (no preallocated zeros).
+            _ = ftruncate(descriptor, off_t(fileBytes))
         }
+        unmap()
         closeDescriptor(descriptor)
         descriptor = -1
         outputLock = nil
@@ -538,11 +636,6 @@ extension OTLPScopedSpan {
 /// `close(2)`, outside the journal (whose `close()` would hide it).
 func closeDescriptor(_ descriptor: Int32) {
     _ = close(descriptor)
-}
-
-/// `write(2)`, outside the journal.
-func writeDescriptor(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }
 
 extension OTLPSpanJournal {

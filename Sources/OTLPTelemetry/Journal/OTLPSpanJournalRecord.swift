@@ -23,8 +23,11 @@ package struct OTLPSpanJournalRecord: Sendable, Equatable {
         case started, ended, exporting, exported, alive
     }
 
-    /// The format version this library writes and reads.
-    package static let currentVersion: Int64 = 1
+    /// The format version this library writes (and the newest it reads). Version 2 ends every record with its
+    /// CRC-32 (field 2047, `fixed32`, after the request's fields) and preallocates the file (zeros after the
+    /// last record); version 1 files (neither) are read too. Readers of version 1 stop at a version 2 file's
+    /// first record and leave the file aside, untouched.
+    package static let currentVersion: Int64 = 2
     static let prefix = "otlpwire.journal."
     static let versionKey = "otlpwire.journal.version"
     static let kindKey = "otlpwire.journal.record"

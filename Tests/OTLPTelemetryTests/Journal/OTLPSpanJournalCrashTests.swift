@@ -125,8 +125,9 @@ struct OTLPSpanJournalCrashTests {
         #expect(killed.status == SIGKILL, "\(killed.errors)")
         var records: [OTLPSpanJournalRecord] = []
         let reader = try OTLPRecordReader(path: stateDirectory + "/open-spans.u32be.bin", options: OTLPReaderOptions(signal: .traces))
-        while let record = try reader.next() {
-            guard case .traces(let data) = record.payload, case .record(let decoded) = OTLPSpanJournalRecord.decode(data) else { continue }
+        // The records end at the first empty one: the file is preallocated (zeros after the last record).
+        while let record = try reader.next(), case .traces(let data) = record.payload, !data.resourceGroups.isEmpty {
+            guard case .record(let decoded) = OTLPSpanJournalRecord.decode(data) else { continue }
             records.append(decoded)
         }
         return records
