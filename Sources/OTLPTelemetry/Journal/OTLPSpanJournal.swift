@@ -167,7 +167,9 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                 OTLPSpan(traceID: $0.traceID, spanID: $0.spanID, name: "", startTimeUnixNano: 0, endTimeUnixNano: 0)
             },
             destination: destination)
-        let bytes = record.framed(maxRecordBytes: Int(UInt32.max)).map(Self.sealed)
+        let bytes = OTLPSpanJournalRecord.framed(
+            kind: record.kind, writtenUnixNano: record.writtenUnixNano, resource: record.resourceWithDestination, scope: nil, span: nil,
+            interruptedAttribute: nil, exportedSpans: record.exportedSpans, maxRecordBytes: Int(UInt32.max), sealed: true)
         lock.lock()
         defer { lock.unlock() }
         var held = false
@@ -204,8 +206,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         let encoded = OTLPSpanJournalRecord.framed(
             kind: kind, writtenUnixNano: clock.nowUnixNano(), scope: item.scope, span: item.span,
             interruptedAttribute: interruptedAttribute,
-            maxRecordBytes: settings.maxRecordBytes
-        ).map(Self.sealed)
+            maxRecordBytes: settings.maxRecordBytes, sealed: true)
         lock.lock()
         defer { lock.unlock() }
         guard descriptor >= 0 else { return false }
@@ -358,6 +359,11 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     }
 
     static let pageBytes = Int(sysconf(Int32(_SC_PAGESIZE)))
+    #if os(Linux)
+    static let mapFlags = MAP_SHARED | MAP_POPULATE
+    #else
+    static let mapFlags = MAP_SHARED
+    #endif
 
     /// Opens the journal file at `path` (holding `contentBytes` of records) for writing, and maps it,
     /// preallocated to ``Settings/maxFileBytes`` (or the records, when more), rounded up to a whole page. Without
@@ -382,7 +388,8 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             let mapped = try? OTLPSystemCall.check(
                 "cannot map the span journal \(path)",
                 {
-                    let address = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+                    // Populated now (one pass over the preallocated pages), not by a fault at each page a record reaches.
+                    let address = mmap(nil, capacity, PROT_READ | PROT_WRITE, Self.mapFlags, descriptor, 0)
                     return address == MAP_FAILED ? nil : address
                 })
         else {
@@ -652,14 +659,13 @@ extension OTLPSpanJournal {
     }
 
     /// The journaled spans among `items` (none for log records): those an exporter announces and acknowledges.
-    package static func journaledSpans<Item: OTLPExportable>(_ items: some Collection<Item>) -> [OTLPScopedSpan] {
+    /// The slice is looked at as spans once, not item by item in generic code (which cost allocations per item
+    /// on the hot path of spans that are not journaled).
+    package static func journaledSpans<Item: OTLPExportable>(_ items: ArraySlice<Item>) -> [OTLPScopedSpan] {
         guard Item.self == OTLPScopedSpan.self else { return [] }
-        var found: [OTLPScopedSpan] = []
-        for item in items {
-            let span = unsafeBitCast(item, to: OTLPScopedSpan.self)
-            if span.journalTag != nil { found.append(span) }
-        }
-        return found
+        let spans = unsafeBitCast(items, to: ArraySlice<OTLPScopedSpan>.self)
+        guard let first = spans.firstIndex(where: { $0.journalTag != nil }) else { return [] }
+        return spans[first...].filter { $0.journalTag != nil }
     }
 
     private static func forEachJournal<Item: OTLPExportable>(of items: [Item], _ body: (OTLPSpanJournal, [OTLPScopedSpan]) -> Void) {
