@@ -26,10 +26,10 @@ struct OTLPSpanJournalTests {
 
         init(
             directory: String, clock: OTLPManualClock, exports: Bool = true, settings: OTLPSpanJournal.Settings = .default,
-            diagnostics: @escaping @Sendable (String) -> Void = { _ in }
+            durability: OTLPDurability = .flush, diagnostics: @escaping @Sendable (String) -> Void = { _ in }
         ) throws {
             journal = OTLPSpanJournal(
-                resource: OTLPSpanJournalTests.resource, durability: .flush, clock: clock, settings: settings, diagnostics: diagnostics)
+                resource: OTLPSpanJournalTests.resource, durability: durability, clock: clock, settings: settings, diagnostics: diagnostics)
             _ = try journal.open(directory: directory)
             if !exports { sink.failure = .system("the exporter refuses", errno: EIO) }
             let counters = OTLPTelemetryCounters()
@@ -528,6 +528,25 @@ struct OTLPSpanJournalTests {
         #expect(spans.map(\.span.name).sorted() == ["first", "third"])
         #expect(recovery.skippedRecords == 2 && recovery.skippedBytes > 0)
         #expect(messages.all.contains { $0.contains("checksum") }, "\(messages.all)")
+    }
+
+    @Test("fsync durability: each record made durable (msync of the mapping) as it is written; recovered as under flush")
+    func fsyncDurability() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock(Self.time)
+        let messages = Messages()
+        do {
+            let writer = try Writer(directory: directory.path, clock: clock, exports: false, durability: .fsync, diagnostics: messages.add)
+            let root = writer.start("AppStart", at: clock)
+            writer.end(writer.start("launch.phase", at: clock, parent: root), at: clock)
+            #expect(writer.journal.writeErrors == 0 && writer.journal.heldSpans == 2)
+        }
+        #expect(messages.all.isEmpty, "\(messages.all)")
+        let (recovery, spans, journal) = try Self.recover(directory.path, clock: clock)
+        journal.close()
+        #expect(spans.map(\.span.name) == ["AppStart", "launch.phase"])
+        #expect(recovery.skippedRecords == 0)
     }
 
     @Test("a length that cannot be believed: the bytes from there on are reported as not read (not as one record's)")
