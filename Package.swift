@@ -221,7 +221,7 @@ let package = Package(
         // A child process for the crash test (killed with SIGKILL while it writes).
         .executableTarget(
             name: "otlp-crash-writer",
-            dependencies: ["OTLPTelemetry", "OTLPWire", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            dependencies: ["OTLPHTTP", "OTLPTelemetry", "OTLPWire", .product(name: "Tracing", package: "swift-distributed-tracing")],
             path: "Tests/Support/otlp-crash-writer",
             swiftSettings: swiftSettings),
     ]

@@ -46,6 +46,8 @@ public final class OTLPTelemetry: Sendable {
     public let openErrors: [OTLPWriteError]
     /// The file outputs, closed (and their locks released) at shutdown.
     private let fileSinks: [OTLPRotatingFileSink]
+    /// The exporters (spools) that can tell whether a write the span journal was told of got there.
+    private let destinationCheckers: [any OTLPExportDestinationChecking]
     private let spanStage: any OTLPExportStage<OTLPScopedSpan>
     private let logStage: any OTLPExportStage<OTLPScopedLogRecord>
     private let clock: any OTLPClock
@@ -114,6 +116,7 @@ public final class OTLPTelemetry: Sendable {
 
         var openErrors: [OTLPWriteError] = []
         var fileSinks: [OTLPRotatingFileSink] = []
+        var destinationCheckers: [any OTLPExportDestinationChecking] = []
         func sink(_ output: OTLPTelemetryConfiguration.Output, _ signal: OTLPSignal) -> (any OTLPByteSink)? {
             switch output.path {
             case nil: return nil
@@ -166,6 +169,8 @@ public final class OTLPTelemetry: Sendable {
                 if endpoint.spool != nil, endpoint.spool?.durability == nil { endpoint.spool?.durability = configuration.durability }
                 let exporter = exporterFactory.makeExporter(
                     for: Item.self, endpoint: endpoint, resource: resource, counters: deliveryCounters, diagnostics: diagnostics)
+                // A spool can tell, at the next start, whether a write the journal was told of got there.
+                if let checker = exporter as? any OTLPExportDestinationChecking { destinationCheckers.append(checker) }
                 stages.append(
                     OTLPBatchStage(
                         exporter: OTLPAnyExporter(base: exporter), counters: deliveryCounters, configuration: batch,
@@ -196,6 +201,7 @@ public final class OTLPTelemetry: Sendable {
             stage: logStage, scope: scope, clock: clock, limits: configuration.limits, logRecordProcessors: logRecordProcessors)
         self.openErrors = openErrors
         self.fileSinks = fileSinks
+        self.destinationCheckers = destinationCheckers
     }
 
     /// A tracer for another instrumentation scope, sharing this pipeline (exporters, sampler, limits,
@@ -227,7 +233,7 @@ public final class OTLPTelemetry: Sendable {
         guard !(spanStage is OTLPDisabledStage<OTLPScopedSpan>) else { return .empty }
         // Spans the previous process may have exported just before it died are looked for in the file output.
         let output = configuration.traces.path.flatMap { ["-", "stdout", "stderr"].contains($0) ? nil : $0 }
-        let (recovery, spans) = try spanJournal.open(directory: directory, outputPath: output)
+        let (recovery, spans) = try spanJournal.open(directory: directory, outputPath: output, destinationCheckers: destinationCheckers)
         guard !spans.isEmpty else { return recovery }
         for span in spans { spanStage.onEnd(span) }
         // Exported now, not with the first batch or at shutdown: a process that crashes again soon after its

@@ -145,7 +145,11 @@ struct OTLPWireDemo: ParsableCommand {
             throw DemoFailure("could not write the telemetry under \(directory): \(error)", status: .ioError)
         }
         defer { withExtendedLifetime(demoLock) {} }
-        for file in ["traces.u32be.bin", "logs.u32be.bin.gz"] {
+        // A previous run that did not end cleanly left its journal: its files are kept (the pipeline moves them
+        // aside, as traces.1.u32be.bin), since what it exported before it was killed is there and only there, and
+        // the journal looks there for the spans that run handed to its exporter (so they are not written twice).
+        let previousRunInterrupted = FileManager.default.fileExists(atPath: "\(directory)/\(OTLPSpanJournal.fileName)")
+        for file in ["traces.u32be.bin", "logs.u32be.bin.gz"] where !previousRunInterrupted {
             let path = "\(directory)/\(file)"
             guard unlink(path) != 0 else { continue }
             let error = errno
@@ -175,6 +179,16 @@ struct OTLPWireDemo: ParsableCommand {
         // (--crash-at) started and never exported is written first, and reported.
         // A journal that cannot be opened (the directory refuses it, another process holds it) costs the crash
         // safety only: said, and the demo goes on.
+        // A test fault point (the crash tests set it): the process kills itself the Nth time the journal is about
+        // to hear that the file output took a batch, the moment a kill could make a batch come out twice.
+        if let text = ProcessInfo.processInfo.environment["OTLPWIRE_DEMO_KILL_BEFORE_ACKNOWLEDGEMENT"], let count = Int(text) {
+            nonisolated(unsafe) var seen = 0
+            OTLPSpanJournal.faultPoint = { point in
+                guard point == "exported" else { return }
+                seen += 1
+                if seen == count { kill(getpid(), SIGKILL) }
+            }
+        }
         do {
             Self.report(try telemetry.openSpanJournal(directory: directory))
         } catch {
@@ -248,7 +262,7 @@ struct OTLPWireDemo: ParsableCommand {
     static func report(_ recovery: OTLPSpanJournalRecovery) {
         if let aside = recovery.setAsidePath {
             print(
-                "the previous run's journal could not be read in full: \(recovery.skippedRecords) records skipped, the file kept as \(aside)"
+                "the previous run's journal could not be read in full: \(recovery.skippedRecords) records skipped (\(recovery.skippedBytes) bytes), the file kept as \(aside)"
             )
         }
         guard !recovery.spans.isEmpty else { return }

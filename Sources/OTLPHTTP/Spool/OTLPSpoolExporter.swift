@@ -144,7 +144,7 @@ package final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unch
             guard !encodable.isEmpty else { return false }
             // A batch over the spool's record limit is split into records that fit; a single item over it is
             // dropped and counted (regression: the whole batch was dropped as write_failed).
-            var requests: [(bytes: [UInt8], items: Int)] = []
+            var requests: [(bytes: [UInt8], items: Int, range: Range<Int>)] = []
             var oversized = 0
             split(encodable[...], limit: queue.maxAppendBytes, into: &requests, oversized: &oversized)
             if oversized > 0 {
@@ -166,7 +166,12 @@ package final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unch
                         // Data that does not compress is stored plain rather than grown past the record limit.
                         if compressed.count <= request.bytes.count { record = compressed }
                     }
-                    let dropped = try queue.append(record, items: request.items)
+                    // Journaled spans: the journal is told where the record goes before it is written, and that
+                    // it was written after (the export stage acknowledges the batch).
+                    let journaled = OTLPSpanJournal.journaledSpans(encodable[request.range])
+                    let dropped = try queue.append(
+                        record, items: request.items,
+                        beforeWriting: journaled.isEmpty ? nil : { OTLPSpanJournal.markExporting(journaled, to: $0) })
                     if dropped > 0 {
                         counters.dropped(dropped, kind, .spoolFull)
                         diagnostics(
@@ -190,10 +195,12 @@ package final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unch
 
     /// Encodes `part` as one request if it fits in `limit` bytes, else its halves (recursively); a single
     /// item that does not fit is counted in `oversized`.
-    private func split(_ part: ArraySlice<Item>, limit: Int, into requests: inout [(bytes: [UInt8], items: Int)], oversized: inout Int) {
+    private func split(
+        _ part: ArraySlice<Item>, limit: Int, into requests: inout [(bytes: [UInt8], items: Int, range: Range<Int>)], oversized: inout Int
+    ) {
         let bytes = encoder.withEncoded(Item.request(Array(part), resource: resource)) { Array($0) }
         if bytes.count <= limit {
-            requests.append((bytes, part.count))
+            requests.append((bytes, part.count, part.startIndex..<part.endIndex))
             return
         }
         guard part.count > 1 else {
@@ -240,5 +247,14 @@ package final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unch
             }
         }
         sender.shutdown()
+    }
+}
+
+extension OTLPSpoolExporter: OTLPExportDestinationChecking {
+    /// Whether a record an earlier process announced to its span journal got into this spool (`nil` when the
+    /// destination is not this spool's).
+    package func holds(_ destination: OTLPExportDestination) -> Bool? {
+        guard destination.kind == .spool, let queue, destination.path == queue.directory else { return nil }
+        return queue.holds(destination)
     }
 }

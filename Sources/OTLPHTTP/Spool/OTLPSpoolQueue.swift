@@ -169,7 +169,9 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
     /// Appends one encoded request of `items` items as a record, made durable as ``durability`` says.
     /// Returns the items dropped to stay within ``maxBytes`` (the oldest files'). A failed write leaves no
     /// part of the record behind.
-    package func append(_ request: [UInt8], items: Int) throws(OTLPWriteError) -> Int {
+    package func append(
+        _ request: [UInt8], items: Int, beforeWriting: ((OTLPExportDestination) -> Void)? = nil
+    ) throws(OTLPWriteError) -> Int {
         var record: [UInt8] = []
         record.reserveCapacity(OTLPLengthPrefix.u32Bytes + request.count)
         guard request.count <= maxAppendBytes, OTLPLengthPrefix.encode(request.count, framing: .u32be, into: &record) else {
@@ -186,6 +188,11 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             }
             let index = files.count - 1
             let start = files[index].bytes
+            // The span journal's write-ahead intent: where the record goes, before it goes there.
+            beforeWriting?(
+                OTLPExportDestination(
+                    kind: .spool, path: directory, fileNumber: files[index].number, offsetBytes: start, lengthBytes: record.count,
+                    checksum: OTLPCRC32.checksum(record)))
             try Self.write(record, to: appendDescriptor, at: start, path: path(of: files[index]))
             if durability == .fsync {
                 try OTLPSystemCall.check("cannot fsync \(path(of: files[index]))") { fsync(appendDescriptor) }
@@ -196,6 +203,22 @@ package final class OTLPSpoolQueue: @unchecked Sendable {
             lock.broadcast()
             return dropped
         }
+    }
+
+    /// Whether the record `destination` announced (``append(_:items:beforeWriting:)``, by an earlier process
+    /// on this directory) got into the spool: the file of its number holds its bytes at its offset, or the
+    /// checkpoint is past it (it was sent, or its file skipped: either way the spool took it).
+    package func holds(_ destination: OTLPExportDestination) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        let end = destination.offsetBytes + destination.lengthBytes
+        if !isCheckpointDistrusted,
+            acknowledgedFile > destination.fileNumber || (acknowledgedFile == destination.fileNumber && acknowledgedOffset >= end)
+        {
+            return true
+        }
+        guard let file = files.first(where: { $0.number == destination.fileNumber }) else { return false }
+        return destination.isWritten(inFileAt: path(of: file))
     }
 
     /// Items waiting (appended or recovered, not yet acknowledged).

@@ -11,4 +11,7 @@ package struct OTLPRenderedBatch: Sendable {
     package var leftOutCount: Int
     /// Why the batch could not be rendered (its items are then counted as `write_failed` when written).
     package var failure: OTLPWriteError?
+    /// The journaled spans among the items the bytes hold: announced to their journal before the write, and
+    /// acknowledged after it.
+    package var journaledSpans: [OTLPScopedSpan] = []
 }

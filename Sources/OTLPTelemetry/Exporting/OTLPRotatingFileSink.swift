@@ -122,6 +122,21 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
     /// Writes one batch of whole records holding `itemCount` items, rotating first when the current file
     /// would pass its size or age limit.
     package func write(_ bytes: UnsafeRawBufferPointer, itemCount: Int) throws(OTLPWriteError) {
+        try write(bytes, itemCount: itemCount, announcing: { _ in }, announces: false)
+    }
+
+    /// ``write(_:itemCount:)``, calling `beforeWriting` with the file, its size before the write and the
+    /// bytes' CRC-32, right before the write (after any rotation): the journal's write-ahead intent. Nothing
+    /// is announced for a FIFO or device.
+    package func write(
+        _ bytes: UnsafeRawBufferPointer, itemCount: Int, beforeWriting: (OTLPExportDestination) -> Void
+    ) throws(OTLPWriteError) {
+        try write(bytes, itemCount: itemCount, announcing: beforeWriting, announces: true)
+    }
+
+    private func write(
+        _ bytes: UnsafeRawBufferPointer, itemCount: Int, announcing: (OTLPExportDestination) -> Void, announces: Bool
+    ) throws(OTLPWriteError) {
         guard itemCount >= 0 else { throw .io("\(path): a write cannot hold \(itemCount) items") }
         lock.lock()
         defer { lock.unlock() }
@@ -129,6 +144,12 @@ package final class OTLPRotatingFileSink: OTLPItemCountingSink, @unchecked Senda
         if !isSpecialFile && needsRotation(adding: bytes.count) {
             rotate()
             if file == nil { try openFile() }
+        }
+        if announces, !isSpecialFile, let current, !bytes.isEmpty {
+            announcing(
+                OTLPExportDestination(
+                    kind: .file, path: path, device: current.status.device, inode: current.status.inode, offsetBytes: current.bytes,
+                    lengthBytes: bytes.count, checksum: OTLPCRC32.checksum(bytes)))
         }
         do throws(OTLPWriteError) {
             try file!.write(bytes)

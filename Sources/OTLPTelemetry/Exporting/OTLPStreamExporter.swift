@@ -166,7 +166,9 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
                 try renderer.writer.flush()
                 if renderer.stagedRecordBytes / max(renderer.staging.bytes.count, 1) > maxMemberRatio { try restageStored(parts, renderer) }
             }
-            return OTLPRenderedBatch(bytes: renderer.staging.bytes, itemCount: items.count - tooLarge, leftOutCount: tooLarge)
+            return OTLPRenderedBatch(
+                bytes: renderer.staging.bytes, itemCount: items.count - tooLarge, leftOutCount: tooLarge,
+                journaledSpans: parts.flatMap { OTLPSpanJournal.journaledSpans($0) })
         } catch {
             // The next batch starts from a clean writer (a gzip member cut short must not continue).
             renderer.writer = OTLPRecordWriter(
@@ -206,16 +208,23 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
             } else {
                 throw OTLPWriteError.io("no sink")
             }
+            let journaled = batch.journaledSpans
             try batch.bytes.withUnsafeBytes { bytes in
                 Result { () throws(OTLPWriteError) in
                     if let counting = sink as? any OTLPItemCountingSink {
-                        try counting.write(bytes, itemCount: batch.itemCount)
+                        if journaled.isEmpty {
+                            try counting.write(bytes, itemCount: batch.itemCount)
+                        } else {
+                            // The journal's write-ahead intent: where these spans go, before they go there.
+                            try counting.write(bytes, itemCount: batch.itemCount) { OTLPSpanJournal.markExporting(journaled, to: $0) }
+                        }
                     } else {
                         try sink.write(bytes)
                     }
                 }
             }.get()
             if durability == .fsync { try sink.sync() }
+            if !journaled.isEmpty { OTLPSpanJournal.acknowledgeExported(journaled) }
             counters.exported(batch.itemCount, Item.signal, bytes: batch.bytes.count)
             if let report = failureRun.succeeded(noun: Self.noun) { diagnostics("OTLPWire exporter: \(report)") }
             return batch.leftOutCount == 0
@@ -320,3 +329,5 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
         }
     }
 }
+
+extension OTLPStreamExporter: OTLPSpanJournalAcknowledging {}

@@ -12,9 +12,14 @@ import Darwin
 /// the exporter has taken it. After a crash, the next process with the same directory exports from it, first,
 /// every span that was started and never exported (``open(directory:)``).
 ///
-/// - A write is one `write(2)` of one u32be-framed record (``OTLPSpanJournalRecord``) to a file opened with
-///   `O_APPEND`, under the pipeline's durability: `none` and `flush` leave it to the kernel (a killed process
-///   loses nothing written), `fsync` adds `fdatasync`, so it survives a power loss.
+/// - A write is one u32be-framed record (``OTLPSpanJournalRecord``) ending in its CRC-32 (a protobuf field
+///   readers skip: the file stays an ordinary u32be OTLP traces file), copied into a shared memory mapping of
+///   the file, which is preallocated to ``Settings/maxFileBytes`` (zeros after the last record end it): no
+///   system call per span. A killed process loses nothing copied there (the kernel's page cache holds it),
+///   so `none` and `flush` durability leave the rest to the kernel; `fsync` adds `msync`, so a record
+///   survives a power loss. The record's bytes are copied before its length, so a kill in between leaves the
+///   records' end where it was. Where the file cannot be preallocated (a full disk) or mapped, each record is
+///   one `pwrite(2)` instead.
 /// - The heartbeat, the last moment the process was known alive, is the latest time any record holds; while
 ///   spans are open, an `alive` record is added every ``Settings/heartbeatIntervalSeconds`` in which nothing
 ///   else was written.
@@ -66,6 +71,9 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     private let lock = NSLock()
     private let encoder = OTLPEncoder()
     private var descriptor: Int32 = -1
+    /// The file mapped (shared) for writing, ``mappedBytes`` long; `nil` when records are written with `pwrite`.
+    private var mapping: UnsafeMutableRawPointer?
+    private var mappedBytes = 0
     private var outputLock: OTLPOutputLock?
     /// The journal file, once open.
     package private(set) var path: String?
@@ -98,6 +106,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     }
 
     deinit {
+        unmap()
         if descriptor >= 0 { closeDescriptor(descriptor) }
     }
 
@@ -137,20 +146,30 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         acknowledge(spans, kind: .exported)
     }
 
-    /// These spans are being handed to the exporter: one `exporting` record for the batch, so that a next start
-    /// knows which spans the exporter may have taken without the journal hearing of it.
-    package func exporting(_ spans: [OTLPScopedSpan]) {
-        acknowledge(spans, kind: .exporting)
+    /// These spans are about to be written to `destination` by their exporter: one `exporting` record for the
+    /// batch (the write-ahead intent), written before the exporter's write, so that a next start can look there
+    /// for spans the exporter took without the journal hearing of it.
+    package func exporting(_ spans: [OTLPScopedSpan], to destination: OTLPExportDestination?) {
+        acknowledge(spans, kind: .exporting, destination: destination)
     }
 
-    private func acknowledge(_ spans: [OTLPScopedSpan], kind: OTLPSpanJournalRecord.Kind) {
+    /// Tests only: called with `"exported"` before an `exported` record is written (a test's child process
+    /// kills itself there, between the exporter's write and the acknowledgement).
+    package nonisolated(unsafe) static var faultPoint: ((String) -> Void)?
+
+    private func acknowledge(_ spans: [OTLPScopedSpan], kind: OTLPSpanJournalRecord.Kind, destination: OTLPExportDestination? = nil) {
         let keys = spans.compactMap(\.journalKey)
         guard !keys.isEmpty else { return }
+        if kind == .exported, let faultPoint = Self.faultPoint { faultPoint("exported") }
         let record = OTLPSpanJournalRecord(
             kind: kind, writtenUnixNano: clock.nowUnixNano(),
-            exportedSpans: keys.map { OTLPSpan(traceID: $0.traceID, spanID: $0.spanID, name: "", startTimeUnixNano: 0, endTimeUnixNano: 0) }
-        )
-        let bytes = record.framed(maxRecordBytes: Int(UInt32.max))
+            exportedSpans: keys.map {
+                OTLPSpan(traceID: $0.traceID, spanID: $0.spanID, name: "", startTimeUnixNano: 0, endTimeUnixNano: 0)
+            },
+            destination: destination)
+        let bytes = OTLPSpanJournalRecord.framed(
+            kind: record.kind, writtenUnixNano: record.writtenUnixNano, resource: record.resourceWithDestination, scope: nil, span: nil,
+            interruptedAttribute: nil, exportedSpans: record.exportedSpans, maxRecordBytes: Int(UInt32.max), sealed: true)
         lock.lock()
         defer { lock.unlock() }
         var held = false
@@ -187,7 +206,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         let encoded = OTLPSpanJournalRecord.framed(
             kind: kind, writtenUnixNano: clock.nowUnixNano(), scope: item.scope, span: item.span,
             interruptedAttribute: interruptedAttribute,
-            maxRecordBytes: settings.maxRecordBytes)
+            maxRecordBytes: settings.maxRecordBytes, sealed: true)
         lock.lock()
         defer { lock.unlock() }
         guard descriptor >= 0 else { return false }
@@ -252,24 +271,67 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         var bytes: [UInt8] = []
         encoder.withEncoded(record.request) { encoded in
             guard encoded.count <= maxRecordBytes else { return }
-            bytes.reserveCapacity(encoded.count + OTLPLengthPrefix.u32Bytes)
+            bytes.reserveCapacity(encoded.count + OTLPLengthPrefix.u32Bytes + checksumTrailerBytes)
             _ = OTLPLengthPrefix.encode(encoded.count, framing: .u32be, into: &bytes)
             bytes.append(contentsOf: encoded)
         }
-        return bytes.isEmpty ? nil : bytes
+        return bytes.isEmpty ? nil : sealed(bytes)
     }
 
-    /// One `write(2)` of `bytes` (the rest written after it, should the kernel take less), then `fdatasync`
-    /// under `fsync` durability. A failed write is cut off the file again, so that later records stay
-    /// readable. Under ``lock``.
+    /// The bytes of the protobuf field that ends every record of format version 2: field 2047, `fixed32`
+    /// (tag `0xFD 0x7F`), the CRC-32 of the record's request before it (readers skip the unknown field).
+    static let checksumTrailerBytes = 6
+    static let checksumTag: [UInt8] = [0xFD, 0x7F]
+
+    /// `framed` (a u32be length and a request) with the checksum field appended and the length grown by it.
+    static func sealed(_ framed: [UInt8]) -> [UInt8] {
+        var bytes = framed
+        let crc = bytes.withUnsafeBytes { OTLPCRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[OTLPLengthPrefix.u32Bytes...])) }
+        bytes += checksumTag
+        withUnsafeBytes(of: crc.littleEndian) { bytes.append(contentsOf: $0) }
+        let length = bytes.count - OTLPLengthPrefix.u32Bytes
+        bytes[0] = UInt8(truncatingIfNeeded: length >> 24)
+        bytes[1] = UInt8(truncatingIfNeeded: length >> 16)
+        bytes[2] = UInt8(truncatingIfNeeded: length >> 8)
+        bytes[3] = UInt8(truncatingIfNeeded: length)
+        return bytes
+    }
+
+    /// Appends `bytes` (one sealed record) at ``fileBytes``: copied into the mapping when it fits, the record
+    /// before its length prefix (a kill in between leaves a zero length, the end of the records), then
+    /// `msync` under `fsync` durability; otherwise `pwrite(2)` (the rest written after it, should the kernel
+    /// take less), then `fdatasync` under `fsync`. A failed `pwrite` is cut off the file again, so that later
+    /// records stay readable. Under ``lock``.
     private func append(_ bytes: [UInt8]) -> Bool {
+        let prefix = OTLPLengthPrefix.u32Bytes
+        if let mapping, bytes.count > prefix, fileBytes + bytes.count <= mappedBytes {
+            bytes.withUnsafeBytes { raw in
+                (mapping + fileBytes + prefix).copyMemory(from: raw.baseAddress! + prefix, byteCount: raw.count - prefix)
+                (mapping + fileBytes).copyMemory(from: raw.baseAddress!, byteCount: prefix)
+            }
+            if durability == .fsync {
+                let page = Self.pageBytes
+                let start = fileBytes / page * page
+                do throws(OTLPWriteError) {
+                    try OTLPSystemCall.check("cannot msync the span journal \(path ?? "")") {
+                        msync(mapping + start, fileBytes + bytes.count - start, MS_SYNC)
+                    }
+                } catch {
+                    report(error, "spans are journaled only when a write succeeds (counted)")
+                    // The record is in the file (the page cache), only not known to be on the disk.
+                }
+            }
+            fileBytes += bytes.count
+            wroteSinceHeartbeat = true
+            return true
+        }
         do throws(OTLPWriteError) {
             var done = 0
             while done < bytes.count {
                 done += try bytes.withUnsafeBytes { raw in
                     Result { () throws(OTLPWriteError) in
                         try OTLPSystemCall.check("cannot write the span journal \(path ?? "")") {
-                            writeDescriptor(descriptor, raw.baseAddress! + done, raw.count - done)
+                            pwrite(descriptor, raw.baseAddress! + done, raw.count - done, off_t(fileBytes + done))
                         }
                     }
                 }.get()
@@ -282,13 +344,67 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             return true
         } catch {
             _writeErrors += 1
-            _ = ftruncate(descriptor, off_t(fileBytes))
-            if !reportedFailure {
-                reportedFailure = true
-                diagnostics("OTLPWire telemetry: \(error); spans are journaled only when a write succeeds (counted)")
-            }
+            if mapping == nil { _ = ftruncate(descriptor, off_t(fileBytes)) }
+            report(error, "spans are journaled only when a write succeeds (counted)")
             return false
         }
+    }
+
+    /// Reports the first failure to the diagnostics hook. Under ``lock``.
+    private func report(_ error: OTLPWriteError, _ consequence: String) {
+        if !reportedFailure {
+            reportedFailure = true
+            diagnostics("OTLPWire telemetry: \(error); \(consequence)")
+        }
+    }
+
+    static let pageBytes = Int(sysconf(Int32(_SC_PAGESIZE)))
+    #if os(Linux)
+    static let mapFlags = MAP_SHARED | MAP_POPULATE
+    #else
+    static let mapFlags = MAP_SHARED
+    #endif
+
+    /// Opens the journal file at `path` (holding `contentBytes` of records) for writing, and maps it,
+    /// preallocated to ``Settings/maxFileBytes`` (or the records, when more), rounded up to a whole page. Without
+    /// the preallocation (a full disk, a file system without it) or the mapping, records are written with
+    /// `pwrite`. Under ``lock``.
+    private func openForWriting(_ path: String, contentBytes: Int) throws(OTLPWriteError) {
+        let (newDescriptor, _) = try OTLPSystemCall.openRegularFile(path, flags: O_RDWR, "cannot open the span journal \(path)")
+        unmap()
+        if descriptor >= 0 { closeDescriptor(descriptor) }
+        descriptor = newDescriptor
+        fileBytes = contentBytes
+        let page = Self.pageBytes
+        // Compaction keeps the records within maxFileBytes; past the mapping (compaction failed), `pwrite`.
+        let capacity = (max(settings.maxFileBytes, contentBytes) + page - 1) / page * page
+        // posix_fallocate returns the error (it does not set errno): allocated blocks, so that writing into
+        // the mapping never meets a full disk (which would be SIGBUS).
+        guard posix_fallocate(descriptor, 0, off_t(capacity)) == 0 else {
+            _ = ftruncate(descriptor, off_t(contentBytes))
+            return
+        }
+        guard
+            let mapped = try? OTLPSystemCall.check(
+                "cannot map the span journal \(path)",
+                {
+                    // Populated now (one pass over the preallocated pages), not by a fault at each page a record reaches.
+                    let address = mmap(nil, capacity, PROT_READ | PROT_WRITE, Self.mapFlags, descriptor, 0)
+                    return address == MAP_FAILED ? nil : address
+                })
+        else {
+            _ = ftruncate(descriptor, off_t(contentBytes))
+            return
+        }
+        mapping = mapped
+        mappedBytes = capacity
+    }
+
+    /// Unmaps the file. Under ``lock``.
+    private func unmap() {
+        if let mapping { munmap(mapping, mappedBytes) }
+        mapping = nil
+        mappedBytes = 0
     }
 
     /// Rewrites the file with the records of the spans held (atomically), and appends from there. Under ``lock``.
@@ -301,17 +417,10 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             // durability, as the records appended are: the two `fsync`s took milliseconds, every megabyte,
             // with the journal's lock held.
             try OTLPAtomicFile.replace(path, with: content, syncing: durability == .fsync)
-            let (newDescriptor, _) = try OTLPSystemCall.openRegularFile(
-                path, flags: O_WRONLY | O_APPEND, "cannot open the span journal \(path)")
-            closeDescriptor(descriptor)
-            descriptor = newDescriptor
-            fileBytes = content.count
+            try openForWriting(path, contentBytes: content.count)
         } catch {
             _writeErrors += 1
-            if !reportedFailure {
-                reportedFailure = true
-                diagnostics("OTLPWire telemetry: \(error); the span journal keeps growing")
-            }
+            report(error, "the span journal keeps growing")
         }
     }
 
@@ -339,10 +448,12 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     /// be made, or another process holds the journal (`EWOULDBLOCK`, naming it): spans are then not journaled.
     ///
     /// Spans the previous process handed to its exporter without hearing back (killed between the two) are
-    /// looked up in `outputPath`, the traces file output, when there is one: those found there are not
-    /// exported again.
+    /// looked up where the exporter's write-ahead intent says it was writing: the file output's file (by
+    /// device and inode, wherever it was rotated to), or the spool (`destinationCheckers`); those found there
+    /// are not exported again. Intents written by older versions do not say where: those spans are looked up
+    /// by ID in `outputPath`, the traces file output, when there is one.
     package func open(
-        directory: String, outputPath: String? = nil
+        directory: String, outputPath: String? = nil, destinationCheckers: [any OTLPExportDestinationChecking] = []
     ) throws(OTLPWriteError) -> (recovery: OTLPSpanJournalRecovery, spans: [OTLPScopedSpan]) {
         try OTLPSystemCall.makeDirectories(directory)
         let path = (directory.hasSuffix("/") ? directory : directory + "/") + Self.fileName
@@ -360,6 +471,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             var found = OTLPSpanJournalContent(bytes: bytes, maxRecordBytes: settings.maxRecordBytes)
             if unreadBytes > 0 {
                 found.skippedRecords += 1
+                found.skippedBytes += unreadBytes
                 found.problems.append(
                     "\(unreadBytes) bytes past the first \(settings.maxRecoveryBytes) not read (the file is over its bound)")
             }
@@ -368,8 +480,9 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                 try OTLPSystemCall.check("cannot set aside \(path) as \(aside)") { rename(path, aside) }
                 recovery.setAsidePath = aside
                 recovery.skippedRecords = found.skippedRecords
+                recovery.skippedBytes = found.skippedBytes
                 diagnostics(
-                    "OTLPWire telemetry: the span journal \(path) could not be read in full (\(found.problems.joined(separator: "; "))); \(found.skippedRecords) \(found.skippedRecords == 1 ? "record was" : "records were") skipped and the file set aside as \(aside)"
+                    "OTLPWire telemetry: the span journal \(path) could not be read in full (\(found.problems.joined(separator: "; "))); \(found.skippedRecords) \(found.skippedRecords == 1 ? "record was" : "records were") skipped (\(found.skippedBytes) bytes) and the file set aside as \(aside)"
                 )
             }
             let now = clock.nowUnixNano()
@@ -384,10 +497,22 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                 }
                 found.held = []
             }
-            let inDoubt = Set(found.held.filter(\.inDoubt).compactMap { held in held.span.spanID })
+            // Spans handed to an exporter without an acknowledgement: those that got where the exporter was
+            // writing (the write-ahead `exporting` record says where) are not exported again.
+            found.held.removeAll { held in
+                held.destinations.contains { destination in
+                    guard let destination else { return false }
+                    switch destination.kind {
+                    case .file: return destination.isInFileOutput()
+                    case .spool: return destinationCheckers.lazy.compactMap { $0.holds(destination) }.first ?? false
+                    }
+                }
+            }
+            // Older writers did not say where: such spans are looked up by ID in the traces file output.
+            let inDoubt = Set(found.held.filter { $0.destinations.contains { $0 == nil } }.compactMap { held in held.span.spanID })
             if !inDoubt.isEmpty, let outputPath {
                 let written = Self.spanIDs(inOutput: outputPath, among: inDoubt)
-                found.held.removeAll { $0.inDoubt && $0.span.spanID.map(written.contains) == true }
+                found.held.removeAll { $0.destinations.contains { $0 == nil } && $0.span.spanID.map(written.contains) == true }
             }
             for held in found.held {
                 var span = held.span
@@ -414,10 +539,9 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         // The file starts with this process's resource, which its records of spans leave out.
         content = resourceRecord() + content
         try OTLPAtomicFile.replace(path, with: content)
-        (descriptor, _) = try OTLPSystemCall.openRegularFile(path, flags: O_WRONLY | O_APPEND, "cannot open the span journal \(path)")
+        try openForWriting(path, contentBytes: content.count)
         self.path = path
         self.outputLock = outputLock
-        fileBytes = content.count
         return (recovery, recovered)
     }
 
@@ -498,7 +622,10 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             unlink(path)
         } else {
             compact()
+            // The file kept for the next start ends with its last record (no preallocated zeros).
+            _ = ftruncate(descriptor, off_t(fileBytes))
         }
+        unmap()
         closeDescriptor(descriptor)
         descriptor = -1
         outputLock = nil
@@ -518,11 +645,6 @@ func closeDescriptor(_ descriptor: Int32) {
     _ = close(descriptor)
 }
 
-/// `write(2)`, outside the journal.
-func writeDescriptor(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
-}
-
 extension OTLPSpanJournal {
     /// Tells the journals of the journaled spans among `items` (an export stage's batch, which the exporter
     /// took) that they are exported. A batch of log records, or of spans no journal holds, costs a scan.
@@ -530,9 +652,20 @@ extension OTLPSpanJournal {
         forEachJournal(of: items) { journal, spans in journal.exported(spans) }
     }
 
-    /// Tells the journals of the journaled spans among `items` that they are being handed to the exporter.
-    static func markExporting<Item: OTLPExportable>(_ items: [Item]) {
-        forEachJournal(of: items) { journal, spans in journal.exporting(spans) }
+    /// Tells the journals of the journaled spans among `items` that they are about to be written to
+    /// `destination` (the write-ahead intent).
+    package static func markExporting<Item: OTLPExportable>(_ items: [Item], to destination: OTLPExportDestination?) {
+        forEachJournal(of: items) { journal, spans in journal.exporting(spans, to: destination) }
+    }
+
+    /// The journaled spans among `items` (none for log records): those an exporter announces and acknowledges.
+    /// The slice is looked at as spans once, not item by item in generic code (which cost allocations per item
+    /// on the hot path of spans that are not journaled).
+    package static func journaledSpans<Item: OTLPExportable>(_ items: ArraySlice<Item>) -> [OTLPScopedSpan] {
+        guard Item.self == OTLPScopedSpan.self else { return [] }
+        let spans = unsafeBitCast(items, to: ArraySlice<OTLPScopedSpan>.self)
+        guard let first = spans.firstIndex(where: { $0.journalTag != nil }) else { return [] }
+        return spans[first...].filter { $0.journalTag != nil }
     }
 
     private static func forEachJournal<Item: OTLPExportable>(of items: [Item], _ body: (OTLPSpanJournal, [OTLPScopedSpan]) -> Void) {

@@ -1,19 +1,27 @@
 import OTLPWire
 
 /// What a journal file says, read record by record: the spans held at its end (started or ended, not
-/// exported), the heartbeat, and what could not be used. Reading never traps: a damaged record (not an OTLP
-/// request, or not a journal's) is skipped and counted, and reading goes on with the next one; a length
-/// prefix past the end of the file or past the record bound ends the reading (the rest is counted as one
-/// skipped record); a record of a newer format version ends it too (nothing of that file is used).
+/// exported), the heartbeat, and what could not be used. Reading never traps: a damaged record (its checksum
+/// wrong, not an OTLP request, or not a journal's) is skipped and counted, and reading goes on with the next
+/// one; a length prefix past the end of the file or past the record bound ends the reading (the rest is counted
+/// as one skipped record, and its bytes as skipped bytes); a record of a newer format version ends it too
+/// (nothing of that file is used). A zero length prefix ends the records (a version 2 file is preallocated:
+/// zeros follow its last record); bytes after it that are not zero are counted as skipped.
+///
+/// Version 2 records end in their CRC-32 (``OTLPSpanJournal/sealed(_:)``); a file is read as version 2 when its
+/// first record ends in its right checksum, else as version 1 (no checksums).
 struct OTLPSpanJournalContent {
     /// A span held: its latest record.
     struct Held {
         var record: OTLPSpanJournalRecord
         var scope: OTLPInstrumentationScope
         var span: OTLPSpan
-        /// Handed to the exporter, and no acknowledgement followed: the writing process may have been killed
-        /// after the exporter wrote it and before the journal said so.
-        var inDoubt = false
+        /// Where the span was handed to an exporter, with no acknowledgement after it: the writing process may
+        /// have been killed after the exporter wrote it and before the journal said so. `nil` for an `exporting`
+        /// record that does not say where (written by an older version).
+        var destinations: [OTLPExportDestination?] = []
+        /// Handed to an exporter, and no acknowledgement followed.
+        var inDoubt: Bool { !destinations.isEmpty }
     }
 
     /// The spans held, in the order they were first journaled.
@@ -23,6 +31,8 @@ struct OTLPSpanJournalContent {
     var heartbeatUnixNano: UInt64 = 0
     /// Records that could not be used.
     var skippedRecords = 0
+    /// The bytes of the records that could not be used, and of what was not read after a fault.
+    var skippedBytes = 0
     /// The first problems, each with the record's index and byte offset.
     var problems: [String] = []
     /// The version of a record written by a newer format version, if one was met.
@@ -35,39 +45,69 @@ struct OTLPSpanJournalContent {
         var offset = 0
         var index = 0
         let decoder = OTLPDecoder()
-        func skip(_ problem: String) {
+        func skip(_ problem: String, bytes skipped: Int) {
             skippedRecords += 1
+            skippedBytes += skipped
             if problems.count < 5 { problems.append("record \(index) at byte \(offset): \(problem)") }
         }
+        /// Whether the records end in their checksum: decided by the first record.
+        var isChecksummed: Bool?
+        let trailer = OTLPSpanJournal.checksumTrailerBytes
         reading: while offset < bytes.count {
             defer { index += 1 }
             switch OTLPLengthPrefix.decode(bytes[offset...], framing: .u32be) {
             case .incomplete, .invalid:
-                skip("the file ends inside a length prefix (\(bytes.count - offset) bytes)")
+                let rest = bytes.count - offset
+                if bytes[offset...].allSatisfy({ $0 == 0 }) { break reading }  // the preallocated zeros
+                skip("the file ends inside a length prefix (\(rest) bytes)", bytes: rest)
+                break reading
+            case .length(0, _):
+                // The end of the records: zeros follow (the file is preallocated).
+                if let nonZero = bytes[offset...].firstIndex(where: { $0 != 0 }) {
+                    let rest = bytes.count - nonZero
+                    skip("\(rest) bytes from byte \(nonZero) on, after the end of the records, are not zero (not read)", bytes: rest)
+                }
                 break reading
             case .length(let length, let prefixBytes):
-                guard length <= UInt64(maxRecordBytes) else {
-                    skip("declares \(length) bytes, more than a journal record may hold (\(maxRecordBytes))")
+                let rest = bytes.count - offset
+                guard length <= UInt64(maxRecordBytes + trailer) else {
+                    skip(
+                        "declares \(length) bytes, more than a journal record may hold (\(maxRecordBytes)); the \(rest) bytes from here on are not read",
+                        bytes: rest)
                     break reading
                 }
                 let start = offset + prefixBytes
                 guard start + Int(length) <= bytes.count else {
-                    skip("declares \(length) bytes, but the file ends \(bytes.count - start) bytes later")
+                    skip(
+                        "declares \(length) bytes, but the file ends \(bytes.count - start) bytes later; the \(rest) bytes from here on are not read",
+                        bytes: rest)
                     break reading
                 }
                 defer { offset = start + Int(length) }
+                var end = start + Int(length)
+                let sealed = Self.hasChecksum(bytes, start: start, end: end)
+                if isChecksummed == nil { isChecksummed = sealed }
+                if isChecksummed == true {
+                    guard sealed else {
+                        skip("its checksum does not match its bytes (damaged)", bytes: prefixBytes + Int(length))
+                        continue
+                    }
+                    end -= trailer
+                }
                 let data: OTLPTracesData
                 do {
-                    data = try bytes[start..<start + Int(length)].withUnsafeBytes { try decoder.decodeTraces($0) }
+                    data = try bytes[start..<end].withUnsafeBytes { try decoder.decodeTraces($0) }
                 } catch {
-                    skip("not an OTLP traces request: \(error)")
+                    skip("not an OTLP traces request: \(error)", bytes: prefixBytes + Int(length))
                     continue
                 }
                 switch OTLPSpanJournalRecord.decode(data) {
                 case .foreign(let why):
-                    skip("not a journal record: \(why)")
+                    skip("not a journal record: \(why)", bytes: prefixBytes + Int(length))
                 case .newerVersion(let version):
-                    skip("written by journal format version \(version) (this library reads \(OTLPSpanJournalRecord.currentVersion))")
+                    skip(
+                        "written by journal format version \(version) (this library reads \(OTLPSpanJournalRecord.currentVersion))",
+                        bytes: bytes.count - offset)
                     newerVersion = version
                     break reading
                 case .record(var record):
@@ -78,7 +118,7 @@ struct OTLPSpanJournalContent {
                     if record.scopedSpan != nil, record.resource.attributes.isEmpty { record.resource = resource }
                     for span in record.exportedSpans {
                         let key = OTLPSpanJournal.Key(traceID: span.traceID!, spanID: span.spanID!)
-                        if record.kind == .exported { latest[key] = nil } else { latest[key]?.inDoubt = true }
+                        if record.kind == .exported { latest[key] = nil } else { latest[key]?.destinations.append(record.destination) }
                     }
                     guard let (scope, span) = record.scopedSpan, let traceID = span.traceID, let spanID = span.spanID else { continue }
                     heartbeatUnixNano = max(heartbeatUnixNano, span.startTimeUnixNano, span.endTimeUnixNano)
@@ -91,5 +131,16 @@ struct OTLPSpanJournalContent {
         if newerVersion != nil { return }
         var seen = Set<OTLPSpanJournal.Key>()
         held = order.compactMap { key in seen.insert(key).inserted ? latest[key] : nil }
+    }
+
+    /// Whether the record in `bytes[start..<end]` ends in the checksum field holding the CRC-32 of the bytes
+    /// before it.
+    static func hasChecksum(_ bytes: [UInt8], start: Int, end: Int) -> Bool {
+        let trailer = OTLPSpanJournal.checksumTrailerBytes
+        guard end - start > trailer, bytes[end - trailer] == OTLPSpanJournal.checksumTag[0],
+            bytes[end - trailer + 1] == OTLPSpanJournal.checksumTag[1]
+        else { return false }
+        let stored = UInt32(bytes[end - 4]) | UInt32(bytes[end - 3]) << 8 | UInt32(bytes[end - 2]) << 16 | UInt32(bytes[end - 1]) << 24
+        return bytes.withUnsafeBytes { OTLPCRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[start..<end - trailer])) } == stored
     }
 }

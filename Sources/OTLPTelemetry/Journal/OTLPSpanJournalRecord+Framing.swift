@@ -9,19 +9,22 @@ extension OTLPSpanJournalRecord {
     /// resource with entity references (the journal's records have none).
     func framed(maxRecordBytes: Int) -> [UInt8]? {
         Self.framed(
-            kind: kind, writtenUnixNano: writtenUnixNano, resource: resource, scope: scopedSpan?.scope, span: scopedSpan?.span,
+            kind: kind, writtenUnixNano: writtenUnixNano, resource: resourceWithDestination, scope: scopedSpan?.scope,
+            span: scopedSpan?.span,
             interruptedAttribute: interruptedAttribute, exportedSpans: exportedSpans, maxRecordBytes: maxRecordBytes)
     }
 
     /// ``framed(maxRecordBytes:)`` of the record these parts make, without making it.
+    /// With `sealed`, the record ends in its checksum field, as the journal writes it
+    /// (``OTLPSpanJournal/sealed(_:)``), written in place.
     static func framed(
         kind: Kind, writtenUnixNano: UInt64, resource: OTLPResource = OTLPResource(), scope: OTLPInstrumentationScope?,
-        span: OTLPSpan?, interruptedAttribute: String?, exportedSpans: [OTLPSpan] = [], maxRecordBytes: Int
+        span: OTLPSpan?, interruptedAttribute: String?, exportedSpans: [OTLPSpan] = [], maxRecordBytes: Int, sealed: Bool = false
     ) -> [UInt8]? {
         precondition(resource.entityRefs.isEmpty, "a journal record's resource has no entity references")
         var writer = OTLPProtobufWriter(capacity: 512)
         writer.bytes.append(contentsOf: [0, 0, 0, 0])  // the u32be length, set below
-        let resourceSpans = writer.begin(1)
+        let resourceSpans = writer.beginLong(1)
         let resourceFields = writer.begin(1)
         writer.attributes(1, resource.attributes)
         let version = writer.begin(1)
@@ -53,16 +56,16 @@ extension OTLPSpanJournalRecord {
         writer.varint(2, UInt64(resource.droppedAttributesCount))
         writer.end(resourceFields)
         if let span {
-            let scopeSpans = writer.begin(2)
+            let scopeSpans = writer.beginLong(2)
             if let scope {
                 let scopeFields = writer.begin(1)
                 writer.scope(scope)
                 writer.end(scopeFields)
             }
-            let spanFields = writer.begin(2)
+            let spanFields = writer.beginLong(2)
             writer.span(span)
-            writer.end(spanFields)
-            writer.end(scopeSpans)
+            writer.endLong(spanFields)
+            writer.endLong(scopeSpans)
         }
         if !exportedSpans.isEmpty {
             let scopeSpans = writer.begin(2)
@@ -74,9 +77,15 @@ extension OTLPSpanJournalRecord {
             }
             writer.end(scopeSpans)
         }
-        writer.end(resourceSpans)
+        writer.endLong(resourceSpans)
+        guard writer.bytes.count - 4 <= maxRecordBytes else { return nil }
+        if sealed {
+            let crc = writer.bytes.withUnsafeBytes { OTLPCRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[4...])) }
+            writer.bytes += OTLPSpanJournal.checksumTag
+            withUnsafeBytes(of: crc.littleEndian) { writer.bytes.append(contentsOf: $0) }
+        }
         let count = writer.bytes.count - 4
-        guard count <= maxRecordBytes, count <= Int(UInt32.max) else { return nil }
+        guard count <= Int(UInt32.max) else { return nil }
         writer.bytes[0] = UInt8(truncatingIfNeeded: count >> 24)
         writer.bytes[1] = UInt8(truncatingIfNeeded: count >> 16)
         writer.bytes[2] = UInt8(truncatingIfNeeded: count >> 8)
@@ -114,6 +123,33 @@ struct OTLPProtobufWriter {
         tag(field, 2)
         bytes.append(0)
         return bytes.count - 1
+    }
+
+    /// Opens the nested message `field`, likely 128 bytes or longer: two bytes are left for its length, so that
+    /// ``endLong(_:)`` seldom moves the message (moving it cost most of a record's encoding). Returns where its
+    /// length goes.
+    mutating func beginLong(_ field: UInt32) -> Int {
+        tag(field, 2)
+        bytes.append(0)
+        bytes.append(0)
+        return bytes.count - 2
+    }
+
+    /// Closes the nested message opened with ``beginLong(_:)`` at `lengthIndex`: its length as the shortest
+    /// varint, as ``end(_:)`` writes it (the message moves back one byte when shorter than 128 bytes, on when
+    /// 16 KiB or longer).
+    mutating func endLong(_ lengthIndex: Int) {
+        let length = bytes.count - lengthIndex - 2
+        if length < 0x80 {
+            bytes.remove(at: lengthIndex + 1)
+            bytes[lengthIndex] = UInt8(length)
+        } else if length < 0x4000 {
+            bytes[lengthIndex] = UInt8(truncatingIfNeeded: length) | 0x80
+            bytes[lengthIndex + 1] = UInt8(truncatingIfNeeded: length >> 7)
+        } else {
+            bytes.remove(at: lengthIndex + 1)
+            end(lengthIndex)
+        }
     }
 
     /// Closes the nested message whose length goes at `lengthIndex`.

@@ -12,20 +12,28 @@ package import OTLPWire
 ///   `exported` (the exporter took them), `alive` (a heartbeat: no span);
 /// - `otlpwire.journal.written_unix_nano` (int): the wall-clock time of the write;
 /// - `otlpwire.journal.interrupted_attribute` (string, optional): the attribute set to `true` on the span if
-///   it is recovered unended (`launch.interrupted`, `view.interrupted`).
+///   it is recovered unended (`launch.interrupted`, `view.interrupted`);
+/// - `otlpwire.journal.destination.*` (on `exporting` records, optional): where the exporter is about to write
+///   the batch (``OTLPExportDestination``): `kind` (`file`, `spool`), `path`, `device`, `inode`,
+///   `file_number`, `offset`, `length`, `crc32`. An `exporting` record without them (older writers) leaves the
+///   spans to be looked up by ID in the traces file output. Readers that do not know them ignore them.
 package struct OTLPSpanJournalRecord: Sendable, Equatable {
     /// What a record says.
     package enum Kind: String, Sendable {
         case started, ended, exporting, exported, alive
     }
 
-    /// The format version this library writes and reads.
-    package static let currentVersion: Int64 = 1
+    /// The format version this library writes (and the newest it reads). Version 2 ends every record with its
+    /// CRC-32 (field 2047, `fixed32`, after the request's fields) and preallocates the file (zeros after the
+    /// last record); version 1 files (neither) are read too. Readers of version 1 stop at a version 2 file's
+    /// first record and leave the file aside, untouched.
+    package static let currentVersion: Int64 = 2
     static let prefix = "otlpwire.journal."
     static let versionKey = "otlpwire.journal.version"
     static let kindKey = "otlpwire.journal.record"
     static let writtenKey = "otlpwire.journal.written_unix_nano"
     static let interruptedKey = "otlpwire.journal.interrupted_attribute"
+    static let destinationPrefix = "otlpwire.journal.destination."
 
     package var kind: Kind
     /// The wall-clock time the record was written.
@@ -38,16 +46,58 @@ package struct OTLPSpanJournalRecord: Sendable, Equatable {
     package var interruptedAttribute: String?
     /// The spans an `exported` record names (only their IDs).
     package var exportedSpans: [OTLPSpan]
+    /// Where an `exporting` record's batch is about to be written, when the exporter said.
+    package var destination: OTLPExportDestination?
 
     package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.kind == rhs.kind && lhs.writtenUnixNano == rhs.writtenUnixNano && lhs.resource == rhs.resource
             && lhs.scopedSpan?.scope == rhs.scopedSpan?.scope && lhs.scopedSpan?.span == rhs.scopedSpan?.span
             && lhs.interruptedAttribute == rhs.interruptedAttribute && lhs.exportedSpans == rhs.exportedSpans
+            && lhs.destination == rhs.destination
+    }
+
+    /// The resource as written: ``resource`` with the destination's attributes.
+    var resourceWithDestination: OTLPResource {
+        guard let destination else { return resource }
+        var resource = resource
+        let key = Self.destinationPrefix
+        resource.attributes += [
+            OTLPAttribute(key + "kind", .string(destination.kind.rawValue)), OTLPAttribute(key + "path", .string(destination.path)),
+            OTLPAttribute(key + "device", .int(Int64(bitPattern: destination.device))),
+            OTLPAttribute(key + "inode", .int(Int64(bitPattern: destination.inode))),
+            OTLPAttribute(key + "file_number", .int(Int64(bitPattern: destination.fileNumber))),
+            OTLPAttribute(key + "offset", .int(Int64(destination.offsetBytes))),
+            OTLPAttribute(key + "length", .int(Int64(destination.lengthBytes))),
+            OTLPAttribute(key + "crc32", .int(Int64(destination.checksum))),
+        ]
+        return resource
+    }
+
+    /// The destination the attributes name, `nil` when they do not name a whole one.
+    static func destination(in attributes: [OTLPAttribute]) -> OTLPExportDestination? {
+        var strings: [String: String] = [:]
+        var ints: [String: Int64] = [:]
+        for attribute in attributes where attribute.key.hasPrefix(destinationPrefix) {
+            let name = String(attribute.key.dropFirst(destinationPrefix.count))
+            switch attribute.value {
+            case .string(let value)?: strings[name] = value
+            case .int(let value)?: ints[name] = value
+            default: break
+            }
+        }
+        guard let kindName = strings["kind"], let kind = OTLPExportDestination.Kind(rawValue: kindName), let path = strings["path"],
+            let device = ints["device"], let inode = ints["inode"], let fileNumber = ints["file_number"],
+            let offset = ints["offset"], offset >= 0, let length = ints["length"], length > 0, let crc = ints["crc32"],
+            (0...Int64(UInt32.max)).contains(crc)
+        else { return nil }
+        return OTLPExportDestination(
+            kind: kind, path: path, device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode),
+            fileNumber: UInt64(bitPattern: fileNumber), offsetBytes: Int(offset), lengthBytes: Int(length), checksum: UInt32(crc))
     }
 
     /// The request this record is written as.
     package var request: OTLPTracesData {
-        var resource = resource
+        var resource = resourceWithDestination
         resource.attributes += [
             OTLPAttribute(Self.versionKey, .int(Self.currentVersion)), OTLPAttribute(Self.kindKey, .string(kind.rawValue)),
             OTLPAttribute(Self.writtenKey, .int(Int64(clamping: writtenUnixNano))),
@@ -72,9 +122,10 @@ package struct OTLPSpanJournalRecord: Sendable, Equatable {
     package init(
         kind: Kind, writtenUnixNano: UInt64, resource: OTLPResource = OTLPResource(),
         scopedSpan: (scope: OTLPInstrumentationScope, span: OTLPSpan)? = nil, interruptedAttribute: String? = nil,
-        exportedSpans: [OTLPSpan] = []
+        exportedSpans: [OTLPSpan] = [], destination: OTLPExportDestination? = nil
     ) {
         self.exportedSpans = exportedSpans
+        self.destination = destination
         self.kind = kind
         self.writtenUnixNano = writtenUnixNano
         self.resource = resource
@@ -106,6 +157,7 @@ package struct OTLPSpanJournalRecord: Sendable, Equatable {
         guard version >= 1, let kindName, let kind = Kind(rawValue: kindName), let written, written >= 0 else {
             return .foreign("journal attributes missing or invalid")
         }
+        let destination = kind == .exporting ? Self.destination(in: resource.attributes) : nil
         resource.attributes.removeAll { $0.key.hasPrefix(prefix) }
         let spans = group.scopeGroups.flatMap { scopeGroup in
             scopeGroup.items.map { (scope: scopeGroup.scope ?? OTLPInstrumentationScope(name: ""), span: $0) }
@@ -117,7 +169,9 @@ package struct OTLPSpanJournalRecord: Sendable, Equatable {
         }
         if spans.contains(where: { $0.span.traceID == nil || $0.span.spanID == nil }) { return .foreign("a span without IDs") }
         if kind == .exporting || kind == .exported {
-            return .record(OTLPSpanJournalRecord(kind: kind, writtenUnixNano: UInt64(written), exportedSpans: spans.map(\.span)))
+            return .record(
+                OTLPSpanJournalRecord(
+                    kind: kind, writtenUnixNano: UInt64(written), exportedSpans: spans.map(\.span), destination: destination))
         }
         return .record(
             OTLPSpanJournalRecord(

@@ -7,8 +7,12 @@ public struct OTLPSpanJournalRecovery: Sendable, Equatable {
     /// the previous process's last heartbeat with status `ERROR` ("the process ended before the span ended").
     public var spans: [OTLPSpan]
     /// Journal records that could not be used (damaged, cut short by the end of the file, not a journal's,
-    /// written by a newer format version, past the size bound); the file holding them was set aside.
+    /// written by a newer format version, past the size bound); the file holding them was set aside. What
+    /// follows a record whose length cannot be believed is not read: it counts as one record here, and all of
+    /// its bytes in `skippedBytes`.
     public var skippedRecords: Int
+    /// The bytes of the journal that were skipped or not read (the records counted in ``skippedRecords``).
+    package var skippedBytes = 0
     /// Spans left out because their last heartbeat was older than the journal's age bound.
     public var expiredSpans: Int
     /// Where the previous journal was moved because part of it could not be read (`nil` when all of it was).

@@ -32,6 +32,8 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     /// The configuration in effect: the one given, clamped into its ranges.
     package let configuration: OTLPBatchConfiguration
     private let exporter: Exporter
+    /// The exporter announces and acknowledges journaled spans itself (the file output's stream exporter).
+    private let journalsItself: Bool
     private let counters: OTLPTelemetryCounters
     private let condition = NSCondition()
     private var queue: [Item] = []
@@ -103,6 +105,7 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         self.configuration = configuration.clamped
         helpThreshold = max(1, self.configuration.maxQueueSize / 2)
         renderingExporter = exporter as? any OTLPRenderingExporter<Item>
+        journalsItself = exporter is any OTLPSpanJournalAcknowledging
         renderThreshold = max(2, self.configuration.maxQueueSize / 2)
         renderBudget = self.configuration.maxQueueSize * 4
         queue.reserveCapacity(min(self.configuration.maxQueueSize, 1 << 16))
@@ -453,8 +456,9 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
                 exporting = end - start
                 condition.unlock()
                 let batch = end - start == taken.count ? taken : Array(taken[start..<end])
-                OTLPSpanJournal.markExporting(batch)
-                if exporter.export(batch) { OTLPSpanJournal.acknowledgeExported(batch) }
+                // The exporters that take spans (the file output, the spool) announce where they write them to
+                // the journal (the write-ahead intent); a span is forgotten once its exporter took it.
+                if exporter.export(batch), !journalsItself { OTLPSpanJournal.acknowledgeExported(batch) }
                 condition.lock()
                 inFlight -= end - start
                 exporting = 0

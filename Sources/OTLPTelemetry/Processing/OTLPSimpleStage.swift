@@ -26,8 +26,7 @@ package final class OTLPSimpleStage<Exporter: OTLPExporter>: OTLPExportStage, @u
                 counters.dropped(1, Item.signal, .shutDown)
                 return
             }
-            OTLPSpanJournal.markExporting([item])
-            if exporter.export([item]) { OTLPSpanJournal.acknowledgeExported([item]) }
+            if exporter.export([item]), !(exporter is any OTLPSpanJournalAcknowledging) { OTLPSpanJournal.acknowledgeExported([item]) }
         }
     }
 

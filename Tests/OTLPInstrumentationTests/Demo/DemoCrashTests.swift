@@ -96,6 +96,29 @@ struct DemoCrashTests {
         #expect(after.status == 0 && !after.output.contains("previous run"), "\(after.output)")
     }
 
+    @Test(
+        "killed right after its file output wrote a batch, before the journal heard of it: the next run keeps the killed run's file (moved aside) and exports none of its spans again"
+    )
+    func killedBeforeTheAcknowledgement() throws {
+        let directory = try OTLPTemporaryDirectory.make("demo-crash")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let killed = try OTLPProcess.run(
+            Self.demo, ["--deterministic", "out"], in: directory, environment: ["OTLPWIRE_DEMO_KILL_BEFORE_ACKNOWLEDGEMENT": "1"])
+        #expect(killed.status == SIGKILL, "\(killed.errors)")
+        let written = try Self.spans(directory.appendingPathComponent("out/traces.u32be.bin").path).compactMap(\.span.spanID)
+        #expect(!written.isEmpty, "the kill came after the file output's write")
+        try Data(#"{ "telemetry": { "startup": { "enabled": false } } }"#.utf8).write(to: directory.appendingPathComponent("quiet.json"))
+        let next = try OTLPProcess.run(Self.demo, ["--deterministic", "--config", "quiet.json", "out"], in: directory)
+        #expect(next.status == 0, "\(next.errors)")
+        // The killed run's file is kept (regression: it was deleted before the journal could look there, and every
+        // span of its batch came out again).
+        let kept = try Self.spans(directory.appendingPathComponent("out/traces.1.u32be.bin").path).compactMap(\.span.spanID)
+        #expect(kept == written)
+        let recovered = try Self.spans(directory.appendingPathComponent("out/traces.u32be.bin").path).compactMap(\.span.spanID)
+        #expect(Set(recovered).isDisjoint(with: Set(written)), "\(Set(recovered).intersection(Set(written)).count) spans exported twice")
+        #expect(!next.output.contains("the previous run ended before exporting"), "\(next.output)")
+    }
+
     @Test("what a --crash-at run prints before its kill reaches a pipe (stdout's buffer was lost with the process)")
     func reportBeforeTheKillReachesAPipe() throws {
         let directory = try OTLPTemporaryDirectory.make("demo-crash")

@@ -3,6 +3,8 @@ import OTLPTestSupport
 import OTLPWire
 import Testing
 
+@testable import OTLPTelemetry
+
 /// Child processes journal spans and are killed with SIGKILL at random moments; each next start exports what
 /// the killed one started and never exported. Every span is accounted for exactly once.
 @Suite("Open-span journal: processes killed")
@@ -109,6 +111,104 @@ struct OTLPSpanJournalCrashTests {
         print(
             "open-span journal, 50 processes killed: \(spans.count) spans exported, \(exportedTwice) of them twice"
         )
+    }
+
+    /// Runs `otlp-crash-writer journal` with the fault point set: it kills itself (SIGKILL) the `acknowledgement`th
+    /// time the journal is about to say that an exporter took a batch. Returns the journal's records as the
+    /// kill left them.
+    static func runKilledBeforeAcknowledgement(
+        _ acknowledgement: Int, stateDirectory: String, tracesPath: String, environment: [String: String] = [:]
+    ) throws -> [OTLPSpanJournalRecord] {
+        let killed = try OTLPProcess.run(
+            writer, ["journal", stateDirectory, tracesPath],
+            environment: environment.merging(["OTLP_CRASH_WRITER_KILL_BEFORE_ACKNOWLEDGEMENT": "\(acknowledgement)"]) { $1 })
+        #expect(killed.status == SIGKILL, "\(killed.errors)")
+        var records: [OTLPSpanJournalRecord] = []
+        let reader = try OTLPRecordReader(path: stateDirectory + "/open-spans.u32be.bin", options: OTLPReaderOptions(signal: .traces))
+        // The records end at the first empty one: the file is preallocated (zeros after the last record).
+        while let record = try reader.next(), case .traces(let data) = record.payload, !data.resourceGroups.isEmpty {
+            guard case .record(let decoded) = OTLPSpanJournalRecord.decode(data) else { continue }
+            records.append(decoded)
+        }
+        return records
+    }
+
+    /// Checks that the killed process's last journal record is the write-ahead intent of a batch that its
+    /// exporter wrote to `kind`, and returns the IDs of that batch's spans.
+    static func batchInDoubt(_ records: [OTLPSpanJournalRecord], kind: OTLPExportDestination.Kind) -> Set<OTLPSpanID> {
+        let last = records.last
+        #expect(last?.kind == .exporting, "the kill came right after an exporter's write, before its acknowledgement")
+        #expect(last?.destination?.kind == kind, "the intent says where the batch goes: \(String(describing: last?.destination))")
+        return Set(last?.exportedSpans.compactMap(\.spanID) ?? [])
+    }
+
+    @Test(
+        "killed after the file output wrote a batch and before the journal heard of it: the next start finds the batch in the file by its inode and exports nothing twice, nothing lost"
+    )
+    func killedBeforeTheFileOutputsAcknowledgement() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state").path
+        let path = directory.appendingPathComponent("traces.u32be.bin").path
+        let records = try Self.runKilledBeforeAcknowledgement(3, stateDirectory: state, tracesPath: path)
+        let inDoubt = Self.batchInDoubt(records, kind: .file)
+        #expect(!inDoubt.isEmpty)
+        // The batch is in the killed process's file (moved aside as traces.1.u32be.bin by the next start).
+        let clean = try OTLPProcess.run(Self.writer, ["recover", state, path])
+        #expect(clean.status == 0, "\(clean.errors)")
+        let killedFile = try Self.spanIDs(in: [directory.appendingPathComponent("traces.1.u32be.bin").path])
+        #expect(inDoubt.isSubset(of: Set(killedFile)))
+        let spans = try Self.spans(in: [path, directory.appendingPathComponent("traces.1.u32be.bin").path])
+        Self.expectEachOnce(spans, processes: 1)
+    }
+
+    @Test(
+        "killed after the spool took a batch and before the journal heard of it: the next start finds the record in the spool and exports nothing twice, nothing lost"
+    )
+    func killedBeforeTheSpoolsAcknowledgement() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state").path
+        let spool = directory.appendingPathComponent("spool").path
+        let environment = ["OTLP_CRASH_WRITER_SPOOL": spool]
+        let records = try Self.runKilledBeforeAcknowledgement(3, stateDirectory: state, tracesPath: "-", environment: environment)
+        let inDoubt = Self.batchInDoubt(records, kind: .spool)
+        #expect(!inDoubt.isEmpty)
+        let clean = try OTLPProcess.run(Self.writer, ["recover", state, "-"], environment: environment)
+        #expect(clean.status == 0, "\(clean.errors)")
+        // The collector is not there: everything both processes exported waits in the spool.
+        let files = try FileManager.default.contentsOfDirectory(atPath: spool + "/traces").filter { $0.hasSuffix(".u32be.bin") }
+        let spans = try Self.spans(in: files.map { spool + "/traces/" + $0 })
+        Self.expectEachOnce(spans, processes: 1)
+        #expect(inDoubt.isSubset(of: Set(try Self.spanIDs(in: files.map { spool + "/traces/" + $0 }))))
+    }
+
+    /// The span IDs of the files (any number of times).
+    static func spanIDs(in paths: [String]) throws -> [OTLPSpanID] {
+        var found: [OTLPSpanID] = []
+        for path in paths where FileManager.default.fileExists(atPath: path) {
+            let reader = try OTLPRecordReader(path: path, options: OTLPReaderOptions(signal: .traces))
+            while let record = try reader.next() {
+                guard case .traces(let data) = record.payload else { continue }
+                for group in data.resourceGroups { found += group.scopeGroups.flatMap(\.items).compactMap(\.spanID) }
+            }
+        }
+        return found
+    }
+
+    /// Every span index of each of `processes` writer processes is there exactly once, from 0 to its highest.
+    static func expectEachOnce(_ spans: [(pid: Int64, index: Int64, interrupted: Bool)], processes: Int) {
+        let byProcess = Dictionary(grouping: spans, by: \.pid)
+        #expect(byProcess.count == processes)
+        for (pid, ofProcess) in byProcess {
+            let counts = Dictionary(grouping: ofProcess.map(\.index), by: { $0 }).mapValues(\.count)
+            let highest = counts.keys.max() ?? -1
+            let missing = (0...max(highest, 0)).filter { counts[$0] == nil }
+            #expect(missing.isEmpty, "process \(pid): \(missing.count) spans lost, the first \(missing.prefix(5))")
+            let twice = counts.filter { $0.value > 1 }.keys.sorted()
+            #expect(twice.isEmpty, "process \(pid): \(twice.count) spans exported twice, the first \(twice.prefix(5))")
+            #expect(highest >= 16)
+        }
     }
 
     @Test("two processes on one state directory: the second is refused, naming the first; nothing is journaled twice")

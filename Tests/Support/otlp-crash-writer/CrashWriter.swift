@@ -1,3 +1,5 @@
+import Foundation
+import OTLPHTTP
 import OTLPTelemetry
 import OTLPWire
 import Tracing
@@ -14,7 +16,14 @@ import Glibc
 /// `journal` opens the open-span journal in STATE-DIRECTORY (printing `recovered N` for what a previous process
 /// left), then makes journaled spans `work` (attribute `index` 0, 1, 2, …), each open while the next starts,
 /// exported in small batches, until it is killed; `recover` opens the journal, prints `recovered N` and shuts
-/// down cleanly.
+/// down cleanly. TRACES-PATH `-`: no file output.
+///
+/// Environment (journal and recover):
+/// - `OTLP_CRASH_WRITER_SPOOL=DIR`: spans also go to a collector that is not there (`http://127.0.0.1:9`)
+///   through the spool DIR (they stay there);
+/// - `OTLP_CRASH_WRITER_KILL_BEFORE_ACKNOWLEDGEMENT=N`: the process kills itself (SIGKILL) the Nth time the
+///   journal is about to write an `exported` record: right after an exporter took a batch, before the journal
+///   hears of it (the span journal's test fault point).
 /// It makes spans without pause while the batch stage's worker writes them; every 500 spans it prints
 /// `flushed N`, N being the spans the exporter has written completely so far (the counters' exported count).
 @main
@@ -54,12 +63,25 @@ struct CrashWriter {
     }
 
     static func journal(stateDirectory: String, tracesPath: String, keepWriting: Bool) -> Never {
-        let telemetry = OTLPTelemetry(
-            configuration: .init(
-                service: .init(name: "crash-writer"), traces: .init(path: tracesPath),
-                // Every earlier run's file is kept (the test reads all of them): rotation counts them toward maxFiles.
-                rotation: .init(maxFiles: 1000),
-                batch: .init(maxQueueSize: 100_000, maxExportBatchSize: 16, scheduleDelaySeconds: 0.002)))
+        let environment = ProcessInfo.processInfo.environment
+        var configuration = OTLPTelemetryConfiguration(
+            service: .init(name: "crash-writer"), traces: .init(path: tracesPath == "-" ? nil : tracesPath),
+            // Every earlier run's file is kept (the test reads all of them): rotation counts them toward maxFiles.
+            rotation: .init(maxFiles: 1000),
+            batch: .init(maxQueueSize: 100_000, maxExportBatchSize: 16, scheduleDelaySeconds: 0.002))
+        if let spool = environment["OTLP_CRASH_WRITER_SPOOL"] {
+            configuration.otlp = OTLPExporterConfiguration(
+                endpoint: "http://127.0.0.1:9", timeoutSeconds: 1, spool: OTLPSpoolConfiguration(directory: spool))
+        }
+        if let text = environment["OTLP_CRASH_WRITER_KILL_BEFORE_ACKNOWLEDGEMENT"], let count = Int(text) {
+            nonisolated(unsafe) var seen = 0
+            OTLPSpanJournal.faultPoint = { point in
+                guard point == "exported" else { return }
+                seen += 1
+                if seen == count { kill(getpid(), SIGKILL) }
+            }
+        }
+        let telemetry = OTLPTelemetry(configuration: configuration, exporterFactory: OTLPHTTPExporterFactory())
         do {
             let recovery = try telemetry.openSpanJournal(directory: stateDirectory)
             printLine("recovered \(recovery.spans.count) skipped \(recovery.skippedRecords)")
