@@ -1,4 +1,4 @@
-package import OTLPWire
+import OTLPWire
 
 #if canImport(Glibc)
 import Glibc
