@@ -55,7 +55,7 @@ struct ConvertCommand: ParsableCommand {
             throw ValidationError("--zstd writes the Collector's zstd records: use it with --to u32be or --to jsonl")
         }
         guard !(zstd && gzip) else { throw ValidationError("--zstd and --gzip are two compressions: give one") }
-        try inputCompression.check(framing: from)
+        try inputCompression.check(framing: from, option: "--from")
         if let gzipLevel {
             guard gzip else { throw ValidationError("--gzip-level sets the level of --gzip: use them together") }
             guard OTLPGzip.levelRange.contains(gzipLevel) else {

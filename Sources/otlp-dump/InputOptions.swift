@@ -18,10 +18,10 @@ enum InputCompressionChoice: String, ExpressibleByArgument, CaseIterable {
 
     /// Refuses a framing zstd records cannot have: each is a u32be record (regression: `--framing jsonl` or
     /// `varint` with `zstd-records` was read as u32be without a word).
-    func check(framing: FramingChoice) throws {
+    func check(framing: FramingChoice, option: String = "--framing") throws {
         if self == .zstdRecords, framing != .auto, framing != .u32be {
             throw ValidationError(
-                "zstd-records are u32be records (each one zstd frame, of protobuf or a JSON line): --framing \(framing.rawValue) cannot go with them"
+                "zstd-records are u32be records (each one zstd frame, of protobuf or a JSON line): \(option) \(framing.rawValue) cannot go with them"
             )
         }
     }

@@ -239,11 +239,14 @@ public struct OTLPDecoder: Sendable {
                 return .decisive(.metrics)
             }
             // Readable as none: the likelier signal is the one whose scan read furthest, and metrics whose scan
-            // reads to the end (their fault is one decoding finds: a limit, an ID's length) are furthest of all.
-            // Decoding as that signal then names the fault (regression: metrics with a damaged exemplar ID, or
-            // over a limit, were worded as a span's or log record's damage).
+            // reads to the end and whose decoding fails (a fault decoding finds: a limit, an ID's length) are
+            // furthest of all. Decoding as that signal then names the fault (regression: metrics with a damaged
+            // exemplar ID, or over a limit, were worded as a span's or log record's damage). Metrics that decode
+            // but whose names look like no metric's (just above) are no evidence at all: a damaged log record can
+            // read so (regression: accepted as an unnamed histogram).
             let metricsReach =
-                Int(metrics.status) == COTLPSHIMS_SCAN_OK ? (metrics.items > 0 ? bytes.count + 1 : 0) : Int(metrics.error_offset)
+                Int(metrics.status) == COTLPSHIMS_SCAN_OK
+                ? (metrics.items > 0 && (try? decodeMetrics(bytes)) == nil ? bytes.count + 1 : 0) : Int(metrics.error_offset)
             let reaches: [(OTLPSignal, Int)] = [
                 (.traces, Int(traces.error_offset)), (.logs, Int(logs.error_offset)), (.metrics, metricsReach),
             ]

@@ -114,6 +114,18 @@ struct MetricsEvidenceTests {
         #expect(alone.error?.message.contains("exemplar trace_id is 5 bytes") == true, "\(String(describing: alone.error))")
     }
 
+    /// Regression (hostile review, second round): ranking the signals by how far their scans read took a damaged
+    /// log record that decodes as an unnamed histogram for metrics, and accepted it.
+    @Test("a damaged log record that decodes as metrics with no metric-like name is not accepted as metrics")
+    func damagedLogRecordIsNotMetrics() {
+        // ResourceLogs { ScopeLogs { LogRecord { severity_text "INFO", trace_id (5 bytes) } } }
+        let record = OTLPProtobufBytes.field(3, Array("INFO".utf8)) + OTLPProtobufBytes.field(9, [0x10, 0x81, 0x01, 0x10, 0x02])
+        let request = OTLPProtobufBytes.field(1, OTLPProtobufBytes.field(2, OTLPProtobufBytes.field(2, record)))
+        #expect((try? request.withUnsafeBytes { try OTLPDecoder().decodeMetrics($0) }) != nil)  // the shape that fooled it
+        let outcome = StreamInputs.read(StreamInputs.u32be([request]))
+        #expect(outcome.records.isEmpty && outcome.error != nil, "\(outcome.records.map(\.payload.signal))")
+    }
+
     /// Regression (hostile review): a gauge whose name is 16 bytes and description 8 read as a span (the name
     /// as its trace ID, the description as its span ID, the unit as its trace state, the gauge as its name), so
     /// `validate` called a metrics file "1 spans".
