@@ -238,21 +238,32 @@ public struct OTLPDecoder: Sendable {
             if Int(metrics.status) == COTLPSHIMS_SCAN_OK && metrics.items > 0 && holdsMetricNames(bytes) {
                 return .decisive(.metrics)
             }
-            // Readable as none: the likelier signal is the one whose scan read furthest, and metrics whose scan
-            // reads to the end and whose decoding fails (a fault decoding finds: a limit, an ID's length) are
-            // furthest of all. Decoding as that signal then names the fault (regression: metrics with a damaged
-            // exemplar ID, or over a limit, were worded as a span's or log record's damage). Metrics that decode
-            // but whose names look like no metric's (just above) are no evidence at all: a damaged log record can
-            // read so (regression: accepted as an unnamed histogram).
-            let metricsReach =
+            // Readable as none. The likelier signal is the one whose scan matched the record field for field
+            // up to a fault in a field's content (an ID's length, UTF-8, nesting), over one that met a field
+            // of the wrong wire type or broken framing (regression: a span with a 5-byte trace ID, read as
+            // traces up to that ID, was called "not a valid logs request"); then the one that read furthest.
+            // Metrics whose scan reads to the end and whose decoding fails (a fault decoding finds: a limit, an
+            // ID's length) rank first (regression: metrics with a damaged exemplar ID were worded as a span's
+            // damage). Metrics that decode but whose names look like no metric's (just above) are no evidence
+            // at all: a damaged log record can read so (regression: accepted as an unnamed histogram).
+            func rank(_ result: COTLPShims_ScanResult) -> (contentFault: Bool, reach: Int) {
+                let status = Int(result.status)
+                let contentFault =
+                    [COTLPSHIMS_SCAN_INVALID_UTF8, COTLPSHIMS_SCAN_BAD_ID_LENGTH, COTLPSHIMS_SCAN_TOO_DEEP].contains(status)
+                    && result.unknown_fields == 0
+                return (contentFault, Int(result.error_offset))
+            }
+            let metricsRank =
                 Int(metrics.status) == COTLPSHIMS_SCAN_OK
-                ? (metrics.items > 0 && (try? decodeMetrics(bytes)) == nil ? bytes.count + 1 : 0) : Int(metrics.error_offset)
-            let reaches: [(OTLPSignal, Int)] = [
-                (.traces, Int(traces.error_offset)), (.logs, Int(logs.error_offset)), (.metrics, metricsReach),
+                ? (metrics.items > 0 && (try? decodeMetrics(bytes)) == nil ? (true, bytes.count + 1) : (false, 0)) : rank(metrics)
+            let ranks: [(signal: OTLPSignal, rank: (contentFault: Bool, reach: Int))] = [
+                (.traces, rank(traces)), (.logs, rank(logs)), (.metrics, metricsRank),
             ]
             // Ties go to the earlier of traces, logs and metrics.
-            let likelier = reaches.dropFirst().reduce(reaches[0]) { $1.1 > $0.1 ? $1 : $0 }
-            return .invalid(likelier: likelier.0)
+            let likelier = ranks.dropFirst().reduce(ranks[0]) { best, next in
+                (next.rank.contentFault ? 1 : 0, next.rank.reach) > (best.rank.contentFault ? 1 : 0, best.rank.reach) ? next : best
+            }
+            return .invalid(likelier: likelier.signal)
         case (true, true):
             if traces.unknown_fields != logs.unknown_fields {
                 return .leaning(traces.unknown_fields < logs.unknown_fields ? .traces : .logs)

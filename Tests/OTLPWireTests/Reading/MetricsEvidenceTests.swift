@@ -114,6 +114,26 @@ struct MetricsEvidenceTests {
         #expect(alone.error?.message.contains("exemplar trace_id is 5 bytes") == true, "\(String(describing: alone.error))")
     }
 
+    /// Regression (hostile review, second round; older than the metrics work): a single damaged span or log
+    /// record, in a file whose name names no signal, was worded as the other signal's damage ("not a valid logs
+    /// request" for a span with a 5-byte trace ID).
+    @Test("a span or log record with an ID of the wrong length is reported as its own signal's damage, the signal not given")
+    func damagedIDNamesItsOwnSignal() {
+        let fixed64 = OTLPProtobufBytes.fixed64Field
+        let field = OTLPProtobufBytes.field
+        let span =
+            field(1, [1, 2, 3, 4, 5]) + field(2, [1, 2, 3, 4, 5, 6, 7, 8]) + field(5, Array("GET /users".utf8)) + fixed64(7, 1_000)
+            + fixed64(8, 2_000)
+        let logRecord =
+            fixed64(1, 1_000) + OTLPProtobufBytes.varintField(2, 9) + field(5, field(1, Array("hello".utf8)))
+            + field(9, [1, 2, 3, 4, 5])
+        for (record, expected) in [(span, "span trace_id is 5 bytes"), (logRecord, "log record trace_id is 5 bytes")] {
+            let request = field(1, field(2, field(2, record)))
+            let outcome = StreamInputs.read(StreamInputs.u32be([request]))
+            #expect(outcome.error?.message.contains(expected) == true, "\(String(describing: outcome.error))")
+        }
+    }
+
     /// Regression (hostile review, second round): ranking the signals by how far their scans read took a damaged
     /// log record that decodes as an unnamed histogram for metrics, and accepted it.
     @Test("a damaged log record that decodes as metrics with no metric-like name is not accepted as metrics")
