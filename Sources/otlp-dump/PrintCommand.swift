@@ -98,8 +98,11 @@ struct PrintCommand: ParsableCommand {
             let payload = recordFilter.apply(record.payload)
             switch format {
             case .json:
-                output.write(bytes: jsonEncoder.encode(payload))
-                output.write("\n")
+                // A record the filters left empty writes no line (it wrote `{}`); unfiltered, every record does.
+                if !filter.isActive || payload.itemCount > 0 {
+                    output.write(bytes: jsonEncoder.encode(payload))
+                    output.write("\n")
+                }
             case .tree:
                 if !filter.isActive || payload.itemCount > 0 {
                     trees.add(file: file, record: record, payload: payload)

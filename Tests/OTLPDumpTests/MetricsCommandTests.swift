@@ -198,6 +198,13 @@ struct MetricsCommandTests {
         }
         let unfiltered = try OTLPDumpRunner.run(["print", path])
         #expect(!unfiltered.stderr.contains("left out"), "\(unfiltered.stderr)")
+        // Regression: with --format json, each record the filters left empty was written as `{}`.
+        let severeJSON = try OTLPDumpRunner.run(["print", "--format", "json", "--severity-min", "error", path])
+        #expect(severeJSON.status == 0 && severeJSON.stdout.isEmpty, "\(severeJSON.stdout)")
+        let tracedJSON = try OTLPDumpRunner.run(["print", "--format", "json", "--trace-id", traceID.hex, path])
+        #expect(tracedJSON.stdout.split(separator: "\n").allSatisfy { $0.contains("resourceMetrics") }, "\(tracedJSON.stdout)")
+        let allJSON = try OTLPDumpRunner.run(["print", "--format", "json", path])
+        #expect(allJSON.stdout.split(separator: "\n").count == 2)
     }
 
     /// Regression: a histogram point with bounds and no bucket counts showed no bounds, as if it had none.
