@@ -155,22 +155,7 @@ struct MergeSemanticsTests {
 
     // MARK: - Differential test against the reference decoder
 
-    /// A deterministic generator (SplitMix64).
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-        mutating func text() -> String {
-            ["", "a", "key", "span-name", "héllo wörld", "\u{0}nul", "a-longer-string-over-fifteen"][below(7)]
-        }
-    }
+    typealias Random = SplitMix64
 
     static func value(_ random: inout Random, depth: Int) -> OTLPAttributeValue {
         switch random.below(depth > 2 ? 5 : 8) {
@@ -338,5 +323,11 @@ struct MergeSemanticsTests {
             _ = try? logs ? OTLPDecoder().decodeLogs(bytes).itemCount : OTLPDecoder().decodeTraces(bytes).itemCount
         }
         #expect(merged > 1_000)
+    }
+}
+
+extension SplitMix64 {
+    fileprivate mutating func text() -> String {
+        ["", "a", "key", "span-name", "héllo wörld", "\u{0}nul", "a-longer-string-over-fifteen"][below(7)]
     }
 }

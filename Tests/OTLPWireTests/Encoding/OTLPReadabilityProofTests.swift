@@ -9,108 +9,8 @@ import Testing
 /// verdicts are equal.
 @Suite("OTLPReadabilityProof")
 struct OTLPReadabilityProofTests {
-    /// SplitMix64: the same requests on every run.
-    struct Generator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        mutating func int(_ range: ClosedRange<Int>) -> Int {
-            range.lowerBound + Int(next() % UInt64(range.count))
-        }
-
-        mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
-
-        /// Lengths around the model's inline-string limit (15) and the 8-byte alignment steps.
-        mutating func string() -> String {
-            let length = [0, 1, 7, 8, 9, 15, 16, 17, 24, 40, 130][int(0...10)]
-            return String(repeating: chance(20) ? "é" : "a", count: chance(20) ? length / 2 : length)
-        }
-
-        mutating func value(levels: Int) -> OTLPAttributeValue {
-            switch int(levels > 0 ? 0...8 : 0...6) {
-            case 0: .string(string())
-            case 1: .bool(chance(50))
-            case 2: .int(Int64(bitPattern: next()))
-            case 3: .double(Double(int(0...1000)) / 7)
-            case 4: .bytes([UInt8](repeating: 7, count: [0, 3, 16, 20][int(0...3)]))
-            case 5: .empty
-            case 6: .string("")
-            case 7: .array((0..<[0, 2, 17][int(0...2)]).map { _ in value(levels: levels - 1) })
-            default: .keyValueList(attributes(count: [0, 2, 17][int(0...2)], levels: levels - 1))
-            }
-        }
-
-        mutating func attributes(count: Int, levels: Int = 1) -> [OTLPAttribute] {
-            (0..<count).map { index in
-                OTLPAttribute(chance(5) ? "" : "key\(index)", chance(5) ? nil : value(levels: levels))
-            }
-        }
-
-        mutating func attributeCount() -> Int { [0, 1, 3, 8, 16, 17, 30][int(0...6)] }
-
-        mutating func span() -> OTLPSpan {
-            OTLPSpan(
-                traceID: chance(90) ? OTLPTraceID(high: next(), low: next()) : nil, spanID: chance(90) ? OTLPSpanID(next()) : nil,
-                parentSpanID: chance(50) ? OTLPSpanID(next()) : nil, name: string(), kind: OTLPSpanKind(rawValue: Int32(int(0...5))),
-                startTimeUnixNano: chance(90) ? next() : 0, endTimeUnixNano: chance(90) ? next() : 0,
-                attributes: attributes(count: attributeCount()),
-                events: (0..<int(0...3)).map { _ in
-                    OTLPSpanEvent(name: string(), timeUnixNano: next(), attributes: attributes(count: attributeCount()))
-                },
-                links: (0..<int(0...2)).map { _ in
-                    OTLPSpanLink(
-                        traceID: OTLPTraceID(high: next(), low: next()), spanID: OTLPSpanID(next()), traceState: string(),
-                        attributes: attributes(count: attributeCount()), flags: UInt32(int(0...1)))
-                },
-                status: chance(50) ? OTLPSpanStatus(code: .error, message: string()) : nil, traceState: string(),
-                flags: UInt32(int(0...1) * 0x100), droppedAttributesCount: UInt32(int(0...1)))
-        }
-
-        mutating func logRecord() -> OTLPLogRecord {
-            OTLPLogRecord(
-                timeUnixNano: next(), observedTimeUnixNano: chance(50) ? next() : 0, severity: OTLPSeverity(rawValue: Int32(int(0...24))),
-                severityText: string(), body: chance(80) ? value(levels: 1) : nil, attributes: attributes(count: attributeCount()),
-                traceID: chance(50) ? OTLPTraceID(high: next(), low: next()) : nil, spanID: chance(50) ? OTLPSpanID(next()) : nil,
-                flags: UInt32(int(0...1)), eventName: string(), droppedAttributesCount: UInt32(int(0...1)))
-        }
-
-        mutating func resource() -> OTLPResource? {
-            guard chance(90) else { return nil }
-            return OTLPResource(
-                attributes: attributes(count: attributeCount()), droppedAttributesCount: UInt32(int(0...1)),
-                entityRefs: (0..<int(0...2)).map { _ in
-                    OTLPEntityRef(
-                        schemaURL: string(), type: string(), idKeys: (0..<int(0...20)).map { _ in string() },
-                        descriptionKeys: (0..<int(0...2)).map { _ in string() })
-                })
-        }
-
-        mutating func scope() -> OTLPInstrumentationScope? {
-            guard chance(90) else { return nil }
-            return OTLPInstrumentationScope(name: string(), version: string(), attributes: attributes(count: attributeCount()))
-        }
-
-        mutating func data<Item>(_ item: (inout Generator) -> Item) -> OTLPSignalData<Item> {
-            // Few of each, or 17 resource groups, scope groups or items: both sides of the 16 fields that bring slabs.
-            let shape = int(0...5)
-            let (resources, scopes, items) = [(1, 1, 1), (2, 2, 3), (1, 0, 0), (17, 1, 1), (1, 17, 1), (1, 1, 17)][shape]
-            return OTLPSignalData(
-                resourceGroups: (0..<resources).map { _ in
-                    OTLPResourceGroup(
-                        resource: resource(),
-                        scopeGroups: (0..<scopes).map { _ in
-                            OTLPScopeGroup(scope: scope(), items: (0..<items).map { _ in item(&self) }, schemaURL: string())
-                        }, schemaURL: string())
-                })
-        }
-    }
+    /// The same requests on every run.
+    typealias Generator = SplitMix64
 
     /// Checks the proof of `data`'s encoding against the readers' check under limits around its own figures.
     func compare<Item: OTLPSignalItem>(_ data: OTLPSignalData<Item>, _ signal: OTLPSignal) {
@@ -207,5 +107,92 @@ struct OTLPReadabilityProofTests {
         let metrics = OTLPMetricsData(
             resource: OTLPResource(), scope: OTLPInstrumentationScope(name: "s"), items: [OTLPMetric(name: "m")])
         OTLPEncoder().withEncoded(metrics) { _, proof in #expect(!proof.provesReadable(under: .default)) }
+    }
+}
+
+extension SplitMix64 {
+
+    /// Lengths around the model's inline-string limit (15) and the 8-byte alignment steps.
+    fileprivate mutating func string() -> String {
+        let length = [0, 1, 7, 8, 9, 15, 16, 17, 24, 40, 130][int(0...10)]
+        return String(repeating: chance(20) ? "é" : "a", count: chance(20) ? length / 2 : length)
+    }
+
+    fileprivate mutating func value(levels: Int) -> OTLPAttributeValue {
+        switch int(levels > 0 ? 0...8 : 0...6) {
+        case 0: .string(string())
+        case 1: .bool(chance(50))
+        case 2: .int(Int64(bitPattern: next()))
+        case 3: .double(Double(int(0...1000)) / 7)
+        case 4: .bytes([UInt8](repeating: 7, count: [0, 3, 16, 20][int(0...3)]))
+        case 5: .empty
+        case 6: .string("")
+        case 7: .array((0..<[0, 2, 17][int(0...2)]).map { _ in value(levels: levels - 1) })
+        default: .keyValueList(attributes(count: [0, 2, 17][int(0...2)], levels: levels - 1))
+        }
+    }
+
+    fileprivate mutating func attributes(count: Int, levels: Int = 1) -> [OTLPAttribute] {
+        (0..<count).map { index in
+            OTLPAttribute(chance(5) ? "" : "key\(index)", chance(5) ? nil : value(levels: levels))
+        }
+    }
+
+    fileprivate mutating func attributeCount() -> Int { [0, 1, 3, 8, 16, 17, 30][int(0...6)] }
+
+    fileprivate mutating func span() -> OTLPSpan {
+        OTLPSpan(
+            traceID: chance(90) ? OTLPTraceID(high: next(), low: next()) : nil, spanID: chance(90) ? OTLPSpanID(next()) : nil,
+            parentSpanID: chance(50) ? OTLPSpanID(next()) : nil, name: string(), kind: OTLPSpanKind(rawValue: Int32(int(0...5))),
+            startTimeUnixNano: chance(90) ? next() : 0, endTimeUnixNano: chance(90) ? next() : 0,
+            attributes: attributes(count: attributeCount()),
+            events: (0..<int(0...3)).map { _ in
+                OTLPSpanEvent(name: string(), timeUnixNano: next(), attributes: attributes(count: attributeCount()))
+            },
+            links: (0..<int(0...2)).map { _ in
+                OTLPSpanLink(
+                    traceID: OTLPTraceID(high: next(), low: next()), spanID: OTLPSpanID(next()), traceState: string(),
+                    attributes: attributes(count: attributeCount()), flags: UInt32(int(0...1)))
+            },
+            status: chance(50) ? OTLPSpanStatus(code: .error, message: string()) : nil, traceState: string(),
+            flags: UInt32(int(0...1) * 0x100), droppedAttributesCount: UInt32(int(0...1)))
+    }
+
+    fileprivate mutating func logRecord() -> OTLPLogRecord {
+        OTLPLogRecord(
+            timeUnixNano: next(), observedTimeUnixNano: chance(50) ? next() : 0, severity: OTLPSeverity(rawValue: Int32(int(0...24))),
+            severityText: string(), body: chance(80) ? value(levels: 1) : nil, attributes: attributes(count: attributeCount()),
+            traceID: chance(50) ? OTLPTraceID(high: next(), low: next()) : nil, spanID: chance(50) ? OTLPSpanID(next()) : nil,
+            flags: UInt32(int(0...1)), eventName: string(), droppedAttributesCount: UInt32(int(0...1)))
+    }
+
+    fileprivate mutating func resource() -> OTLPResource? {
+        guard chance(90) else { return nil }
+        return OTLPResource(
+            attributes: attributes(count: attributeCount()), droppedAttributesCount: UInt32(int(0...1)),
+            entityRefs: (0..<int(0...2)).map { _ in
+                OTLPEntityRef(
+                    schemaURL: string(), type: string(), idKeys: (0..<int(0...20)).map { _ in string() },
+                    descriptionKeys: (0..<int(0...2)).map { _ in string() })
+            })
+    }
+
+    fileprivate mutating func scope() -> OTLPInstrumentationScope? {
+        guard chance(90) else { return nil }
+        return OTLPInstrumentationScope(name: string(), version: string(), attributes: attributes(count: attributeCount()))
+    }
+
+    fileprivate mutating func data<Item>(_ item: (inout SplitMix64) -> Item) -> OTLPSignalData<Item> {
+        // Few of each, or 17 resource groups, scope groups or items: both sides of the 16 fields that bring slabs.
+        let shape = int(0...5)
+        let (resources, scopes, items) = [(1, 1, 1), (2, 2, 3), (1, 0, 0), (17, 1, 1), (1, 17, 1), (1, 1, 17)][shape]
+        return OTLPSignalData(
+            resourceGroups: (0..<resources).map { _ in
+                OTLPResourceGroup(
+                    resource: resource(),
+                    scopeGroups: (0..<scopes).map { _ in
+                        OTLPScopeGroup(scope: scope(), items: (0..<items).map { _ in item(&self) }, schemaURL: string())
+                    }, schemaURL: string())
+            })
     }
 }

@@ -1,0 +1,22 @@
+/// A deterministic random generator (SplitMix64): the same inputs on every run, for the tests that generate
+/// requests.
+struct SplitMix64 {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound`.
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    /// A number in `range`.
+    mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + below(range.count) }
+
+    /// `true` about `percent` times in 100.
+    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+}
