@@ -308,12 +308,14 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         }
         let pending =
             finished ? 0 : deadline != nil ? exporting + writingRenderedItems : inFlight + queue.count + renderedItems + renderingItems
-        condition.unlock()
-        let noun = Item.signal.noun(2)
         if !finished, deadline != nil {
+            // Counted before the worker can see `isAbandoned` (the counters' lock is a leaf): a write that ends
+            // now settles this count, never one still to come.
             counters.dropped(abandoned, Item.signal, .shutdownTimeout)
             counters.droppedInWriteAtDeadline(pending, Item.signal)
         }
+        condition.unlock()
+        let noun = Item.signal.noun(2)
         if !finished, deadline != nil {
             diagnostics(
                 "OTLPWire telemetry: shutdown's deadline passed: \(abandoned + pending) \(Item.signal.noun(abandoned + pending)) not exported dropped (\(OTLPDropReason.shutdownTimeout))"
@@ -386,6 +388,7 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             condition.lock()
             renderedItems -= batch.itemCount
             writingRenderedItems = 0
+            if isAbandoned { counters.writeEndedAfterDeadline(batch.itemCount, Item.signal) }
             batchesCompleted += 1
             condition.broadcast()
             condition.unlock()
@@ -462,6 +465,8 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
                 condition.lock()
                 inFlight -= end - start
                 exporting = 0
+                // Shutdown's deadline came during this write and counted the batch: the count is settled now.
+                if isAbandoned { counters.writeEndedAfterDeadline(end - start, Item.signal) }
                 batchesCompleted += 1
                 condition.broadcast()
                 condition.unlock()

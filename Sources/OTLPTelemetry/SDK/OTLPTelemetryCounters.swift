@@ -113,6 +113,15 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
         }
     }
 
+    /// The write of `count` items that shutdown's deadline counted while it held them
+    /// (``droppedInWriteAtDeadline(_:_:)``) has ended. Their exporter's counts that came after the deadline's
+    /// took it back already; what is left of it is taken back now: counts the exporter made before the deadline
+    /// (the write ended just as the deadline came), or items it keeps pending (a spool) rather than counts.
+    package func writeEndedAfterDeadline(_ count: Int, _ signal: OTLPSignal) {
+        guard count > 0 else { return }
+        lock.withLock { settleInWrite(count, signal) }
+    }
+
     package func dropped(_ count: Int, _ signal: OTLPSignal, _ reason: OTLPDropReason) {
         guard count > 0 else { return }
         lock.withLock {

@@ -51,6 +51,34 @@ struct OTLPBatchStageDeadlineTests {
         #expect(logRecords(try readAll(sink.collected)).count == stuck)
     }
 
+    @Test(
+        "regression: an exporter that counted its batch just before the deadline, its write not yet ended: once it ends, each item is counted once (was exported and shutdown_timeout both)"
+    )
+    func countedJustBeforeTheDeadline() throws {
+        let counters = OTLPTelemetryCounters()
+        let exporter = CountingThenHeldExporter(counters: counters)
+        let clock = OTLPManualClock()
+        let stage = OTLPBatchStage(
+            exporter: exporter, counters: counters,
+            configuration: .init(maxExportBatchSize: 10, scheduleDelaySeconds: 3600, exportTimeoutSeconds: 3600),
+            diagnostics: { _ in }, clock: clock)
+        for index in 0..<10 { stage.onEnd(OTLPConfigurationRangeTests.record(index)) }
+        exporter.waitUntilHeld()  // the exporter has counted the batch exported; its write has not returned
+        let deadline = clock.nowMonotonicNano() + 200_000_000
+        let shutdown = DispatchGroup()
+        let results = OTLPLockedArray<Bool>()
+        DispatchQueue.global().async(group: shutdown) { results.append(stage.shutdown(beforeMonotonicNano: deadline)) }
+        clock.waitUntilWaiting(untilAtMost: deadline)
+        clock.advance(200_000_000)
+        shutdown.wait()
+        #expect(results.values == [false])
+        exporter.release()
+        #expect(stage.forceFlush())  // returns once the worker has seen the write end
+        let snapshot = counters.snapshot
+        #expect(snapshot.logRecordsReceived == 10 && snapshot.logRecordsExported == 10, "\(snapshot)")
+        #expect(snapshot.totalLogRecordsDropped == 0, "\(snapshot)")
+    }
+
     @Test("a deadline that is not reached changes nothing: everything exported, true returned")
     func deadlineNotReached() throws {
         let sink = ControllableSink()
@@ -72,4 +100,41 @@ struct OTLPBatchStageDeadlineTests {
         #expect(Stage.exporterDeadlineNano(before: now + 30 * second, now: now) == now + 29_500_000_000)
         #expect(Stage.exporterDeadlineNano(before: now - second, now: now) == now - second)
     }
+}
+
+/// An exporter that counts each batch exported as soon as it gets it, then holds the write until released: the
+/// moment between an exporter's count and the end of its write.
+private final class CountingThenHeldExporter: OTLPExporter, @unchecked Sendable {
+    private let counters: OTLPTelemetryCounters
+    private let condition = NSCondition()
+    private var released = false
+    private var held = false
+
+    init(counters: OTLPTelemetryCounters) { self.counters = counters }
+
+    func export(_ items: [OTLPScopedLogRecord]) -> Bool {
+        counters.exported(items.count, .logs, bytes: 0)
+        condition.lock()
+        defer { condition.unlock() }
+        held = true
+        condition.broadcast()
+        while !released { condition.wait() }
+        return true
+    }
+
+    func waitUntilHeld() {
+        condition.lock()
+        defer { condition.unlock() }
+        while !held { condition.wait() }
+    }
+
+    func release() {
+        condition.lock()
+        released = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func forceFlush() {}
+    func shutdown() {}
 }
