@@ -224,7 +224,8 @@ struct SendCommand: ParsableCommand {
         var inputStatus = ExitCode.success
         var stopped = false
         let progress = SendProgress()
-        for file in input.files where !stopped {
+        // A directory stands for its OTLP files, as in the other commands (the span journal left out).
+        for file in input.inputFiles(status: &inputStatus) where !stopped {
             let reader: OTLPRecordReader
             do {
                 reader = try resume.open(file, options: input.readerOptions)

@@ -63,6 +63,39 @@ struct SendCommandTests {
             })
     }
 
+    @Test("regression: a directory is sent as its OTLP files in name order, as the other commands read it (was io_error)")
+    func directory() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlp-dump-send-directory")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["traces-mixed.u32be.bin", "logs-mixed.u32be.bin"] {
+            try FileManager.default.copyItem(at: Self.framed.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        }
+        try Data("not telemetry".utf8).write(to: directory.appendingPathComponent("notes.txt"))
+        let collector = try OTLPTestCollector()
+        defer { collector.removeRecords() }
+        let result = try OTLPDumpRunner.run(["send", directory.path, "--endpoint", collector.endpoint, "--compression", "none"])
+        let empty = try OTLPTemporaryDirectory.make("otlp-dump-send-empty")
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let nothing = try OTLPDumpRunner.run(["send", empty.path, "--endpoint", collector.endpoint])
+        collector.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        func records(_ name: String) throws -> [[UInt8]] {
+            let data = try [UInt8](Data(contentsOf: Self.framed.appendingPathComponent(name)))
+            var records: [[UInt8]] = []
+            var offset = 0
+            while offset + 4 <= data.count {
+                let length = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+                records.append(Array(data[offset + 4..<offset + 4 + length]))
+                offset += 4 + length
+            }
+            return records
+        }
+        let expected = try records("logs-mixed.u32be.bin") + records("traces-mixed.u32be.bin")
+        #expect(collector.requests.map(\.body) == expected)
+        #expect(nothing.status == 2 && nothing.stderr.contains("a directory with no OTLP file"), "\(nothing.stderr)")
+        #expect(collector.requests.count == expected.count)
+    }
+
     @Test("a damaged file: the records before the fault are sent, the fault reported, exit 1")
     func damaged() throws {
         let collector = try OTLPTestCollector()
