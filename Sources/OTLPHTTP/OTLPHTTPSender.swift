@@ -305,7 +305,7 @@ package final class OTLPHTTPSender: Sendable {
                         continue
                     }
                 }
-                reason = Self.describe(error, shutdownDeadline: endsAtShutdown(deadline))
+                reason = Self.describe(error, shutdownDeadline: endsAtShutdown(deadline)) + Self.tlsHint(error, url: endpoint.url)
                 // A failed TLS handshake (an untrusted certificate, no TLS there) fails again the same way until
                 // the configuration changes: retrying only delays the report (it was tried 3 times).
                 if Self.isTLSHandshakeFailure(error) {
@@ -497,6 +497,15 @@ package final class OTLPHTTPSender: Sendable {
         default: break
         }
         return message.isEmpty ? text : "\(text): \(message)"
+    }
+
+    /// A hint for a plain `http` endpoint whose server closed, reset or garbled the answer: what a port serving
+    /// TLS does with a request that is not (a collector with TLS on, reached as `http://`).
+    static func tlsHint(_ error: any Error, url: URL) -> String {
+        guard url.scheme?.lowercased() == "http" else { return "" }
+        let closed = (error as? HTTPClientError) == .remoteConnectionClosed || errnoCode(of: error) == ECONNRESET
+        guard closed || error is HTTPParserError else { return "" }
+        return " (if the collector serves TLS on that port, the endpoint is https://)"
     }
 
     /// A failed attempt's cause in words: the connection's errno, a deadline (the request's timeout, or

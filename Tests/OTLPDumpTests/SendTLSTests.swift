@@ -28,5 +28,12 @@ struct SendTLSTests {
         #expect(without.status == 3)
         #expect(without.errors.contains("TLS failed"), "\(without.errors)")
         #expect(without.output.contains("accepted 0 records"), "\(without.output)")
+
+        // Regression: `http://` to the TLS port retried for seconds and said only that the connection closed.
+        let plain = try OTLPProcess.run(
+            OTLPDumpRunner.binary,
+            ["send", "--endpoint", "http://127.0.0.1:\(server.port)", "--compression", "none", "--timeout", "2", file.path])
+        #expect(plain.status == 3)
+        #expect(plain.errors.contains("the endpoint is https://"), "\(plain.errors)")
     }
 }
