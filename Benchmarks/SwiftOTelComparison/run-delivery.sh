@@ -2,7 +2,7 @@
 # The delivery benchmark: the yardstick workload (N spans, N log records) sent to rotel on loopback
 # (`--exporter blackhole`) by OTLPWire's OTLP/HTTP exporter and by swift-otel's, each SDK in its own
 # process, interleaved for R rounds; a table of each round with the ratios OTLPWire / swift-otel, and the
-# median ratios. Installs nothing beyond `make deps` (which installs rotel); the first build resolves
+# median ratios; then OTLPWire's delivery against its own file path (the same pipeline writing a gzip file). Installs nothing beyond `make deps` (which installs rotel); the first build resolves
 # and builds swift-otel (several minutes on 2 cores). Builds and runs under `nice -n 19`.
 # usage: Benchmarks/SwiftOTelComparison/run-delivery.sh [--items N] [--rounds R] [-- extra delivery-benchmark flags]
 set -euo pipefail
@@ -36,7 +36,7 @@ echo "swift-otel $(swift_otel_version); $rotel_version on 127.0.0.1:$rotel_http_
 echo "$items spans and $items log records per run, $rounds rounds, each SDK in its own process under nice -n 19" >&2
 
 for round in $(seq "$rounds"); do
-  for mode in otlpwire "otlpwire --no-gzip" swift-otel; do
+  for mode in otlpwire "otlpwire --no-gzip" otlpwire-file swift-otel; do
     # shellcheck disable=SC2086 # the mode's flags
     nice -n 19 "$bin" $mode --endpoint "http://127.0.0.1:$rotel_http_port" --items "$items" "${extra[@]}" \
       | sed "s/^{/{\"round\":$round,/" >>"$work/results.jsonl"
@@ -79,6 +79,22 @@ for signal in ("traces", "logs"):
         pairs = [p for p in ratios.get((signal, mode), []) if p]
         cells += [f"**{statistics.median(p[0] for p in pairs):.2f}**", f"**{statistics.median(p[1] for p in pairs):.2f}**"] if pairs else ["n/a", "n/a"]
     print(f"| median | {signal} | " + " | ".join(cells) + " |")
+print()
+print("OTLPWire delivering over OTLP/HTTP (gzip) against the same pipeline writing a gzip file, within each round")
+print("(the issue's bound: CPU per item at most 1.3x the file path's):")
+print()
+print("| round | signal | CPU per item, HTTP / file | items/s, HTTP / file |")
+print("|---:|---|---:|---:|")
+against_file = {}
+for (round_, signal) in sorted({(r["round"], r["signal"]) for r in rows}, key=lambda k: (k[0], k[1] != "traces")):
+    http, file = pick(round_, signal, "otlpwire"), pick(round_, signal, "otlpwire-file")
+    if not (http and file):
+        continue
+    pair = (http["cpu100k"] / file["cpu100k"], http["rate"] / file["rate"])
+    against_file.setdefault(signal, []).append(pair)
+    print(f"| {round_} | {signal} | {pair[0]:.2f} | {pair[1]:.2f} |")
+for signal, pairs in against_file.items():
+    print(f"| median | {signal} | **{statistics.median(p[0] for p in pairs):.2f}** | **{statistics.median(p[1] for p in pairs):.2f}** |")
 failed = [r for r in rows if r["dropped"]]
 if failed:
     print(f"\nwarning: {len(failed)} runs dropped items (see the dropped column)", file=sys.stderr)

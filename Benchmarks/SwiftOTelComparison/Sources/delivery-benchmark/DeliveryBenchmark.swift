@@ -14,6 +14,7 @@ struct DeliveryBenchmark {
         let results =
             switch options.mode {
             case "otlpwire": await OTLPWireDelivery(options: options).run(workload)
+            case "otlpwire-file": await OTLPWireDelivery.toTemporaryFiles(options: options, workload)
             default: try await SwiftOTelDelivery(options: options).run(workload)
             }
         for result in results { result.print() }

@@ -1,9 +1,11 @@
 /// The command line: which SDK, where the collector listens, how much and how to batch.
 struct DeliveryOptions {
     static let usage = """
-        usage: delivery-benchmark otlpwire|swift-otel [--endpoint URL] [--items N] [--queue N] [--batch N]
-                                  [--delay-ms MS] [--no-gzip]
+        usage: delivery-benchmark otlpwire|otlpwire-file|swift-otel [--endpoint URL] [--items N] [--queue N]
+                                  [--batch N] [--delay-ms MS] [--no-gzip]
           otlpwire     OTLPTelemetry's otlp section through OTLPHTTPExporterFactory (protobuf, gzip)
+          otlpwire-file  the same pipeline writing u32be files (one gzip member per batch) in a temporary
+                       directory instead: the file path delivery is measured against
           swift-otel   swift-otel's tracing and logging backends with its OTLP/HTTP exporter (protobuf)
           --endpoint   the collector's OTLP/HTTP base URL (default http://127.0.0.1:4318)
           --items      spans, and log records (default 100000)
@@ -24,7 +26,7 @@ struct DeliveryOptions {
     /// Parses `arguments` (without the program name); nil if they are not understood.
     init?(_ arguments: [String]) {
         var arguments = arguments[...]
-        guard let mode = arguments.popFirst(), ["otlpwire", "swift-otel"].contains(mode) else { return nil }
+        guard let mode = arguments.popFirst(), ["otlpwire", "otlpwire-file", "swift-otel"].contains(mode) else { return nil }
         self.mode = mode
         while let flag = arguments.popFirst() {
             switch flag {
