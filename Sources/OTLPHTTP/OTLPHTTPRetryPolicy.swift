@@ -11,17 +11,22 @@ public struct OTLPHTTPRetryPolicy: Sendable, Equatable {
     public var maxBackoffSeconds: Double
     /// Each wait is drawn uniformly from `[wait × (1 − jitter), wait]`, so that many exporters do not retry
     /// in step. Default 0.5, range 0...1.
-    public var jitterFraction: Double
+    package var jitterFraction: Double
 
     /// 1 s doubling up to 30 s, half of each wait randomised: what an omitted argument means.
     public static let `default` = OTLPHTTPRetryPolicy(initialBackoffSeconds: 1, maxBackoffSeconds: 30, jitterFraction: 0.5)
 
-    /// A policy with ``default``'s values unless given.
+    /// A policy with ``default``'s values unless given (half of each wait randomised).
     public init(
         initialBackoffSeconds: Double = OTLPHTTPRetryPolicy.default.initialBackoffSeconds,
-        maxBackoffSeconds: Double = OTLPHTTPRetryPolicy.default.maxBackoffSeconds,
-        jitterFraction: Double = OTLPHTTPRetryPolicy.default.jitterFraction
+        maxBackoffSeconds: Double = OTLPHTTPRetryPolicy.default.maxBackoffSeconds
     ) {
+        self.init(
+            initialBackoffSeconds: initialBackoffSeconds, maxBackoffSeconds: maxBackoffSeconds, jitterFraction: Self.default.jitterFraction)
+    }
+
+    /// A policy whose waits are randomised by `jitterFraction` (0: not at all, as tests want).
+    package init(initialBackoffSeconds: Double, maxBackoffSeconds: Double, jitterFraction: Double) {
         self.initialBackoffSeconds = initialBackoffSeconds
         self.maxBackoffSeconds = maxBackoffSeconds
         self.jitterFraction = jitterFraction

@@ -20,16 +20,17 @@ internal import Tracing
 /// ```
 ///
 /// A program that bootstraps swift-log itself calls ``bootstrapTracing()`` and builds its handlers with
-/// ``logHandler(label:logLevel:metadataProvider:)`` (swift-log's bootstrap can be called once per process).
+/// ``logEmitter``'s `logHandler(label:logLevel:metadataProvider:)` (swift-log's bootstrap can be called once
+/// per process).
 ///
 /// A signal with neither an output path nor a collector (the `otlp` section, with an `exporterFactory`) is
 /// not exported: its items are counted as dropped (`disabled`).
 public final class OTLPTelemetry: Sendable {
     /// The configuration in effect: the one given, with numeric values clamped into their documented ranges
     /// (each value clamped is reported to the diagnostics hook at start).
-    public let configuration: OTLPTelemetryConfiguration
+    package let configuration: OTLPTelemetryConfiguration
     /// The resource every record is written under: detected, or the one given.
-    public let resource: OTLPResource
+    package let resource: OTLPResource
     /// What the pipeline received, exported and dropped so far: the file outputs (and the disabled signals).
     public let counters: OTLPTelemetryCounters
     /// What was handed to the collector of the configuration's `otlp` section, delivered (exported), and
@@ -255,26 +256,9 @@ public final class OTLPTelemetry: Sendable {
             stage: logStage, scope: scope, clock: clock, limits: configuration.limits, logRecordProcessors: logRecordProcessors)
     }
 
-    /// A swift-log handler that emits through this pipeline, at `logLevel` and above; `metadataProvider`
-    /// (swift-log's bootstrap passes its own) adds metadata to every record.
-    ///
-    /// The way to export swift-log's lines when the program bootstraps swift-log itself (swift-log traps on a
-    /// second bootstrap): with ``bootstrapTracing()`` for the tracer, and beside the program's own handlers.
-    ///
-    /// ```swift
-    /// // Compiled copy: Tests/DocumentationExamples/OTLPTelemetry/OTLPTelemetryDocComments.swift
-    /// func bootstrapBesideStandardOutput(telemetry: OTLPTelemetry) {
-    ///     telemetry.bootstrapTracing()
-    ///     LoggingSystem.bootstrap(
-    ///         { label, provider in
-    ///             MultiplexLogHandler([
-    ///                 telemetry.logHandler(label: label, metadataProvider: provider),
-    ///                 StreamLogHandler.standardOutput(label: label, metadataProvider: provider),
-    ///             ])
-    ///         }, metadataProvider: .otlpTraceContext)
-    /// }
-    /// ```
-    public func logHandler(
+    /// ``logEmitter``'s swift-log handler (``OTLPLogEmitter/logHandler(label:logLevel:metadataProvider:)``), as
+    /// ``bootstrap(logLevel:)`` installs it.
+    package func logHandler(
         label: String, logLevel: Logger.Level = .info, metadataProvider: Logger.MetadataProvider? = nil
     ) -> any LogHandler {
         OTLPLogHandler(label: label, emitter: logEmitter, logLevel: logLevel, metadataProvider: metadataProvider, clock: clock)
@@ -285,7 +269,7 @@ public final class OTLPTelemetry: Sendable {
     /// standard error (swift-log's `StreamLogHandler`), both at `logLevel` and above; the metadata provider
     /// `Logger.MetadataProvider.otlpTraceContext` adds the active span's `trace_id` and `span_id` to
     /// both. Each system can be bootstrapped once per process: when the program bootstraps swift-log itself,
-    /// call ``bootstrapTracing()`` instead and use ``logHandler(label:logLevel:metadataProvider:)``.
+    /// call ``bootstrapTracing()`` instead.
     public func bootstrap(logLevel: Logger.Level = .info) {
         InstrumentationSystem.bootstrap(tracer)
         var console = configuration.consoleLogging
@@ -305,8 +289,23 @@ public final class OTLPTelemetry: Sendable {
     }
 
     /// Makes this pipeline the process's tracer (swift-distributed-tracing) and leaves swift-log alone: for a
-    /// program that bootstraps swift-log itself, with ``logHandler(label:logLevel:metadataProvider:)`` among
-    /// its handlers and `Logger.MetadataProvider.otlpTraceContext` as its metadata provider.
+    /// program that bootstraps swift-log itself (swift-log traps on a second bootstrap), with
+    /// `logEmitter.logHandler(label:logLevel:metadataProvider:)` among its handlers, beside the program's own,
+    /// and `Logger.MetadataProvider.otlpTraceContext` as its metadata provider.
+    ///
+    /// ```swift
+    /// // Compiled copy: Tests/DocumentationExamples/OTLPTelemetry/OTLPTelemetryDocComments.swift
+    /// func bootstrapBesideStandardOutput(telemetry: OTLPTelemetry) {
+    ///     telemetry.bootstrapTracing()
+    ///     LoggingSystem.bootstrap(
+    ///         { label, provider in
+    ///             MultiplexLogHandler([
+    ///                 telemetry.logEmitter.logHandler(label: label, metadataProvider: provider),
+    ///                 StreamLogHandler.standardOutput(label: label, metadataProvider: provider),
+    ///             ])
+    ///         }, metadataProvider: .otlpTraceContext)
+    /// }
+    /// ```
     public func bootstrapTracing() {
         InstrumentationSystem.bootstrap(tracer)
     }

@@ -23,10 +23,10 @@ public final class OTLPManualClock: OTLPClock, OTLPMonotonicClock, @unchecked Se
 
     /// The same reading as ``nowUnixNano()``: as a monotonic clock it never goes back, since the clock only
     /// moves forward.
-    public func nowMonotonicNano() -> UInt64 { nowUnixNano() }
+    package func nowMonotonicNano() -> UInt64 { nowUnixNano() }
 
     /// Moves the clock forward by `nanos`, waking the threads waiting on it (they check the time again).
-    public func advance(_ nanos: UInt64) {
+    package func advance(_ nanos: UInt64) {
         let conditions = state.withLock {
             now += nanos
             return waits.values.map(\.condition)

@@ -8,7 +8,7 @@ public final class OTLPSpanRecorder: @unchecked Sendable {
     /// The bytes written by the pipeline: u32be-framed traces requests.
     package let sink = OTLPMemorySink()
     /// What the pipeline received, exported and dropped.
-    public let counters = OTLPTelemetryCounters()
+    package let counters = OTLPTelemetryCounters()
     private let stage: OTLPSimpleStage<OTLPStreamExporter<OTLPScopedSpan>>
     /// The clock every span is timed with; move it to make durations.
     public let clock: OTLPManualClock

@@ -76,8 +76,8 @@ extension TreeRenderer {
         return exemplars.map { exemplar in
             var line = "          exemplar " + (exemplar.timeUnixNano == 0 ? "(no time)" : UnixTime.iso8601(exemplar.timeUnixNano))
             line += " value=" + number(exemplar.value)
-            if let traceID = exemplar.traceID { line += " trace=\(traceID.hex)" }
-            if let spanID = exemplar.spanID { line += " span=\(spanID.hex)" }
+            if let traceID = exemplar.traceID { line += " trace=\(traceID.description)" }
+            if let spanID = exemplar.spanID { line += " span=\(spanID.description)" }
             if !exemplar.filteredAttributes.isEmpty { line += " " + attributes(exemplar.filteredAttributes) }
             return dim(line) + "\n"
         }.joined()

@@ -107,7 +107,8 @@ struct TreeRenderer {
             let members = byTrace.removeValue(forKey: traceID)!
             if let traceID, let place = drawnWith[traceID] {
                 out +=
-                    "    trace \(traceID.hex) · \(members.count) span\(members.count == 1 ? "" : "s") " + dim("drawn with \(place)") + "\n"
+                    "    trace \(traceID.description) · \(members.count) span\(members.count == 1 ? "" : "s") " + dim("drawn with \(place)")
+                    + "\n"
                 continue
             }
             let joining = traceID.flatMap { later.removeValue(forKey: $0) } ?? []
@@ -124,7 +125,7 @@ struct TreeRenderer {
             let end = max(trace.lazy.map(\.endTimeUnixNano).max() ?? 0, start)
             let fromLater = joining.isEmpty ? "" : dim(" (\(joining.count) from later records)")
             out +=
-                "    trace \(traceID?.hex ?? "(no trace id)") · \(trace.count) span\(trace.count == 1 ? "" : "s")\(fromLater) · \(UnixTime.duration(end - start)) · starts \(UnixTime.iso8601(start))\n"
+                "    trace \(traceID?.description ?? "(no trace id)") · \(trace.count) span\(trace.count == 1 ? "" : "s")\(fromLater) · \(UnixTime.duration(end - start)) · starts \(UnixTime.iso8601(start))\n"
             out += spanForest(trace, traceStart: start, traceEnd: end)
         }
         return out
@@ -229,12 +230,12 @@ struct TreeRenderer {
         let name = span.name.isEmpty ? "(unnamed)" : quoteIfNeeded(span.name)
         line += isError ? paint(name, "1;31") : bold(name)
         line += " " + UnixTime.duration(span.durationNano)
-        line += dim(" \(span.kind) span=\(span.spanID?.hex ?? "-")")
+        line += dim(" \(span.kind) span=\(span.spanID?.description ?? "-")")
         switch placement {
         case .child, .root: break
-        case .orphan: line += dim(" parent=\(span.parentSpanID?.hex ?? "-") (absent)")
+        case .orphan: line += dim(" parent=\(span.parentSpanID?.description ?? "-") (absent)")
         case .ownParent: line += paint(" (parent is itself)", "33")
-        case .cycle: line += paint(" parent=\(span.parentSpanID?.hex ?? "-") (parent cycle)", "33")
+        case .cycle: line += paint(" parent=\(span.parentSpanID?.description ?? "-") (parent cycle)", "33")
         }
         if sharedIDCount > 1 { line += paint(" (span ID used by \(sharedIDCount) spans)", "33") }
         if let origin { line += dim(" (\(origin))") }
@@ -256,7 +257,7 @@ struct TreeRenderer {
             }
             for link in span.links {
                 out +=
-                    detailIndent + "→ link trace=\(link.traceID?.hex ?? "-") span=\(link.spanID?.hex ?? "-")"
+                    detailIndent + "→ link trace=\(link.traceID?.description ?? "-") span=\(link.spanID?.description ?? "-")"
                     + (link.attributes.isEmpty ? "" : " " + dim(attributes(link.attributes))) + "\n"
             }
             var dropped: [String] = []
@@ -302,8 +303,8 @@ struct TreeRenderer {
         case let body?: line += value(body)
         case nil: line += dim("(no body)")
         }
-        if let traceID = record.traceID { line += dim(" trace=\(traceID.hex)") }
-        if let spanID = record.spanID { line += dim(" span=\(spanID.hex)") }
+        if let traceID = record.traceID { line += dim(" trace=\(traceID.description)") }
+        if let spanID = record.spanID { line += dim(" span=\(spanID.description)") }
         var out = line + "\n"
         if showDetails, !record.attributes.isEmpty {
             out += "      " + dim(attributes(record.attributes)) + "\n"

@@ -20,7 +20,7 @@ public import Tracing
 /// its time goes; `launch.process_start_to_instrumentation` is recorded automatically.
 public final class AppLaunchInstrumentation<T: Tracer>: @unchecked Sendable {
     /// The instrumentation scope of `AppStart` spans.
-    public static var scope: OTLPInstrumentationScope { OTLPInstrumentationScope(name: "software.amazon.opentelemetry.AppStart") }
+    package static var scope: OTLPInstrumentationScope { OTLPInstrumentationScope(name: "software.amazon.opentelemetry.AppStart") }
 
     /// A launch type, as reported in `launch.type`.
     package enum LaunchType: String, Sendable {

@@ -6,25 +6,25 @@ public import Foundation
 /// ``init(coldLaunchStartTime:coldEndNotification:warmStartNotification:warmEndNotification:hiddenNotification:preWarmFallbackThreshold:coldLaunchStartName:launchMilestones:)``.
 public struct AppLaunchProvider: Sendable {
     /// When the process started: the start of a cold launch.
-    public var coldLaunchStartTime: Date
+    package var coldLaunchStartTime: Date
     /// Posted when a cold launch completes.
-    public var coldEndNotification: Notification.Name
+    package var coldEndNotification: Notification.Name
     /// Posted when the app begins returning to the foreground: the start of a warm launch.
-    public var warmStartNotification: Notification.Name
+    package var warmStartNotification: Notification.Name
     /// Posted when a warm launch completes.
-    public var warmEndNotification: Notification.Name
+    package var warmEndNotification: Notification.Name
     /// Posted when the app goes to the background (the "hidden" event): warm launches are recorded only
     /// after one.
-    public var hiddenNotification: Notification.Name
+    package var hiddenNotification: Notification.Name
     /// Cold launches longer than this (seconds) are `PRE_WARM`; 0 disables this fallback.
-    public var preWarmFallbackThreshold: TimeInterval
+    package var preWarmFallbackThreshold: TimeInterval
     /// What the cold launch's start is called in `launch_start_name`.
-    public var coldLaunchStartName: String
+    package var coldLaunchStartName: String
     /// Notifications that mark steps of a cold launch, in order (UIKit: did finish launching, scene
     /// connected). Each one, the first time it is posted during the cold launch, ends a phase span
     /// `launch.<previous>_to_<this>` that began at the previous milestone (or when the instrumentation
     /// started: `runtime_ready`); a last phase runs from the final milestone to the launch end.
-    public var launchMilestones: [Notification.Name]
+    package var launchMilestones: [Notification.Name]
 
     /// A provider of these values; the notifications default to the ``OTLPAppLifecycle`` ones a program
     /// posts itself, the threshold to 30 s, the start's name to `process.start`, the milestones to none.

@@ -15,14 +15,16 @@ public import OTLPTelemetry
 /// The pipeline keys are those of `OTLPTelemetryConfiguration`. Unknown keys are ignored with a warning;
 /// a wrong type is an error naming the key path.
 public struct OTLPAppConfiguration: Sendable, Equatable {
-    /// The configuration format's version. Default `1.0.0`.
-    public var version: String
-    /// Region of the app monitor, if any (kept for compatibility; OTLPWire writes files).
-    public var rumRegion: String?
-    /// App monitor ID, if any.
-    public var rumAppMonitorId: String?
-    /// The app's version, reported as `service.version` when the pipeline sets none.
-    public var applicationVersion: String?
+    /// The configuration format's version (`version`), as the file gives it. Default `1.0.0`.
+    package var version: String
+    /// Region of the app monitor (`rum.region`), if any: read from the file for compatibility, used by nothing
+    /// (OTLPWire writes files).
+    package var rumRegion: String?
+    /// App monitor ID (`rum.appMonitorId`), if any: read from the file, used by nothing.
+    package var rumAppMonitorId: String?
+    /// The app's version (`application.applicationVersion`), as the file gives it: ``load(json:)`` makes it the
+    /// pipeline's `service.version` when that has none.
+    package var applicationVersion: String?
     /// App launch instrumentation on. Default `true`.
     public var isStartupEnabled: Bool
     /// View tracing on. Default `true`.
@@ -36,29 +38,21 @@ public struct OTLPAppConfiguration: Sendable, Equatable {
     /// Format version `1.0.0`, no app monitor or app version, both instrumentations and sessions on, the pipeline's
     /// `OTLPTelemetryConfiguration.default`: what an omitted argument or JSON key means.
     public static let `default` = OTLPAppConfiguration(
-        version: "1.0.0", rumRegion: nil, rumAppMonitorId: nil, applicationVersion: nil, isStartupEnabled: true,
+        isStartupEnabled: true,
         isViewInstrumentationEnabled: true, sessions: .default, telemetry: .default)
 
-    /// A configuration with ``default``'s values unless given; `applicationVersion` becomes the pipeline's
-    /// `service.version` when that has none.
+    /// A configuration with ``default``'s values unless given.
     public init(
-        version: String = OTLPAppConfiguration.default.version, rumRegion: String? = OTLPAppConfiguration.default.rumRegion,
-        rumAppMonitorId: String? = OTLPAppConfiguration.default.rumAppMonitorId,
-        applicationVersion: String? = OTLPAppConfiguration.default.applicationVersion,
         isStartupEnabled: Bool = OTLPAppConfiguration.default.isStartupEnabled,
         isViewInstrumentationEnabled: Bool = OTLPAppConfiguration.default.isViewInstrumentationEnabled,
         sessions: OTLPSessionConfiguration = OTLPAppConfiguration.default.sessions,
         telemetry: OTLPTelemetryConfiguration = OTLPAppConfiguration.default.telemetry
     ) {
-        self.version = version
-        self.rumRegion = rumRegion
-        self.rumAppMonitorId = rumAppMonitorId
-        self.applicationVersion = applicationVersion
+        version = "1.0.0"
         self.isStartupEnabled = isStartupEnabled
         self.isViewInstrumentationEnabled = isViewInstrumentationEnabled
         self.sessions = sessions
         self.telemetry = telemetry
-        if telemetry.service.version == nil, let applicationVersion { self.telemetry.service.version = applicationVersion }
     }
 
     /// Reads one JSON document holding both parts. Unknown keys are ignored and listed in `warnings` (sorted
@@ -88,13 +82,17 @@ public struct OTLPAppConfiguration: Sendable, Equatable {
             pipelineWarnings.filter { $0.code != .unknownKey || $0.keyPath.count != 1 || !appSections.contains($0.keyPath[0]) }
             + unknownKeys.warnings.filter { $0.code != .unknownKey || $0.keyPath.count > 1 }
         let defaults = Self.default
-        let configuration = OTLPAppConfiguration(
-            version: app.version ?? defaults.version, rumRegion: app.rum?.region ?? defaults.rumRegion,
-            rumAppMonitorId: app.rum?.appMonitorId ?? defaults.rumAppMonitorId,
-            applicationVersion: app.application?.applicationVersion ?? defaults.applicationVersion,
+        var configuration = OTLPAppConfiguration(
             isStartupEnabled: app.telemetry?.startup?.enabled ?? defaults.isStartupEnabled,
             isViewInstrumentationEnabled: app.telemetry?.isSwiftUIViewInstrumentationEnabled ?? defaults.isViewInstrumentationEnabled,
             sessions: app.telemetry?.sessions ?? defaults.sessions, telemetry: pipeline)
+        configuration.version = app.version ?? defaults.version
+        configuration.applicationVersion = app.application?.applicationVersion
+        if configuration.telemetry.service.version == nil, let applicationVersion = configuration.applicationVersion {
+            configuration.telemetry.service.version = applicationVersion
+        }
+        configuration.rumRegion = app.rum?.region
+        configuration.rumAppMonitorId = app.rum?.appMonitorId
         return (configuration, warnings.sorted { $0.dottedKeyPath < $1.dottedKeyPath })
     }
 }

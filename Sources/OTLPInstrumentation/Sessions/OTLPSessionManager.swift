@@ -47,10 +47,10 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
         /// 32 lowercase hexadecimal digits, random.
         public var id: String
         /// The session before this one, if it ended in this process or a recent one.
-        public var previousID: String?
+        package var previousID: String?
         /// When the session started, on the wall clock (for a session continued from the session file, as
         /// the file has it: the process that wrote it measured the session's age on its monotonic clock).
-        public var startUnixNano: UInt64
+        package var startUnixNano: UInt64
     }
 
     /// The attribute that carries the session's ID.
@@ -105,15 +105,24 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
     ///   - directory: where the session is kept across launches (created if missing); `nil` keeps it in
     ///     memory only.
     ///   - clock: the wall-clock time of activity, events and the session file (default: the system's real-time
-    ///     clock).
-    ///   - monotonicClock: where the timeout, the maximum length and the interval between writes of the file
-    ///     are measured; `nil` (the default) takes `clock` when it is a monotonic clock too (as a test's
-    ///     `OTLPManualClock` is: moving it moves both), and otherwise the system's monotonic clock, which counts
-    ///     the time the device sleeps.
+    ///     clock). The timeout, the maximum length and the interval between writes of the file are measured on
+    ///     `clock` too when it is a monotonic clock as well (as a test's `OTLPManualClock` is: moving it moves
+    ///     both), and otherwise on the system's monotonic clock, which counts the time the device sleeps.
     ///   - idGenerator: the source of session IDs (a trace ID's 16 random bytes; default: random).
-    public init(
+    ///
+    /// When the configuration turns sessions off, install no manager (no attribute, no event, no cost).
+    public convenience init(
         configuration: OTLPSessionConfiguration = .default, directory: String? = nil, clock: any OTLPClock = OTLPSystemClock(),
-        monotonicClock: (any OTLPMonotonicClock)? = nil, idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator()
+        idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator()
+    ) {
+        self.init(configuration: configuration, directory: directory, clock: clock, monotonicClock: nil, idGenerator: idGenerator)
+    }
+
+    /// ``init(configuration:directory:clock:idGenerator:)`` measuring intervals on `monotonicClock` (`nil`: as
+    /// that initializer chooses).
+    package init(
+        configuration: OTLPSessionConfiguration, directory: String?, clock: any OTLPClock,
+        monotonicClock: (any OTLPMonotonicClock)?, idGenerator: any OTLPIDGenerator
     ) {
         self.configuration = configuration.clamped
         self.directory = directory
@@ -139,9 +148,9 @@ public final class OTLPSessionManager: OTLPSpanProcessor, OTLPLogRecordProcessor
         }
     }
 
-    /// A manager as ``init(configuration:directory:clock:monotonicClock:idGenerator:)`` makes it, or `nil` when
-    /// the configuration turns sessions off (then install nothing: no attribute, no event, no cost).
-    public static func make(
+    /// A manager as ``init(configuration:directory:clock:idGenerator:)`` makes it, or `nil` when the
+    /// configuration turns sessions off (then install nothing: no attribute, no event, no cost).
+    package static func make(
         configuration: OTLPSessionConfiguration, directory: String? = nil, clock: any OTLPClock = OTLPSystemClock(),
         monotonicClock: (any OTLPMonotonicClock)? = nil, idGenerator: any OTLPIDGenerator = OTLPRandomIDGenerator()
     ) -> OTLPSessionManager? {

@@ -2,16 +2,14 @@
 public import OTLPTelemetry
 public import SwiftUI
 
-/// Traces a SwiftUI view: `{name}` from initialisation to disappearance, `{name}.body` per body
-/// evaluation, `{name}.onAppear` / `{name}.onDisappear`. A thin wrapper over ``ViewTraceTracker``, whose
-/// state lives in `@State` (a reference type: no re-renders). A `nil` tracer or `isEnabled: false` turns
-/// tracing off.
-public struct OTLPTraceView<Content: View>: View {
+/// The view behind `View.otlpTrace(_:attributes:tracer:isEnabled:)`: a thin wrapper over ``ViewTraceTracker``,
+/// whose state lives in `@State` (a reference type: no re-renders).
+package struct OTLPTraceView<Content: View>: View {
     @State private var tracker: ViewTraceTracker<OTLPTracer>
     private let content: () -> Content
 
     /// Traces `content` as the view `name`, with `attributes` on its root span.
-    public init(
+    package init(
         _ name: String, attributes: [String: String] = [:], tracer: OTLPTracer?, isEnabled: Bool = true,
         @ViewBuilder content: @escaping () -> Content
     ) {
@@ -21,7 +19,7 @@ public struct OTLPTraceView<Content: View>: View {
     }
 
     /// `content`, its body evaluation, appearance and disappearance traced.
-    public var body: some View {
+    package var body: some View {
         tracker.body { content() }
             .onAppear { tracker.onAppear() }
             .onDisappear { tracker.onDisappear() }
@@ -29,7 +27,9 @@ public struct OTLPTraceView<Content: View>: View {
 }
 
 extension View {
-    /// Traces this view as ``OTLPTraceView`` does.
+    /// Traces this view: `{name}` from initialisation to disappearance, `{name}.body` per body evaluation,
+    /// `{name}.onAppear` / `{name}.onDisappear`, with `attributes` on the root span. A `nil` tracer or
+    /// `isEnabled: false` turns tracing off.
     public func otlpTrace(_ name: String, attributes: [String: String] = [:], tracer: OTLPTracer?, isEnabled: Bool = true) -> some View {
         OTLPTraceView(name, attributes: attributes, tracer: tracer, isEnabled: isEnabled) { self }
     }

@@ -8,7 +8,7 @@ public import UIKit
 /// controller the same way.
 open class OTLPTracedViewController: UIViewController {
     /// The tracker this controller drives; its counts say what was traced.
-    public let viewTraceTracker: ViewTraceTracker<OTLPTracer>
+    package let viewTraceTracker: ViewTraceTracker<OTLPTracer>
 
     /// A controller traced as the view `traceName`, with `attributes` on its root span.
     public init(traceName: String, attributes: [String: String] = [:], tracer: OTLPTracer?, isEnabled: Bool = true) {

@@ -223,8 +223,8 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Encodable, OTLPCon
     /// ``timeoutSeconds``' range; NaN becomes the default).
     ///
     /// - Returns: `nil` when the signal is not delivered (``SignalOverride/enabled`` is `false`), or when the
-    ///   URL is not an absolute `http` or `https` URL with a host (``OTLPTelemetryConfiguration/problems``
-    ///   lists it as `otlp.endpoint` or `otlp.<signal>.endpoint`).
+    ///   URL is not an absolute `http` or `https` URL with a host (``OTLPTelemetryConfiguration/validate()``
+    ///   reports it as `otlp.endpoint` or `otlp.<signal>.endpoint`).
     public func resolved(for signal: OTLPSignal) -> Resolved? {
         let override = self[signal]
         guard override.enabled else { return nil }

@@ -265,14 +265,14 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Encodable, OTLPCo
 
     /// Checks values that decode but make no sense: every numeric setting against its documented range
     /// (NaN and infinities are out of every range), and the settings against each other. Throws the first
-    /// problem; ``problems`` lists them all.
+    /// problem; ``OTLPTelemetry`` reports them all to its diagnostics hook.
     public func validate() throws(OTLPConfigurationError) {
         if let first = problems.first { throw first }
     }
 
     /// Every problem ``validate()`` would report, section by section (service, outputs, rotation, batch,
     /// limits, sampling, otlp, logsBatch, shutdownTimeoutSeconds).
-    public var problems: [OTLPConfigurationError] {
+    package var problems: [OTLPConfigurationError] {
         var problems: [OTLPConfigurationError] = []
         func require(_ condition: Bool, _ keyPath: String, _ message: String) {
             if !condition { problems.append(OTLPConfigurationError(keyPath: keyPath, message: message)) }

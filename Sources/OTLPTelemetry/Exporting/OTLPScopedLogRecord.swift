@@ -8,7 +8,7 @@ public struct OTLPScopedLogRecord: Sendable {
     public var record: OTLPLogRecord
 
     /// A log record produced under `scope`.
-    public init(scope: OTLPInstrumentationScope, record: OTLPLogRecord) {
+    package init(scope: OTLPInstrumentationScope, record: OTLPLogRecord) {
         self.scope = scope
         self.record = record
     }

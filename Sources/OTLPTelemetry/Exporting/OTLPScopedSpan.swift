@@ -50,7 +50,7 @@ public struct OTLPScopedSpan: Sendable {
     var storedSpanIDs: (traceID: OTLPTraceID?, spanID: OTLPSpanID?) { (storedSpan.traceID, storedSpan.spanID) }
 
     /// A span produced under `scope`.
-    public init(scope: OTLPInstrumentationScope, span: OTLPSpan) {
+    package init(scope: OTLPInstrumentationScope, span: OTLPSpan) {
         self.scope = scope
         storedSpan = span
         pendingAttributes = nil

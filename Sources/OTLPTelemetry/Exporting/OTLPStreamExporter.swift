@@ -8,8 +8,8 @@ public import OTLPWire
 /// before the write, the batch is counted as dropped (`write_failed`), the error is reported to
 /// `diagnostics`, and the next batch is tried afresh. An exporter made with a path opens the file when it
 /// first writes and, after a failure, closes it and opens it again for the next batch: it recovers by
-/// itself when the fault clears (space freed, file system writable again). Any exporter can also be
-/// pointed at another sink with ``redirect(to:)``. With gzip, every batch is one complete gzip member.
+/// itself when the fault clears (space freed, file system writable again). With gzip, every batch is one
+/// complete gzip member.
 ///
 /// Every record is proven readable by readers with their default limits (`OTLPDecoder(options: .default)`:
 /// record size, decoded memory, nesting, attributes per item; for JSON lines also `OTLPReaderOptions`'
@@ -308,7 +308,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
     private static func noun(_ count: Int) -> String { Item.signal.noun(count) }
 
     /// Sends later batches to `sink` instead (for example after the old one failed for good).
-    public func redirect(to sink: any OTLPByteSink) {
+    package func redirect(to sink: any OTLPByteSink) {
         lock.withLock { self.sink = sink }
     }
 

@@ -8,7 +8,7 @@ extension Logger.MetadataProvider {
     ///
     /// ``OTLPTelemetry/bootstrap(logLevel:)`` installs it, so console lines say which trace they belong to. A
     /// program that bootstraps swift-log itself passes it to `LoggingSystem.bootstrap(_:metadataProvider:)`.
-    /// The pipeline's log handler (``OTLPTelemetry/logHandler(label:logLevel:metadataProvider:)``) keeps these two keys out of a record's attributes when they name the record's own
+    /// The pipeline's log handler (``OTLPLogEmitter/logHandler(label:logLevel:metadataProvider:)``) keeps these two keys out of a record's attributes when they name the record's own
     /// span: the record carries them in its trace context fields.
     public static let otlpTraceContext = Logger.MetadataProvider {
         guard let spanContext = InstrumentationContext.current?.otlpSpanContext else { return [:] }

@@ -8,7 +8,7 @@ public import Tracing
 /// span's (from `InstrumentationContext.current`).
 public struct OTLPLogEmitter: Sendable {
     /// The instrumentation scope of every record emitted here.
-    public let scope: OTLPInstrumentationScope
+    package let scope: OTLPInstrumentationScope
     /// Where records go: the pipeline's export stage.
     let stage: any OTLPExportStage<OTLPScopedLogRecord>
     let clock: any OTLPClock

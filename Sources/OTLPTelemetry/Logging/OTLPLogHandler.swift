@@ -13,8 +13,7 @@ import Tracing
 /// which take the place of metadata of the same names
 /// ([semantic conventions](https://opentelemetry.io/docs/specs/semconv/exceptions/exceptions-logs/)).
 ///
-/// Made by ``OTLPTelemetry/logHandler(label:logLevel:metadataProvider:)`` and
-/// ``OTLPLogEmitter/logHandler(label:logLevel:metadataProvider:)``.
+/// Made by ``OTLPLogEmitter/logHandler(label:logLevel:metadataProvider:)``.
 package struct OTLPLogHandler: LogHandler {
     /// The logger's label (what `Logger(label:)` was given).
     package let label: String

@@ -20,16 +20,16 @@ public final class OTLPTelemetryCounters: @unchecked Sendable {
         /// Bytes of records written to the outputs (for a collector: request bodies accepted, as sent).
         public var bytesWritten = 0
         /// Batch writes that failed (their items are counted as dropped, `write_failed`).
-        public var writeErrors = 0
+        package var writeErrors = 0
         /// Requests of spans sent to a collector again after a retryable answer or a connection failure.
-        public var spanExportRetries = 0
+        package var spanExportRetries = 0
         /// Requests of log records sent to a collector again after a retryable answer or a connection failure.
-        public var logRecordExportRetries = 0
+        package var logRecordExportRetries = 0
 
         /// Spans dropped, whatever the reason.
-        public var totalSpansDropped: Int { spansDropped.values.reduce(0, +) }
+        package var totalSpansDropped: Int { spansDropped.values.reduce(0, +) }
         /// Log records dropped, whatever the reason.
-        public var totalLogRecordsDropped: Int { logRecordsDropped.values.reduce(0, +) }
+        package var totalLogRecordsDropped: Int { logRecordsDropped.values.reduce(0, +) }
 
         public var description: String {
             func drops(_ d: [OTLPDropReason: Int]) -> String {

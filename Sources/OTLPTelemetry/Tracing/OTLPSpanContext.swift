@@ -1,5 +1,5 @@
 public import OTLPWire
-public import Tracing
+package import Tracing
 
 /// The identity of a span as it travels in an `InstrumentationContext` (and, as W3C `traceparent`,
 /// between processes).
@@ -16,7 +16,7 @@ public struct OTLPSpanContext: Sendable, Hashable {
     public var isRemote: Bool
 
     /// A context for the span `spanID` of trace `traceID`; sampled and local unless given.
-    public init(traceID: OTLPTraceID, spanID: OTLPSpanID, traceFlags: UInt8 = 1, traceState: String = "", isRemote: Bool = false) {
+    package init(traceID: OTLPTraceID, spanID: OTLPSpanID, traceFlags: UInt8 = 1, traceState: String = "", isRemote: Bool = false) {
         self.traceID = traceID
         self.spanID = spanID
         self.traceFlags = traceFlags
@@ -49,7 +49,7 @@ private enum OTLPSpanContextKey: InstrumentationContextKey {
 
 extension InstrumentationContext {
     /// The span context of the active span (or of a remote parent), if any.
-    public var otlpSpanContext: OTLPSpanContext? {
+    package var otlpSpanContext: OTLPSpanContext? {
         get { self[OTLPSpanContextKey.self] }
         set { self[OTLPSpanContextKey.self] = newValue }
     }

@@ -26,7 +26,7 @@ public struct OTLPTracer: Tracer {
     public typealias Span = OTLPTracingSpan
 
     /// The instrumentation scope of every span made by this tracer.
-    public let scope: OTLPInstrumentationScope
+    package let scope: OTLPInstrumentationScope
     /// Where ended spans go: the pipeline's export stage (behind the application's processors, if any).
     let stage: any OTLPExportStage<OTLPScopedSpan>
     let idGenerator: any OTLPIDGenerator

@@ -24,15 +24,15 @@ public final class OTLPFileSink: OTLPByteSink {
     package let status: OTLPFileStatus?
     /// When `followSymlink` was set and the path was a symbolic link: the file it resolved to, once, at
     /// opening (later changes to the link do not move the sink). `nil` otherwise.
-    public let symlinkTarget: String?
+    package let symlinkTarget: String?
 
     /// Opens `path` for writing (`-` is standard output); `append` keeps existing content.
     ///
     /// - Parameters:
     ///   - path: the file to write, created if missing; `-` for standard output.
     ///   - append: keep the file's content and write after it. Default `false`: the file is truncated.
-    ///   - followSymlink: write through a symbolic link at `path` (resolved once, here; see
-    ///     ``symlinkTarget``). Default `false`: a link is refused with `ELOOP`.
+    ///   - followSymlink: write through a symbolic link at `path` (resolved once,
+    ///     here). Default `false`: a link is refused with `ELOOP`.
     /// - Throws: an ``OTLPWriteError`` of code ``OTLPWriteError/Code/system`` (with its ``OTLPWriteError/errno``)
     ///   when the file cannot be opened.
     public convenience init(path: String, append: Bool = false, followSymlink: Bool = false) throws(OTLPWriteError) {

@@ -5,14 +5,14 @@ import Darwin
 #endif
 
 /// Reads a file descriptor (a file, a pipe, standard input) with `read(2)`, in the caller's chunk sizes.
-public final class OTLPFileSource: OTLPByteSource {
+package final class OTLPFileSource: OTLPByteSource {
     /// The descriptor read: for `fstat` and `pread` beside the reads (which they do not move), never for
     /// reading or closing.
     package let descriptor: Int32
     private let ownsDescriptor: Bool
 
     /// Opens `path` for reading; `-` means standard input.
-    public init(path: String) throws(OTLPReadError) {
+    package init(path: String) throws(OTLPReadError) {
         if path == "-" {
             descriptor = 0
             ownsDescriptor = false
@@ -65,7 +65,7 @@ public final class OTLPFileSource: OTLPByteSource {
         if ownsDescriptor { close(descriptor) }
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(OTLPReadError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(OTLPReadError) -> Int {
         switch OTLPSystemCall.retrying({ systemRead(descriptor, buffer.baseAddress, buffer.count) }) {
         case .success(let count): return count
         case .failure(let cause): throw OTLPReadError(.io, "read failed: \(cause)", cause: cause)

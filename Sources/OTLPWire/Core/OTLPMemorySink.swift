@@ -1,19 +1,19 @@
 /// Collects written bytes in memory (tests, in-process consumers).
-public final class OTLPMemorySink: OTLPByteSink {
+package final class OTLPMemorySink: OTLPByteSink {
     /// Every byte written so far, in order.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     /// Number of `write` calls, so tests can check that each record is written in one call.
     package private(set) var writeCount = 0
 
     /// An empty sink.
-    public init() {}
+    package init() {}
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(OTLPWriteError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(OTLPWriteError) {
         self.bytes.append(contentsOf: bytes)
         writeCount += 1
     }
 
-    public func sync() throws(OTLPWriteError) {}
+    package func sync() throws(OTLPWriteError) {}
 
     /// Forgets what was written (keeps the capacity).
     package func removeAll() {

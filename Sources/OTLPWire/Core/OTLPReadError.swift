@@ -3,8 +3,8 @@
 /// ``code`` names the fault with the error classes of the OTLP test vectors (`truncated_record`,
 /// `nesting_too_deep`, …). ``recordIndex`` is the 0-based index of the record that could not be read, which
 /// is also the number of records delivered before it; ``byteOffset`` is where the fault was found, in the
-/// decompressed record stream or in the file as stored (``offsetIn``). ``cause`` is the underlying error
-/// where there is one (a failed system call, a zlib failure).
+/// decompressed record stream or in the file as stored (``offsetIn``). The ``message`` says what an
+/// underlying error (a failed system call, a zlib failure) adds.
 ///
 /// Codes may be added in later versions, so compare with `==` rather than `switch` exhaustively:
 ///
@@ -133,7 +133,7 @@ public struct OTLPReadError: Error, Sendable, Equatable, CustomStringConvertible
     /// What went wrong, in words.
     public var message: String
     /// The underlying error, where there is one: a failed system call (its `errno`), a zlib or libzstd failure.
-    public var cause: (any Error)?
+    package var cause: (any Error)?
 
     /// An error of class `code`, described by `message`, found at `byteOffset` of record `recordIndex`.
     public init(

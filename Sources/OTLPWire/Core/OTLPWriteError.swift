@@ -1,5 +1,5 @@
 /// An error while writing OTLP data: its class (``code``), what was being done (``message``), and the
-/// underlying error where there is one (``cause``: the `errno` of a failed system call, a zlib failure).
+/// `errno` of a failed system call that caused it (``errno``).
 ///
 /// Codes may be added in later versions, so compare with `==` rather than `switch` exhaustively:
 ///
@@ -49,7 +49,7 @@ public struct OTLPWriteError: Error, Sendable, Equatable, CustomStringConvertibl
     /// What was being done or what went wrong, in words (`cannot open traces.bin`).
     public var message: String
     /// The underlying error, where there is one: a failed system call (see ``errno``), a zlib failure.
-    public var cause: (any Error)?
+    package var cause: (any Error)?
 
     /// An error of class `code`, described by `message`, caused by `cause`.
     public init(code: Code, message: String, cause: (any Error)? = nil) {

@@ -72,7 +72,7 @@ public struct OTLPJSONDecoder: Sendable {
 
     /// Which signal a JSON request is, from its top-level key; `nil` for `{}`, a request of another
     /// signal (metrics, profiles), or anything else.
-    public func detectSignal(_ json: some Collection<UInt8>) -> OTLPSignal? {
+    package func detectSignal(_ json: some Collection<UInt8>) -> OTLPSignal? {
         ByteCollection.withBytes(json) { buffer in detectSignal(buffer) }
     }
 

@@ -15,7 +15,7 @@ public struct OTLPJSONEncoder: Sendable {
     }
 
     /// The request `payload` holds (any signal) as a single line of JSON (no newline).
-    public func encode(_ payload: OTLPPayload) -> [UInt8] {
+    package func encode(_ payload: OTLPPayload) -> [UInt8] {
         switch payload {
         case .traces(let data): encodeRequest(data)
         case .logs(let data): encodeRequest(data)

@@ -24,7 +24,7 @@ public struct OTLPSignalData<Item> {
 
     /// Adds an item under its resource and scope, reusing the last group of an equal resource and scope
     /// (one without a schema URL).
-    public mutating func append(_ item: Item, resource: OTLPResource, scope: OTLPInstrumentationScope) {
+    package mutating func append(_ item: Item, resource: OTLPResource, scope: OTLPInstrumentationScope) {
         let r =
             resourceGroups.lastIndex { $0.resource == resource && $0.schemaURL.isEmpty }
             ?? {
@@ -41,7 +41,7 @@ public struct OTLPSignalData<Item> {
     }
 
     /// The number of items (spans, log records or metrics) in the request.
-    public var itemCount: Int {
+    package var itemCount: Int {
         resourceGroups.reduce(0) { $0 + $1.scopeGroups.reduce(0) { $0 + $1.items.count } }
     }
 }

@@ -27,7 +27,7 @@ public struct OTLPSpanID: Hashable, Sendable, Comparable, CustomStringConvertibl
     package var isZero: Bool { value == 0 }
 
     /// 16 lowercase hexadecimal digits.
-    public var hex: String { HexText.encode(bytes) }
+    package var hex: String { HexText.encode(bytes) }
 
     public var description: String { hex }
 

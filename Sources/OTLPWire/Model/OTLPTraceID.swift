@@ -45,7 +45,7 @@ public struct OTLPTraceID: Hashable, Sendable, Comparable, CustomStringConvertib
     package var isZero: Bool { high == 0 && low == 0 }
 
     /// 32 lowercase hexadecimal digits.
-    public var hex: String { HexText.encode(bytes) }
+    package var hex: String { HexText.encode(bytes) }
 
     public var description: String { hex }
 

@@ -31,13 +31,13 @@
 /// ```
 public final class OTLPRecordReader {
     /// The framing in use (given or detected).
-    public let framing: OTLPFraming
+    package let framing: OTLPFraming
     /// Whether the input is compressed (given, or detected from its first bytes).
     package var isCompressed: Bool { compression != .none }
     /// The compression in use (given or detected); gzip around zstd records reads as ``OTLPFileCompression/zstdRecords``.
-    public let compression: OTLPFileCompression
+    package let compression: OTLPFileCompression
     /// The signal in use; `nil` until one is given or detected.
-    public private(set) var signal: OTLPSignal?
+    package private(set) var signal: OTLPSignal?
     /// The options the reader was opened with: its limits, and the framing and signal if they were given.
     package let options: OTLPReaderOptions
 
@@ -143,7 +143,7 @@ public final class OTLPRecordReader {
     }
 
     /// Records delivered so far.
-    public var recordsRead: Int { records.recordsRead - readAhead.count - undeliveredRecords }
+    package var recordsRead: Int { records.recordsRead - readAhead.count - undeliveredRecords }
 
     /// Compressed bytes consumed so far (gzip or zstd stream input, including records read ahead to decide the
     /// signal), or stream bytes.

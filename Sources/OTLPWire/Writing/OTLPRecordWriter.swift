@@ -36,9 +36,9 @@ public final class OTLPRecordWriter {
     private var record: [UInt8] = []
     private var compressed: [UInt8] = []
     /// Records written so far.
-    public private(set) var recordsWritten = 0
+    package private(set) var recordsWritten = 0
     /// Bytes handed to the sink so far.
-    public private(set) var bytesWritten = 0
+    package private(set) var bytesWritten = 0
 
     /// - Parameters:
     ///   - sink: where the framed records go.
@@ -96,7 +96,7 @@ public final class OTLPRecordWriter {
     }
 
     /// Writes a decoded payload of any signal.
-    public func write(_ payload: OTLPPayload) throws(OTLPWriteError) {
+    package func write(_ payload: OTLPPayload) throws(OTLPWriteError) {
         switch payload {
         case .traces(let data): try write(data)
         case .logs(let data): try write(data)

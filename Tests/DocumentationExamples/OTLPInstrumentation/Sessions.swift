@@ -8,7 +8,7 @@ func startTelemetryWithSessions(
 ) throws -> (telemetry: OTLPTelemetry, sessions: OTLPSessionManager?) {
     let (app, warnings) = try OTLPAppConfiguration.load(json: Data(contentsOf: URL(fileURLWithPath: configurationPath)))
     for warning in warnings { print(warning) }
-    let sessions = OTLPSessionManager.make(configuration: app.sessions, directory: sessionDirectory)  // nil when off
+    let sessions = app.sessions.enabled ? OTLPSessionManager(configuration: app.sessions, directory: sessionDirectory) : nil
     let telemetry = OTLPTelemetry(
         configuration: app.telemetry, spanProcessors: sessions.map { [$0] } ?? [], logRecordProcessors: sessions.map { [$0] } ?? [])
     sessions?.emitEvents(through: telemetry.logEmitter(scope: OTLPSessionManager.scope))

@@ -12,7 +12,7 @@ func bootstrapSwiftLogYourself() {
     LoggingSystem.bootstrap(
         { label, provider in
             MultiplexLogHandler([
-                telemetry.logHandler(label: label, metadataProvider: provider),
+                telemetry.logEmitter.logHandler(label: label, metadataProvider: provider),
                 StreamLogHandler.standardOutput(label: label, metadataProvider: provider),
             ])
         }, metadataProvider: .otlpTraceContext)

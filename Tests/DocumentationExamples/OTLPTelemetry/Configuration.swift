@@ -23,7 +23,7 @@ func configurationInCode() throws -> OTLPTelemetryConfiguration {
         rotation: .init(maxFileBytes: 100 << 20, maxFiles: 10))
     configuration.batch.scheduleDelaySeconds = 1
     configuration.sampling = .init(ratio: 0.25)
-    try configuration.validate()  // throws the first problem; `problems` lists them all
+    try configuration.validate()  // throws the first problem; OTLPTelemetry reports them all
     return configuration
 }
 

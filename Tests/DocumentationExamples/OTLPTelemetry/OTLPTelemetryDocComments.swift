@@ -20,7 +20,7 @@ func bootstrapBesideStandardOutput(telemetry: OTLPTelemetry) {
     LoggingSystem.bootstrap(
         { label, provider in
             MultiplexLogHandler([
-                telemetry.logHandler(label: label, metadataProvider: provider),
+                telemetry.logEmitter.logHandler(label: label, metadataProvider: provider),
                 StreamLogHandler.standardOutput(label: label, metadataProvider: provider),
             ])
         }, metadataProvider: .otlpTraceContext)

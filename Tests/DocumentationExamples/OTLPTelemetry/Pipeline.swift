@@ -36,7 +36,7 @@ struct PaymentDeclined: Error, CustomStringConvertible {
 }
 
 func logAFailure(telemetry: OTLPTelemetry) {
-    let logger = Logger(label: "payments") { label in telemetry.logHandler(label: label) }
+    let logger = Logger(label: "payments") { label in telemetry.logEmitter.logHandler(label: label) }
     logger.error("payment failed", error: PaymentDeclined())  // exception.type and exception.message attributes
 }
 

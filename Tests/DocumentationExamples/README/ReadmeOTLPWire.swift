@@ -20,7 +20,7 @@ func writeAndReadTraces() throws -> Int {
     let reader = try OTLPRecordReader(path: "traces.u32be.bin")
     var spans = 0
     while let record = try reader.next() {
-        if case .traces(let data) = record.payload { spans += data.itemCount }
+        if record.payload.signal == .traces { spans += record.payload.itemCount }
     }
     return spans
 }

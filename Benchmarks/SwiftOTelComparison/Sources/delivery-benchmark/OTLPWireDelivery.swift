@@ -40,7 +40,9 @@ struct OTLPWireDelivery {
         let cost = ProcessCost.measureSync {
             switch signal {
             case .traces: workload.emitSpans(telemetry.tracer)
-            case .logs: workload.emitLogRecords(Logger(label: Workload.loggerLabel) { telemetry.logHandler(label: $0, logLevel: .trace) })
+            case .logs:
+                workload.emitLogRecords(
+                    Logger(label: Workload.loggerLabel) { telemetry.logEmitter.logHandler(label: $0, logLevel: .trace) })
             case .metrics: preconditionFailure("the SDK delivers spans and log records, not metrics")
             }
             telemetry.shutdown()

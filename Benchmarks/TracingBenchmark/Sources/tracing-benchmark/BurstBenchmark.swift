@@ -88,8 +88,8 @@ enum BurstBenchmark {
                 "| \(run) | \(dropped(snapshot.spansDropped)) | \(dropped(snapshot.logRecordsDropped)) | \(String(format: "%.3f", Double(burst - start) / 1e9)) | \(String(format: "%.3f", Double(end - burst) / 1e9)) |"
             )
             if snapshot.spansReceived != expectedSpans || snapshot.logRecordsReceived != expectedLogs
-                || snapshot.spansExported + snapshot.totalSpansDropped != expectedSpans
-                || snapshot.logRecordsExported + snapshot.totalLogRecordsDropped != expectedLogs
+                || snapshot.spansExported + snapshot.spansDropped.values.reduce(0, +) != expectedSpans
+                || snapshot.logRecordsExported + snapshot.logRecordsDropped.values.reduce(0, +) != expectedLogs
             {
                 print("error: not every item is accounted for: \(snapshot)")
                 failed = true

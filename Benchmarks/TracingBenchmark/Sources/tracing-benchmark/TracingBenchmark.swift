@@ -154,7 +154,7 @@ struct TracingBenchmark {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         let snapshot = fileCounters.snapshot
-        guard snapshot.spansExported == spans, snapshot.totalSpansDropped == 0 else {
+        guard snapshot.spansExported == spans, snapshot.spansDropped.values.reduce(0, +) == 0 else {
             print("error: \(snapshot)")
             exit(1)
         }
