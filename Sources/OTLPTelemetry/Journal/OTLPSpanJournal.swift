@@ -13,11 +13,12 @@ import Darwin
 /// every span that was started and never exported (``open(directory:)``).
 ///
 /// - A write is one u32be-framed record (``OTLPSpanJournalRecord``) ending in its CRC-32 (a protobuf field
-///   readers skip: the file stays an ordinary u32be OTLP traces file), copied into a shared memory mapping of
+///   readers skip: the file stays an ordinary u32be OTLP traces file), written into a shared memory mapping of
 ///   the file, which is preallocated to ``Settings/maxFileBytes`` (zeros after the last record end it): no
-///   system call per span. A killed process loses nothing copied there (the kernel's page cache holds it),
+///   system call per span. A span's record is written there in place, field by field from the span (no copy
+///   in between). A killed process loses nothing written there (the kernel's page cache holds it),
 ///   so `none` and `flush` durability leave the rest to the kernel; `fsync` adds `msync`, so a record
-///   survives a power loss. The record's bytes are copied before its length, so a kill in between leaves the
+///   survives a power loss. The record's bytes are written before its length, so a kill in between leaves the
 ///   records' end where it was. Where the file cannot be preallocated (a full disk) or mapped, each record is
 ///   one `pwrite(2)` instead.
 /// - The heartbeat, the last moment the process was known alive, is the latest time any record holds; while
