@@ -493,7 +493,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     }
 
     /// Calls `body` with the file's records (its first ``fileBytes`` bytes): the mapping when it holds them,
-    /// else the file read. Under ``lock``.
+    /// else the file read (throws when it is shorter than its records). Under ``lock``.
     private func withRecords(_ body: (UnsafeRawBufferPointer) -> Void) throws(OTLPWriteError) {
         if let mapping, fileBytes <= mappedBytes {
             body(UnsafeRawBufferPointer(start: mapping, count: fileBytes))
@@ -509,10 +509,13 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                     }
                 }
             }.get()
-            guard count > 0 else { break }
+            guard count > 0 else {
+                // Shorter than its records (cut by something else): the records held are not all there.
+                throw .system("the span journal \(path ?? "") ends at byte \(done), before its records' end (\(fileBytes))", errno: EIO)
+            }
             done += count
         }
-        bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<done])) }
+        bytes.withUnsafeBytes { body($0) }
     }
 
     private func scheduleHeartbeat() {
