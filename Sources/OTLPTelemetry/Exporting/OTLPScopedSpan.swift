@@ -46,6 +46,14 @@ public struct OTLPScopedSpan: Sendable {
     /// a recovered span's own resource. `nil` for every other span.
     package var journalTag: OTLPSpanJournalTag?
 
+    /// The span as stored (its attributes empty while ``pendingSpanAttributes`` holds them), read without
+    /// converting them.
+    var storedSpanForJournal: OTLPSpan {
+        _read { yield storedSpan }
+    }
+    /// The attributes still to be converted, if any.
+    var pendingSpanAttributes: OTLPPendingSpanAttributes? { pendingAttributes }
+
     /// The span's IDs, read without converting pending attributes.
     var storedSpanIDs: (traceID: OTLPTraceID?, spanID: OTLPSpanID?) { (storedSpan.traceID, storedSpan.spanID) }
 

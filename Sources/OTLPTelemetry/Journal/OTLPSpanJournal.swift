@@ -13,11 +13,12 @@ import Darwin
 /// every span that was started and never exported (``open(directory:)``).
 ///
 /// - A write is one u32be-framed record (``OTLPSpanJournalRecord``) ending in its CRC-32 (a protobuf field
-///   readers skip: the file stays an ordinary u32be OTLP traces file), copied into a shared memory mapping of
+///   readers skip: the file stays an ordinary u32be OTLP traces file), written into a shared memory mapping of
 ///   the file, which is preallocated to ``Settings/maxFileBytes`` (zeros after the last record end it): no
-///   system call per span. A killed process loses nothing copied there (the kernel's page cache holds it),
+///   system call per span. A span's record is written there in place, field by field from the span (no copy
+///   in between). A killed process loses nothing written there (the kernel's page cache holds it),
 ///   so `none` and `flush` durability leave the rest to the kernel; `fsync` adds `msync`, so a record
-///   survives a power loss. The record's bytes are copied before its length, so a kill in between leaves the
+///   survives a power loss. The record's bytes are written before its length, so a kill in between leaves the
 ///   records' end where it was. Where the file cannot be preallocated (a full disk) or mapped, each record is
 ///   one `pwrite(2)` instead.
 /// - The heartbeat, the last moment the process was known alive, is the latest time any record holds; while
@@ -52,9 +53,10 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         var spanID: OTLPSpanID
     }
 
-    /// A span held until it is exported: its latest record, framed, as written.
+    /// A span held until it is exported: where its latest record is in the file (framed, as written).
     struct Entry {
-        var framed: [UInt8]
+        var offset: Int
+        var length: Int
         var isOpen: Bool
     }
 
@@ -124,19 +126,22 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     // MARK: - Writing
 
     /// Journals `span` as it started (its end time 0). Returns whether it is journaled: `false` when the
-    /// journal is closed or full.
-    package func started(_ span: OTLPScopedSpan, interruptedAttribute: String?) -> Bool {
-        write(span, kind: .started, interruptedAttribute: interruptedAttribute, isNew: true)
+    /// journal is closed or full. The span is taken, not copied.
+    package func started(_ span: consuming OTLPScopedSpan, interruptedAttribute: String?) -> Bool {
+        write(&span, kind: .started, interruptedAttribute: interruptedAttribute, isNew: true)
     }
 
     /// Journals `span` again, as it started, with what it holds now (its attributes set after it started).
-    package func checkpoint(_ span: OTLPScopedSpan, interruptedAttribute: String?) {
-        _ = write(span, kind: .started, interruptedAttribute: interruptedAttribute, isNew: false)
+    package func checkpoint(_ span: consuming OTLPScopedSpan, interruptedAttribute: String?) {
+        _ = write(&span, kind: .started, interruptedAttribute: interruptedAttribute, isNew: false)
     }
 
-    /// Journals `span` as it ended.
-    package func ended(_ span: OTLPScopedSpan, interruptedAttribute: String?) {
-        _ = write(span, kind: .ended, interruptedAttribute: interruptedAttribute, isNew: false)
+    /// Journals `span` as it ended. Its attributes are written as they are converted for export, without
+    /// converting them on the caller's thread; only when the conversion would change them (a value to cut or
+    /// to describe, an array, events or links whose limits apply) is `span` converted here
+    /// (``OTLPScopedSpan/prepareForExport()``), once, for the journal and the pipeline: both get the same values.
+    package func ended(_ span: inout OTLPScopedSpan, interruptedAttribute: String?) {
+        _ = write(&span, kind: .ended, interruptedAttribute: interruptedAttribute, isNew: false)
     }
 
     /// The exporter took these spans: they are forgotten, with one `exported` record for the whole batch,
@@ -198,15 +203,9 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         wroteSinceHeartbeat = false
     }
 
-    private func write(_ item: OTLPScopedSpan, kind: OTLPSpanJournalRecord.Kind, interruptedAttribute: String?, isNew: Bool) -> Bool {
+    private func write(_ item: inout OTLPScopedSpan, kind: OTLPSpanJournalRecord.Kind, interruptedAttribute: String?, isNew: Bool) -> Bool {
         guard let key = item.journalKey else { return false }
-        var item = item
-        item.prepareForExport()
-        // Written field by field, outside the lock (no shared encoder, no model of the request).
-        let encoded = OTLPSpanJournalRecord.framed(
-            kind: kind, writtenUnixNano: clock.nowUnixNano(), scope: item.scope, span: item.span,
-            interruptedAttribute: interruptedAttribute,
-            maxRecordBytes: settings.maxRecordBytes, sealed: true)
+        let writtenUnixNano = clock.nowUnixNano()
         lock.lock()
         defer { lock.unlock() }
         guard descriptor >= 0 else { return false }
@@ -218,15 +217,11 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         } else if live[key] == nil {
             return false  // not journaled (refused at start), or already exported
         }
-        guard let bytes = encoded else {
-            if isNew { _refusedSpans += 1 }
-            return false
-        }
-        if fileBytes + bytes.count > settings.maxFileBytes { compact() }
-        guard append(bytes) else {
+        let written = appendRecord(of: &item, kind: kind, writtenUnixNano: writtenUnixNano, interruptedAttribute: interruptedAttribute)
+        guard case .appended(let offset, let length) = written else {
             if isNew {
-                _unwrittenSpans += 1
-            } else if kind != .started, var entry = live[key], entry.isOpen {
+                if case .tooLarge = written { _refusedSpans += 1 } else { _unwrittenSpans += 1 }
+            } else if case .failed = written, kind != .started, var entry = live[key], entry.isOpen {
                 // The span ended; only its record could not be written: it is not "open at shutdown".
                 entry.isOpen = false
                 _ = setLive(key, entry)
@@ -235,10 +230,71 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             return false
         }
         let isOpen = kind == .started
-        let wasOpen = setLive(key, Entry(framed: bytes, isOpen: isOpen))?.isOpen ?? false
+        let wasOpen = setLive(key, Entry(offset: offset, length: length, isOpen: isOpen))?.isOpen ?? false
         openCount += (isOpen ? 1 : 0) - (wasOpen ? 1 : 0)
         if openCount > 0 && !heartbeatScheduled { scheduleHeartbeat() }
         return true
+    }
+
+    /// What ``appendRecord(of:kind:writtenUnixNano:interruptedAttribute:)`` did.
+    private enum Appended {
+        case appended(offset: Int, length: Int)
+        /// The record is larger than ``Settings/maxRecordBytes``.
+        case tooLarge
+        /// Writing failed (reported).
+        case failed
+    }
+
+    /// Appends the record of `item`: written in place, field by field straight from the span, into the mapped
+    /// file past the last record (its length prefix last, as ``append(_:)`` copies), with the file compacted
+    /// first when the record would pass ``Settings/maxFileBytes``; where it cannot be (no mapping, or no room
+    /// after the compaction) encoded into an array and appended. `item` is converted
+    /// (``OTLPScopedSpan/prepareForExport()``) when its pending attributes cannot be written as they are.
+    /// Under ``lock``.
+    private func appendRecord(
+        of item: inout OTLPScopedSpan, kind: OTLPSpanJournalRecord.Kind, writtenUnixNano: UInt64, interruptedAttribute: String?
+    ) -> Appended {
+        let trailer = Self.checksumTrailerBytes
+        let bound = OTLPLengthPrefix.u32Bytes + settings.maxRecordBytes + trailer + OTLPSpanJournalRecord.transientBytes
+        var compacted = false
+        while let mapping, fileBytes < mappedBytes {
+            let room = min(mappedBytes, settings.maxFileBytes) - fileBytes
+            let capacity = min(room, bound)
+            var writer = OTLPProtobufWriter(base: (mapping + fileBytes).assumingMemoryBound(to: UInt8.self), capacity: capacity)
+            let outcome = OTLPSpanJournalRecord.write(
+                kind: kind, writtenUnixNano: writtenUnixNano, resource: OTLPResource(), scope: item.scope,
+                span: item.storedSpanForJournal, pending: item.pendingSpanAttributes, interruptedAttribute: interruptedAttribute,
+                exportedSpans: [], maxRecordBytes: settings.maxRecordBytes, sealed: true, into: &writer)
+            if outcome == .written {
+                let length = writer.count
+                sync(from: fileBytes, length: length)
+                defer { fileBytes += length }
+                wroteSinceHeartbeat = true
+                return .appended(offset: fileBytes, length: length)
+            }
+            // Nothing of it stays: the bytes after the last record are zeros again.
+            (mapping + fileBytes).initializeMemory(as: UInt8.self, repeating: 0, count: writer.furthest)
+            if outcome == .tooLarge { return .tooLarge }
+            if outcome == .needsConversion {
+                item.prepareForExport()
+                continue
+            }
+            // No room left before the bound of the file.
+            if capacity >= bound { return .tooLarge }
+            if compacted { break }
+            compact()
+            compacted = true
+        }
+        // Without a mapping, or past it: the record encoded into an array, then written.
+        item.prepareForExport()
+        guard
+            let bytes = OTLPSpanJournalRecord.framed(
+                kind: kind, writtenUnixNano: writtenUnixNano, scope: item.scope, span: item.storedSpanForJournal,
+                interruptedAttribute: interruptedAttribute, maxRecordBytes: settings.maxRecordBytes, sealed: true)
+        else { return .tooLarge }
+        if !compacted, fileBytes + bytes.count > settings.maxFileBytes { compact() }
+        let offset = fileBytes
+        return append(bytes) ? .appended(offset: offset, length: bytes.count) : .failed
     }
 
     /// The `alive` record that opens every journal file: it carries this process's resource, which the records
@@ -251,14 +307,14 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     @discardableResult
     private func setLive(_ key: Key, _ entry: Entry) -> Entry? {
         let old = live.updateValue(entry, forKey: key)
-        liveBytes += entry.framed.count - (old?.framed.count ?? 0)
+        liveBytes += entry.length - (old?.length ?? 0)
         return old
     }
 
     /// Forgets `key`'s entry (under ``lock``) and returns it.
     private func removeLive(_ key: Key) -> Entry? {
         let old = live.removeValue(forKey: key)
-        liveBytes -= old?.framed.count ?? 0
+        liveBytes -= old?.length ?? 0
         return old
     }
 
@@ -309,18 +365,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                 (mapping + fileBytes + prefix).copyMemory(from: raw.baseAddress! + prefix, byteCount: raw.count - prefix)
                 (mapping + fileBytes).copyMemory(from: raw.baseAddress!, byteCount: prefix)
             }
-            if durability == .fsync {
-                let page = Self.pageBytes
-                let start = fileBytes / page * page
-                do throws(OTLPWriteError) {
-                    try OTLPSystemCall.check("cannot msync the span journal \(path ?? "")") {
-                        msync(mapping + start, fileBytes + bytes.count - start, MS_SYNC)
-                    }
-                } catch {
-                    report(error, "spans are journaled only when a write succeeds (counted)")
-                    // The record is in the file (the page cache), only not known to be on the disk.
-                }
-            }
+            sync(from: fileBytes, length: bytes.count)
             fileBytes += bytes.count
             wroteSinceHeartbeat = true
             return true
@@ -347,6 +392,21 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             if mapping == nil { _ = ftruncate(descriptor, off_t(fileBytes)) }
             report(error, "spans are journaled only when a write succeeds (counted)")
             return false
+        }
+    }
+
+    /// Under `fsync` durability, `msync`s the mapped pages holding `length` bytes from `offset` (a failure is
+    /// reported: the record is in the file, only not known to be on the disk). Under ``lock``.
+    private func sync(from offset: Int, length: Int) {
+        guard durability == .fsync, let mapping else { return }
+        let page = Self.pageBytes
+        let start = offset / page * page
+        do throws(OTLPWriteError) {
+            try OTLPSystemCall.check("cannot msync the span journal \(path ?? "")") {
+                msync(mapping + start, offset + length - start, MS_SYNC)
+            }
+        } catch {
+            report(error, "spans are journaled only when a write succeeds (counted)")
         }
     }
 
@@ -411,17 +471,51 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     private func compact() {
         guard let path else { return }
         var content = resourceRecord()
-        for entry in live.values { content += entry.framed }
+        var moved: [(key: Key, entry: Entry)] = []
+        moved.reserveCapacity(live.count)
         do throws(OTLPWriteError) {
+            try withRecords { records in
+                for (key, entry) in live {
+                    moved.append((key, Entry(offset: content.count, length: entry.length, isOpen: entry.isOpen)))
+                    content.append(contentsOf: UnsafeRawBufferPointer(rebasing: records[entry.offset..<entry.offset + entry.length]))
+                }
+            }
             // Atomic always (a kill leaves the old file or the new one); synced to the disk only under `fsync`
             // durability, as the records appended are: the two `fsync`s took milliseconds, every megabyte,
             // with the journal's lock held.
             try OTLPAtomicFile.replace(path, with: content, syncing: durability == .fsync)
             try openForWriting(path, contentBytes: content.count)
+            for (key, entry) in moved { live[key] = entry }
         } catch {
             _writeErrors += 1
             report(error, "the span journal keeps growing")
         }
+    }
+
+    /// Calls `body` with the file's records (its first ``fileBytes`` bytes): the mapping when it holds them,
+    /// else the file read (throws when it is shorter than its records). Under ``lock``.
+    private func withRecords(_ body: (UnsafeRawBufferPointer) -> Void) throws(OTLPWriteError) {
+        if let mapping, fileBytes <= mappedBytes {
+            body(UnsafeRawBufferPointer(start: mapping, count: fileBytes))
+            return
+        }
+        var bytes = [UInt8](repeating: 0, count: fileBytes)
+        var done = 0
+        while done < bytes.count {
+            let count = try bytes.withUnsafeMutableBytes { raw in
+                Result { () throws(OTLPWriteError) in
+                    try OTLPSystemCall.check("cannot read the span journal \(path ?? "")") {
+                        pread(descriptor, raw.baseAddress! + done, raw.count - done, off_t(done))
+                    }
+                }
+            }.get()
+            guard count > 0 else {
+                // Shorter than its records (cut by something else): the records held are not all there.
+                throw .system("the span journal \(path ?? "") ends at byte \(done), before its records' end (\(fileBytes))", errno: EIO)
+            }
+            done += count
+        }
+        bytes.withUnsafeBytes { body($0) }
     }
 
     private func scheduleHeartbeat() {
@@ -463,7 +557,8 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         let outputLock = try OTLPOutputLock(outputPath: path)
         var recovery = OTLPSpanJournalRecovery.empty
         var recovered: [OTLPScopedSpan] = []
-        var content: [UInt8] = []
+        // The file starts with this process's resource, which its records of spans leave out.
+        var content = resourceRecord()
         live = [:]
         liveBytes = 0
         openCount = 0
@@ -516,6 +611,10 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             }
             for held in found.held {
                 var span = held.span
+                // Attributes are journaled in the order the span stored them (not converted on the caller's
+                // thread): sorted by key here, as the pipeline exports a span's attributes, the interrupted
+                // attribute last (where an earlier recovery put it).
+                span.attributes.sortByKey(last: held.record.interruptedAttribute)
                 if held.record.kind == .started {
                     span.endTimeUnixNano = max(span.startTimeUnixNano, found.heartbeatUnixNano)
                     span.status = OTLPSpanStatus(code: .error, message: Self.interruptedMessage)
@@ -528,16 +627,14 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                     kind: .ended, writtenUnixNano: now, resource: held.record.resource, scopedSpan: (held.scope, span),
                     interruptedAttribute: held.record.interruptedAttribute)
                 guard let bytes = framed(record), let traceID = span.traceID, let spanID = span.spanID else { continue }
+                setLive(Key(traceID: traceID, spanID: spanID), Entry(offset: content.count, length: bytes.count, isOpen: false))
                 content += bytes
-                setLive(Key(traceID: traceID, spanID: spanID), Entry(framed: bytes, isOpen: false))
                 var item = OTLPScopedSpan(scope: held.scope, span: span)
                 item.journalTag = OTLPSpanJournalTag(journal: self, resource: held.record.resource)
                 recovered.append(item)
                 recovery.spans.append(span)
             }
         }
-        // The file starts with this process's resource, which its records of spans leave out.
-        content = resourceRecord() + content
         try OTLPAtomicFile.replace(path, with: content)
         try openForWriting(path, contentBytes: content.count)
         self.path = path
@@ -629,6 +726,18 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         closeDescriptor(descriptor)
         descriptor = -1
         outputLock = nil
+    }
+}
+
+extension Array where Element == OTLPAttribute {
+    /// Sorts the attributes by key, with `last`'s after the others (when not in that order already).
+    fileprivate mutating func sortByKey(last: String?) {
+        func precedes(_ first: OTLPAttribute, _ second: OTLPAttribute) -> Bool {
+            let firstIsLast = first.key == last
+            return firstIsLast != (second.key == last) ? !firstIsLast : first.key < second.key
+        }
+        guard zip(self, dropFirst()).contains(where: { precedes($1, $0) }) else { return }
+        sort(by: precedes)
     }
 }
 

@@ -21,33 +21,72 @@ extension OTLPSpanJournalRecord {
         kind: Kind, writtenUnixNano: UInt64, resource: OTLPResource = OTLPResource(), scope: OTLPInstrumentationScope?,
         span: OTLPSpan?, interruptedAttribute: String?, exportedSpans: [OTLPSpan] = [], maxRecordBytes: Int, sealed: Bool = false
     ) -> [UInt8]? {
+        let trailer = sealed ? OTLPSpanJournal.checksumTrailerBytes : 0
+        let limit = OTLPLengthPrefix.u32Bytes + min(max(0, maxRecordBytes), Int(UInt32.max) - trailer) + trailer + transientBytes
+        var capacity = min(512, limit)
+        while true {
+            var outcome = WriteOutcome.overflowed
+            let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                var writer = OTLPProtobufWriter(base: buffer.baseAddress!, capacity: capacity)
+                outcome = write(
+                    kind: kind, writtenUnixNano: writtenUnixNano, resource: resource, scope: scope, span: span, pending: nil,
+                    interruptedAttribute: interruptedAttribute, exportedSpans: exportedSpans, maxRecordBytes: maxRecordBytes,
+                    sealed: sealed, into: &writer)
+                initialized = outcome == .written ? writer.count : 0
+            }
+            switch outcome {
+            case .written: return bytes
+            case .tooLarge, .needsConversion: return nil
+            case .overflowed:
+                guard capacity < limit else { return nil }
+                capacity = min(limit, capacity * 4)
+            }
+        }
+    }
+
+    /// The bytes a record may take, while it is written, more than it ends up with: each of its three long
+    /// messages (``OTLPProtobufWriter/beginLong(_:)``) may hold one byte it gives back.
+    static let transientBytes = 3
+
+    /// What ``write(kind:writtenUnixNano:resource:scope:span:pending:interruptedAttribute:exportedSpans:maxRecordBytes:sealed:into:)`` did.
+    enum WriteOutcome: Equatable {
+        /// The record is written, framed (and sealed): the writer's ``OTLPProtobufWriter/count`` bytes.
+        case written
+        /// The record did not fit the writer's room (the bytes written are to be cleared).
+        case overflowed
+        /// The record's request is larger than `maxRecordBytes`.
+        case tooLarge
+        /// One of the span's pending attributes needs converting (or the limits would change it): the span is to
+        /// be prepared (``OTLPScopedSpan/prepareForExport()``) and written again.
+        case needsConversion
+    }
+
+    /// Writes the record these parts make, u32be-framed, at the start of `writer` (in place: the journal's
+    /// mapped file), its length prefix last; with `sealed`, ending in its checksum field. `pending`: the span's
+    /// attributes not yet converted (written as the conversion would make them, in their stored order, when
+    /// it would keep them as they are).
+    static func write(
+        kind: Kind, writtenUnixNano: UInt64, resource: OTLPResource, scope: OTLPInstrumentationScope?, span: OTLPSpan?,
+        pending: OTLPPendingSpanAttributes?, interruptedAttribute: String?, exportedSpans: [OTLPSpan], maxRecordBytes: Int,
+        sealed: Bool, into writer: inout OTLPProtobufWriter
+    ) -> WriteOutcome {
         precondition(resource.entityRefs.isEmpty, "a journal record's resource has no entity references")
-        var writer = OTLPProtobufWriter(capacity: 512)
-        writer.bytes.append(contentsOf: [0, 0, 0, 0])  // the u32be length, set below
+        if pending != nil, let span, !span.events.isEmpty || !span.links.isEmpty { return .needsConversion }
+        for _ in 0..<OTLPLengthPrefix.u32Bytes { writer.byte(0) }  // the u32be length, set below
         let resourceSpans = writer.beginLong(1)
         let resourceFields = writer.begin(1)
         writer.attributes(1, resource.attributes)
-        let version = writer.begin(1)
-        writer.string(1, versionKey)
-        let versionValue = writer.begin(2)
-        writer.varint(3, UInt64(bitPattern: currentVersion), always: true)
-        writer.end(versionValue)
-        writer.end(version)
-        let kindAttribute = writer.begin(1)
-        writer.string(1, kindKey)
-        let kindValue = writer.begin(2)
-        writer.string(1, kind.rawValue, always: true)
-        writer.end(kindValue)
-        writer.end(kindAttribute)
+        writer.raw(versionAttribute)
+        writer.raw(kindAttribute(kind))
         let written = writer.begin(1)
-        writer.string(1, writtenKey)
+        writer.raw(writtenKeyField)
         let writtenValue = writer.begin(2)
         writer.varint(3, UInt64(bitPattern: Int64(clamping: writtenUnixNano)), always: true)
         writer.end(writtenValue)
         writer.end(written)
         if let interruptedAttribute {
             let interrupted = writer.begin(1)
-            writer.string(1, interruptedKey)
+            writer.raw(interruptedKeyField)
             let interruptedValue = writer.begin(2)
             writer.string(1, interruptedAttribute, always: true)
             writer.end(interruptedValue)
@@ -63,7 +102,7 @@ extension OTLPSpanJournalRecord {
                 writer.end(scopeFields)
             }
             let spanFields = writer.beginLong(2)
-            writer.span(span)
+            guard writer.span(span, pending: pending) else { return .needsConversion }
             writer.endLong(spanFields)
             writer.endLong(scopeSpans)
         }
@@ -72,251 +111,77 @@ extension OTLPSpanJournalRecord {
             writer.end(writer.begin(1))  // an empty scope
             for exported in exportedSpans {
                 let spanFields = writer.begin(2)
-                writer.span(exported)
+                _ = writer.span(exported)
                 writer.end(spanFields)
             }
             writer.end(scopeSpans)
         }
         writer.endLong(resourceSpans)
-        guard writer.bytes.count - 4 <= maxRecordBytes else { return nil }
+        guard !writer.overflowed else { return writer.count - 4 > maxRecordBytes ? .tooLarge : .overflowed }
+        let count = writer.count - OTLPLengthPrefix.u32Bytes
+        guard count <= maxRecordBytes else { return .tooLarge }
         if sealed {
-            let crc = writer.bytes.withUnsafeBytes { OTLPCRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[4...])) }
-            writer.bytes += OTLPSpanJournal.checksumTag
-            withUnsafeBytes(of: crc.littleEndian) { writer.bytes.append(contentsOf: $0) }
+            let crc = OTLPCRC32.checksum(UnsafeRawBufferPointer(start: writer.base + OTLPLengthPrefix.u32Bytes, count: count))
+            writer.byte(OTLPSpanJournal.checksumTag[0])
+            writer.byte(OTLPSpanJournal.checksumTag[1])
+            withUnsafeBytes(of: crc.littleEndian) { writer.raw($0) }
+            guard !writer.overflowed else { return .overflowed }
         }
-        let count = writer.bytes.count - 4
-        guard count <= Int(UInt32.max) else { return nil }
-        writer.bytes[0] = UInt8(truncatingIfNeeded: count >> 24)
-        writer.bytes[1] = UInt8(truncatingIfNeeded: count >> 16)
-        writer.bytes[2] = UInt8(truncatingIfNeeded: count >> 8)
-        writer.bytes[3] = UInt8(truncatingIfNeeded: count)
-        return writer.bytes
-    }
-}
-
-/// Protobuf fields written into a growing array. A nested message is opened with ``begin(_:)``, which leaves
-/// one byte for its length, and closed with ``end(_:)``, which writes the length there (moving the message
-/// along when its length takes more than one byte, from 128 bytes on).
-struct OTLPProtobufWriter {
-    var bytes: [UInt8]
-
-    init(capacity: Int) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        let length = writer.count - OTLPLengthPrefix.u32Bytes
+        guard length <= Int(UInt32.max) else { return .tooLarge }
+        writer.base[0] = UInt8(truncatingIfNeeded: length >> 24)
+        writer.base[1] = UInt8(truncatingIfNeeded: length >> 16)
+        writer.base[2] = UInt8(truncatingIfNeeded: length >> 8)
+        writer.base[3] = UInt8(truncatingIfNeeded: length)
+        return .written
     }
 
-    mutating func rawVarint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
+    /// The constant parts of every record, encoded once: the version attribute (a whole `KeyValue` field of the
+    /// resource), the kind attribute of each kind, and the written-time and interrupted attributes' key fields.
+    private nonisolated(unsafe) static let versionAttribute = encodedOnce { writer in
+        let version = writer.begin(1)
+        writer.string(1, versionKey)
+        let versionValue = writer.begin(2)
+        writer.varint(3, UInt64(bitPattern: currentVersion), always: true)
+        writer.end(versionValue)
+        writer.end(version)
     }
+    private nonisolated(unsafe) static let startedAttribute = kindAttributeEncoded(.started)
+    private nonisolated(unsafe) static let endedAttribute = kindAttributeEncoded(.ended)
+    private nonisolated(unsafe) static let exportingAttribute = kindAttributeEncoded(.exporting)
+    private nonisolated(unsafe) static let exportedAttribute = kindAttributeEncoded(.exported)
+    private nonisolated(unsafe) static let aliveAttribute = kindAttributeEncoded(.alive)
 
-    mutating func tag(_ field: UInt32, _ wireType: UInt8) {
-        rawVarint(UInt64(field) << 3 | UInt64(wireType))
-    }
-
-    /// Opens the nested message `field` (written even when empty); returns where its length goes.
-    mutating func begin(_ field: UInt32) -> Int {
-        tag(field, 2)
-        bytes.append(0)
-        return bytes.count - 1
-    }
-
-    /// Opens the nested message `field`, likely 128 bytes or longer: two bytes are left for its length, so that
-    /// ``endLong(_:)`` seldom moves the message (moving it cost most of a record's encoding). Returns where its
-    /// length goes.
-    mutating func beginLong(_ field: UInt32) -> Int {
-        tag(field, 2)
-        bytes.append(0)
-        bytes.append(0)
-        return bytes.count - 2
-    }
-
-    /// Closes the nested message opened with ``beginLong(_:)`` at `lengthIndex`: its length as the shortest
-    /// varint, as ``end(_:)`` writes it (the message moves back one byte when shorter than 128 bytes, on when
-    /// 16 KiB or longer).
-    mutating func endLong(_ lengthIndex: Int) {
-        let length = bytes.count - lengthIndex - 2
-        if length < 0x80 {
-            bytes.remove(at: lengthIndex + 1)
-            bytes[lengthIndex] = UInt8(length)
-        } else if length < 0x4000 {
-            bytes[lengthIndex] = UInt8(truncatingIfNeeded: length) | 0x80
-            bytes[lengthIndex + 1] = UInt8(truncatingIfNeeded: length >> 7)
-        } else {
-            bytes.remove(at: lengthIndex + 1)
-            end(lengthIndex)
+    private static func kindAttribute(_ kind: Kind) -> UnsafeRawBufferPointer {
+        switch kind {
+        case .started: startedAttribute
+        case .ended: endedAttribute
+        case .exporting: exportingAttribute
+        case .exported: exportedAttribute
+        case .alive: aliveAttribute
         }
     }
 
-    /// Closes the nested message whose length goes at `lengthIndex`.
-    mutating func end(_ lengthIndex: Int) {
-        var length = bytes.count - lengthIndex - 1
-        guard length >= 0x80 else {
-            bytes[lengthIndex] = UInt8(length)
-            return
-        }
-        var extra = 0  // the length's bytes after the first
-        var rest = length >> 7
-        while rest > 0 {
-            extra += 1
-            rest >>= 7
-        }
-        bytes.insert(contentsOf: repeatElement(0, count: extra), at: lengthIndex + 1)
-        for index in lengthIndex...(lengthIndex + extra) {
-            bytes[index] = UInt8(truncatingIfNeeded: length) | (index < lengthIndex + extra ? 0x80 : 0)
-            length >>= 7
+    private static func kindAttributeEncoded(_ kind: Kind) -> UnsafeRawBufferPointer {
+        encodedOnce { writer in
+            let kindAttribute = writer.begin(1)
+            writer.string(1, kindKey)
+            let kindValue = writer.begin(2)
+            writer.string(1, kind.rawValue, always: true)
+            writer.end(kindValue)
+            writer.end(kindAttribute)
         }
     }
 
-    /// A varint field; left out when 0 unless `always` (a `oneof` member).
-    mutating func varint(_ field: UInt32, _ value: UInt64, always: Bool = false) {
-        guard value != 0 || always else { return }
-        tag(field, 0)
-        rawVarint(value)
-    }
+    private nonisolated(unsafe) static let writtenKeyField = encodedOnce { $0.string(1, writtenKey) }
+    private nonisolated(unsafe) static let interruptedKeyField = encodedOnce { $0.string(1, interruptedKey) }
 
-    /// An enum field (negative values as 10-byte varints); left out when 0.
-    mutating func enumeration(_ field: UInt32, _ value: Int32) {
-        varint(field, UInt64(bitPattern: Int64(value)))
-    }
-
-    /// A fixed64 field; left out when 0 unless `always`.
-    mutating func fixed64(_ field: UInt32, _ value: UInt64, always: Bool = false) {
-        guard value != 0 || always else { return }
-        tag(field, 1)
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    /// A fixed32 field; left out when 0.
-    mutating func fixed32(_ field: UInt32, _ value: UInt32) {
-        guard value != 0 else { return }
-        tag(field, 5)
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    /// A string field (UTF-8); left out when empty unless `always`.
-    mutating func string(_ field: UInt32, _ value: String, always: Bool = false) {
-        let count = value.utf8.count
-        guard count > 0 || always else { return }
-        tag(field, 2)
-        rawVarint(UInt64(count))
-        let copied: Void? = value.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
-        if copied == nil { bytes.append(contentsOf: value.utf8) }
-    }
-
-    /// A bytes field; left out when empty unless `always`.
-    mutating func data(_ field: UInt32, _ value: [UInt8], always: Bool = false) {
-        guard !value.isEmpty || always else { return }
-        tag(field, 2)
-        rawVarint(UInt64(value.count))
-        bytes.append(contentsOf: value)
-    }
-
-    /// A trace ID's 16 bytes (big-endian halves); left out without one.
-    mutating func traceID(_ field: UInt32, _ id: OTLPTraceID?) {
-        guard let id else { return }
-        tag(field, 2)
-        bytes.append(16)
-        withUnsafeBytes(of: id.high.bigEndian) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: id.low.bigEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    /// A span ID's 8 bytes (big-endian); left out without one.
-    mutating func spanID(_ field: UInt32, _ id: OTLPSpanID?) {
-        guard let id else { return }
-        tag(field, 2)
-        bytes.append(8)
-        withUnsafeBytes(of: id.value.bigEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    /// `attributes` as repeated `KeyValue` messages of `field`.
-    mutating func attributes(_ field: UInt32, _ attributes: [OTLPAttribute]) {
-        for attribute in attributes {
-            let keyValue = begin(field)
-            string(1, attribute.key)
-            if let value = attribute.value {
-                let anyValue = begin(2)
-                self.anyValue(value)
-                end(anyValue)
-            }
-            end(keyValue)
-        }
-    }
-
-    /// An `AnyValue`'s member (a `oneof`: written even when empty; none for ``OTLPAttributeValue/empty``).
-    mutating func anyValue(_ value: OTLPAttributeValue) {
-        switch value {
-        case .string(let string): self.string(1, string, always: true)
-        case .bool(let bool): varint(2, bool ? 1 : 0, always: true)
-        case .int(let int): varint(3, UInt64(bitPattern: int), always: true)
-        case .double(let double): fixed64(4, double.bitPattern, always: true)
-        case .array(let values):
-            let array = begin(5)
-            for value in values {
-                let member = begin(1)
-                anyValue(value)
-                end(member)
-            }
-            end(array)
-        case .keyValueList(let attributes):
-            let list = begin(6)
-            self.attributes(1, attributes)
-            end(list)
-        case .bytes(let value): data(7, value, always: true)
-        case .empty: break
-        }
-    }
-
-    /// An `InstrumentationScope`'s fields.
-    mutating func scope(_ scope: OTLPInstrumentationScope) {
-        string(1, scope.name)
-        string(2, scope.version)
-        attributes(3, scope.attributes)
-        varint(4, UInt64(scope.droppedAttributesCount))
-    }
-
-    /// A `Span`'s fields, in field-number order.
-    mutating func span(_ span: OTLPSpan) {
-        traceID(1, span.traceID)
-        spanID(2, span.spanID)
-        string(3, span.traceState)
-        spanID(4, span.parentSpanID)
-        string(5, span.name)
-        enumeration(6, span.kind.rawValue)
-        fixed64(7, span.startTimeUnixNano)
-        fixed64(8, span.endTimeUnixNano)
-        attributes(9, span.attributes)
-        varint(10, UInt64(span.droppedAttributesCount))
-        for event in span.events {
-            let message = begin(11)
-            fixed64(1, event.timeUnixNano)
-            string(2, event.name)
-            attributes(3, event.attributes)
-            varint(4, UInt64(event.droppedAttributesCount))
-            end(message)
-        }
-        varint(12, UInt64(span.droppedEventsCount))
-        for link in span.links {
-            let message = begin(13)
-            traceID(1, link.traceID)
-            spanID(2, link.spanID)
-            string(3, link.traceState)
-            attributes(4, link.attributes)
-            varint(5, UInt64(link.droppedAttributesCount))
-            fixed32(6, link.flags)
-            end(message)
-        }
-        varint(14, UInt64(span.droppedLinksCount))
-        if let status = span.status {
-            let message = begin(15)
-            string(2, status.message)
-            enumeration(3, status.code.rawValue)
-            end(message)
-        }
-        fixed32(16, span.flags)
+    /// Bytes `body` writes, kept for the process's lifetime.
+    private static func encodedOnce(_ body: (inout OTLPProtobufWriter) -> Void) -> UnsafeRawBufferPointer {
+        let base = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        var writer = OTLPProtobufWriter(base: base, capacity: 256)
+        body(&writer)
+        precondition(!writer.overflowed)
+        return UnsafeRawBufferPointer(start: base, count: writer.count)
     }
 }

@@ -135,10 +135,9 @@ public struct OTLPTracer: Tracer {
 
     /// This tracer, journaling its spans in the pipeline's open-span journal: a span is written there when it
     /// starts and when it ends, until the exporter has taken it, so that after a crash the next start of the
-    /// app exports it (see ``OTLPTelemetry/openSpanJournal(directory:)``). Costs two records per span (copied
-    /// into the journal's memory-mapped file, no system call), and their encoding, on the threads that start
-    /// and end it (the tracing benchmark measures it beside the
-    /// same spans unjournaled); the spans of tracers that do not journal cost nothing more. A tracer not
+    /// app exports it (see ``OTLPTelemetry/openSpanJournal(directory:)``). Costs two records per span (written
+    /// field by field into the journal's memory-mapped file, no system call), on the threads that start and
+    /// end it (the tracing benchmark measures it beside the same spans unjournaled); the spans of tracers that do not journal cost nothing more. A tracer not
     /// made by an ``OTLPTelemetry``, or one whose journal is not open, journals nothing.
     public func journaled() -> OTLPTracer {
         journaling(interruptedAttribute: nil)

@@ -179,11 +179,12 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
             stage.onEnd(item)
             return
         }
-        // A journaled span: converted once, here, for the journal and the pipeline.
+        // A journaled span: its attributes are journaled as they are converted for export, and converted on
+        // the pipeline's worker as any span's (the journal converts them here, for both, only when the
+        // conversion would change them).
         var journaled = item
-        journaled.prepareForExport()
         journaled.journalTag = journal.journal.tag
-        journal.journal.ended(journaled, interruptedAttribute: journal.interruptedAttribute)
+        journal.journal.ended(&journaled, interruptedAttribute: journal.interruptedAttribute)
         stage.onEnd(journaled)
     }
 

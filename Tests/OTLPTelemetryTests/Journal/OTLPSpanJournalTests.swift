@@ -355,6 +355,94 @@ struct OTLPSpanJournalTests {
         writer.journal.close()
     }
 
+    /// A span of `Self.scope` with `attributes` not yet converted (as `OTLPTracingSpan` hands it on).
+    static func pendingSpan(_ name: String, spanID: UInt64, end: UInt64, _ attributes: SpanAttributes, limits: OTLPLimits) -> OTLPScopedSpan
+    {
+        OTLPScopedSpan(
+            scope: scope,
+            span: OTLPSpan(
+                traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(spanID), name: name, startTimeUnixNano: 10, endTimeUnixNano: end),
+            pendingAttributes: OTLPPendingSpanAttributes(attributes: attributes, limits: limits.clamped))
+    }
+
+    @Test(
+        "attributes are journaled straight from the span, as the conversion makes them, without converting it; a value the conversion would change converts the span once, for the journal and the pipeline"
+    )
+    func attributesStraightFromTheSpan() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock()
+        var simple = SpanAttributes()
+        simple["http.request.method"] = "GET"
+        simple["http.response.status_code"] = 200
+        simple["int32"] = Int32(-7)
+        simple["app.ratio"] = 0.25
+        simple["app.cache.hit"] = true
+        simple["empty"] = ""
+        simple["exactly.16"] = String(repeating: "é", count: 8)
+        var long = simple
+        long["stack"] = String(repeating: "x", count: 40)
+        var array = simple
+        array["tags"] = ["a", "b"] as [String]
+        var many = simple
+        many["one.more"] = 1
+        many["one.too.many"] = 2
+        let limits = OTLPLimits(attributeCountLimit: 8, attributeValueLengthLimit: 16)
+        let cases = [("simple", simple), ("long", long), ("array", array), ("many", many)]
+        var expected: [String: OTLPSpan] = [:]
+        do {
+            let journal = OTLPSpanJournal(resource: Self.resource, durability: .flush, clock: clock)
+            _ = try journal.open(directory: directory.path)
+            for (index, (name, attributes)) in cases.enumerated() {
+                let spanID = UInt64(index + 1)
+                #expect(
+                    journal.started(Self.pendingSpan(name, spanID: spanID, end: 0, attributes, limits: limits), interruptedAttribute: nil))
+                var ended = Self.pendingSpan(name, spanID: spanID, end: 20, attributes, limits: limits)
+                journal.ended(&ended, interruptedAttribute: nil)
+                #expect(ended.hasPendingAttributes == (name == "simple"), "\(name): converted on the caller's thread only when needed")
+                ended.prepareForExport()
+                expected[name] = ended.span
+            }
+            #expect(journal.heldSpans == cases.count)
+            // The process dies.
+        }
+        #expect(expected["long"]?.attributes.first { $0.key == "stack" }?.value == .string(String(repeating: "x", count: 16)))
+        #expect(expected["many"]?.droppedAttributesCount == 1)
+        let (recovery, spans, journal) = try Self.recover(directory.path, clock: clock)
+        #expect(recovery.skippedRecords == 0)
+        #expect(spans.map(\.span.name) == cases.map(\.0))
+        for item in spans { #expect(item.span == expected[item.span.name], "\(item.span.name): as the pipeline exports it") }
+        journal.exported(spans)
+        journal.close()
+    }
+
+    @Test("a record that proves too large while written in place is refused, and leaves nothing behind: the journal reads clean")
+    func tooLargeInPlace() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock()
+        var settings = OTLPSpanJournal.Settings()
+        settings.maxRecordBytes = 400
+        var attributes = SpanAttributes()
+        attributes["small"] = "value"
+        var large = attributes
+        large["body"] = String(repeating: "y", count: 1000)
+        do {
+            let journal = OTLPSpanJournal(resource: Self.resource, durability: .flush, clock: clock, settings: settings)
+            _ = try journal.open(directory: directory.path)
+            #expect(journal.started(Self.pendingSpan("kept", spanID: 1, end: 0, attributes, limits: .default), interruptedAttribute: nil))
+            #expect(!journal.started(Self.pendingSpan("large", spanID: 2, end: 0, large, limits: .default), interruptedAttribute: nil))
+            #expect(journal.refusedSpans == 1 && journal.heldSpans == 1)
+            // The process dies.
+        }
+        let (recovery, spans, journal) = try Self.recover(directory.path, clock: clock, settings: settings)
+        #expect(recovery.skippedRecords == 0 && recovery.skippedBytes == 0 && recovery.setAsidePath == nil)
+        #expect(spans.map(\.span.name) == ["kept"])
+        #expect(spans.first?.span.attributes == [OTLPAttribute("small", "value")])
+        journal.exported(spans)
+        journal.close()
+    }
+
     @Test(
         "a journal on a full disk: the spans not journaled are said to be unwritten (not \"full\"), and spans that ended are not called open at shutdown"
     )

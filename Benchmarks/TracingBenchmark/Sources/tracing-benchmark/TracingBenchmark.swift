@@ -11,9 +11,10 @@ import Tracing
 /// measured in the same run; and the throughput of the whole path (tracer, batching, encoder,
 /// file) into a file.
 ///
-/// usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only | --noop-only]     (run through run.sh:
-/// allocation counts need LD_PRELOAD; `--hot-path-only` measures OTLPTracer's spans alone and `--noop-only`
-/// NoOpTracer's, for a profiler or callgrind); `--burst` runs ``BurstBenchmark`` instead, `--whole-process`
+/// usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only | --noop-only | --journal-only]     (run
+/// through run.sh: allocation counts need LD_PRELOAD; `--hot-path-only` measures OTLPTracer's spans alone,
+/// `--noop-only` NoOpTracer's and `--journal-only` the open-span journal's comparison, for a profiler or
+/// callgrind); `--burst` runs ``BurstBenchmark`` instead, `--whole-process`
 /// ``WholeProcessBenchmark``)
 @main
 struct TracingBenchmark {
@@ -65,11 +66,46 @@ struct TracingBenchmark {
         return (times.sorted()[times.count / 2], allocations.sorted()[allocations.count / 2], cpuTimes.sorted()[cpuTimes.count / 2])
     }
 
+    /// The open-span journal: the same spans through one pipeline, unjournaled and journaled (tracer.journaled(),
+    /// the way the launch and view instrumentations' spans go), durability flush, in this run.
+    static func measureJournal(
+        _ spans: Int, _ reps: Int, resource: OTLPResource, directory: URL
+    ) throws -> (
+        spans: Int, unjournaled: (nanos: Double, allocations: Double, cpuNanos: Double),
+        journaled: (nanos: Double, allocations: Double, cpuNanos: Double)
+    ) {
+        let journalSpans = max(spans / 20, 1)
+        let journalTelemetry = OTLPTelemetry(
+            configuration: .init(
+                traces: .init(path: directory.appendingPathComponent("journaled.u32be.bin").path),
+                batch: .init(maxQueueSize: journalSpans * 2)),
+            resource: resource, diagnostics: { print("journal benchmark: \($0)") })
+        try journalTelemetry.openSpanJournal(directory: directory.appendingPathComponent("state").path)
+        let unjournaledTracer = journalTelemetry.tracer(scope: OTLPInstrumentationScope(name: "bench", version: "1"))
+        let journaledTracer = unjournaledTracer.journaled()
+        let unjournaled = measure(
+            journalSpans, reps, { spanWith8Attributes(unjournaledTracer, $0) }, after: { unjournaledTracer.forceFlush() })
+        let journaled = measure(journalSpans, reps, { spanWith8Attributes(journaledTracer, $0) }, after: { journaledTracer.forceFlush() })
+        journalTelemetry.shutdown()
+        return (journalSpans, unjournaled, journaled)
+    }
+
+    /// The journal's comparison line.
+    static func journalLine(
+        _ unjournaled: (nanos: Double, allocations: Double, cpuNanos: Double),
+        _ journaled: (nanos: Double, allocations: Double, cpuNanos: Double)
+    ) -> String {
+        func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+        return
+            "a journaled span costs \(fixed((journaled.nanos - unjournaled.nanos) / 1e3, 1)) µs more in wall time and \(fixed((journaled.cpuNanos - unjournaled.cpuNanos) / 1e3, 1)) µs more of the caller's CPU time (\(fixed(unjournaled.cpuNanos / 1e3, 1)) → \(fixed(journaled.cpuNanos / 1e3, 1)) µs per span; CPU time leaves out other processes on a loaded machine)"
+    }
+
     static func main() throws {
         var spans = 200_000
         var reps = 5
         var hotPathOnly = false
         var noopOnly = false
+        var journalOnly = false
         var burst: BurstBenchmark.Options?
         var wholeProcess: WholeProcessBenchmark.Options?
         var wholeProcessChild: String?
@@ -80,6 +116,7 @@ struct TracingBenchmark {
             case "--reps": reps = Int(arguments.popFirst() ?? "") ?? reps
             case "--hot-path-only": hotPathOnly = true
             case "--noop-only": noopOnly = true
+            case "--journal-only": journalOnly = true
             case "--burst": burst = burst ?? BurstBenchmark.Options()
             case "--threads": burst = burst ?? BurstBenchmark.Options(); burst?.threads = Int(arguments.popFirst() ?? "") ?? 4
             case "--items": burst = burst ?? BurstBenchmark.Options(); burst?.items = Int(arguments.popFirst() ?? "") ?? 25_000
@@ -98,7 +135,7 @@ struct TracingBenchmark {
             case "--only": burst = burst ?? BurstBenchmark.Options(); burst?.only = arguments.popFirst()
             default:
                 print(
-                    "usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only | --noop-only]\n"
+                    "usage: tracing-benchmark [--spans N] [--reps R] [--hot-path-only | --noop-only | --journal-only]\n"
                         + "       tracing-benchmark --whole-process [--spans N] [--rounds R] [--gzip-levels 6,1]\n"
                         + "       tracing-benchmark --burst [--threads T] [--items N] [--runs R] [--when-full drop|wait] [--queue Q] [--only traces|logs]"
                 )
@@ -116,6 +153,15 @@ struct TracingBenchmark {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracing-benchmark-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+
+        if journalOnly {
+            let (journalSpans, unjournaled, journaled) = try measureJournal(spans, reps, resource: resource, directory: directory)
+            print(
+                "\(journalSpans) spans, median of \(reps): not journaled \(String(format: "%.1f", unjournaled.allocations)), journaled \(String(format: "%.1f", journaled.allocations)) allocations/span"
+            )
+            print(journalLine(unjournaled, journaled))
+            return
+        }
 
         // Baseline: the Tracing API's own no-op tracer, same calls.
         let noop = hotPathOnly ? (nanos: 1, allocations: 0, cpuNanos: 1) : measure(spans, reps) { spanWith8Attributes(NoOpTracer(), $0) }
@@ -184,21 +230,7 @@ struct TracingBenchmark {
         viewTracer.shutdown()
         if sink == 42 { print("") }  // keeps the body results alive
 
-        // The open-span journal: the same spans through one pipeline, unjournaled and journaled (tracer.journaled(),
-        // the way the launch and view instrumentations' spans go), durability flush, in this run.
-        let journalSpans = max(spans / 20, 1)
-        let journalTelemetry = OTLPTelemetry(
-            configuration: .init(
-                traces: .init(path: directory.appendingPathComponent("journaled.u32be.bin").path),
-                batch: .init(maxQueueSize: journalSpans * 2)),
-            resource: resource, diagnostics: { print("journal benchmark: \($0)") })
-        try journalTelemetry.openSpanJournal(directory: directory.appendingPathComponent("state").path)
-        let unjournaledTracer = journalTelemetry.tracer(scope: OTLPInstrumentationScope(name: "bench", version: "1"))
-        let journaledTracer = unjournaledTracer.journaled()
-        let unjournaled = measure(
-            journalSpans, reps, { spanWith8Attributes(unjournaledTracer, $0) }, after: { unjournaledTracer.forceFlush() })
-        let journaled = measure(journalSpans, reps, { spanWith8Attributes(journaledTracer, $0) }, after: { journaledTracer.forceFlush() })
-        journalTelemetry.shutdown()
+        let (journalSpans, unjournaled, journaled) = try measureJournal(spans, reps, resource: resource, directory: directory)
 
         func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
         print("| path (\(spans) spans, median of \(reps)) | ns/span | allocations/span | vs NoOpTracer |")
@@ -220,9 +252,7 @@ struct TracingBenchmark {
             "| the same, journaled (open-span journal, durability flush) | \(fixed(journaled.nanos, 0)) | \(fixed(journaled.allocations, 1)) | \(fixed(journaled.nanos / noop.nanos, 2)) |"
         )
         print("")
-        print(
-            "a journaled span costs \(fixed((journaled.nanos - unjournaled.nanos) / 1e3, 1)) µs more in wall time and \(fixed((journaled.cpuNanos - unjournaled.cpuNanos) / 1e3, 1)) µs more of the caller's CPU time (\(fixed(unjournaled.cpuNanos / 1e3, 1)) → \(fixed(journaled.cpuNanos / 1e3, 1)) µs per span; CPU time leaves out other processes on a loaded machine)"
-        )
+        print(journalLine(unjournaled, journaled))
         print(
             "whole path into a file: \(spans) spans in \(fixed(seconds, 3)) s = \(fixed(Double(spans) / seconds / 1e3, 1)) k spans/s, \(fixed(Double(bytes) / seconds / 1e6, 1)) MB/s, \(bytes) bytes, 0 dropped"
         )
