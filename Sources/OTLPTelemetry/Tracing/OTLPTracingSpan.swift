@@ -246,10 +246,16 @@ extension SpanAttributes {
     /// deterministic). Arrays become array values, string-convertibles their description.
     package var otlpAttributes: [OTLPAttribute] {
         guard !isEmpty else { return [] }
-        var out: [OTLPAttribute] = []
-        out.reserveCapacity(count)
-        forEach { key, value in out.append(OTLPAttribute(key, value.otlpValue)) }
-        out.sort { $0.key < $1.key }
+        let count = count
+        // Written straight into an array of the final size (no growth, no uniqueness check per append).
+        var out = [OTLPAttribute](unsafeUninitializedCapacity: count) { buffer, initialized in
+            forEach { key, value in
+                guard initialized < count else { return }
+                (buffer.baseAddress! + initialized).initialize(to: OTLPAttribute(key, value.otlpValue))
+                initialized += 1
+            }
+        }
+        OTLPAttributeKeyOrder.sort(&out)
         return out
     }
 }
