@@ -35,8 +35,14 @@ extension OTLPExportable {
     package static func droppingTooDeeplyNested(
         _ items: [Self], counters: OTLPTelemetryCounters, reporter: String, diagnostics: (String) -> Void
     ) -> [Self] {
-        // Nearly always none: the batch is then passed on as it is, not copied item by item.
-        guard items.contains(where: { $0.nestsValues(deeperThan: maxEncodableValueNesting) }) else { return items }
+        // Nearly always none: the batch is then passed on as it is, not copied item by item. Read by index, in
+        // place (`contains(where:)` copied each item out for its predicate, retaining and releasing every field).
+        var anyTooDeep = false
+        for index in items.indices where items[index].nestsValues(deeperThan: maxEncodableValueNesting) {
+            anyTooDeep = true
+            break
+        }
+        guard anyTooDeep else { return items }
         let encodable = items.filter { !$0.nestsValues(deeperThan: maxEncodableValueNesting) }
         let tooLarge = items.count - encodable.count
         if tooLarge > 0 {

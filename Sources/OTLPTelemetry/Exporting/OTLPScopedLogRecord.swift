@@ -23,6 +23,6 @@ extension OTLPScopedLogRecord: OTLPExportable {
     }
 
     public static func request(_ items: [OTLPScopedLogRecord], resource: OTLPResource) -> OTLPLogsData {
-        OTLPSignalData(resource: resource, grouping: items, scope: \.scope, item: \.record)
+        OTLPSignalData(resource: resource, grouping: items, scope: { $0.scope }, item: { $0.record })
     }
 }

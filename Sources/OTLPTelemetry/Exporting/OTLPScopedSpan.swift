@@ -104,7 +104,7 @@ extension OTLPScopedSpan: OTLPExportable {
     public static func request(_ items: [OTLPScopedSpan], resource: OTLPResource) -> OTLPTracesData {
         // Spans recovered from a previous process's journal keep that process's resource.
         guard items.contains(where: { $0.journalTag?.resource != nil }) else {
-            return OTLPSignalData(resource: resource, grouping: items, scope: \.scope, item: \.span)
+            return OTLPSignalData(resourceGroups: [OTLPResourceGroup(resource: resource, scopeGroups: scopeGroups(items), schemaURL: "")])
         }
         var groups: [(resource: OTLPResource, items: [OTLPScopedSpan])] = []
         for item in items {
@@ -116,8 +116,36 @@ extension OTLPScopedSpan: OTLPExportable {
             }
         }
         return OTLPSignalData(
-            resourceGroups: groups.flatMap {
-                OTLPSignalData(resource: $0.resource, grouping: $0.items, scope: \.scope, item: \.span).resourceGroups
-            })
+            resourceGroups: groups.map { OTLPResourceGroup(resource: $0.resource, scopeGroups: scopeGroups($0.items), schemaURL: "") })
+    }
+
+    /// `items`' spans grouped by scope in order of first appearance. The items are read in place, by index (a
+    /// `for … in` loop, a closure or a key path copied each one, retaining and releasing every field), and each
+    /// span is copied once, into its group.
+    static func scopeGroups(_ items: [OTLPScopedSpan]) -> [OTLPScopeGroup<OTLPSpan>] {
+        var scopes: [OTLPInstrumentationScope] = []
+        var spans: [[OTLPSpan]] = []
+        // The group of the previous span: consecutive spans of one scope are the common case.
+        var last = -1
+        for index in items.indices {
+            if last < 0 || scopes[last] != items[index].scope {
+                if let found = scopes.firstIndex(of: items[index].scope) {
+                    last = found
+                } else {
+                    scopes.append(items[index].scope)
+                    var group: [OTLPSpan] = []
+                    // Most batches have one scope: its array is made once, at its final size.
+                    if spans.isEmpty { group.reserveCapacity(items.count) }
+                    spans.append(group)
+                    last = spans.count - 1
+                }
+            }
+            if items[index].pendingAttributes == nil {
+                spans[last].append(items[index].storedSpan)
+            } else {
+                spans[last].append(items[index].span)
+            }
+        }
+        return scopes.indices.map { OTLPScopeGroup(scope: scopes[$0], items: spans[$0], schemaURL: "") }
     }
 }

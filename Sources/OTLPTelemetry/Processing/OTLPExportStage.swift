@@ -9,8 +9,9 @@ internal import OTLPWire
 package protocol OTLPExportStage<Item>: Sendable {
     /// The items handed on: ``OTLPScopedSpan`` or ``OTLPScopedLogRecord``.
     associatedtype Item: OTLPExportable
-    /// Called when an item is finished. MUST NOT block the caller for long.
-    func onEnd(_ item: Item)
+    /// Called when an item is finished. MUST NOT block the caller for long. The item is handed over (consumed),
+    /// so that a stage that keeps it does not copy it.
+    func onEnd(_ item: consuming Item)
     /// Exports everything received so far; returns `false` if that did not finish within the timeout.
     @discardableResult
     func forceFlush() -> Bool

@@ -169,12 +169,17 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
         let endTime = instant().nanosecondsSinceEpoch
         // The attributes are handed on as they are: converting them and applying the limits is done once,
         // on the pipeline's worker thread (OTLPScopedSpan.prepareForExport), not on the application's.
-        let finished: (item: OTLPScopedSpan, journal: OTLPSpanJournalBinding?)? = lock.withLock {
-            guard !ended else { return nil }
-            ended = true
-            return (scoped(endTimeUnixNano: max(endTime, startTimeUnixNano)), journal)
+        // Locked and unlocked by hand: an optional tuple out of `withLock` copied the item twice more.
+        lock.lock()
+        guard !ended else {
+            lock.unlock()
+            return
         }
-        guard let (item, journal) = finished, let stage else { return }
+        ended = true
+        let item = scoped(endTimeUnixNano: max(endTime, startTimeUnixNano))
+        let journal = self.journal
+        lock.unlock()
+        guard let stage else { return }
         guard let journal else {
             stage.onEnd(item)
             return
@@ -242,10 +247,16 @@ extension SpanAttributes {
     /// deterministic). Arrays become array values, string-convertibles their description.
     package var otlpAttributes: [OTLPAttribute] {
         guard !isEmpty else { return [] }
-        var out: [OTLPAttribute] = []
-        out.reserveCapacity(count)
-        forEach { key, value in out.append(OTLPAttribute(key, value.otlpValue)) }
-        out.sort { $0.key < $1.key }
+        let count = count
+        // Written straight into an array of the final size (no growth, no uniqueness check per append).
+        var out = [OTLPAttribute](unsafeUninitializedCapacity: count) { buffer, initialized in
+            forEach { key, value in
+                guard initialized < count else { return }
+                (buffer.baseAddress! + initialized).initialize(to: OTLPAttribute(key, value.otlpValue))
+                initialized += 1
+            }
+        }
+        OTLPAttributeKeyOrder.sort(&out)
         return out
     }
 }

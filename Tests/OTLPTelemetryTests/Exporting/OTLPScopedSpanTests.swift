@@ -37,6 +37,28 @@ struct OTLPScopedSpanTests {
         return try #require(capture.items.first)
     }
 
+    @Test("A request groups spans by scope in order of first appearance, interleaved scopes included, pending attributes converted")
+    func requestGroupsByScope() throws {
+        let first = OTLPInstrumentationScope(name: "first", version: "1")
+        let second = OTLPInstrumentationScope(name: "second")
+        func span(_ name: String) -> OTLPSpan { OTLPSpan(traceID: nil, spanID: nil, name: name, startTimeUnixNano: 1, endTimeUnixNano: 2) }
+        var items = [first, first, second, first, second].enumerated().map {
+            OTLPScopedSpan(scope: $0.element, span: span("s\($0.offset)"))
+        }
+        // A span the tracer ended: its attributes are still pending, and the request reads them converted.
+        var pending = try endedSpan(limits: .default)
+        pending.scope = second
+        items.append(pending)
+        let request = OTLPScopedSpan.request(items, resource: OTLPResource(attributes: []))
+        let groups = try #require(request.resourceGroups.first?.scopeGroups)
+        #expect(request.resourceGroups.count == 1)
+        #expect(groups.map(\.scope) == [first, second])
+        #expect(groups[0].items.map(\.name) == ["s0", "s1", "s3"])
+        #expect(groups[1].items.map(\.name) == ["s2", "s4", "checkout"])
+        #expect(groups[1].items[2].attributes.map(\.key) == ["alpha", "mid", "zeta"])
+        #expect(groups[1].items[2] == pending.span)
+    }
+
     @Test("Attributes read before and after prepareForExport are the same: sorted by key, cut to the limits")
     func pendingAttributes() throws {
         let item = try endedSpan(limits: OTLPLimits(attributeValueLengthLimit: 4))
