@@ -470,7 +470,7 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
                 inFlight -= batch.count
                 exporting = 0
                 // Shutdown's deadline came during this write and counted the batch: the count is settled now.
-                if isAbandoned { counters.writeEndedAfterDeadline(end - start, Item.signal) }
+                if isAbandoned { counters.writeEndedAfterDeadline(batch.count, Item.signal) }
                 batchesCompleted += 1
                 condition.broadcast()
                 condition.unlock()
