@@ -90,7 +90,7 @@ bench-deps: deps
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-## bench: the yardstick peer beside the reference encoders, decoding throughput, 1 GB memory check,
+## bench: the yardstick peer beside the reference encoders, decoding throughput (and validate's instructions per item), 1 GB memory check,
 ## the tracing pipeline (ns and allocations per span, throughput into a file), the whole process's CPU per span
 ## into a gzip file against NoOpTracer (default gzip level and level 1), gzip beside zstd (write, read, size)
 ## and the burst (bench-burst)

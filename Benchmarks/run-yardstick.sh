@@ -93,6 +93,27 @@ for signal in traces logs; do
 done
 echo "(MB/s: the fastest of $decode_rounds rounds; ratios: the median of the rounds' ratios)"
 
+if ! $smoke; then
+  echo
+  echo "== otlp-dump validate: instructions per item (callgrind; the process's fixed cost taken out)"
+  # Two files of the same workload, 20,480 and 512 items: the difference over the 19,968 items between them.
+  dump_copy=$out/otlp-dump-stripped
+  objcopy --strip-debug "$dump" "$dump_copy"
+  instructions() {  # instructions FILE SIGNAL -> instructions of the whole validate process
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$dump_copy" validate --signal "$2" "$1" 2>&1 >/dev/null |
+      sed -n 's/.*Collected : *//p'
+  }
+  for signal in traces logs; do
+    for items in 512 20480; do
+      "$peer" --signal $signal --mode build+encode --items $items --reps 1 --dump "$out/$signal-$items.u32be.bin" >/dev/null 2>&1
+    done
+    small=$(instructions "$out/$signal-512.u32be.bin" $signal)
+    big=$(instructions "$out/$signal-20480.u32be.bin" $signal)
+    printf '%s: %.0f instructions per %s\n' $signal "$(echo "($big - $small) / 19968" | bc -l)" \
+      "$([ $signal = traces ] && echo span || echo 'log record')"
+  done
+fi
+
 if [ "$big_mb" -gt 0 ]; then
   echo
   echo "== peak memory of otlp-dump on a ${big_mb} MB framed file"

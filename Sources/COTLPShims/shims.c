@@ -1,5 +1,6 @@
 #include "COTLPShims.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -433,6 +434,26 @@ static size_t model_message_bytes(const COTLPShims_ModelCosts *costs, int type) 
 /* What unpack takes for one message of `type` below the request: its struct and its slot in a pointer array. */
 static size_t message_unpacked_bytes(int type) { return ALIGN8(schema[type].size) + sizeof(void *); }
 
+/* Per message type and field number, what the scan loop needs of `schema` in 4 bytes, with the wire types the
+   field accepts as a mask; and per message type what unpack takes (message_unpacked_bytes). Both depend on the
+   schema alone: built once per process (they were rebuilt on every scan, 34 x 17 entries, for every record). */
+static FastField fast_fields[M_COUNT][MAX_FIELD + 1];
+static size_t unpacked_costs[M_COUNT];
+static pthread_once_t fast_tables_once = PTHREAD_ONCE_INIT;
+
+static void build_fast_tables(void) {
+    for (int type = 0; type < M_COUNT; type++) {
+        unpacked_costs[type] = message_unpacked_bytes(type);
+        for (int number = 0; number <= MAX_FIELD; number++) {
+            const FieldInfo *info = &schema[type].fields[number];
+            uint8_t once = info->kind == F_NONE ? ONCE_NOT
+                : in_message_oneof(type, (uint64_t)number) ? ONCE_ONEOF_MEMBER
+                : info->singular ? ONCE_SINGULAR : ONCE_NOT;
+            fast_fields[type][number] = (FastField){ info->kind, info->child, once, wire_types(info->kind) };
+        }
+    }
+}
+
 size_t COTLPShims_estimate_census(const COTLPShims_Census *census, int kind, const COTLPShims_ModelCosts *costs) {
     if (kind != COTLPSHIMS_KIND_TRACES && kind != COTLPSHIMS_KIND_LOGS) return SIZE_MAX;
     const int logs = kind == COTLPSHIMS_KIND_LOGS;
@@ -459,12 +480,84 @@ size_t COTLPShims_estimate_census(const COTLPShims_Census *census, int kind, con
     return add_sat(unpacked, model);
 }
 
+/* Whether s[0..<n] is valid UTF-8, ASCII checked first (most strings are). */
+static inline __attribute__((always_inline)) int utf8_ok(const uint8_t *s, size_t n) {
+    return is_ascii(s, n) || COTLPShims_utf8_valid(s, n);
+}
+
+/*
+ * A KeyValue of the common shape -- key (field 1), then value (field 2): an AnyValue holding exactly one
+ * string, bool, int or double member -- checked and counted in one step instead of two message levels and
+ * four fields of the scan loop (most of a span's or log record's bytes are such attributes). `p[0..<len]` is the KeyValue's body, at message level `kv_depth`. On
+ * success, adds to *unpacked, *model and *max_depth_seen exactly what the loop would add for it, field by
+ * field, and returns 1. Returns 0, changing nothing, for any other shape, any fault, or when the sizes would
+ * pass `max_unpacked_bytes` (the sums only grow, so the loop finds the first field over the limit): the loop
+ * then reads it the long way and reports a fault where it lies, as it always did.
+ */
+static inline __attribute__((always_inline)) int scan_key_value_fast(
+    const uint8_t *p, size_t len, size_t kv_depth, size_t max_depth, const size_t *unpacked_cost, const size_t *model_cost,
+    size_t inline_string_bytes, size_t heap_string_overhead, size_t max_unpacked_bytes, size_t *unpacked, size_t *model,
+    size_t *max_depth_seen) {
+    if (kv_depth + 1 > max_depth || len < 3 || p[0] != 0x0A) return 0;
+    size_t pos = 1;
+    uint64_t key_len;
+    if (!read_varint(p, &pos, len, &key_len) || key_len > len - pos) return 0;
+    const uint8_t *key = p + pos;
+    pos += (size_t)key_len;
+    if (len - pos < 3 || p[pos] != 0x12) return 0;
+    pos++;
+    uint64_t value_len;
+    if (!read_varint(p, &pos, len, &value_len) || value_len != len - pos || value_len < 2) return 0;
+    /* The AnyValue: one member, its tag in one byte, ending where the KeyValue ends. */
+    const uint8_t tag = p[pos++];
+    size_t string_len = 0;
+    int has_string = 0;
+    uint64_t scalar;
+    switch (tag) {
+    case 0x0A: { /* string_value */
+        uint64_t n;
+        if (!read_varint(p, &pos, len, &n) || n != len - pos || !utf8_ok(p + pos, (size_t)n)) return 0;
+        string_len = (size_t)n;
+        has_string = 1;
+        break;
+    }
+    case 0x10: /* bool_value */
+    case 0x18: /* int_value */
+        if (!read_varint(p, &pos, len, &scalar) || pos != len) return 0;
+        break;
+    case 0x21: /* double_value */
+        if (len - pos != 8) return 0;
+        break;
+    default:
+        return 0;
+    }
+    if (!utf8_ok(key, (size_t)key_len)) return 0;
+    /* As the loop adds them: the KeyValue, its key, the AnyValue, the string (saturating sums of sizes that
+       only grow are the same in any order). */
+    size_t add_unpacked = add_sat(add_sat(unpacked_cost[M_KEY_VALUE], COTLPShims_len_field_unpacked_bytes((size_t)key_len)),
+                                  unpacked_cost[M_ANY_VALUE]);
+    size_t add_model = add_sat(model_cost[M_KEY_VALUE], model_cost[M_ANY_VALUE]);
+    if (key_len > inline_string_bytes) add_model = add_sat(add_model, add_sat((size_t)key_len, heap_string_overhead));
+    if (has_string) {
+        add_unpacked = add_sat(add_unpacked, COTLPShims_len_field_unpacked_bytes(string_len));
+        if (string_len > inline_string_bytes) add_model = add_sat(add_model, add_sat(string_len, heap_string_overhead));
+    }
+    size_t new_unpacked = add_sat(*unpacked, add_unpacked), new_model = add_sat(*model, add_model);
+    if (add_sat(new_unpacked, new_model) > max_unpacked_bytes) return 0;
+    *unpacked = new_unpacked;
+    *model = new_model;
+    if (kv_depth + 1 > *max_depth_seen) *max_depth_seen = kv_depth + 1;
+    return 1;
+}
+
 #define FAIL(code, at) do { result->status = (code); result->error_offset = (at); goto done; } while (0)
 #define STACK_INLINE 128
 #define OVER_LIMIT() (add_sat(unpacked, model) > max_unpacked_bytes)
 
-void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPShims_ScanLimits *limits,
-                     COTLPShims_ScanResult *result) {
+/* The scan; `quick` turns on the shortcuts for common fields (off: COTLPShims_scan_long_way). */
+static inline __attribute__((always_inline)) void scan(const uint8_t *data, size_t length, int kind,
+                                                        const COTLPShims_ScanLimits *limits, COTLPShims_ScanResult *result,
+                                                        const int quick) {
     memset(result, 0, sizeof(*result));
     const size_t max_depth = limits->max_depth < COTLPSHIMS_MAX_DEPTH ? limits->max_depth : COTLPSHIMS_MAX_DEPTH;
     const size_t max_attributes = limits->max_attributes;
@@ -484,25 +577,13 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
         stack = malloc(bytes);
         if (!stack) { result->status = COTLPSHIMS_SCAN_TOO_DEEP; return; }
     }
-    /* Per message type, what unpack (its struct and pointer slot) and the model take: looked up once here,
-       not per message. */
-    size_t unpacked_cost[M_COUNT], model_cost[M_COUNT];
-    for (int type = 0; type < M_COUNT; type++) {
-        unpacked_cost[type] = message_unpacked_bytes(type);
-        model_cost[type] = model_message_bytes(costs, type);
-    }
-    /* Per message type and field number, what the loop needs of `schema` in 4 bytes, with the wire types the
-       field accepts as a mask: built once per scan rather than worked out per field. */
-    FastField fast[M_COUNT][MAX_FIELD + 1];
-    for (int type = 0; type < M_COUNT; type++) {
-        for (int number = 0; number <= MAX_FIELD; number++) {
-            const FieldInfo *info = &schema[type].fields[number];
-            uint8_t once = info->kind == F_NONE ? ONCE_NOT
-                : in_message_oneof(type, (uint64_t)number) ? ONCE_ONEOF_MEMBER
-                : info->singular ? ONCE_SINGULAR : ONCE_NOT;
-            fast[type][number] = (FastField){ info->kind, info->child, once, wire_types(info->kind) };
-        }
-    }
+    /* Per message type, what unpack (its struct and pointer slot) and the model take: the model's costs
+       looked up once per scan (they come with the limits), unpack's built once per process. */
+    pthread_once(&fast_tables_once, build_fast_tables);
+    const size_t *unpacked_cost = unpacked_costs;
+    size_t model_cost[M_COUNT];
+    for (int type = 0; type < M_COUNT; type++) model_cost[type] = model_message_bytes(costs, type);
+    const FastField (*fast)[MAX_FIELD + 1] = fast_fields;
     const size_t inline_string_bytes = costs ? costs->inline_string_bytes : SIZE_MAX;
     const size_t heap_string_overhead = costs ? costs->heap_string_overhead : 0;
     size_t depth = 0;
@@ -537,6 +618,85 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
         uint64_t number = tag >> 3;
         int wire = (int)(tag & 7);
         if (number == 0 || number > 0x1FFFFFFF) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
+
+        /* The common case first: a known scalar, string, bytes or ID field with its own wire type, no merge rule,
+           whose value is whole and sound. It is counted as the long way below counts it; any fault, or passing
+           the size limit, leaves it to the long way, which reports it where it lies. */
+        if (quick && group_depth == 0 && number <= MAX_FIELD) {
+            const FastField field = row[number];
+            if (field.once == ONCE_NOT && ((field.wire_types >> wire) & 1)) { /* F_NONE accepts no wire type */
+                size_t q = pos;
+                uint64_t value;
+                switch (field.kind) {
+                case F_VARINT:
+                    if (!read_varint(data, &q, end, &value)) break;
+                    frame->fields++;
+                    pos = q;
+                    continue;
+                case F_I64:
+                    if (end - q < 8) break;
+                    frame->fields++;
+                    pos = q + 8;
+                    continue;
+                case F_I32:
+                    if (end - q < 4) break;
+                    frame->fields++;
+                    pos = q + 4;
+                    continue;
+                case F_STRING:
+                case F_BYTES:
+                case F_TRACE_ID:
+                case F_SPAN_ID: {
+                    if (!read_varint(data, &q, end, &value) || value > end - q) break;
+                    const size_t n = (size_t)value;
+                    if (field.kind == F_STRING && !utf8_ok(data + q, n)) break;
+                    if (field.kind == F_TRACE_ID && n != 0 && n != 16) break;
+                    if (field.kind == F_SPAN_ID && n != 0 && n != 8) break;
+                    size_t new_unpacked = add_sat(unpacked, COTLPShims_len_field_unpacked_bytes(n)), new_model = model;
+                    if (n > inline_string_bytes) new_model = add_sat(model, add_sat(n, heap_string_overhead));
+                    if (add_sat(new_unpacked, new_model) > max_unpacked_bytes) break;
+                    unpacked = new_unpacked;
+                    model = new_model;
+                    frame->fields++;
+                    pos = q + n;
+                    continue;
+                }
+                case F_ATTRIBUTES:
+                    if (!read_varint(data, &q, end, &value) || value > end - q || frame->attributes + 1 > max_attributes)
+                        break;
+                    if (depth + 1 > max_depth
+                        || !scan_key_value_fast(data + q, (size_t)value, depth + 1, max_depth, unpacked_cost, model_cost,
+                                                inline_string_bytes, heap_string_overhead, max_unpacked_bytes, &unpacked,
+                                                &model, &result->max_depth_seen))
+                        break;
+                    frame->attributes++;
+                    frame->fields++;
+                    pos = q + (size_t)value;
+                    continue;
+                case F_MESSAGE: {
+                    if (!read_varint(data, &q, end, &value) || value > end - q || depth + 1 > max_depth) break;
+                    size_t new_unpacked = add_sat(unpacked, unpacked_cost[field.child]);
+                    size_t new_model = add_sat(model, model_cost[field.child]);
+                    if (add_sat(new_unpacked, new_model) > max_unpacked_bytes) break;
+                    unpacked = new_unpacked;
+                    model = new_model;
+                    if (schema[field.child].is_item) result->items++;
+                    frame->fields++;
+                    depth++;
+                    frame = &stack[depth];
+                    memset(frame, 0, sizeof(Frame));
+                    frame->type = field.child;
+                    pos = q;
+                    end = frame->end = q + (size_t)value;
+                    row = fast[field.child];
+                    if (depth > result->max_depth_seen) result->max_depth_seen = depth;
+                    continue;
+                }
+                default: /* packed scalars: the long way */
+                    break;
+                }
+            }
+        }
 
         FastField field = { F_NONE, 0, 0, 0 };
         if (group_depth == 0 && number <= MAX_FIELD) field = row[number];
@@ -644,6 +804,16 @@ done:
     result->unpacked_bytes = unpacked;
     result->model_bytes = model;
     if (stack != inline_stack) free(stack);
+}
+
+void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPShims_ScanLimits *limits,
+                     COTLPShims_ScanResult *result) {
+    scan(data, length, kind, limits, result, 1);
+}
+
+void COTLPShims_scan_long_way(const uint8_t *data, size_t length, int kind, const COTLPShims_ScanLimits *limits,
+                              COTLPShims_ScanResult *result) {
+    scan(data, length, kind, limits, result, 0);
 }
 
 /* ==== merging ========================================================== */

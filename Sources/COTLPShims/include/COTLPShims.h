@@ -249,6 +249,16 @@ void COTLPShims_scan(const uint8_t *data, size_t length, int kind, const COTLPSh
                      COTLPShims_ScanResult *result);
 
 /*
+ * COTLPShims_scan without its shortcuts: the scan takes a known scalar, string, bytes or ID field, a message
+ * field that is not singular, and a KeyValue attribute of the common shape (a key, then an AnyValue with one
+ * string, bool, int or double) in one step each, and leaves anything else, any fault and any field that
+ * passes a limit to the long way, field by field, which this function always takes. Both give the same
+ * result for every input (tests compare them on damaged records); this one is the reference, not for use.
+ */
+void COTLPShims_scan_long_way(const uint8_t *data, size_t length, int kind, const COTLPShims_ScanLimits *limits,
+                              COTLPShims_ScanResult *result);
+
+/*
  * Rewrites a message that scanned OK (with needs_merge set) so that protobuf-c
  * reads what protobuf defines: every singular message field that occurs more
  * than once in a message (a span's status, a resource, a KeyValue's value, an
