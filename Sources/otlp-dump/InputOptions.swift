@@ -38,7 +38,7 @@ enum SignalChoice: String, ExpressibleByArgument, CaseIterable {
 struct InputOptions: ParsableArguments {
     @Argument(
         help:
-            "Files to read; `-` is standard input; a directory reads its OTLP files (names otlp-dump recognises: .u32be, .varint, .jsonl, .ndjson, .json, .pb, .binpb; gzip, zstd or neither) in name order, a rotating output's files oldest first (print, stats and validate; FIFOs and devices in it are skipped)."
+            "Files to read; `-` is standard input; a directory reads its OTLP files (names otlp-dump recognises: .u32be, .varint, .jsonl, .ndjson, .json, .pb, .binpb; gzip, zstd or neither) in name order, a rotating output's files oldest first (print, stats, validate and send; FIFOs, devices, broken links and a second name of a file already read are skipped)."
     )
     var files: [String] = ["-"]
 
@@ -73,6 +73,9 @@ struct InputOptions: ParsableArguments {
     /// file, is reported on stderr and sets `status`.
     func inputFiles(status: inout ExitCode) -> [String] {
         var out: [String] = []
+        // Files already taken from a directory, by device and inode: a link in it to a file read already (a
+        // "current" link beside the file) is not read twice, so `send` does not deliver it twice.
+        var taken: [String: String] = [:]
         for file in files {
             guard file != "-", let found = OTLPFileStatus.reached(by: file), found.isDirectory else {
                 out.append(file)
@@ -81,8 +84,13 @@ struct InputOptions: ParsableArguments {
             let directory = file.hasSuffix("/") ? file : file + "/"
             do throws(OTLPWriteError) {
                 var names: [String] = []
+                var identities: [String: String] = [:]
                 for name in try OTLPSystemCall.names(inDirectory: file) where !name.hasPrefix(".") && Self.isOTLPFileName(name) {
-                    guard let found = OTLPFileStatus.reached(by: directory + name), !found.isDirectory else { continue }
+                    guard let found = OTLPFileStatus.reached(by: directory + name) else {
+                        Output.diagnostic("\(displayName(directory + name)): skipped: it cannot be reached (a broken link, or removed)")
+                        continue
+                    }
+                    guard !found.isDirectory else { continue }
                     // The open-span journal is the pipeline's own bookkeeping (spans twice, started and ended), not
                     // telemetry: read it by name.
                     guard name != OTLPSpanJournal.fileName else {
@@ -94,6 +102,7 @@ struct InputOptions: ParsableArguments {
                         Output.diagnostic("\(displayName(directory + name)): skipped: not a regular file")
                         continue
                     }
+                    identities[name] = "\(found.device):\(found.inode)"
                     names.append(name)
                 }
                 if names.isEmpty {
@@ -101,7 +110,15 @@ struct InputOptions: ParsableArguments {
                         "\(displayName(file)): a directory with no OTLP file (names ending .u32be.bin, .jsonl, …; gzip, zstd or neither)")
                     if status == .success { status = ExitStatus.ioError }
                 }
-                out += Self.oldestFirst(names).map { directory + $0 }
+                for name in Self.oldestFirst(names) {
+                    let identity = identities[name] ?? name
+                    if let first = taken[identity] {
+                        Output.diagnostic("\(displayName(directory + name)): skipped: the same file as \(displayName(first))")
+                        continue
+                    }
+                    taken[identity] = directory + name
+                    out.append(directory + name)
+                }
             } catch {
                 Output.diagnostic("\(displayName(file)): \(error)")
                 if status == .success { status = ExitStatus.ioError }

@@ -130,6 +130,22 @@ struct TraceAcrossRecordsTests {
         #expect(!stats.stdout.contains("open-spans"), "\(stats.stdout)")
     }
 
+    @Test(
+        "regression: in a directory, a link to a file read already is skipped (send delivered it twice), and a broken link is reported, not passed over"
+    )
+    func directoryWithLinks() throws {
+        let folder = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.framed([Self.scattered[0]]).write(to: folder.appendingPathComponent("traces.u32be.bin"))
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("current.u32be.bin").path, withDestinationPath: "traces.u32be.bin")
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("gone.u32be.bin").path, withDestinationPath: "/nonexistent")
+        let result = try OTLPDumpRunner.run(["validate", folder.path])
+        #expect(result.stdout.contains("current.u32be.bin: valid"), "\(result.stdout)")
+        #expect(!result.stdout.contains("/traces.u32be.bin"), "\(result.stdout)")
+        #expect(result.stderr.contains("traces.u32be.bin: skipped: the same file as "), "\(result.stderr)")
+        #expect(result.stderr.contains("gone.u32be.bin: skipped: it cannot be reached"), "\(result.stderr)")
+    }
+
     @Test("a directory of a rotating output is read oldest first: traces.10, traces.2, traces.1, then traces (not in byte order)")
     func rotatedFilesOldestFirst() throws {
         let folder = try Self.directory()
