@@ -49,6 +49,8 @@ public final class OTLPTelemetry: Sendable {
     private let fileSinks: [OTLPRotatingFileSink]
     /// The exporters (spools) that can tell whether a write the span journal was told of got there.
     private let destinationCheckers: [any OTLPExportDestinationChecking]
+    /// The traces file output and a traces spool, counted: the span journal waits for each to take a span.
+    private let durableSpanDestinations: Int
     private let spanStage: any OTLPExportStage<OTLPScopedSpan>
     private let logStage: any OTLPExportStage<OTLPScopedLogRecord>
     private let clock: any OTLPClock
@@ -118,6 +120,8 @@ public final class OTLPTelemetry: Sendable {
         var openErrors: [OTLPWriteError] = []
         var fileSinks: [OTLPRotatingFileSink] = []
         var destinationCheckers: [any OTLPExportDestinationChecking] = []
+        // The traces file output and a traces spool: the destinations the span journal waits for, each.
+        var durableSpanDestinations = 0
         func sink(_ output: OTLPTelemetryConfiguration.Output, _ signal: OTLPSignal) -> (any OTLPByteSink)? {
             switch output.path {
             case nil: return nil
@@ -156,6 +160,7 @@ public final class OTLPTelemetry: Sendable {
             let batch = configuration.batch(for: Item.signal)
             var stages: [any OTLPExportStage<Item>] = []
             if let fileSink = sink(output, Item.signal) {
+                if Item.signal == .traces, fileSink is any OTLPItemCountingSink { durableSpanDestinations += 1 }
                 stages.append(
                     OTLPBatchStage(
                         exporter: OTLPStreamExporter<Item>(
@@ -171,7 +176,10 @@ public final class OTLPTelemetry: Sendable {
                 let exporter = exporterFactory.makeExporter(
                     for: Item.self, endpoint: endpoint, resource: resource, counters: deliveryCounters, diagnostics: diagnostics)
                 // A spool can tell, at the next start, whether a write the journal was told of got there.
-                if let checker = exporter as? any OTLPExportDestinationChecking { destinationCheckers.append(checker) }
+                if let checker = exporter as? any OTLPExportDestinationChecking {
+                    destinationCheckers.append(checker)
+                    if Item.signal == .traces { durableSpanDestinations += 1 }
+                }
                 stages.append(
                     OTLPBatchStage(
                         exporter: OTLPAnyExporter(base: exporter), counters: deliveryCounters, configuration: batch,
@@ -203,6 +211,7 @@ public final class OTLPTelemetry: Sendable {
         self.openErrors = openErrors
         self.fileSinks = fileSinks
         self.destinationCheckers = destinationCheckers
+        self.durableSpanDestinations = durableSpanDestinations
     }
 
     /// A tracer for another instrumentation scope, sharing this pipeline (exporters, sampler, limits,
@@ -234,7 +243,8 @@ public final class OTLPTelemetry: Sendable {
         guard !(spanStage is OTLPDisabledStage<OTLPScopedSpan>) else { return .empty }
         // Spans the previous process may have exported just before it died are looked for in the file output.
         let output = configuration.traces.path.flatMap { ["-", "stdout", "stderr"].contains($0) ? nil : $0 }
-        let (recovery, spans) = try spanJournal.open(directory: directory, outputPath: output, destinationCheckers: destinationCheckers)
+        let (recovery, spans) = try spanJournal.open(
+            directory: directory, outputPath: output, destinationCheckers: destinationCheckers, durableDestinations: durableSpanDestinations)
         guard !spans.isEmpty else { return recovery }
         for span in spans { spanStage.onEnd(span) }
         // Exported now, not with the first batch or at shutdown: a process that crashes again soon after its

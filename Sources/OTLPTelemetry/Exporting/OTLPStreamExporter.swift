@@ -224,7 +224,9 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
                 }
             }.get()
             if durability == .fsync { try sink.sync() }
-            if !journaled.isEmpty { OTLPSpanJournal.acknowledgeExported(journaled) }
+            // A file (an item-counting sink, which says where each write went) is a durable destination;
+            // standard output is not.
+            if !journaled.isEmpty { OTLPSpanJournal.acknowledgeExported(journaled, durable: sink is any OTLPItemCountingSink) }
             counters.exported(batch.itemCount, Item.signal, bytes: batch.bytes.count)
             if let report = failureRun.succeeded(noun: Self.noun) { diagnostics("OTLPWire exporter: \(report)") }
             return batch.leftOutCount == 0

@@ -58,6 +58,8 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         var offset: Int
         var length: Int
         var isOpen: Bool
+        /// The durable destinations that took the span so far (a pipeline with a file output and a spool has two).
+        var acknowledgements = 0
     }
 
     /// The journal's file name in the state directory.
@@ -84,6 +86,10 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     /// proportion to the spans held).
     private var liveBytes = 0
     private var openCount = 0
+    /// The pipeline's durable destinations of spans (its traces file output, its spool), set by ``open(directory:outputPath:destinationCheckers:durableDestinations:)``:
+    /// a span is forgotten once each of them took it. With none (a collector without a spool, standard output),
+    /// the first exporter that takes it is enough.
+    private var durableDestinations = 0
     private var fileBytes = 0
     private var wroteSinceHeartbeat = false
     private var heartbeatScheduled = false
@@ -147,8 +153,13 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     /// The exporter took these spans: they are forgotten, with one `exported` record for the whole batch,
     /// encoded before the journal's lock is taken, so that the moment between the exporter's write and this
     /// one is as short as it can be (a kill inside it exports those spans again at the next start).
-    package func exported(_ spans: [OTLPScopedSpan]) {
-        acknowledge(spans, kind: .exported)
+    ///
+    /// `durable`: the exporter is one of the pipeline's durable destinations (its file output, its spool).
+    /// When the pipeline has several, a span is forgotten once each took it (regression: the first one's
+    /// acknowledgement forgot it, and a kill before the second's write lost it there); when it has durable
+    /// destinations, another exporter's acknowledgement (a collector without a spool) forgets nothing.
+    package func exported(_ spans: [OTLPScopedSpan], durable: Bool = true) {
+        acknowledge(spans, kind: .exported, durable: durable)
     }
 
     /// These spans are about to be written to `destination` by their exporter: one `exporting` record for the
@@ -162,9 +173,30 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     /// kills itself there, between the exporter's write and the acknowledgement).
     package nonisolated(unsafe) static var faultPoint: ((String) -> Void)?
 
-    private func acknowledge(_ spans: [OTLPScopedSpan], kind: OTLPSpanJournalRecord.Kind, destination: OTLPExportDestination? = nil) {
-        let keys = spans.compactMap(\.journalKey)
+    private func acknowledge(
+        _ spans: [OTLPScopedSpan], kind: OTLPSpanJournalRecord.Kind, destination: OTLPExportDestination? = nil, durable: Bool = true
+    ) {
+        var keys = spans.compactMap(\.journalKey)
         guard !keys.isEmpty else { return }
+        if kind == .exported, durableDestinations > 1 || (durableDestinations == 1 && !durable) {
+            // Several destinations must each take a span, or this exporter is not the one that counts: only the
+            // spans it completes are acknowledged, in a record of their own.
+            guard durable else { return }
+            lock.lock()
+            var completed: [Key] = []
+            for key in keys {
+                guard var entry = live[key] else { continue }
+                entry.acknowledgements += 1
+                if entry.acknowledgements >= durableDestinations {
+                    completed.append(key)
+                } else {
+                    _ = setLive(key, entry)
+                }
+            }
+            lock.unlock()
+            guard !completed.isEmpty else { return }
+            keys = completed
+        }
         if kind == .exported, let faultPoint = Self.faultPoint { faultPoint("exported") }
         let record = OTLPSpanJournalRecord(
             kind: kind, writtenUnixNano: clock.nowUnixNano(),
@@ -230,7 +262,8 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             return false
         }
         let isOpen = kind == .started
-        let wasOpen = setLive(key, Entry(offset: offset, length: length, isOpen: isOpen))?.isOpen ?? false
+        let acknowledgements = live[key]?.acknowledgements ?? 0
+        let wasOpen = setLive(key, Entry(offset: offset, length: length, isOpen: isOpen, acknowledgements: acknowledgements))?.isOpen ?? false
         openCount += (isOpen ? 1 : 0) - (wasOpen ? 1 : 0)
         if openCount > 0 && !heartbeatScheduled { scheduleHeartbeat() }
         return true
@@ -476,7 +509,8 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         do throws(OTLPWriteError) {
             try withRecords { records in
                 for (key, entry) in live {
-                    moved.append((key, Entry(offset: content.count, length: entry.length, isOpen: entry.isOpen)))
+                    moved.append(
+                        (key, Entry(offset: content.count, length: entry.length, isOpen: entry.isOpen, acknowledgements: entry.acknowledgements)))
                     content.append(contentsOf: UnsafeRawBufferPointer(rebasing: records[entry.offset..<entry.offset + entry.length]))
                 }
             }
@@ -546,8 +580,14 @@ package final class OTLPSpanJournal: @unchecked Sendable {
     /// device and inode, wherever it was rotated to), or the spool (`destinationCheckers`); those found there
     /// are not exported again. Intents written by older versions do not say where: those spans are looked up
     /// by ID in `outputPath`, the traces file output, when there is one.
+    ///
+    /// `durableDestinations`: how many of the pipeline's exporters of spans are durable destinations (the traces
+    /// file output, a spool). With several, a span is forgotten once each took it, and a span in doubt is not
+    /// exported again only when each has it; one found in some of them only is exported again (to all: it is
+    /// then twice in those, rather than missing from the others).
     package func open(
-        directory: String, outputPath: String? = nil, destinationCheckers: [any OTLPExportDestinationChecking] = []
+        directory: String, outputPath: String? = nil, destinationCheckers: [any OTLPExportDestinationChecking] = [],
+        durableDestinations: Int = 0
     ) throws(OTLPWriteError) -> (recovery: OTLPSpanJournalRecovery, spans: [OTLPScopedSpan]) {
         try OTLPSystemCall.makeDirectories(directory)
         let path = (directory.hasSuffix("/") ? directory : directory + "/") + Self.fileName
@@ -555,6 +595,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         defer { lock.unlock() }
         guard descriptor < 0 else { return (.empty, []) }
         let outputLock = try OTLPOutputLock(outputPath: path)
+        self.durableDestinations = max(0, durableDestinations)
         var recovery = OTLPSpanJournalRecovery.empty
         var recovered: [OTLPScopedSpan] = []
         // The file starts with this process's resource, which its records of spans leave out.
@@ -594,14 +635,20 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             }
             // Spans handed to an exporter without an acknowledgement: those that got where the exporter was
             // writing (the write-ahead `exporting` record says where) are not exported again.
+            // With several durable destinations, each must hold the span.
+            let needed = max(1, durableDestinations)
             found.held.removeAll { held in
-                held.destinations.contains { destination in
-                    guard let destination else { return false }
-                    switch destination.kind {
-                    case .file: return destination.isInFileOutput()
-                    case .spool: return destinationCheckers.lazy.compactMap { $0.holds(destination) }.first ?? false
-                    }
+                var holding: Set<OTLPExportDestination.Kind> = []
+                for destination in held.destinations {
+                    guard let destination, !holding.contains(destination.kind) else { continue }
+                    let holds =
+                        switch destination.kind {
+                        case .file: destination.isInFileOutput()
+                        case .spool: destinationCheckers.lazy.compactMap { $0.holds(destination) }.first ?? false
+                        }
+                    if holds { holding.insert(destination.kind) }
                 }
+                return holding.count >= needed
             }
             // Older writers did not say where: such spans are looked up by ID in the traces file output.
             let inDoubt = Set(found.held.filter { $0.destinations.contains { $0 == nil } }.compactMap { held in held.span.spanID })
@@ -757,8 +804,16 @@ func closeDescriptor(_ descriptor: Int32) {
 extension OTLPSpanJournal {
     /// Tells the journals of the journaled spans among `items` (an export stage's batch, which the exporter
     /// took) that they are exported. A batch of log records, or of spans no journal holds, costs a scan.
-    static func acknowledgeExported<Item: OTLPExportable>(_ items: [Item]) {
-        forEachJournal(of: items) { journal, spans in journal.exported(spans) }
+    /// `durable`: the exporter is a durable destination (a file output, a spool; ``exported(_:durable:)``).
+    static func acknowledgeExported<Item: OTLPExportable>(_ items: [Item], durable: Bool) {
+        forEachJournal(of: items) { journal, spans in journal.exported(spans, durable: durable) }
+    }
+
+    /// Whether `exporter` (an export stage's, perhaps wrapped for a factory's exporter) is a durable destination
+    /// of spans: one that can tell a next start whether a write got there (a spool).
+    static func isDurableDestination<Item: OTLPExportable>(_ exporter: some OTLPExporter<Item>) -> Bool {
+        let unwrapped: Any = (exporter as? OTLPAnyExporter<Item>)?.base ?? exporter
+        return unwrapped is any OTLPExportDestinationChecking
     }
 
     /// Tells the journals of the journaled spans among `items` that they are about to be written to

@@ -34,6 +34,8 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     private let exporter: Exporter
     /// The exporter announces and acknowledges journaled spans itself (the file output's stream exporter).
     private let journalsItself: Bool
+    /// Whether the exporter is a durable destination of journaled spans (a spool): its acknowledgements count.
+    private let isDurableDestination: Bool
     private let counters: OTLPTelemetryCounters
     private let condition = NSCondition()
     private var queue: OTLPBatchQueue<Item>
@@ -107,6 +109,7 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         helpThreshold = max(1, self.configuration.maxQueueSize / 2)
         renderingExporter = exporter as? any OTLPRenderingExporter<Item>
         journalsItself = exporter is any OTLPSpanJournalAcknowledging
+        isDurableDestination = OTLPSpanJournal.isDurableDestination(exporter)
         renderThreshold = max(2, self.configuration.maxQueueSize / 2)
         renderBudget = self.configuration.maxQueueSize * 4
         let thread = Thread { [self] in work() }
@@ -465,7 +468,9 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
                 for index in batch.indices { batch[index].prepareForExport() }
                 // The exporters that take spans (the file output, the spool) announce where they write them to
                 // the journal (the write-ahead intent); a span is forgotten once its exporter took it.
-                if exporter.export(batch), !journalsItself { OTLPSpanJournal.acknowledgeExported(batch) }
+                if exporter.export(batch), !journalsItself {
+                    OTLPSpanJournal.acknowledgeExported(batch, durable: isDurableDestination)
+                }
                 condition.lock()
                 inFlight -= batch.count
                 exporting = 0

@@ -26,7 +26,9 @@ package final class OTLPSimpleStage<Exporter: OTLPExporter>: OTLPExportStage, @u
                 counters.dropped(1, Item.signal, .shutDown)
                 return
             }
-            if exporter.export([item]), !(exporter is any OTLPSpanJournalAcknowledging) { OTLPSpanJournal.acknowledgeExported([item]) }
+            if exporter.export([item]), !(exporter is any OTLPSpanJournalAcknowledging) {
+                OTLPSpanJournal.acknowledgeExported([item], durable: OTLPSpanJournal.isDurableDestination(exporter))
+            }
         }
     }
 

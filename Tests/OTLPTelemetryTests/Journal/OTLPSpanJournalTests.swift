@@ -57,13 +57,14 @@ struct OTLPSpanJournalTests {
     }
 
     static func recover(
-        _ directory: String, clock: OTLPManualClock, settings: OTLPSpanJournal.Settings = .default, messages: Messages = Messages()
+        _ directory: String, clock: OTLPManualClock, settings: OTLPSpanJournal.Settings = .default, messages: Messages = Messages(),
+        durableDestinations: Int = 0
     )
         throws -> (OTLPSpanJournalRecovery, [OTLPScopedSpan], OTLPSpanJournal)
     {
         let journal = OTLPSpanJournal(
             resource: OTLPResource(), durability: .flush, clock: clock, settings: settings, diagnostics: messages.add)
-        let (recovery, spans) = try journal.open(directory: directory)
+        let (recovery, spans) = try journal.open(directory: directory, durableDestinations: durableDestinations)
         return (recovery, spans, journal)
     }
 
@@ -174,6 +175,60 @@ struct OTLPSpanJournalTests {
         // dropped from the full queue stay, for the next start.
         #expect(journal.heldSpans == snapshot.totalSpansDropped, "\(snapshot)")
         stage.shutdown()
+        journal.close()
+    }
+
+    @Test(
+        "regression: with two durable destinations (a file output and a spool), a span is forgotten once both took it; killed after the first took it, the next start has it again (the first one's acknowledgement forgot it for the second)"
+    )
+    func twoDurableDestinations() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock()
+        do {
+            let writer = try Writer(directory: directory.path, clock: clock, exports: false)
+            let span = writer.start("launch.phase", at: clock)
+            clock.advance(seconds: 0.01)
+            writer.end(span, at: clock)
+            #expect(writer.journal.heldSpans == 1)
+            // The process dies.
+        }
+        do {
+            let (_, spans, journal) = try Self.recover(directory.path, clock: clock, durableDestinations: 2)
+            #expect(spans.map(\.span.name) == ["launch.phase"])
+            journal.exported(spans, durable: false)  // a collector without a spool: not one of the two
+            #expect(journal.heldSpans == 1)
+            journal.exported(spans, durable: true)  // the file output took it
+            #expect(journal.heldSpans == 1, "the spool has not taken it yet")
+            // Killed before the spool took it.
+        }
+        do {
+            let (_, spans, journal) = try Self.recover(directory.path, clock: clock, durableDestinations: 2)
+            #expect(spans.map(\.span.name) == ["launch.phase"], "not lost for the spool")
+            journal.exported(spans, durable: true)
+            journal.exported(spans, durable: true)
+            #expect(journal.heldSpans == 0)
+            journal.close()
+        }
+        let (again, spans, journal) = try Self.recover(directory.path, clock: clock, durableDestinations: 1)
+        #expect(again == .empty && spans.isEmpty)
+        journal.close()
+    }
+
+    @Test("with one durable destination, its acknowledgement forgets a span, another exporter's does not")
+    func oneDurableDestination() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock()
+        do {
+            let writer = try Writer(directory: directory.path, clock: clock, exports: false)
+            writer.end(writer.start("launch.phase", at: clock), at: clock)
+        }
+        let (_, spans, journal) = try Self.recover(directory.path, clock: clock, durableDestinations: 1)
+        journal.exported(spans, durable: false)
+        #expect(journal.heldSpans == 1)
+        journal.exported(spans, durable: true)
+        #expect(journal.heldSpans == 0)
         journal.close()
     }
 
