@@ -61,12 +61,17 @@ struct OTLPSpanJournalContent {
                 if bytes[offset...].allSatisfy({ $0 == 0 }) { break reading }  // the preallocated zeros
                 skip("the file ends inside a length prefix (\(rest) bytes)", bytes: rest)
                 break reading
-            case .length(0, _):
+            case .length(0, let prefixBytes):
                 // The end of the records: zeros follow (the file is preallocated).
-                if let nonZero = bytes[offset...].firstIndex(where: { $0 != 0 }) {
-                    let rest = bytes.count - nonZero
-                    skip("\(rest) bytes from byte \(nonZero) on, after the end of the records, are not zero (not read)", bytes: rest)
+                guard let nonZero = bytes[offset...].firstIndex(where: { $0 != 0 }), let last = bytes.lastIndex(where: { $0 != 0 }) else {
+                    break reading
                 }
+                // A record is written in place with its length prefix last: a kill inside the write leaves its
+                // body behind a zero prefix. That is the end of an ordinary killed run, not damage.
+                if last < offset + prefixBytes + maxRecordBytes + trailer { break reading }
+                skip(
+                    "\(last - nonZero + 1) bytes from byte \(nonZero) to byte \(last), after the end of the records, are not all zero (not read)",
+                    bytes: last - nonZero + 1)
                 break reading
             case .length(let length, let prefixBytes):
                 let rest = bytes.count - offset

@@ -566,6 +566,22 @@ struct OTLPSpanJournalTests {
         #expect(messages.contains { $0.contains("the file ends") }, "\(messages)")
     }
 
+    @Test(
+        "regression: a record a kill left half written in place (its length prefix still zero, its body there) is the end of a killed run: nothing skipped or set aside; non-zero bytes far past it are counted as they are"
+    )
+    func halfWrittenInPlace() throws {
+        // The body of the next record, written before its prefix, then the preallocated zeros.
+        let half = Self.good + [0, 0, 0, 0] + Self.otherGood.dropFirst(4) + [UInt8](repeating: 0, count: 4096)
+        let (recovery, messages, _) = try Self.recoverFile(half)
+        #expect(recovery.spans.map(\.name) == ["AppStart"])
+        #expect(recovery.skippedRecords == 0 && recovery.setAsidePath == nil, "\(messages)")
+        // Bytes past any record's bound behind the zero prefix are damage: counted, and only the non-zero ones.
+        let far = Self.good + [UInt8](repeating: 0, count: 300_000) + [1, 2, 3] + [UInt8](repeating: 0, count: 1000)
+        let (damaged, notes, _) = try Self.recoverFile(far)
+        #expect(damaged.spans.map(\.name) == ["AppStart"])
+        #expect(damaged.skippedRecords == 1 && damaged.skippedBytes == 3, "\(notes)")
+    }
+
     @Test("an oversized record prefix, and a file past its bound: skipped and counted, never read past the bound")
     func oversized() throws {
         let (recovery, _, _) = try Self.recoverFile(Self.good + [0xFF, 0xFF, 0xFF, 0xFF] + Self.otherGood)
