@@ -244,7 +244,8 @@ public final class OTLPTelemetry: Sendable {
         // Spans the previous process may have exported just before it died are looked for in the file output.
         let output = configuration.traces.path.flatMap { ["-", "stdout", "stderr"].contains($0) ? nil : $0 }
         let (recovery, spans) = try spanJournal.open(
-            directory: directory, outputPath: output, destinationCheckers: destinationCheckers, durableDestinations: durableSpanDestinations)
+            directory: directory, outputPath: output, destinationCheckers: destinationCheckers, durableDestinations: durableSpanDestinations
+        )
         guard !spans.isEmpty else { return recovery }
         for span in spans { spanStage.onEnd(span) }
         // Exported now, not with the first batch or at shutdown: a process that crashes again soon after its

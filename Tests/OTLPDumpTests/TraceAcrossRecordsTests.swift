@@ -137,8 +137,10 @@ struct TraceAcrossRecordsTests {
         let folder = try Self.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.framed([Self.scattered[0]]).write(to: folder.appendingPathComponent("traces.u32be.bin"))
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("current.u32be.bin").path, withDestinationPath: "traces.u32be.bin")
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("gone.u32be.bin").path, withDestinationPath: "/nonexistent")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("current.u32be.bin").path, withDestinationPath: "traces.u32be.bin")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("gone.u32be.bin").path, withDestinationPath: "/nonexistent")
         let result = try OTLPDumpRunner.run(["validate", folder.path])
         #expect(result.stdout.contains("current.u32be.bin: valid"), "\(result.stdout)")
         #expect(!result.stdout.contains("/traces.u32be.bin"), "\(result.stdout)")

@@ -263,7 +263,8 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         }
         let isOpen = kind == .started
         let acknowledgements = live[key]?.acknowledgements ?? 0
-        let wasOpen = setLive(key, Entry(offset: offset, length: length, isOpen: isOpen, acknowledgements: acknowledgements))?.isOpen ?? false
+        let wasOpen =
+            setLive(key, Entry(offset: offset, length: length, isOpen: isOpen, acknowledgements: acknowledgements))?.isOpen ?? false
         openCount += (isOpen ? 1 : 0) - (wasOpen ? 1 : 0)
         if openCount > 0 && !heartbeatScheduled { scheduleHeartbeat() }
         return true
@@ -510,7 +511,11 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             try withRecords { records in
                 for (key, entry) in live {
                     moved.append(
-                        (key, Entry(offset: content.count, length: entry.length, isOpen: entry.isOpen, acknowledgements: entry.acknowledgements)))
+                        (
+                            key,
+                            Entry(
+                                offset: content.count, length: entry.length, isOpen: entry.isOpen, acknowledgements: entry.acknowledgements)
+                        ))
                     content.append(contentsOf: UnsafeRawBufferPointer(rebasing: records[entry.offset..<entry.offset + entry.length]))
                 }
             }
