@@ -250,6 +250,11 @@ package final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unch
     }
 }
 
+extension OTLPSpoolExporter: OTLPSpanJournalDestination {
+    /// The spool destination.
+    package var journalDestinationKind: OTLPExportDestination.Kind? { .spool }
+}
+
 extension OTLPSpoolExporter: OTLPExportDestinationChecking {
     /// Whether a record an earlier process announced to its span journal got into this spool (`nil` when the
     /// destination is not this spool's).

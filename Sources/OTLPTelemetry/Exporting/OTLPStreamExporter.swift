@@ -333,3 +333,10 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
 }
 
 extension OTLPStreamExporter: OTLPSpanJournalAcknowledging {}
+
+extension OTLPStreamExporter: OTLPSpanJournalDestination {
+    /// A file (an item-counting sink) is the file destination; standard output is none.
+    package var journalDestinationKind: OTLPExportDestination.Kind? {
+        lock.withLock { sink is any OTLPItemCountingSink || reopen != nil ? .file : nil }
+    }
+}

@@ -100,3 +100,10 @@ package protocol OTLPExportDestinationChecking: Sendable {
 /// An exporter that tells the span journal itself where it writes journaled spans and when it wrote them (the
 /// file output's stream exporter): export stages leave the acknowledgement to it.
 package protocol OTLPSpanJournalAcknowledging {}
+
+/// An exporter that is a durable destination of journaled spans, and of which kind: recovered spans that such a
+/// destination holds already are not exported to it again.
+package protocol OTLPSpanJournalDestination {
+    /// The kind of destination it is; `nil` when it is none (standard output).
+    var journalDestinationKind: OTLPExportDestination.Kind? { get }
+}

@@ -642,6 +642,8 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             // writing (the write-ahead `exporting` record says where) are not exported again.
             // With several durable destinations, each must hold the span.
             let needed = max(1, durableDestinations)
+            // The destinations that hold a span kept for export (some, not all): they skip it at export.
+            var heldBy: [Key: Set<OTLPExportDestination.Kind>] = [:]
             found.held.removeAll { held in
                 var holding: Set<OTLPExportDestination.Kind> = []
                 for destination in held.destinations {
@@ -653,7 +655,11 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                         }
                     if holds { holding.insert(destination.kind) }
                 }
-                return holding.count >= needed
+                if holding.count >= needed { return true }
+                if !holding.isEmpty, let traceID = held.span.traceID, let spanID = held.span.spanID {
+                    heldBy[Key(traceID: traceID, spanID: spanID)] = holding
+                }
+                return false
             }
             // Older writers did not say where: such spans are looked up by ID in the traces file output.
             let inDoubt = Set(found.held.filter { $0.destinations.contains { $0 == nil } }.compactMap { held in held.span.spanID })
@@ -682,7 +688,8 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                 setLive(Key(traceID: traceID, spanID: spanID), Entry(offset: content.count, length: bytes.count, isOpen: false))
                 content += bytes
                 var item = OTLPScopedSpan(scope: held.scope, span: span)
-                item.journalTag = OTLPSpanJournalTag(journal: self, resource: held.record.resource)
+                item.journalTag = OTLPSpanJournalTag(
+                    journal: self, resource: held.record.resource, heldBy: heldBy[Key(traceID: traceID, spanID: spanID)] ?? [])
                 recovered.append(item)
                 recovery.spans.append(span)
             }
@@ -814,8 +821,31 @@ extension OTLPSpanJournal {
         forEachJournal(of: items) { journal, spans in journal.exported(spans, durable: durable) }
     }
 
+    /// Takes out of `items` the recovered spans that the destination of kind `kind` holds already (the previous
+    /// process's export reached it, not every destination), acknowledging them as that destination's: each
+    /// destination gets a recovered span once. Returns how many were taken out. A scan of tags for other items.
+    package static func takeOutHeld<Item: OTLPExportable>(_ items: inout [Item], by kind: OTLPExportDestination.Kind) -> Int {
+        guard Item.self == OTLPScopedSpan.self else { return 0 }
+        let spans = unsafeBitCast(items, to: [OTLPScopedSpan].self)
+        guard spans.contains(where: { $0.journalTag?.heldBy.contains(kind) == true }) else { return 0 }
+        var kept: [OTLPScopedSpan] = []
+        var held: [OTLPScopedSpan] = []
+        for span in spans {
+            if span.journalTag?.heldBy.contains(kind) == true { held.append(span) } else { kept.append(span) }
+        }
+        items = unsafeBitCast(kept, to: [Item].self)
+        forEachJournal(of: held) { journal, spans in journal.exported(spans, durable: true) }
+        return held.count
+    }
+
     /// Whether `exporter` (an export stage's, perhaps wrapped for a factory's exporter) is a durable destination
     /// of spans: one that can tell a next start whether a write got there (a spool).
+    /// The kind of durable destination `exporter` (perhaps wrapped for a factory's exporter) is, if any.
+    static func destinationKind<Item: OTLPExportable>(of exporter: some OTLPExporter<Item>) -> OTLPExportDestination.Kind? {
+        let unwrapped: Any = (exporter as? OTLPAnyExporter<Item>)?.base ?? exporter
+        return (unwrapped as? any OTLPSpanJournalDestination)?.journalDestinationKind
+    }
+
     static func isDurableDestination<Item: OTLPExportable>(_ exporter: some OTLPExporter<Item>) -> Bool {
         let unwrapped: Any = (exporter as? OTLPAnyExporter<Item>)?.base ?? exporter
         return unwrapped is any OTLPExportDestinationChecking

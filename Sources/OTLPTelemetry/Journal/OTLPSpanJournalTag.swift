@@ -7,9 +7,13 @@ package final class OTLPSpanJournalTag: @unchecked Sendable {
     package private(set) weak var journal: OTLPSpanJournal?
     /// The resource the span is exported under, when it is not the exporter's (a recovered span's).
     package let resource: OTLPResource?
+    /// For a recovered span, the destinations that hold it already (the previous process's export reached
+    /// them, not all): they skip it, so that each destination gets it once.
+    package let heldBy: Set<OTLPExportDestination.Kind>
 
-    package init(journal: OTLPSpanJournal, resource: OTLPResource?) {
+    package init(journal: OTLPSpanJournal, resource: OTLPResource?, heldBy: Set<OTLPExportDestination.Kind> = []) {
         self.journal = journal
         self.resource = resource
+        self.heldBy = heldBy
     }
 }

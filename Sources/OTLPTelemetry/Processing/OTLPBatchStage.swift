@@ -36,6 +36,9 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     private let journalsItself: Bool
     /// Whether the exporter is a durable destination of journaled spans (a spool): its acknowledgements count.
     private let isDurableDestination: Bool
+    /// The exporter's kind of durable destination (a file, a spool): recovered spans it holds already are
+    /// taken out of its batches (counted exported).
+    private let destinationKind: OTLPExportDestination.Kind?
     private let counters: OTLPTelemetryCounters
     private let condition = NSCondition()
     private var queue: OTLPBatchQueue<Item>
@@ -110,6 +113,7 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         renderingExporter = exporter as? any OTLPRenderingExporter<Item>
         journalsItself = exporter is any OTLPSpanJournalAcknowledging
         isDurableDestination = OTLPSpanJournal.isDurableDestination(exporter)
+        destinationKind = OTLPSpanJournal.destinationKind(of: exporter)
         renderThreshold = max(2, self.configuration.maxQueueSize / 2)
         renderBudget = self.configuration.maxQueueSize * 4
         let thread = Thread { [self] in work() }
@@ -164,6 +168,14 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         if let renderingExporter, !batch.isEmpty { render(batch, renderingExporter) }
     }
 
+    /// Takes out of `batch` the recovered spans this stage's destination holds already (a previous process's
+    /// export reached it): counted exported, acknowledged to their journal, not written again.
+    private func takeOutHeld(_ batch: inout [Item]) {
+        guard let destinationKind else { return }
+        let held = OTLPSpanJournal.takeOutHeld(&batch, by: destinationKind)
+        if held > 0 { counters.exported(held, Item.signal, bytes: 0) }
+    }
+
     /// The oldest batch, taken off the queue for the caller to render (holding `condition`'s lock), when the
     /// exporter can render, the stage is not shut down, the queue is at least half full and callers hold less
     /// than ``renderBudget``; else none.
@@ -180,10 +192,12 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     /// which writes it (the caller never waits for the exporter).
     private func render(_ batch: [Item], _ renderingExporter: any OTLPRenderingExporter<Item>) {
         var batch = batch
+        let taken = batch.count
+        takeOutHeld(&batch)
         for index in batch.indices { batch[index].prepareForExport() }
         let result = renderingExporter.render(batch)
         condition.lock()
-        renderingItems -= batch.count
+        renderingItems -= taken
         if isAbandoned {
             // Shutdown's deadline passed while this caller rendered: nothing more is written.
             condition.unlock()
@@ -455,27 +469,29 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
                 // Taken out of `taken`, so that the batch is freed once exported (not with the whole round).
                 var batch = taken[position]
                 taken[position] = []
+                let count = batch.count
                 condition.lock()
                 // Past shutdown's deadline the rest was counted dropped already.
                 guard !isAbandoned else {
                     condition.unlock()
                     break
                 }
-                exporting = batch.count
+                exporting = count
                 condition.unlock()
+                takeOutHeld(&batch)
                 // Work left by the producers (a span's attribute conversion) is done here, off their threads, a batch
                 // at a time, just before it is encoded.
                 for index in batch.indices { batch[index].prepareForExport() }
                 // The exporters that take spans (the file output, the spool) announce where they write them to
                 // the journal (the write-ahead intent); a span is forgotten once its exporter took it.
-                if exporter.export(batch), !journalsItself {
+                if !batch.isEmpty, exporter.export(batch), !journalsItself {
                     OTLPSpanJournal.acknowledgeExported(batch, durable: isDurableDestination)
                 }
                 condition.lock()
-                inFlight -= batch.count
+                inFlight -= count
                 exporting = 0
                 // Shutdown's deadline came during this write and counted the batch: the count is settled now.
-                if isAbandoned { counters.writeEndedAfterDeadline(batch.count, Item.signal) }
+                if isAbandoned { counters.writeEndedAfterDeadline(count, Item.signal) }
                 batchesCompleted += 1
                 condition.broadcast()
                 condition.unlock()

@@ -215,6 +215,49 @@ struct OTLPSpanJournalTests {
         journal.close()
     }
 
+    @Test(
+        "a recovered span that the file output holds already (the previous export reached it, not the spool) is not written to the file again: counted exported there, acknowledged, and still owed to the other destination"
+    )
+    func heldByOneDestinationIsSkippedThere() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock()
+        let journal = OTLPSpanJournal(resource: Self.resource, durability: .flush, clock: clock, diagnostics: { _ in })
+        _ = try journal.open(directory: directory.path, durableDestinations: 2)
+        func span(_ name: String, _ id: UInt64) -> OTLPScopedSpan {
+            OTLPScopedSpan(
+                scope: Self.scope,
+                span: OTLPSpan(
+                    traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(id), name: name, startTimeUnixNano: 1, endTimeUnixNano: 2))
+        }
+        var held = span("held by the file", 1)
+        #expect(journal.started(held, interruptedAttribute: nil))
+        held.journalTag = OTLPSpanJournalTag(journal: journal, resource: nil, heldBy: [.file])
+        let counters = OTLPTelemetryCounters()
+        let path = directory.appendingPathComponent("traces.u32be.bin").path
+        let sink = OTLPRotatingFileSink(path: path, rotation: .default, signal: .traces, counters: counters)
+        try sink.open()
+        let stage = OTLPBatchStage(
+            exporter: OTLPStreamExporter<OTLPScopedSpan>(
+                sink: sink, framing: .u32be, gzip: false, durability: .flush, resource: Self.resource, counters: counters,
+                diagnostics: { _ in }),
+            counters: counters, configuration: .init(scheduleDelaySeconds: 3600))
+        stage.onEnd(held)
+        stage.onEnd(span("new", 2))
+        #expect(stage.forceFlush())
+        stage.shutdown()
+        let names = try readAll([UInt8](Data(contentsOf: URL(fileURLWithPath: path)))).flatMap { payload -> [String] in
+            guard case .traces(let data) = payload else { return [] }
+            return data.resourceGroups.flatMap(\.scopeGroups).flatMap(\.items).map(\.name)
+        }
+        #expect(names == ["new"])
+        #expect(counters.snapshot.spansReceived == 2 && counters.snapshot.spansExported == 2, "\(counters.snapshot)")
+        #expect(journal.heldSpans == 1, "the file's acknowledgement counted; the spool's is still owed")
+        journal.exported([held], durable: true)  // the spool took it
+        #expect(journal.heldSpans == 0)
+        journal.close()
+    }
+
     @Test("with one durable destination, its acknowledgement forgets a span, another exporter's does not")
     func oneDurableDestination() throws {
         let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
