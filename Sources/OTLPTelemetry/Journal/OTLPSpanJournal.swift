@@ -643,17 +643,17 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             // With several durable destinations, each must hold the span.
             let needed = max(1, durableDestinations)
             // The destinations that hold a span kept for export (some, not all): they skip it at export.
-            var heldBy: [Key: Set<OTLPExportDestination.Kind>] = [:]
+            var heldBy: [Key: [OTLPExportDestination]] = [:]
             found.held.removeAll { held in
-                var holding: Set<OTLPExportDestination.Kind> = []
+                var holding: [OTLPExportDestination] = []
                 for destination in held.destinations {
-                    guard let destination, !holding.contains(destination.kind) else { continue }
+                    guard let destination, !holding.contains(where: { $0.kind == destination.kind }) else { continue }
                     let holds =
                         switch destination.kind {
                         case .file: destination.isInFileOutput()
                         case .spool: destinationCheckers.lazy.compactMap { $0.holds(destination) }.first ?? false
                         }
-                    if holds { holding.insert(destination.kind) }
+                    if holds { holding.append(destination) }
                 }
                 if holding.count >= needed { return true }
                 if !holding.isEmpty, let traceID = held.span.traceID, let spanID = held.span.spanID {
@@ -687,9 +687,24 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                 guard let bytes = framed(record), let traceID = span.traceID, let spanID = span.spanID else { continue }
                 setLive(Key(traceID: traceID, spanID: spanID), Entry(offset: content.count, length: bytes.count, isOpen: false))
                 content += bytes
+                let holding = heldBy[Key(traceID: traceID, spanID: spanID)] ?? []
+                // The intents that found it where it is, kept: should this process die before every destination
+                // took it, the next start still knows which ones hold it.
+                for destination in holding {
+                    let intent = OTLPSpanJournalRecord(
+                        kind: .exporting, writtenUnixNano: now,
+                        exportedSpans: [OTLPSpan(traceID: traceID, spanID: spanID, name: "", startTimeUnixNano: 0, endTimeUnixNano: 0)],
+                        destination: destination)
+                    if let bytes = OTLPSpanJournalRecord.framed(
+                        kind: intent.kind, writtenUnixNano: intent.writtenUnixNano, resource: intent.resourceWithDestination, scope: nil,
+                        span: nil, interruptedAttribute: nil, exportedSpans: intent.exportedSpans, maxRecordBytes: Int(UInt32.max),
+                        sealed: true)
+                    {
+                        content += bytes
+                    }
+                }
                 var item = OTLPScopedSpan(scope: held.scope, span: span)
-                item.journalTag = OTLPSpanJournalTag(
-                    journal: self, resource: held.record.resource, heldBy: heldBy[Key(traceID: traceID, spanID: spanID)] ?? [])
+                item.journalTag = OTLPSpanJournalTag(journal: self, resource: held.record.resource, heldBy: Set(holding.map(\.kind)))
                 recovered.append(item)
                 recovery.spans.append(span)
             }
