@@ -60,6 +60,9 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         var isOpen: Bool
         /// The durable destinations that took the span so far (a pipeline with a file output and a spool has two).
         var acknowledgements = 0
+        /// Where its exporters said they were writing it (the write-ahead intents), kept so that a compaction
+        /// writes them again: a next start looks there for a span whose acknowledgement did not come.
+        var intents: [OTLPExportDestination] = []
     }
 
     /// The journal's file name in the state directory.
@@ -212,7 +215,12 @@ package final class OTLPSpanJournal: @unchecked Sendable {
         var held = false
         for key in keys {
             if kind == .exporting {
-                held = held || live[key] != nil
+                guard var entry = live[key] else { continue }
+                held = true
+                if let destination {
+                    entry.intents.append(destination)
+                    _ = setLive(key, entry)
+                }
                 continue
             }
             guard let entry = removeLive(key) else { continue }
@@ -262,9 +270,10 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             return false
         }
         let isOpen = kind == .started
-        let acknowledgements = live[key]?.acknowledgements ?? 0
-        let wasOpen =
-            setLive(key, Entry(offset: offset, length: length, isOpen: isOpen, acknowledgements: acknowledgements))?.isOpen ?? false
+        let old = live[key]
+        let entry = Entry(
+            offset: offset, length: length, isOpen: isOpen, acknowledgements: old?.acknowledgements ?? 0, intents: old?.intents ?? [])
+        let wasOpen = setLive(key, entry)?.isOpen ?? false
         openCount += (isOpen ? 1 : 0) - (wasOpen ? 1 : 0)
         if openCount > 0 && !heartbeatScheduled { scheduleHeartbeat() }
         return true
@@ -514,11 +523,15 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                         (
                             key,
                             Entry(
-                                offset: content.count, length: entry.length, isOpen: entry.isOpen, acknowledgements: entry.acknowledgements)
+                                offset: content.count, length: entry.length, isOpen: entry.isOpen, acknowledgements: entry.acknowledgements,
+                                intents: entry.intents)
                         ))
                     content.append(contentsOf: UnsafeRawBufferPointer(rebasing: records[entry.offset..<entry.offset + entry.length]))
                 }
             }
+            // The intents of the spans kept, after their records (regression: a compaction between an intent and
+            // its acknowledgement dropped it, and the next start exported the span again where it already was).
+            content += Self.intentRecords(live.map { (key: $0.key, intents: $0.value.intents) }, writtenUnixNano: clock.nowUnixNano())
             // Atomic always (a kill leaves the old file or the new one); synced to the disk only under `fsync`
             // durability, as the records appended are: the two `fsync`s took milliseconds, every megabyte,
             // with the journal's lock held.
@@ -529,6 +542,36 @@ package final class OTLPSpanJournal: @unchecked Sendable {
             _writeErrors += 1
             report(error, "the span journal keeps growing")
         }
+    }
+
+    /// `exporting` records for `spans`' intents, one per destination (the spans a write held together).
+    static func intentRecords(_ spans: [(key: Key, intents: [OTLPExportDestination])], writtenUnixNano: UInt64) -> [UInt8] {
+        var byDestination: [(destination: OTLPExportDestination, keys: [Key])] = []
+        for (key, intents) in spans {
+            for destination in intents {
+                if let index = byDestination.firstIndex(where: { $0.destination == destination }) {
+                    byDestination[index].keys.append(key)
+                } else {
+                    byDestination.append((destination, [key]))
+                }
+            }
+        }
+        var bytes: [UInt8] = []
+        for (destination, keys) in byDestination {
+            let intent = OTLPSpanJournalRecord(
+                kind: .exporting, writtenUnixNano: writtenUnixNano,
+                exportedSpans: keys.map {
+                    OTLPSpan(traceID: $0.traceID, spanID: $0.spanID, name: "", startTimeUnixNano: 0, endTimeUnixNano: 0)
+                },
+                destination: destination)
+            if let framed = OTLPSpanJournalRecord.framed(
+                kind: intent.kind, writtenUnixNano: intent.writtenUnixNano, resource: intent.resourceWithDestination, scope: nil, span: nil,
+                interruptedAttribute: nil, exportedSpans: intent.exportedSpans, maxRecordBytes: Int(UInt32.max), sealed: true)
+            {
+                bytes += framed
+            }
+        }
+        return bytes
     }
 
     /// Calls `body` with the file's records (its first ``fileBytes`` bytes): the mapping when it holds them,
@@ -688,6 +731,10 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                 setLive(Key(traceID: traceID, spanID: spanID), Entry(offset: content.count, length: bytes.count, isOpen: false))
                 content += bytes
                 let holding = heldBy[Key(traceID: traceID, spanID: spanID)] ?? []
+                if !holding.isEmpty, var entry = live[Key(traceID: traceID, spanID: spanID)] {
+                    entry.intents = holding
+                    _ = setLive(Key(traceID: traceID, spanID: spanID), entry)
+                }
                 // The intents that found it where it is, kept: should this process die before every destination
                 // took it, the next start still knows which ones hold it.
                 for destination in holding {

@@ -453,6 +453,38 @@ struct OTLPSpanJournalTests {
         writer.journal.close()
     }
 
+    @Test(
+        "regression: a compaction keeps the write-ahead intents of the spans it keeps (it dropped them, and the next start exported a span in doubt again where it already was)"
+    )
+    func compactionKeepsIntents() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlptelemetry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = OTLPManualClock()
+        var settings = OTLPSpanJournal.Settings()
+        settings.maxFileBytes = 16 << 10
+        let destination = OTLPExportDestination(
+            kind: .spool, path: "/spool/traces", fileNumber: 7, offsetBytes: 128, lengthBytes: 4096, checksum: 0xDEAD_BEEF)
+        do {
+            let writer = try Writer(directory: directory.path, clock: clock, settings: settings)
+            let doubt = OTLPScopedSpan(
+                scope: Self.scope,
+                span: OTLPSpan(
+                    traceID: OTLPTraceID(high: 9, low: 9), spanID: OTLPSpanID(99), name: "in doubt", startTimeUnixNano: 1,
+                    endTimeUnixNano: 2))
+            #expect(writer.journal.started(doubt, interruptedAttribute: nil))
+            writer.journal.exporting([doubt], to: destination)
+            let sizeBefore = writer.journal.fileSizeBytes
+            for _ in 0..<500 { writer.end(writer.start("ended", at: clock), at: clock) }
+            #expect(writer.journal.fileSizeBytes < sizeBefore + 500 * 100, "compacted on the way")
+            #expect(writer.journal.heldSpans == 1)
+            // The process dies.
+        }
+        let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent("open-spans.u32be.bin")))
+        let content = OTLPSpanJournalContent(bytes: bytes, maxRecordBytes: settings.maxRecordBytes)
+        let held = try #require(content.held.first { $0.span.name == "in doubt" })
+        #expect(held.destinations == [destination])
+    }
+
     /// A span of `Self.scope` with `attributes` not yet converted (as `OTLPTracingSpan` hands it on).
     static func pendingSpan(_ name: String, spanID: UInt64, end: UInt64, _ attributes: SpanAttributes, limits: OTLPLimits) -> OTLPScopedSpan
     {
