@@ -47,14 +47,7 @@ struct SendCommandTests {
         ])
         collector.stop()
         #expect(result.status == 0, "\(result.stderr)")
-        let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        var records: [[UInt8]] = []
-        var offset = 0
-        while offset + 4 <= data.count {
-            let length = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            records.append(Array(data[offset + 4..<offset + 4 + length]))
-            offset += 4 + length
-        }
+        let records = OTLPFramedRecords.u32be(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
         let requests = collector.requests
         #expect(requests.map(\.body) == records)
         #expect(
@@ -80,15 +73,7 @@ struct SendCommandTests {
         collector.stop()
         #expect(result.status == 0, "\(result.stderr)")
         func records(_ name: String) throws -> [[UInt8]] {
-            let data = try [UInt8](Data(contentsOf: Self.framed.appendingPathComponent(name)))
-            var records: [[UInt8]] = []
-            var offset = 0
-            while offset + 4 <= data.count {
-                let length = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-                records.append(Array(data[offset + 4..<offset + 4 + length]))
-                offset += 4 + length
-            }
-            return records
+            OTLPFramedRecords.u32be(try [UInt8](Data(contentsOf: Self.framed.appendingPathComponent(name))))
         }
         let expected = try records("logs-mixed.u32be.bin") + records("traces-mixed.u32be.bin")
         #expect(collector.requests.map(\.body) == expected)

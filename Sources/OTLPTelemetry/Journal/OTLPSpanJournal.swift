@@ -737,19 +737,7 @@ package final class OTLPSpanJournal: @unchecked Sendable {
                 }
                 // The intents that found it where it is, kept: should this process die before every destination
                 // took it, the next start still knows which ones hold it.
-                for destination in holding {
-                    let intent = OTLPSpanJournalRecord(
-                        kind: .exporting, writtenUnixNano: now,
-                        exportedSpans: [OTLPSpan(traceID: traceID, spanID: spanID, name: "", startTimeUnixNano: 0, endTimeUnixNano: 0)],
-                        destination: destination)
-                    if let bytes = OTLPSpanJournalRecord.framed(
-                        kind: intent.kind, writtenUnixNano: intent.writtenUnixNano, resource: intent.resourceWithDestination, scope: nil,
-                        span: nil, interruptedAttribute: nil, exportedSpans: intent.exportedSpans, maxRecordBytes: Int(UInt32.max),
-                        sealed: true)
-                    {
-                        content += bytes
-                    }
-                }
+                content += Self.intentRecords([(Key(traceID: traceID, spanID: spanID), holding)], writtenUnixNano: now)
                 var item = OTLPScopedSpan(scope: held.scope, span: span)
                 item.journalTag = OTLPSpanJournalTag(journal: self, resource: held.record.resource, heldBy: Set(holding.map(\.kind)))
                 recovered.append(item)

@@ -578,13 +578,7 @@ struct OTLPSpoolExporterTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".u32be.bin") }.sorted()
         var records: [[UInt8]] = []
         for name in names {
-            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)")))
-            var offset = 0
-            while offset + 4 <= bytes.count {
-                let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-                records.append(Array(bytes[offset + 4..<offset + 4 + length]))
-                offset += 4 + length
-            }
+            records += OTLPFramedRecords.u32be(Array(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)"))))
         }
         return records
     }

@@ -34,16 +34,7 @@ struct MetricsReferenceTests {
         var description: String { message }
     }
 
-    static func u32beRecords(_ bytes: [UInt8]) throws -> [[UInt8]] {
-        var records: [[UInt8]] = []
-        var position = 0
-        while position + 4 <= bytes.count {
-            let length = bytes[position..<position + 4].reduce(0) { $0 << 8 | Int($1) }
-            records.append(Array(bytes[position + 4..<position + 4 + length]))
-            position += 4 + length
-        }
-        return records
-    }
+    static func u32beRecords(_ bytes: [UInt8]) throws -> [[UInt8]] { OTLPFramedRecords.u32be(bytes) }
 
     @Test("every request decodes from protobuf and from the reference's OTLP JSON to the same model")
     func protobufAndJSONAgree() throws {
