@@ -245,18 +245,49 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
 extension SpanAttributes {
     /// The attributes as OTLP key/values, sorted by key (the storage is unordered; output stays
     /// deterministic). Arrays become array values, string-convertibles their description.
+    ///
+    /// Up to ``OTLPAttributeKeyOrder/maxWordSortedCount`` attributes are sorted as they are converted: each is
+    /// inserted in key order into a buffer on the stack (by its ordering word, worked out once), then moved
+    /// into the array. The array is made with `reserveCapacity`, which is specialized here: making it with
+    /// `init(unsafeUninitializedCapacity:)` went through the standard library's generic code, which looked
+    /// the array's storage type up at run time (about 650 instructions per span, more than the sort).
     package var otlpAttributes: [OTLPAttribute] {
         guard !isEmpty else { return [] }
         let count = count
-        // Written straight into an array of the final size (no growth, no uniqueness check per append).
-        var out = [OTLPAttribute](unsafeUninitializedCapacity: count) { buffer, initialized in
-            forEach { key, value in
-                guard initialized < count else { return }
-                (buffer.baseAddress! + initialized).initialize(to: OTLPAttribute(key, value.otlpValue))
-                initialized += 1
+        var out: [OTLPAttribute] = []
+        out.reserveCapacity(count)
+        guard count <= OTLPAttributeKeyOrder.maxWordSortedCount else {
+            forEach { key, value in out.append(OTLPAttribute(key, value.otlpValue)) }
+            OTLPAttributeKeyOrder.sort(&out)
+            return out
+        }
+        withUnsafeTemporaryAllocation(of: OTLPAttribute.self, capacity: count) { held in
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { words in
+                let attributes = held.baseAddress!
+                let attributeWords = words.baseAddress!
+                var initialized = 0
+                forEach { key, value in
+                    guard initialized < count else { return }
+                    let word = OTLPAttributeKeyOrder.orderingWord(of: key)
+                    var position = initialized
+                    while position > 0,
+                        OTLPAttributeKeyOrder.precedes(word, key, attributeWords[position &- 1], attributes[position &- 1].key)
+                    {
+                        position &-= 1
+                    }
+                    // The attributes after the new one move up by one (moved, not copied: no retain or release).
+                    let after = initialized &- position
+                    if after > 0 {
+                        (attributes + (position &+ 1)).moveInitialize(from: attributes + position, count: after)
+                        (attributeWords + (position &+ 1)).moveInitialize(from: attributeWords + position, count: after)
+                    }
+                    (attributes + position).initialize(to: OTLPAttribute(key, value.otlpValue))
+                    attributeWords[position] = word
+                    initialized &+= 1
+                }
+                for index in 0..<initialized { out.append((attributes + index).move()) }
             }
         }
-        OTLPAttributeKeyOrder.sort(&out)
         return out
     }
 }
