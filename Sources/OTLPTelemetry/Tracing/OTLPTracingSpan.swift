@@ -6,8 +6,8 @@ public import Tracing
 /// records nothing (``isRecording`` is `false`) but still carries its context to children.
 public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     /// The context the span was started in and, once ``context`` has been read, the span's own context.
-    private var _context: InstrumentationContext
-    private var contextHoldsSpan = false
+    @exclusivity(unchecked) private var _context: InstrumentationContext
+    @exclusivity(unchecked) private var contextHoldsSpan = false
     /// The span's identity, also available from ``context``.
     public let spanContext: OTLPSpanContext
     private let parent: OTLPSpanContext?
@@ -19,23 +19,27 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     private let limits: OTLPLimits
     private let clock: any OTLPClock
     private let startTimeUnixNano: UInt64
+    /// Guards the span's mutable state. Those properties are `@exclusivity(unchecked)`: every access holds
+    /// this lock, which keeps accesses from overlapping (a nested access on the same thread would wait for the
+    /// lock it holds), and the runtime's check of each access cost about 1,900 instructions per span with 8
+    /// attributes (two checked accesses per attribute set).
     private let lock = NSLock()
-    private var _operationName: String
-    private var _attributes = OTLPTracingSpan.reservedAttributes
-    private var events: [OTLPSpanEvent] = []
-    private var links: [OTLPSpanLink] = []
+    @exclusivity(unchecked) private var _operationName: String
+    @exclusivity(unchecked) private var _attributes = OTLPTracingSpan.reservedAttributes
+    @exclusivity(unchecked) private var events: [OTLPSpanEvent] = []
+    @exclusivity(unchecked) private var links: [OTLPSpanLink] = []
     /// Events and links refused because the span already held as many as its limits allow: a long-lived
     /// span in a loop cannot grow without bound. Counted in `dropped_events_count` / `dropped_links_count`.
-    private var droppedEvents = 0
-    private var droppedLinks = 0
+    @exclusivity(unchecked) private var droppedEvents = 0
+    @exclusivity(unchecked) private var droppedLinks = 0
     /// Attributes refused because the span already held as many as its limits allow: the first ones set
     /// are kept, as the specification asks (at the end of the span, an unordered dictionary could only keep
     /// the alphabetically first).
-    private var droppedAttributes = 0
-    private var status: OTLPSpanStatus?
-    private var ended = false
+    @exclusivity(unchecked) private var droppedAttributes = 0
+    @exclusivity(unchecked) private var status: OTLPSpanStatus?
+    @exclusivity(unchecked) private var ended = false
     /// Set when the span is journaled (its tracer journals, and the journal took its start).
-    private var journal: OTLPSpanJournalBinding?
+    @exclusivity(unchecked) private var journal: OTLPSpanJournalBinding?
 
     /// Empty attributes with room for 8, shared: a span's first attribute copies the storage with its
     /// capacity, so its attributes grow in one allocation instead of four (capacities 1, 3, 6, 12) and are
