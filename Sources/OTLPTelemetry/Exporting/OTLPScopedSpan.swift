@@ -86,20 +86,7 @@ public struct OTLPScopedSpan: Sendable {
 extension OTLPScopedSpan: OTLPExportable {
     public static var signal: OTLPSignal { .traces }
 
-    /// Decides the common case (a prepared span as the tracer's limits left it, under a scope without
-    /// attributes) from stored fields: inlined into the exporter's check of every span of a batch, which
-    /// then reads those fields in place instead of copying each span out of the batch for the call.
-    @inline(__always)
     public func nestsValues(deeperThan levels: Int) -> Bool {
-        if limitsApplied, levels >= OTLPLimits.maxValueNestingLevels, scope.attributes.isEmpty, pendingAttributes == nil {
-            return false
-        }
-        return nestsValuesReadingThem(deeperThan: levels)
-    }
-
-    /// ``nestsValues(deeperThan:)``, reading the values.
-    @inline(never)
-    private func nestsValuesReadingThem(deeperThan levels: Int) -> Bool {
         guard pendingAttributes == nil else {
             var prepared = self
             prepared.prepareForExport()
@@ -112,6 +99,23 @@ extension OTLPScopedSpan: OTLPExportable {
         return storedSpan.attributes.nest(deeperThan: levels)
             || storedSpan.events.contains { $0.attributes.nest(deeperThan: levels) }
             || storedSpan.links.contains { $0.attributes.nest(deeperThan: levels) }
+    }
+
+    /// Whether any of `spans` nests values deeper than `levels` (``nestsValues(deeperThan:)``). The spans are
+    /// read in place: a prepared span as the tracer's limits left it, under a scope without attributes, is
+    /// decided from those two stored fields (calling `nestsValues` on each element of the batch copied it out
+    /// for the call, retaining and releasing every field: about 600 of the worker's instructions per span).
+    static func anyNestsValues(_ spans: [OTLPScopedSpan], deeperThan levels: Int) -> Bool {
+        spans.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                // `limitsApplied` is set only once the pending attributes are converted (and cleared by a change).
+                if levels >= OTLPLimits.maxValueNestingLevels, buffer[index].limitsApplied, buffer[index].scope.attributes.isEmpty {
+                    continue
+                }
+                if buffer[index].nestsValues(deeperThan: levels) { return true }
+            }
+            return false
+        }
     }
 
     public static func request(_ items: [OTLPScopedSpan], resource: OTLPResource) -> OTLPTracesData {
