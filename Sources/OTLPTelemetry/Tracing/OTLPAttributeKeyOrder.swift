@@ -35,7 +35,8 @@ enum OTLPAttributeKeyOrder {
                     var position = index
                     while position > 0 {
                         let previous = word[position &- 1]
-                        guard precedes(key, attributes[index].key, previous, attributes[Int(order[position &- 1])].key) else { break }
+                        let before = wordOrder(key, previous) ?? (attributes[index].key < attributes[Int(order[position &- 1])].key)
+                        guard before else { break }
                         word[position] = previous
                         order[position] = order[position &- 1]
                         position &-= 1
@@ -69,11 +70,11 @@ enum OTLPAttributeKeyOrder {
         key.utf8.withContiguousStorageIfAvailable(orderingWord) ?? unordered
     }
 
-    /// Whether `key` (ordering word `word`) sorts before `other` (ordering word `otherWord`), as `key < other`:
-    /// by the words when they differ and both keys are all ASCII, else by `<`.
+    /// Whether a key of ordering word `word` sorts before one of `otherWord` (as `key < other` does) when the
+    /// words decide it: they differ and both keys are all ASCII; `nil` when the keys must be compared with `<`.
     @inline(__always)
-    static func precedes(_ word: UInt64, _ key: String, _ otherWord: UInt64, _ other: String) -> Bool {
-        word != otherWord && word != unordered && otherWord != unordered ? word < otherWord : key < other
+    static func wordOrder(_ word: UInt64, _ otherWord: UInt64) -> Bool? {
+        word != otherWord && word != unordered && otherWord != unordered ? word < otherWord : nil
     }
 
     /// The first 8 UTF-8 bytes of an all-ASCII key as a big-endian word (zero-padded); ``unordered`` when a byte

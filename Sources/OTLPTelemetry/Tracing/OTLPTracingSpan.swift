@@ -273,17 +273,16 @@ extension SpanAttributes {
                 forEach { key, value in
                     guard initialized < count else { return }
                     let word = OTLPAttributeKeyOrder.orderingWord(of: key)
+                    // An insertion sort: the attributes after the new one move up by one, each moved (not copied:
+                    // no retain or release), and the keys compared with `<` only when their words tie.
                     var position = initialized
-                    while position > 0,
-                        OTLPAttributeKeyOrder.precedes(word, key, attributeWords[position &- 1], attributes[position &- 1].key)
-                    {
+                    while position > 0 {
+                        let previous = attributeWords[position &- 1]
+                        let before = OTLPAttributeKeyOrder.wordOrder(word, previous) ?? (key < attributes[position &- 1].key)
+                        guard before else { break }
+                        (attributes + position).initialize(to: (attributes + (position &- 1)).move())
+                        attributeWords[position] = previous
                         position &-= 1
-                    }
-                    // The attributes after the new one move up by one (moved, not copied: no retain or release).
-                    let after = initialized &- position
-                    if after > 0 {
-                        (attributes + (position &+ 1)).moveInitialize(from: attributes + position, count: after)
-                        (attributeWords + (position &+ 1)).moveInitialize(from: attributeWords + position, count: after)
                     }
                     (attributes + position).initialize(to: OTLPAttribute(key, value.otlpValue))
                     attributeWords[position] = word
