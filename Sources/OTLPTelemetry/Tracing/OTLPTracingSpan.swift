@@ -26,6 +26,9 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
     private let lock = NSLock()
     @exclusivity(unchecked) private var _operationName: String
     @exclusivity(unchecked) private var _attributes = OTLPTracingSpan.reservedAttributes
+    /// The attributes as they were before a change at the limit, or the copy a change after the end is made to:
+    /// empty except while ``attributes`` yields (under the lock).
+    @exclusivity(unchecked) private var attributesAside = SpanAttributes()
     @exclusivity(unchecked) private var events: [OTLPSpanEvent] = []
     @exclusivity(unchecked) private var links: [OTLPSpanLink] = []
     /// Events and links refused because the span already held as many as its limits allow: a long-lived
@@ -96,16 +99,22 @@ public final class OTLPTracingSpan: Tracing.Span, @unchecked Sendable {
         _modify {
             lock.lock()
             defer { lock.unlock() }
+            // Nothing local lives across a yield (the rare cases keep their copy in `attributesAside`): the
+            // coroutine's frame then fits the caller's buffer, where locals made it allocate (and free) a frame
+            // on the heap for every attribute set.
             if ended {
-                var discarded = _attributes
-                yield &discarded
+                // Changes after the end are made to a copy and discarded.
+                attributesAside = _attributes
+                yield &attributesAside
+                attributesAside = SpanAttributes()
             } else if _attributes.count < limits.attributeCountLimit {
                 yield &_attributes
             } else {
                 // At the limit (rare): new keys are refused and counted; values of keys held may change.
-                let held = _attributes
+                attributesAside = _attributes
                 yield &_attributes
-                if _attributes.count > limits.attributeCountLimit { refuseNewAttributes(keeping: held) }
+                if _attributes.count > limits.attributeCountLimit { refuseNewAttributes(keeping: attributesAside) }
+                attributesAside = SpanAttributes()
             }
         }
     }
