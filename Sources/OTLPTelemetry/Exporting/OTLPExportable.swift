@@ -38,9 +38,14 @@ extension OTLPExportable {
         // Nearly always none: the batch is then passed on as it is, not copied item by item. Read by index, in
         // place (`contains(where:)` copied each item out for its predicate, retaining and releasing every field).
         var anyTooDeep = false
-        for index in items.indices where items[index].nestsValues(deeperThan: maxEncodableValueNesting) {
-            anyTooDeep = true
-            break
+        if Self.self == OTLPScopedSpan.self {
+            anyTooDeep = OTLPScopedSpan.anyNestsValues(
+                unsafeBitCast(items, to: [OTLPScopedSpan].self), deeperThan: maxEncodableValueNesting)
+        } else {
+            for index in items.indices where items[index].nestsValues(deeperThan: maxEncodableValueNesting) {
+                anyTooDeep = true
+                break
+            }
         }
         guard anyTooDeep else { return items }
         let encodable = items.filter { !$0.nestsValues(deeperThan: maxEncodableValueNesting) }

@@ -101,6 +101,23 @@ extension OTLPScopedSpan: OTLPExportable {
             || storedSpan.links.contains { $0.attributes.nest(deeperThan: levels) }
     }
 
+    /// Whether any of `spans` nests values deeper than `levels` (``nestsValues(deeperThan:)``). The spans are
+    /// read in place: a prepared span as the tracer's limits left it, under a scope without attributes, is
+    /// decided from those two stored fields (calling `nestsValues` on each element of the batch copied it out
+    /// for the call, retaining and releasing every field: about 600 of the worker's instructions per span).
+    static func anyNestsValues(_ spans: [OTLPScopedSpan], deeperThan levels: Int) -> Bool {
+        spans.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                // `limitsApplied` is set only once the pending attributes are converted (and cleared by a change).
+                if levels >= OTLPLimits.maxValueNestingLevels, buffer[index].limitsApplied, buffer[index].scope.attributes.isEmpty {
+                    continue
+                }
+                if buffer[index].nestsValues(deeperThan: levels) { return true }
+            }
+            return false
+        }
+    }
+
     public static func request(_ items: [OTLPScopedSpan], resource: OTLPResource) -> OTLPTracesData {
         // Spans recovered from a previous process's journal keep that process's resource.
         guard items.contains(where: { $0.journalTag?.resource != nil }) else {

@@ -13,7 +13,7 @@ enum OTLPAttributeKeyOrder {
     static func sort(_ attributes: inout [OTLPAttribute]) {
         let count = attributes.count
         guard count > 1 else { return }
-        guard count <= 16 else {
+        guard count <= maxWordSortedCount else {
             attributes.sort { $0.key < $1.key }
             return
         }
@@ -31,13 +31,11 @@ enum OTLPAttributeKeyOrder {
                 let order = indexBytes.bindMemory(to: UInt8.self)
                 var moved = false
                 for index in 0..<count {
-                    let key = attributes[index].key.utf8.withContiguousStorageIfAvailable(orderingWord) ?? unordered
+                    let key = orderingWord(of: attributes[index].key)
                     var position = index
                     while position > 0 {
                         let previous = word[position &- 1]
-                        let before =
-                            key != previous && key != unordered && previous != unordered
-                            ? key < previous : attributes[index].key < attributes[Int(order[position &- 1])].key
+                        let before = wordOrder(key, previous) ?? (attributes[index].key < attributes[Int(order[position &- 1])].key)
                         guard before else { break }
                         word[position] = previous
                         order[position] = order[position &- 1]
@@ -60,8 +58,24 @@ enum OTLPAttributeKeyOrder {
         }
     }
 
+    /// Most attributes sorted by ordering words (on the stack); more are sorted with `<` alone.
+    static let maxWordSortedCount = 16
+
     /// The word no all-ASCII key's ordering word equals: marks keys that compare with `<` only.
     private static let unordered = UInt64.max
+
+    /// `key`'s ordering word (``orderingWord(_:)``, or ``unordered`` for a key without contiguous UTF-8).
+    @inline(__always)
+    static func orderingWord(of key: String) -> UInt64 {
+        key.utf8.withContiguousStorageIfAvailable(orderingWord) ?? unordered
+    }
+
+    /// Whether a key of ordering word `word` sorts before one of `otherWord` (as `key < other` does) when the
+    /// words decide it: they differ and both keys are all ASCII; `nil` when the keys must be compared with `<`.
+    @inline(__always)
+    static func wordOrder(_ word: UInt64, _ otherWord: UInt64) -> Bool? {
+        word != otherWord && word != unordered && otherWord != unordered ? word < otherWord : nil
+    }
 
     /// The first 8 UTF-8 bytes of an all-ASCII key as a big-endian word (zero-padded); ``unordered`` when a byte
     /// is not ASCII.

@@ -188,4 +188,50 @@ struct OTLPScopedSpanTests {
         child.end()
         parent.end()
     }
+
+    /// An array `depth` levels deep.
+    static func nested(_ depth: Int) -> OTLPAttributeValue {
+        var value = OTLPAttributeValue.string("leaf")
+        for _ in 0..<depth { value = .array([value]) }
+        return value
+    }
+
+    @Test(
+        "The batch check for too deeply nested values, read in place: prepared spans pass, a deep scope or an unprepared deep span is dropped and counted"
+    )
+    func tooDeeplyNestedInPlace() {
+        let deep = Self.nested(OTLPScopedSpan.maxEncodableValueNesting + 1)
+        let flat = OTLPInstrumentationScope(name: "flat")
+        let deepScope = OTLPInstrumentationScope(name: "deep", attributes: [OTLPAttribute("d", deep)])
+        func span(_ name: String, _ attributes: [OTLPAttribute] = []) -> OTLPSpan {
+            OTLPSpan(
+                traceID: OTLPTraceID(high: 1, low: 1), spanID: OTLPSpanID(1), name: name, startTimeUnixNano: 1, endTimeUnixNano: 2,
+                attributes: attributes)
+        }
+        // Prepared by the tracer's limits (they cut the deep value): passes, whatever its attributes were.
+        var prepared = OTLPScopedSpan(
+            scope: flat, span: span("prepared"),
+            pendingAttributes: OTLPPendingSpanAttributes(attributes: ["ok": "x"], limits: .default))
+        prepared.prepareForExport()
+        // Prepared, but under a scope whose attributes nest too deep: the flags alone do not decide it.
+        var preparedUnderDeepScope = OTLPScopedSpan(
+            scope: deepScope, span: span("deep scope"), pendingAttributes: OTLPPendingSpanAttributes(attributes: [:], limits: .default))
+        preparedUnderDeepScope.prepareForExport()
+        // Made without the tracer (no limits applied): its values are read.
+        let unpreparedDeep = OTLPScopedSpan(scope: flat, span: span("deep", [OTLPAttribute("d", deep)]))
+        let unpreparedFlat = OTLPScopedSpan(scope: flat, span: span("flat", [OTLPAttribute("f", .array([.int(1)]))]))
+        let counters = OTLPTelemetryCounters()
+        var reports: [String] = []
+        let kept = OTLPScopedSpan.droppingTooDeeplyNested(
+            [prepared, preparedUnderDeepScope, unpreparedDeep, unpreparedFlat], counters: counters, reporter: "test",
+            diagnostics: { reports.append($0) })
+        #expect(kept.map(\.span.name) == ["prepared", "flat"])
+        #expect(counters.snapshot.spansDropped == [.itemTooLarge: 2])
+        #expect(reports.count == 1)
+        // A batch of prepared spans alone passes as it is.
+        #expect(
+            OTLPScopedSpan.droppingTooDeeplyNested([prepared, prepared], counters: counters, reporter: "test", diagnostics: { _ in }).count
+                == 2)
+        #expect(counters.snapshot.spansDropped == [.itemTooLarge: 2])
+    }
 }

@@ -50,6 +50,24 @@ struct OTLPLimitsAndSamplingTests {
         #expect(exported.droppedAttributesCount == 3)
     }
 
+    @Test("changes after the end are discarded; changes at the limit are each checked against the attributes held")
+    func attributesAfterEndAndAtLimit() throws {
+        let (tracer, sink, _) = tracer(limits: OTLPLimits(attributeCountLimit: 2))
+        let span = tracer.startSpan("s")
+        span.attributes["alpha"] = 1
+        span.attributes["bravo"] = 2
+        span.attributes["charlie"] = 3  // refused
+        span.attributes["delta"] = 4  // refused
+        span.attributes["alpha"] = 10  // held: updated
+        span.end()
+        span.attributes["echo"] = 5  // after the end: discarded
+        span.attributes["alpha"] = 11  // discarded
+        #expect(span.attributes.get("echo") == nil && span.attributes.get("alpha") == .int64(10) && span.attributes.count == 2)
+        let exported = try #require(spans(try readAll(sink.bytes)).first)
+        #expect(exported.attributes == [OTLPAttribute("alpha", .int(10)), OTLPAttribute("bravo", .int(2))])
+        #expect(exported.droppedAttributesCount == 2)
+    }
+
     @Test("value length limit cuts strings, also inside arrays; per-event attribute limit")
     func valueLength() throws {
         let (tracer, sink, _) = tracer(limits: OTLPLimits(attributeValueLengthLimit: 4, attributePerEventCountLimit: 1))

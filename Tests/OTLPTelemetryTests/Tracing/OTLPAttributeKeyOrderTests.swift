@@ -58,4 +58,65 @@ struct OTLPAttributeKeyOrderTests {
         #expect(converted.map(\.key) == Self.awkwardKeys.sorted())
         #expect(converted.allSatisfy { $0.value == .string($0.key) })
     }
+
+    /// A value that describes itself (a `.stringConvertible` attribute).
+    struct Described: CustomStringConvertible, Sendable {
+        var description: String
+    }
+
+    /// Every kind of Tracing attribute value, with the OTLP value it converts to (written out here, not
+    /// converted by the code under test).
+    static let valueKinds: [(SpanAttribute, OTLPAttributeValue)] = [
+        (.int32(-7), .int(-7)),
+        (.int64(1 << 40), .int(1 << 40)),
+        (.double(0.25), .double(0.25)),
+        (.bool(true), .bool(true)),
+        (.string("GET"), .string("GET")),
+        (.string("a string longer than fifteen bytes"), .string("a string longer than fifteen bytes")),
+        (.int32Array([1, -2]), .array([.int(1), .int(-2)])),
+        (.int64Array([]), .array([])),
+        (.doubleArray([1.5, -0.5]), .array([.double(1.5), .double(-0.5)])),
+        (.boolArray([false, true]), .array([.bool(false), .bool(true)])),
+        (.stringArray(["x", "é"]), .array([.string("x"), .string("é")])),
+        (.stringConvertible(Described(description: "described")), .string("described")),
+        (
+            .stringConvertibleArray([Described(description: "one"), Described(description: "two")]),
+            .array([.string("one"), .string("two")])
+        ),
+    ]
+
+    @Test("Converting sorts while inserting: every size, in and past the stack buffer, every value kind, same as a sort after")
+    func conversionMatchesSortedReference() {
+        let pool = Self.awkwardKeys
+        let kinds = Self.valueKinds
+        for count in 0...pool.count {
+            for start in [0, 5, 17] {
+                var attributes = SpanAttributes()
+                var expected: [OTLPAttribute] = []
+                for offset in 0..<count {
+                    let key = pool[(start + offset * 7) % pool.count]
+                    let (value, converted) = kinds[(start + offset) % kinds.count]
+                    attributes.set(key, value: value)
+                    expected.append(OTLPAttribute(key, converted))
+                }
+                expected.sort { $0.key < $1.key }
+                #expect(attributes.otlpAttributes == expected, "\(count) attributes from \(start)")
+            }
+        }
+    }
+
+    @Test("A span's attributes converted and cut to its limits: the first keys in key order, long values cut")
+    func conversionUnderLimits() {
+        var attributes = SpanAttributes()
+        for (index, key) in Self.awkwardKeys.enumerated() { attributes.set(key, value: Self.valueKinds[index % Self.valueKinds.count].0) }
+        let limits = OTLPLimits(attributeCountLimit: 5, attributeValueLengthLimit: 4)
+        var span = OTLPSpan(traceID: nil, spanID: nil, name: "limited", startTimeUnixNano: 1, endTimeUnixNano: 2)
+        OTLPPendingSpanAttributes(attributes: attributes, limits: limits).complete(&span)
+        let keys = Self.awkwardKeys.sorted()
+        #expect(span.attributes.map(\.key) == Array(keys.prefix(5)))
+        #expect(span.droppedAttributesCount == UInt32(keys.count - 5))
+        for attribute in span.attributes {
+            if case .string(let string) = attribute.value { #expect(string.unicodeScalars.count <= 4) }
+        }
+    }
 }
