@@ -141,7 +141,8 @@ let package = Package(
         // What only this repository's tests use (runs its executables and scripts); not a product.
         .target(name: "OTLPTestSupport", path: "Tests/Support/OTLPTestSupport", swiftSettings: swiftSettings),
         .testTarget(
-            name: "OTLPWireTests", dependencies: ["OTLPWire", "COTLPShims", "OTLPTestSupport"], swiftSettings: swiftSettings),
+            name: "OTLPWireTests", dependencies: ["OTLPWire", "COTLPShims", "COTLPProto", "CProtobufC", "OTLPTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "OTLPDumpTests",
             dependencies: [

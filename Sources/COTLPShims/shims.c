@@ -360,10 +360,10 @@ static const FieldInfo *field_info(int type, uint64_t number, int wire) {
     return info;
 }
 
-/* Reads a varint of at most 10 bytes. Returns 0 on truncation or overlong. */
-static int read_varint_slow(const uint8_t *data, size_t *pos, size_t end, uint64_t *value) {
+/* Reads a varint of at most `max_bytes` bytes. Returns 0 on truncation or overlong. */
+static int read_varint_slow(const uint8_t *data, size_t *pos, size_t end, uint64_t *value, int max_bytes) {
     uint64_t v = 0;
-    for (int shift = 0, i = 0; i < 10; i++, shift += 7) {
+    for (int shift = 0, i = 0; i < max_bytes; i++, shift += 7) {
         if (*pos >= end) return 0;
         uint8_t b = data[(*pos)++];
         v |= (uint64_t)(b & 0x7F) << shift;
@@ -372,7 +372,8 @@ static int read_varint_slow(const uint8_t *data, size_t *pos, size_t end, uint64
     return 0;
 }
 
-/* read_varint_slow with the one-byte case (most tags and lengths) inline. */
+/* A varint value (wire type 0, a packed element): at most 10 bytes, as protobuf-c reads them. The one-byte case
+   (most values) inline. */
 static inline __attribute__((always_inline)) int read_varint(const uint8_t *data, size_t *pos, size_t end, uint64_t *value) {
     size_t p = *pos;
     if (p < end && data[p] < 0x80) {
@@ -380,7 +381,20 @@ static inline __attribute__((always_inline)) int read_varint(const uint8_t *data
         *pos = p + 1;
         return 1;
     }
-    return read_varint_slow(data, pos, end, value);
+    return read_varint_slow(data, pos, end, value, 10);
+}
+
+/* A tag or a length prefix: at most 5 bytes. protobuf-c 1.4.1 reads both so (parse_tag_and_wiretype,
+   scan_length_prefixed_data) and refuses a longer one, even one with a small value (an overlong encoding such
+   as 0x82 0x80 0x80 0x80 0x80 0x00): the scan refuses what unpack would. */
+static inline __attribute__((always_inline)) int read_prefix(const uint8_t *data, size_t *pos, size_t end, uint64_t *value) {
+    size_t p = *pos;
+    if (p < end && data[p] < 0x80) {
+        *value = data[p];
+        *pos = p + 1;
+        return 1;
+    }
+    return read_varint_slow(data, pos, end, value, 5);
 }
 
 /* a + b, or SIZE_MAX when that does not fit: estimates saturate instead of wrapping. */
@@ -393,6 +407,25 @@ static size_t mul_sat(size_t a, size_t b) {
     size_t product;
     return __builtin_mul_overflow(a, b, &product) ? SIZE_MAX : product;
 }
+
+/* Whether n bytes at p are whole varints of at most 10 bytes each, as protobuf-c unpacks a packed run of them
+   (scan_varint: a varint that does not end within 10 bytes, or within the run, fails the unpack). */
+static int packed_varints_whole(const uint8_t *p, size_t n) {
+    size_t continued = 0; /* bytes of the current varint so far, all with the continuation bit */
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] & 0x80) {
+            if (++continued >= 10) return 0;
+        } else {
+            continued = 0;
+        }
+    }
+    return continued == 0;
+}
+
+/* The most fields (known or not) protobuf-c 1.4.1 unpacks in one message: its "scanned member" slabs, 16 entries
+   doubling 22 times (MAX_SCANNED_MEMBER_SLAB), hold 16 * (2^23 - 1); one more fails the unpack ("too many
+   fields"). A message needs 2 bytes a field, so only records of over 256 MiB can reach it. */
+#define UNPACK_MAX_FIELDS ((size_t)16 * ((1u << 23) - 1))
 
 typedef struct { uint8_t type; size_t attributes; size_t fields; size_t end; uint32_t singular_seen; uint8_t oneof_seen; } Frame;
 
@@ -501,13 +534,13 @@ static inline __attribute__((always_inline)) int scan_key_value_fast(
     if (kv_depth + 1 > max_depth || len < 3 || p[0] != 0x0A) return 0;
     size_t pos = 1;
     uint64_t key_len;
-    if (!read_varint(p, &pos, len, &key_len) || key_len > len - pos) return 0;
+    if (!read_prefix(p, &pos, len, &key_len) || key_len > len - pos) return 0;
     const uint8_t *key = p + pos;
     pos += (size_t)key_len;
     if (len - pos < 3 || p[pos] != 0x12) return 0;
     pos++;
     uint64_t value_len;
-    if (!read_varint(p, &pos, len, &value_len) || value_len != len - pos || value_len < 2) return 0;
+    if (!read_prefix(p, &pos, len, &value_len) || value_len != len - pos || value_len < 2) return 0;
     /* The AnyValue: one member, its tag in one byte, ending where the KeyValue ends. */
     const uint8_t tag = p[pos++];
     size_t string_len = 0;
@@ -516,7 +549,7 @@ static inline __attribute__((always_inline)) int scan_key_value_fast(
     switch (tag) {
     case 0x0A: { /* string_value */
         uint64_t n;
-        if (!read_varint(p, &pos, len, &n) || n != len - pos || !utf8_ok(p + pos, (size_t)n)) return 0;
+        if (!read_prefix(p, &pos, len, &n) || n != len - pos || !utf8_ok(p + pos, (size_t)n)) return 0;
         string_len = (size_t)n;
         has_string = 1;
         break;
@@ -601,6 +634,7 @@ static inline __attribute__((always_inline)) void scan(const uint8_t *data, size
     for (;;) {
         if (pos == end) {
             if (group_depth > 0) FAIL(COTLPSHIMS_SCAN_MALFORMED, pos); /* unterminated group */
+            if (frame->fields > UNPACK_MAX_FIELDS) FAIL(COTLPSHIMS_SCAN_TOO_MANY_FIELDS, pos);
             if (frame->fields > COTLPSHIMS_SLAB_FIELD_THRESHOLD) {
                 unpacked = add_sat(unpacked, mul_sat(SLAB_BYTES_PER_FIELD, frame->fields));
                 if (OVER_LIMIT()) FAIL(COTLPSHIMS_SCAN_TOO_LARGE, pos);
@@ -614,7 +648,7 @@ static inline __attribute__((always_inline)) void scan(const uint8_t *data, size
         }
         size_t field_start = pos;
         uint64_t tag;
-        if (!read_varint(data, &pos, end, &tag)) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
+        if (!read_prefix(data, &pos, end, &tag)) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
         uint64_t number = tag >> 3;
         int wire = (int)(tag & 7);
         if (number == 0 || number > 0x1FFFFFFF) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
@@ -647,7 +681,7 @@ static inline __attribute__((always_inline)) void scan(const uint8_t *data, size
                 case F_BYTES:
                 case F_TRACE_ID:
                 case F_SPAN_ID: {
-                    if (!read_varint(data, &q, end, &value) || value > end - q) break;
+                    if (!read_prefix(data, &q, end, &value) || value > end - q) break;
                     const size_t n = (size_t)value;
                     if (field.kind == F_STRING && !utf8_ok(data + q, n)) break;
                     if (field.kind == F_TRACE_ID && n != 0 && n != 16) break;
@@ -662,7 +696,7 @@ static inline __attribute__((always_inline)) void scan(const uint8_t *data, size
                     continue;
                 }
                 case F_ATTRIBUTES:
-                    if (!read_varint(data, &q, end, &value) || value > end - q || frame->attributes + 1 > max_attributes)
+                    if (!read_prefix(data, &q, end, &value) || value > end - q || frame->attributes + 1 > max_attributes)
                         break;
                     if (depth + 1 > max_depth
                         || !scan_key_value_fast(data + q, (size_t)value, depth + 1, max_depth, unpacked_cost, model_cost,
@@ -674,7 +708,7 @@ static inline __attribute__((always_inline)) void scan(const uint8_t *data, size
                     pos = q + (size_t)value;
                     continue;
                 case F_MESSAGE: {
-                    if (!read_varint(data, &q, end, &value) || value > end - q || depth + 1 > max_depth) break;
+                    if (!read_prefix(data, &q, end, &value) || value > end - q || depth + 1 > max_depth) break;
                     size_t new_unpacked = add_sat(unpacked, unpacked_cost[field.child]);
                     size_t new_model = add_sat(model, model_cost[field.child]);
                     if (add_sat(new_unpacked, new_model) > max_unpacked_bytes) break;
@@ -743,7 +777,7 @@ static inline __attribute__((always_inline)) void scan(const uint8_t *data, size
             pos += 4;
             break;
         case WT_LEN:
-            if (!read_varint(data, &pos, end, &len) || len > end - pos)
+            if (!read_prefix(data, &pos, end, &len) || len > end - pos)
                 FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
             if (known && (field.kind == F_MESSAGE || field.kind == F_ATTRIBUTES)) {
                 if (field.kind == F_ATTRIBUTES && ++frame->attributes > max_attributes) {
@@ -773,6 +807,12 @@ static inline __attribute__((always_inline)) void scan(const uint8_t *data, size
             }
             if (known && field.kind == F_STRING && !is_ascii(data + pos, (size_t)len) && !COTLPShims_utf8_valid(data + pos, (size_t)len))
                 FAIL(COTLPSHIMS_SCAN_INVALID_UTF8, field_start);
+            /* protobuf-c refuses a packed run of 8-byte values whose length is not a multiple of 8
+               (count_packed_elements), and one of varints that ends inside a varint or holds one of more than
+               10 bytes (parse_packed_repeated_member). */
+            if (known && field.kind == F_PACKED_I64 && len % 8 != 0) FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
+            if (known && field.kind == F_PACKED_VARINT && !packed_varints_whole(data + pos, (size_t)len))
+                FAIL(COTLPSHIMS_SCAN_MALFORMED, field_start);
             if (group_depth == 0 && known && (field.kind == F_PACKED_I64 || field.kind == F_PACKED_VARINT)) {
                 /* Packed: every element (a varint takes 1 to 10 bytes) is 8 bytes in protobuf-c's array and the model's. */
                 size_t elements = field.kind == F_PACKED_I64 ? (size_t)len / 8 : (size_t)len;
@@ -877,7 +917,7 @@ static size_t merge_message(const MergeOutput *output, const Slice *slices, size
         while (pos < end) {
             size_t field_start = pos;
             uint64_t tag, len = 0;
-            if (!read_varint(data, &pos, end, &tag)) { failed = 1; break; }
+            if (!read_prefix(data, &pos, end, &tag)) { failed = 1; break; }
             uint64_t number = tag >> 3;
             int wire = (int)(tag & 7);
             switch (wire) {
@@ -885,7 +925,7 @@ static size_t merge_message(const MergeOutput *output, const Slice *slices, size
             case WT_I64: if (end - pos < 8) failed = 1; else pos += 8; break;
             case WT_I32: if (end - pos < 4) failed = 1; else pos += 4; break;
             case WT_LEN:
-                if (!read_varint(data, &pos, end, &len) || len > end - pos) failed = 1;
+                if (!read_prefix(data, &pos, end, &len) || len > end - pos) failed = 1;
                 else pos += (size_t)len;
                 break;
             default: failed = 1; /* groups were refused by the scan */

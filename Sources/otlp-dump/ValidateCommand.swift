@@ -5,7 +5,15 @@ struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check framing and decoding only; the exit status is the verdict.",
-        discussion: "Prints one line per valid file; for a damaged one, the error on stderr and exit status 1."
+        discussion: """
+            Prints one line per valid file; for a damaged one, the error on stderr and exit status 1.
+
+            Protobuf records are checked by the pre-scan decoding runs first, without building any structure: \
+            framing and record size, wire format, nesting depth, UTF-8 of strings, trace and span ID lengths, \
+            attribute and decoded-memory limits, and the signal. It refuses everything protobuf-c's unpack \
+            refuses (a differential test holds it against protobuf-c on the test vectors and thousands of \
+            mutations of them), so a record it accepts decodes. JSON records are parsed whole.
+            """
     )
 
     @OptionGroup var input: InputOptions

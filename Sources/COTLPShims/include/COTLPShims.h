@@ -159,6 +159,7 @@ enum {
     COTLPSHIMS_SCAN_TOO_MANY_ATTRIBUTES = 5, /* a span, event, link, log record, resource or scope over max_attributes */
     COTLPSHIMS_SCAN_TOO_LARGE = 6,        /* unpacking would allocate more than max_unpacked_bytes */
     COTLPSHIMS_SCAN_BAD_ID_LENGTH = 7,    /* a trace ID not 16 bytes or a span ID not 8 bytes (empty is fine) */
+    COTLPSHIMS_SCAN_TOO_MANY_FIELDS = 8,  /* a message of more fields than protobuf-c unpacks (134,217,712) */
 };
 
 typedef struct {

@@ -113,7 +113,7 @@ public struct OTLPDecoder: Sendable {
         let contentFault = [COTLPSHIMS_SCAN_BAD_ID_LENGTH, COTLPSHIMS_SCAN_INVALID_UTF8, COTLPSHIMS_SCAN_TOO_DEEP].contains(
             Int(declared.status))
         let overLimit =
-            [COTLPSHIMS_SCAN_TOO_LARGE, COTLPSHIMS_SCAN_TOO_MANY_ATTRIBUTES].contains(Int(declared.status))
+            [COTLPSHIMS_SCAN_TOO_LARGE, COTLPSHIMS_SCAN_TOO_MANY_ATTRIBUTES, COTLPSHIMS_SCAN_TOO_MANY_FIELDS].contains(Int(declared.status))
             || (signal == .metrics && contentFault)
         if !overLimit && (Int(declared.status) != COTLPSHIMS_SCAN_OK || declared.unknown_fields > 0) {
             for kind in signal.others {
@@ -185,6 +185,10 @@ public struct OTLPDecoder: Sendable {
             let expected = field.hasSuffix("trace_id") ? 16 : 8
             throw OTLPReadError(
                 .malformedProtobuf, "\(field) is \(result.error_length) bytes, expected \(expected)",
+                byteOffset: offset, offsetIn: .record)
+        case COTLPSHIMS_SCAN_TOO_MANY_FIELDS:
+            throw OTLPReadError(
+                .recordTooLarge, "a message ending here has more than 134,217,712 fields, more than protobuf-c unpacks\(after)",
                 byteOffset: offset, offsetIn: .record)
         case COTLPSHIMS_SCAN_UNSUPPORTED:
             throw OTLPReadError(

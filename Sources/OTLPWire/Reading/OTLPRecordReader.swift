@@ -227,10 +227,16 @@ public final class OTLPRecordReader {
 
     /// Checks the next record as thoroughly as ``next()`` (framing, limits, wire format, UTF-8, kind; JSON is
     /// parsed) without building the model for protobuf records. Returns its item count, `nil` at the end.
+    ///
+    /// A protobuf record is judged by the pre-scan alone, not unpacked by protobuf-c: the scan refuses
+    /// everything protobuf-c 1.4.1's unpack refuses (overlong tags and length prefixes, packed runs that do not
+    /// divide into elements, mismatched wire types, groups, its field-count limit; see `COTLPShims_scan`), and
+    /// counts the items unpack would hold, which `ScanUnpackAgreementTests` checks on the test vectors and
+    /// thousands of mutations of them.
     package func validateNext() throws(OTLPReadError) -> (index: Int, items: Int)? {
         if let signal, readsInPlace { return try validateNextInPlace(as: signal) }
         guard let raw = try nextRaw() else { return nil }
-        let checked = try check(raw)
+        let checked = try check(raw, unpacking: false)
         return (raw.index, checked.items)
     }
 
@@ -238,7 +244,7 @@ public final class OTLPRecordReader {
     /// message, or a JSON line without its newline), ready to be sent on as it is; `nil` at the end.
     package func nextChecked() throws(OTLPReadError) -> OTLPCheckedRecord? {
         guard let raw = try nextRaw() else { return nil }
-        let checked = try check(raw)
+        let checked = try check(raw, unpacking: true)
         return OTLPCheckedRecord(
             index: raw.index, streamOffset: raw.streamOffset, bytes: raw.bytes, signal: checked.signal, itemCount: checked.items,
             isJSON: isJSON(raw))
@@ -259,7 +265,7 @@ public final class OTLPRecordReader {
                 let items = try located(index: index, streamOffset: streamOffset) { () throws(OTLPReadError) in
                     try checkedItems(
                         as: signal, protobuf: bytes, raw: { OTLPRawRecord(index: index, streamOffset: streamOffset, bytes: Array(bytes)) },
-                        checks: { () throws(OTLPReadError) in try decoder.checkAndUnpack(bytes, as: signal, arena: arena) })
+                        checks: { () throws(OTLPReadError) in try decoder.check(bytes, as: signal) })
                 }
                 return (index, items)
             }
@@ -273,7 +279,9 @@ public final class OTLPRecordReader {
         }
     }
 
-    private func check(_ raw: OTLPRawRecord) throws(OTLPReadError) -> (signal: OTLPSignal, items: Int) {
+    /// The checks of ``validateNext()`` (`unpacking` false: the pre-scan's verdict) or of ``nextChecked()``
+    /// (`unpacking`: protobuf-c unpacks the record too, before it is sent on).
+    private func check(_ raw: OTLPRawRecord, unpacking: Bool) throws(OTLPReadError) -> (signal: OTLPSignal, items: Int) {
         try located(raw) { () throws(OTLPReadError) in
             let signal = try signalFor(raw)
             let json = isJSON(raw)
@@ -281,14 +289,14 @@ public final class OTLPRecordReader {
                 Result { () throws(OTLPReadError) in
                     try checkedItems(
                         as: signal, protobuf: json ? nil : bytes, raw: { raw },
-                        checks: { () throws(OTLPReadError) in try checkDecodes(raw, as: signal) })
+                        checks: { () throws(OTLPReadError) in try checkDecodes(raw, as: signal, unpacking: unpacking) })
                 }
             }.get()
             return (signal, items)
         }
     }
 
-    /// A record's item count by `checks`, or the error that says the signal changes at it, for ``check(_:)``
+    /// A record's item count by `checks`, or the error that says the signal changes at it, for ``check(_:unpacking:)``
     /// and ``validateNextInPlace(as:)`` alike (regression: validate called a metrics record after traces a
     /// malformed span where print said wrong_kind). The signal changes when `checks` fail on a record of
     /// another signal, or when a traces record in protobuf (`protobuf`, `nil` for JSON) is a metrics request:
@@ -311,8 +319,8 @@ public final class OTLPRecordReader {
         return items
     }
 
-    /// ``check(_:)``'s checks of `raw` as `signal`: its item count.
-    private func checkDecodes(_ raw: OTLPRawRecord, as signal: OTLPSignal) throws(OTLPReadError) -> Int {
+    /// ``check(_:unpacking:)``'s checks of `raw` as `signal`: its item count.
+    private func checkDecodes(_ raw: OTLPRawRecord, as signal: OTLPSignal, unpacking: Bool) throws(OTLPReadError) -> Int {
         if isJSON(raw) {
             let payload: OTLPPayload = try raw.bytes.withUnsafeBytes { b in
                 Result { () throws(OTLPReadError) in
@@ -325,9 +333,11 @@ public final class OTLPRecordReader {
             }.get()
             return payload.itemCount
         }
-        // The same checks decoding makes, then a real unpack by protobuf-c.
+        // The same checks decoding makes, then (when `unpacking`) a real unpack by protobuf-c.
         return try raw.bytes.withUnsafeBytes { b in
-            Result { () throws(OTLPReadError) in try decoder.checkAndUnpack(b, as: signal, arena: arena) }
+            Result { () throws(OTLPReadError) in
+                unpacking ? try decoder.checkAndUnpack(b, as: signal, arena: arena) : try decoder.check(b, as: signal)
+            }
         }.get()
     }
 
