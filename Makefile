@@ -1,7 +1,7 @@
 # OTLPWire: `make demo` and `make test` are all a newcomer needs (see README.md).
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := libprotobuf-c-dev protobuf-c-compiler protobuf-compiler zlib1g-dev libzstd-dev zstd pkg-config python3-pip
+APT_PACKAGES := libprotobuf-c-dev protobuf-c-compiler protobuf-compiler zlib1g-dev libdeflate-dev libzstd-dev zstd pkg-config python3-pip
 SWIFT_BUILD_FLAGS ?=
 DUMP := .build/debug/otlp-dump
 FORMAT_PATHS := Package.swift Sources Tests Benchmarks FuzzTesting

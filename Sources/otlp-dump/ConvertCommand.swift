@@ -30,7 +30,9 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "gzip-compress the output.")
     var gzip = false
 
-    @Option(name: .customLong("gzip-level"), help: "zlib level of --gzip: 1 (fastest) to 9 (smallest); default \(OTLPGzip.defaultLevel).")
+    @Option(
+        name: .customLong("gzip-level"),
+        help: "level of --gzip (zlib's scale): 1 (fastest) to 9 (smallest); default \(OTLPGzip.defaultLevel).")
     var gzipLevel: Int?
 
     @Flag(help: "Compress each record into one zstd frame, as the Collector's file exporter does (--to u32be or jsonl).")

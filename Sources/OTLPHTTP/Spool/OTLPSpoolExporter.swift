@@ -43,7 +43,7 @@ package final class OTLPSpoolExporter<Item: OTLPExportable>: OTLPExporter, @unch
     /// Whether records are stored gzip-compressed.
     private let gzipRecords: Bool
     private let zstdRecords: Bool
-    /// The zlib level of gzip records.
+    /// The compression level (zlib's scale) of gzip records.
     private let gzipLevel: Int32
     private let uploader: OTLPSpoolUploader?
     private let sender: OTLPHTTPSender

@@ -111,7 +111,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Encodable, OTLPCon
         /// this signal's subdirectory (`DIR/traces`, `DIR/logs`) and ``OTLPSpoolConfiguration/maxBytes`` this
         /// signal's half; `nil`: batches are sent directly.
         package var spool: OTLPSpoolConfiguration?
-        /// The zlib level of gzip-compressed bodies (1...9).
+        /// The compression level (zlib's scale) of gzip-compressed bodies (1...9).
         package var gzipLevel: Int = OTLPGzip.defaultLevel
         /// The TLS files: the signal's over the base ones.
         package var tls: TLSFiles
@@ -147,7 +147,7 @@ public struct OTLPExporterConfiguration: Sendable, Equatable, Encodable, OTLPCon
     public var `protocol`: OTLPHTTPProtocol
     /// Default ``OTLPCompression/gzip``.
     public var compression: OTLPCompression
-    /// The zlib level of gzip-compressed bodies (both signals): 1 is fastest, 9 smallest. Default 1 (chosen by measurement: the Configuration article), range 1...9.
+    /// The compression level (zlib's scale) of gzip-compressed bodies (both signals): 1 is fastest, 9 smallest. Default 1 (chosen by measurement: the Configuration article), range 1...9.
     public var gzipLevel: Int
     /// Extra request headers for both signals (an API key, for instance). Names must be HTTP tokens and values
     /// must not hold control characters (a tab excepted). Default: none.

@@ -29,7 +29,7 @@ public struct OTLPSpoolConfiguration: Sendable, Equatable, Encodable, OTLPConfig
     /// smaller and faster than gzip; every endpoint is sent the request decompressed, compressed as its
     /// compression says. Records of every kind are read back, so the setting may change between runs.
     public var zstd: Bool
-    /// The zlib level of ``gzip`` records: 1 is fastest, 9 smallest. Default 1 (chosen by measurement: the Configuration article), range 1...9.
+    /// The compression level (zlib's scale) of ``gzip`` records: 1 is fastest, 9 smallest. Default 1 (chosen by measurement: the Configuration article), range 1...9.
     public var gzipLevel: Int
 
     /// 256 MiB, the configuration's durability, records not compressed: what an omitted key means

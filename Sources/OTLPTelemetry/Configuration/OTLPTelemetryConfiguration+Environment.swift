@@ -180,7 +180,7 @@ extension OTLPTelemetryConfiguration {
             }
         }
 
-        // Not the specification's: the zlib level of gzip bodies. Like the TLS files, it alone makes no `otlp`.
+        // Not the specification's: the compression level of gzip bodies (zlib's scale). Like the TLS files, it alone makes no `otlp`.
         let gzipLevelName = "\(prefix)GZIP_LEVEL"
         if let level = reader.integer(gzipLevelName, in: OTLPGzip.levelRange) {
             exporter.gzipLevel = level

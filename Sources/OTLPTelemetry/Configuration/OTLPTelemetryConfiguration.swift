@@ -52,7 +52,7 @@ public struct OTLPTelemetryConfiguration: Sendable, Equatable, Encodable, OTLPCo
         /// Each record one zstd frame behind a `u32be` length of the frame, protobuf or (with `jsonl`) OTLP JSON:
         /// the OpenTelemetry Collector file exporter's `compression: zstd`. Default `false`.
         public var zstd: Bool
-        /// The zlib level of ``gzip``: 1 is fastest, 9 smallest. Default 1 (chosen by measurement: the Configuration article), range 1...9 (in code: clamped).
+        /// The compression level (zlib's scale) of ``gzip``: 1 is fastest, 9 smallest. Default 1 (chosen by measurement: the Configuration article), range 1...9 (in code: clamped).
         public var gzipLevel: Int
 
         /// No path (the signal is not exported), u32be framing, no compression: what an omitted argument or JSON

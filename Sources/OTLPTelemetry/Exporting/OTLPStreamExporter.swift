@@ -37,7 +37,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
     private let framing: OTLPFraming
     private let gzip: Bool
     private let zstd: Bool
-    /// The zlib level of gzip members (1...9).
+    /// The compression level (zlib's scale) of gzip members (1...9).
     private let gzipLevel: Int
     /// How hard each batch is made to survive a crash.
     package let durability: OTLPDurability
@@ -75,7 +75,7 @@ public final class OTLPStreamExporter<Item: OTLPExportable>: OTLPRenderingExport
     ///   - framing: default `OTLPFraming.u32be`.
     ///   - gzip: one gzip member per batch. Default `false`.
     ///   - zstd: each record one zstd frame behind a `u32be` length (the Collector's zstd layout). Default `false`.
-    ///   - gzipLevel: the zlib level of the gzip members, 1...9 (clamped); default 1, as
+    ///   - gzipLevel: the compression level (zlib's scale) of the gzip members, 1...9 (clamped); default 1, as
     ///     `OTLPTelemetryConfiguration.Output`'s.
     ///   - durability: default ``OTLPDurability/flush``.
     ///   - resource: the resource every record is written under.

@@ -1,71 +1,69 @@
-internal import CZlib
+#if canImport(CLibdeflate)
+/// The gzip compressor of this platform: libdeflate where the package links it (Linux).
+typealias PlatformGzipCompressor = LibdeflateGzipCompressor
+#else
+/// The gzip compressor of this platform: zlib where libdeflate is not linked (Apple platforms).
+typealias PlatformGzipCompressor = ZlibGzipCompressor
+#endif
 
 /// Compresses into gzip members (RFC 1952). Each ``finishMember(into:)`` closes a complete member, so a file
 /// cut short after it still decompresses up to that point.
+///
+/// A member's input is kept until ``finishMember(into:)`` and compressed there in one call (libdeflate
+/// compresses whole buffers only): ``compress(_:into:)`` appends nothing to its output until a member holds
+/// ``memberInputLimit`` bytes, where it closes that member itself, so the input kept never grows past it.
 final class GzipDeflater {
-    private var stream = z_stream()
+    /// The most input one member holds before ``compress(_:into:)`` closes it (16 MiB): bounds the memory a
+    /// writer that never flushes keeps (a whole file converted), at the cost of a few more member headers.
+    static let defaultMemberInputLimit = 16 << 20
+
+    private let compressor: any GzipMemberCompressor
+    private let memberInputLimit: Int
+    private var pending: [UInt8] = []
     private var active = false
-    private let level: Int32
-    private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
 
-    /// - Parameter level: zlib compression level, 0...9 (default 6).
-    init(level: Int32 = 6) {
-        self.level = level
+    /// - Parameter level: compression level, 0...9 (default 6), with this platform's compressor.
+    convenience init(level: Int32 = 6) {
+        self.init(compressor: PlatformGzipCompressor(level: level))
     }
 
-    deinit {
-        if active { deflateEnd(&stream) }
+    /// A deflater over `compressor` (tests run both compressors on Linux), closing members at `memberInputLimit`.
+    init(compressor: any GzipMemberCompressor, memberInputLimit: Int = GzipDeflater.defaultMemberInputLimit) {
+        self.compressor = compressor
+        self.memberInputLimit = max(1, memberInputLimit)
     }
 
-    /// Compresses `bytes` into the current member (starting one if needed), appending output to `out`.
+    /// Adds `bytes` to the current member (starting one if needed); appends to `out` only the members it closes
+    /// on reaching ``memberInputLimit``.
     func compress(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) throws(OTLPWriteError) {
-        try begin()
-        try run(bytes, flush: Z_NO_FLUSH, into: &out)
+        try compressor.prepare()
+        active = true
+        var start = 0
+        while bytes.count - start >= memberInputLimit - pending.count {
+            let end = start + (memberInputLimit - pending.count)
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+            start = end
+            try finishMember(into: &out)
+            active = true
+        }
+        pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
+        if start > 0 && pending.isEmpty { active = false }
     }
 
-    /// Ends the current member (if one was started) and appends its remaining output and trailer to `out`.
+    /// Ends the current member (if one was started): appends it, complete with its trailer, to `out`.
     func finishMember(into out: inout [UInt8]) throws(OTLPWriteError) {
         guard active else { return }
-        try run(UnsafeRawBufferPointer(start: nil, count: 0), flush: Z_FINISH, into: &out)
-        deflateEnd(&stream)
-        stream = z_stream()
         active = false
+        defer { pending.removeAll(keepingCapacity: true) }
+        try pending.withUnsafeBytes { input in
+            Result { () throws(OTLPWriteError) in try compressor.compressMember(input, into: &out) }
+        }.get()
     }
 
-    private func begin() throws(OTLPWriteError) {
-        guard !active else { return }
-        let result = CZlib_deflateInit2_gzip(&stream, level)
-        guard result == Z_OK else { throw Self.failure("deflateInit2", result, stream) }
-        active = true
-    }
-
-    private func run(_ bytes: UnsafeRawBufferPointer, flush: Int32, into out: inout [UInt8]) throws(OTLPWriteError) {
-        stream.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: Bytef.self))
-        stream.avail_in = UInt32(bytes.count)
-        while true {
-            let (result, produced): (Int32, Int) = scratch.withUnsafeMutableBytes { scratch in
-                stream.next_out = scratch.baseAddress!.assumingMemoryBound(to: Bytef.self)
-                stream.avail_out = UInt32(scratch.count)
-                let result = deflate(&stream, flush)
-                return (result, scratch.count - Int(stream.avail_out))
-            }
-            out.append(contentsOf: scratch[0..<produced])
-            switch result {
-            case Z_STREAM_END where flush == Z_FINISH:
-                return
-            case Z_OK, Z_BUF_ERROR:
-                // Z_BUF_ERROR: no progress was possible in this call, which is not fatal (zlib.h).
-                if flush != Z_FINISH && stream.avail_in == 0 && produced < scratch.count { return }
-            default:
-                // Z_STREAM_ERROR (an inconsistent stream), or any code deflate is not documented to return.
-                throw Self.failure("deflate", result, stream)
-            }
-        }
-    }
-
-    /// The error for a zlib failure: the message names the function and its return code, kept in the cause.
-    private static func failure(_ function: String, _ result: Int32, _ stream: z_stream) -> OTLPWriteError {
-        let cause = ZlibError(function, returnCode: result, zlibMessage: stream.msg.map { String(cString: $0) })
-        return OTLPWriteError(code: .compression, message: "zlib \(function) failed with code \(result)", cause: cause)
+    /// Appends `bytes` as one complete member of its own (whatever its size) to `out`, closing the current one
+    /// first if one was started.
+    func compressMember(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) throws(OTLPWriteError) {
+        try finishMember(into: &out)
+        try compressor.compressMember(bytes, into: &out)
     }
 }

@@ -37,7 +37,7 @@ public struct OTLPWriteError: Error, Sendable, Equatable, CustomStringConvertibl
         /// symbolic link that is not followed, `EWOULDBLOCK` for an output locked by another pipeline,
         /// `EEXIST`).
         public static let system = Code(.system)
-        /// zlib failed while compressing.
+        /// The gzip compressor (libdeflate on Linux, zlib elsewhere) failed.
         public static let compression = Code(.compression)
         /// A record the framing cannot hold (for example a message over 4 GiB for a 4-byte length prefix, or
         /// a JSON line containing a newline); nothing of it was written.
@@ -48,7 +48,7 @@ public struct OTLPWriteError: Error, Sendable, Equatable, CustomStringConvertibl
     public var code: Code
     /// What was being done or what went wrong, in words (`cannot open traces.bin`).
     public var message: String
-    /// The underlying error, where there is one: a failed system call (see ``errno``), a zlib failure.
+    /// The underlying error, where there is one: a failed system call (see ``errno``), a zlib or libdeflate failure.
     package var cause: (any Error)?
 
     /// An error of class `code`, described by `message`, caused by `cause`.
@@ -72,7 +72,7 @@ public struct OTLPWriteError: Error, Sendable, Equatable, CustomStringConvertibl
         Self(code: .system, message: message, cause: SystemCallError(errno: errno))
     }
 
-    /// zlib failed while compressing (``Code/compression``).
+    /// The gzip compressor (libdeflate on Linux, zlib elsewhere) failed (``Code/compression``).
     package static func compression(_ message: String) -> Self {
         Self(code: .compression, message: message)
     }

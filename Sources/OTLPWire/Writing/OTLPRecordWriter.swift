@@ -3,10 +3,10 @@
 /// Each record (length prefix and message, or JSON line) reaches the sink in a single `write`, so a
 /// reader never sees half a prefix from a writer that was stopped between calls. With gzip, records are
 /// compressed into the current member and ``flush(durable:)`` closes it: a file cut short later still
-/// decompresses up to its last flush. With zstd, each record is one complete zstd frame of its message behind a
-/// 4-byte big-endian length of the frame, whatever the framing (`jsonl` makes the frames hold OTLP JSON, with no
-/// newline): the layout the OpenTelemetry Collector's file exporter writes with `compression: zstd`, which every
-/// record survives on its own.
+/// decompresses up to its last flush (a member's bytes reach the sink when it closes). With zstd, each record is
+/// one complete zstd frame of its message behind a 4-byte big-endian length of the frame, whatever the framing
+/// (`jsonl` makes the frames hold OTLP JSON, with no newline): the layout the OpenTelemetry Collector's file
+/// exporter writes with `compression: zstd`, which every record survives on its own.
 ///
 /// The writer never traps: a record its framing cannot hold (over 4 GiB with `u32be`; a JSON line with a
 /// newline in it) throws an ``OTLPWriteError/Code/unframeable`` error before any of it is written. It does not apply
@@ -43,11 +43,12 @@ public final class OTLPRecordWriter {
     /// - Parameters:
     ///   - sink: where the framed records go.
     ///   - framing: default ``OTLPFraming/u32be``.
-    ///   - gzip: compress with zlib (one gzip member per flush). Default `false`.
+    ///   - gzip: compress with gzip (one gzip member per flush, and one more per 16 MiB of records between flushes).
+    ///     Default `false`.
     ///   - zstd: compress each record into one zstd frame (libzstd's default level 3), framed by a `u32be` length.
     ///     Default `false`. With `gzip` too, the records are zstd frames inside a gzip stream.
-    ///   - compressionLevel: zlib level 0...9 (clamped), default 6. 0 stores: deflate's stored blocks, and zstd
-    ///     frames of raw blocks.
+    ///   - compressionLevel: gzip level 0...9 (clamped, zlib's scale), default 6. 0 stores: deflate's stored
+    ///     blocks, and zstd frames of raw blocks.
     public init(
         sink: any OTLPByteSink, framing: OTLPFraming = .u32be, gzip: Bool = false, zstd: Bool = false, compressionLevel: Int32 = 6
     ) {
@@ -73,9 +74,6 @@ public final class OTLPRecordWriter {
         }
         return prefix
     }
-
-    /// Bytes handed to zlib per call: its `avail_in` is 32 bits wide.
-    static let deflateChunkBytes = 1 << 30
 
     /// Writes one request (either signal) as one record.
     public func write<Item: OTLPSignalItem>(_ data: OTLPSignalData<Item>) throws(OTLPWriteError) {
@@ -159,14 +157,7 @@ public final class OTLPRecordWriter {
         if let deflater {
             compressed.removeAll(keepingCapacity: true)
             try record.withUnsafeBytes { bytes in
-                Result { () throws(OTLPWriteError) in
-                    var start = 0
-                    repeat {
-                        let end = min(start + Self.deflateChunkBytes, bytes.count)
-                        try deflater.compress(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), into: &compressed)
-                        start = end
-                    } while start < bytes.count
-                }
+                Result { () throws(OTLPWriteError) in try deflater.compress(bytes, into: &compressed) }
             }.get()
             if !compressed.isEmpty { try put(compressed) }
         } else {

@@ -40,7 +40,9 @@ struct OTLPWriteErrorTests {
 
     @Test("a deflate failure is classified by zlib's return code, kept as the cause, with the message as before")
     func deflateFailureKeepsReturnCode() {
-        let deflater = GzipDeflater(level: 42)  // zlib refuses levels outside -1...9 with Z_STREAM_ERROR
+        // zlib refuses levels outside -1...9 with Z_STREAM_ERROR (the compressor of Apple platforms; Linux's is
+        // libdeflate, below).
+        let deflater = GzipDeflater(compressor: ZlibGzipCompressor(level: 42))
         var out: [UInt8] = []
         let result = [UInt8]([1, 2, 3]).withUnsafeBytes { bytes in
             Result { () throws(OTLPWriteError) in try deflater.compress(bytes, into: &out) }
@@ -57,4 +59,24 @@ struct OTLPWriteErrorTests {
             #expect(cause?.description.hasPrefix("zlib deflateInit2 returned Z_STREAM_ERROR (-2)") == true)
         }
     }
+
+    #if os(Linux)
+    @Test("a libdeflate failure (a level it refuses) is a compression error naming the function and the level")
+    func libdeflateFailureNamesFunction() {
+        let deflater = GzipDeflater(level: 42)  // libdeflate accepts 0...12: no compressor for 42
+        var out: [UInt8] = []
+        let result = [UInt8]([1, 2, 3]).withUnsafeBytes { bytes in
+            Result { () throws(OTLPWriteError) in try deflater.compress(bytes, into: &out) }
+        }
+        guard case .failure(let error) = result else {
+            Issue.record("compressed with level 42")
+            return
+        }
+        #expect(error.code == .compression)
+        #expect(error.message.hasPrefix("libdeflate libdeflate_alloc_compressor failed: level 42"), "\(error.message)")
+        let cause = error.cause as? LibdeflateError
+        #expect(cause?.function == "libdeflate_alloc_compressor", "\(String(describing: error.cause))")
+        #expect(out.isEmpty)
+    }
+    #endif
 }
