@@ -29,4 +29,25 @@ struct ConvertGzipLevelTests {
             #expect(refused.stderr.contains("--gzip-level"), "\(refused.stderr)")
         }
     }
+
+    @Test("an empty input converted with --gzip is one empty member, which gzip -t accepts (regression: 0 bytes, not gzip)")
+    func emptyInputIsOneEmptyMember() throws {
+        let directory = try OTLPTemporaryDirectory.make("otlp-dump-gzip-empty")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("empty.u32be.bin").path
+        #expect(FileManager.default.createFile(atPath: source, contents: Data()))
+        let gzipped = directory.appendingPathComponent("empty.u32be.bin.gz").path
+        let converted = try OTLPDumpRunner.run(["convert", source, gzipped, "--to", "u32be", "--gzip"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: gzipped)))
+        #expect((18...32).contains(bytes.count) && bytes.starts(with: [0x1F, 0x8B]), "\(bytes)")  // header, an empty block, trailer
+        let test = Process()
+        test.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        test.arguments = ["gzip", "-t", gzipped]
+        try test.run()
+        test.waitUntilExit()
+        #expect(test.terminationStatus == 0)
+        let validated = try OTLPDumpRunner.run(["validate", gzipped])
+        #expect(validated.status == 0 && validated.stdout.contains("0 records"), "\(validated.stdout)\(validated.stderr)")
+    }
 }

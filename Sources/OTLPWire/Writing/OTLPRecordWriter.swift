@@ -112,9 +112,15 @@ public final class OTLPRecordWriter {
         if durable { try sink.sync() }
     }
 
-    /// Flushes; the sink stays open (it belongs to its creator).
+    /// Flushes; the sink stays open (it belongs to its creator). A gzip writer that wrote nothing writes one
+    /// empty member, as `gzip` does for an empty input: a file of no bytes is not gzip to `gzip -t` or `zcat`.
     public func close() throws(OTLPWriteError) {
         try flush()
+        if let deflater, bytesWritten == 0 {
+            compressed.removeAll(keepingCapacity: true)
+            try deflater.compressMember(UnsafeRawBufferPointer(start: nil, count: 0), into: &compressed)
+            try put(compressed)
+        }
     }
 
     private func emit(_ message: UnsafeRawBufferPointer) throws(OTLPWriteError) {
