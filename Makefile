@@ -92,7 +92,7 @@ bench-deps: deps
 
 ## bench: the yardstick peer beside the reference encoders, decoding throughput (and validate's instructions per item), 1 GB memory check,
 ## the tracing pipeline (ns and allocations per span, throughput into a file), the whole process's CPU per span
-## into a gzip file against NoOpTracer (default gzip level and level 1), gzip beside zstd (write, read, size)
+## into a gzip file against NoOpTracer (a queue holding every span; the default queue with whenFull wait), gzip beside zstd (write, read, size)
 ## and the burst (bench-burst)
 bench: bench-deps
 	Benchmarks/run-yardstick.sh

@@ -12,7 +12,8 @@ import Glibc
 /// same calls on swift-distributed-tracing's `NoOpTracer`. Each configuration runs in a process of its own, in
 /// interleaved rounds; a process measures the CPU time of all its threads (`getrusage(RUSAGE_SELF)`, user +
 /// system) from the first span to the end of shutdown and divides it by the spans. The ratios are medians of
-/// the rounds against `NoOpTracer`.
+/// the rounds against `NoOpTracer`. Each gzip level is measured with a queue that holds every span; the default
+/// level also with the default queue and callers that wait for room (`whenFull` `wait`), where the queue stays small.
 ///
 /// usage: tracing-benchmark --whole-process [--spans N] [--rounds R] [--gzip-levels 1,6]
 enum WholeProcessBenchmark {
@@ -45,14 +46,23 @@ enum WholeProcessBenchmark {
             print("cpu_ns_per_span \(cpu * 1e9 / Double(spans)) bytes 0")
             return 0
         }
-        guard configuration.hasPrefix("gzip:"), let level = Int(configuration.dropFirst(5)) else { return 64 }
+        // `gzip:LEVEL`: a queue with room for every span. `wait:LEVEL`: the default queue, and callers wait for
+        // room when it is full (whenFull wait) instead of the queue growing to hold what the worker has not
+        // taken yet. Both export every span.
+        let waits = configuration.hasPrefix("wait:")
+        guard configuration.hasPrefix("gzip:") || waits, let level = Int(configuration.dropFirst(5)) else { return 64 }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("whole-process-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("traces.u32be.bin.gz").path
         var batch = OTLPBatchConfiguration.default
-        // Room for every span: what is measured is the cost of exporting them all, never of dropping some.
-        batch.maxQueueSize = spans + 1
+        // What is measured is the cost of exporting them all, never of dropping some: room for every span, or
+        // callers that wait for room.
+        if waits {
+            batch.whenFull = .wait
+        } else {
+            batch.maxQueueSize = spans + 1
+        }
         let telemetry = OTLPTelemetry(
             configuration: .init(traces: .init(path: path, gzip: true, gzipLevel: level), batch: batch, consoleLogging: false),
             resource: OTLPResourceDetector.detect(serviceName: "tracing-benchmark"), diagnostics: { print("whole-process: \($0)") })
@@ -96,7 +106,8 @@ enum WholeProcessBenchmark {
     }
 
     static func run(_ options: Options) throws -> Int32 {
-        let configurations = ["noop"] + options.gzipLevels.map { "gzip:\($0)" }
+        let defaultLevel = OTLPTelemetryConfiguration.Output.default.gzipLevel
+        let configurations = ["noop"] + options.gzipLevels.map { "gzip:\($0)" } + ["wait:\(defaultLevel)"]
         var nanos: [String: [Double]] = [:]
         var ratios: [String: [Double]] = [:]
         var bytes: [String: Int] = [:]
@@ -120,7 +131,9 @@ enum WholeProcessBenchmark {
             let name =
                 configuration == "noop"
                 ? "NoOpTracer (swift-distributed-tracing), same calls"
-                : "OTLPTelemetry into a gzip file, level \(configuration.dropFirst(5))\(configuration == "gzip:\(OTLPTelemetryConfiguration.Output.default.gzipLevel)" ? " (default)" : ""), shutdown included"
+                : configuration.hasPrefix("wait:")
+                    ? "OTLPTelemetry into a gzip file, level \(defaultLevel), the default queue (\(OTLPBatchConfiguration.default.maxQueueSize)) with whenFull wait"
+                    : "OTLPTelemetry into a gzip file, level \(configuration.dropFirst(5))\(configuration == "gzip:\(defaultLevel)" ? " (default)" : ""), a queue with room for every span, shutdown included"
             print(
                 "| \(name) | \(fixed(median(nanos[configuration]!) / 1e3, 2)) | \(configuration == "noop" ? "" : "\(bytes[configuration]!)") | \(fixed(median(ratios[configuration]!), 2)) |"
             )
