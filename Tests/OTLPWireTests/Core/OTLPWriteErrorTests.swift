@@ -42,13 +42,8 @@ struct OTLPWriteErrorTests {
     func deflateFailureKeepsReturnCode() {
         // zlib refuses levels outside -1...9 with Z_STREAM_ERROR (the compressor of Apple platforms; Linux's is
         // libdeflate, below).
-        let deflater = GzipDeflater(compressor: ZlibGzipCompressor(level: 42))
         var out: [UInt8] = []
-        let result = [UInt8]([1, 2, 3]).withUnsafeBytes { bytes in
-            Result { () throws(OTLPWriteError) in try deflater.compress(bytes, into: &out) }
-        }
-        guard case .failure(let error) = result else {
-            Issue.record("compressed with level 42")
+        guard let error = Self.compressionFailure(GzipDeflater(compressor: ZlibGzipCompressor(level: 42)), into: &out) else {
             return
         }
         do {
@@ -63,15 +58,9 @@ struct OTLPWriteErrorTests {
     #if os(Linux)
     @Test("a libdeflate failure (a level it refuses) is a compression error naming the function and the level")
     func libdeflateFailureNamesFunction() {
-        let deflater = GzipDeflater(level: 42)  // libdeflate accepts 0...12: no compressor for 42
         var out: [UInt8] = []
-        let result = [UInt8]([1, 2, 3]).withUnsafeBytes { bytes in
-            Result { () throws(OTLPWriteError) in try deflater.compress(bytes, into: &out) }
-        }
-        guard case .failure(let error) = result else {
-            Issue.record("compressed with level 42")
-            return
-        }
+        // libdeflate accepts 0...12: no compressor for 42
+        guard let error = Self.compressionFailure(GzipDeflater(level: 42), into: &out) else { return }
         #expect(error.code == .compression)
         #expect(error.message.hasPrefix("libdeflate libdeflate_alloc_compressor failed: level 42"), "\(error.message)")
         let cause = error.cause as? LibdeflateError
@@ -79,4 +68,19 @@ struct OTLPWriteErrorTests {
         #expect(out.isEmpty)
     }
     #endif
+
+    /// The error `deflater` (made with level 42) throws compressing three bytes into `out`; `nil`, with the
+    /// issue recorded, when it compressed them.
+    private static func compressionFailure(
+        _ deflater: GzipDeflater, into out: inout [UInt8], sourceLocation: SourceLocation = #_sourceLocation
+    ) -> OTLPWriteError? {
+        let result = [UInt8]([1, 2, 3]).withUnsafeBytes { bytes in
+            Result { () throws(OTLPWriteError) in try deflater.compress(bytes, into: &out) }
+        }
+        guard case .failure(let error) = result else {
+            Issue.record("compressed with level 42", sourceLocation: sourceLocation)
+            return nil
+        }
+        return error
+    }
 }

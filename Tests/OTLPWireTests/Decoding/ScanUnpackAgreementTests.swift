@@ -105,6 +105,18 @@ struct ScanUnpackAgreementTests {
         var accepted = 0
         var refused = 0
         var disagreements: [String] = []
+
+        /// Prints what the readings of `what` came to, and expects at least `minimumAccepted` accepted and
+        /// `minimumRefused` refused readings (so both sides of the claim were tried) and no disagreement.
+        func expectAgreement(
+            _ what: String, minimumAccepted: Int, minimumRefused: Int = 0, sourceLocation: SourceLocation = #_sourceLocation
+        ) {
+            print("\(what), accepted \(accepted), refused \(refused) readings")
+            #expect(
+                accepted >= minimumAccepted && refused >= minimumRefused, "accepted \(accepted), refused \(refused)",
+                sourceLocation: sourceLocation)
+            #expect(disagreements.isEmpty, "\(disagreements.prefix(5).joined(separator: "\n"))", sourceLocation: sourceLocation)
+        }
     }
 
     /// Reads `bytes` as each signal and records whether the claim holds: the scan's verdict (what validate
@@ -195,10 +207,8 @@ struct ScanUnpackAgreementTests {
         let decoder = OTLPDecoder()
         var tally = Tally()
         for seed in Self.seeds { Self.check(seed.bytes, seed.name, decoder: decoder, into: &tally) }
-        print("seeds: \(Self.seeds.count), accepted \(tally.accepted), refused \(tally.refused) readings")
         #expect(Self.seeds.count >= 40, "the seeds were not all found (\(Self.seeds.count))")
-        #expect(tally.accepted >= 30)
-        #expect(tally.disagreements.isEmpty, "\(tally.disagreements.prefix(5).joined(separator: "\n"))")
+        tally.expectAgreement("seeds: \(Self.seeds.count)", minimumAccepted: 30)
     }
 
     @Test("every field of every seed with each wire type and overlong tags and lengths: the scan accepts only what protobuf-c unpacks")
@@ -230,10 +240,8 @@ struct ScanUnpackAgreementTests {
                 }
             }
         }
-        print("every field with every wire type: \(mutants) mutants, accepted \(tally.accepted), refused \(tally.refused) readings")
         #expect(mutants >= 3000, "only \(mutants) mutants")
-        #expect(tally.accepted >= 1000 && tally.refused >= 1000, "accepted \(tally.accepted), refused \(tally.refused)")
-        #expect(tally.disagreements.isEmpty, "\(tally.disagreements.prefix(5).joined(separator: "\n"))")
+        tally.expectAgreement("every field with every wire type: \(mutants) mutants", minimumAccepted: 1000, minimumRefused: 1000)
     }
 
     /// Every message type protobuf-c knows below `request`, each with the field numbers leading to it from the
@@ -295,10 +303,8 @@ struct ScanUnpackAgreementTests {
                 }
             }
         }
-        print("descriptors: \(messages) message types, accepted \(tally.accepted), refused \(tally.refused) readings")
         #expect(messages >= 30, "only \(messages) message types reached")
-        #expect(tally.accepted >= 500 && tally.refused >= 500, "accepted \(tally.accepted), refused \(tally.refused)")
-        #expect(tally.disagreements.isEmpty, "\(tally.disagreements.prefix(5).joined(separator: "\n"))")
+        tally.expectAgreement("descriptors: \(messages) message types", minimumAccepted: 500, minimumRefused: 500)
     }
 
     @Test("thousands of seeded mutations (fields duplicated, dropped, renumbered, retyped, overlong; bytes flipped, cut, inserted)")
@@ -324,9 +330,7 @@ struct ScanUnpackAgreementTests {
                 Self.check(bytes, "\(seed.name) mutant \(round)", decoder: decoder, into: &tally)
             }
         }
-        print("mutations: \(mutants) mutants, accepted \(tally.accepted), refused \(tally.refused) readings")
         #expect(mutants >= 3000, "only \(mutants) mutants")
-        #expect(tally.accepted >= 1000 && tally.refused >= 1000, "accepted \(tally.accepted), refused \(tally.refused)")
-        #expect(tally.disagreements.isEmpty, "\(tally.disagreements.prefix(5).joined(separator: "\n"))")
+        tally.expectAgreement("mutations: \(mutants) mutants", minimumAccepted: 1000, minimumRefused: 1000)
     }
 }
