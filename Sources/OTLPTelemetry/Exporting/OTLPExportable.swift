@@ -30,6 +30,21 @@ extension OTLPExportable {
     /// before encoding, which recurses per level.
     package static var maxEncodableValueNesting: Int { OTLPDecodingOptions.maxNestingDepthRange.upperBound / 2 }
 
+    /// ``prepareForExport()`` of each of `items`, in place, for the pipeline's worker: a span's attributes in the
+    /// Tracing API's form, once converted, are kept in `releases` for an application's thread to free
+    /// (``OTLPDeferredReleases``).
+    static func prepareForExport(_ items: inout [Self], deferringReleasesTo releases: inout OTLPDeferredReleases) {
+        guard Self.self == OTLPScopedSpan.self else {
+            for index in items.indices { items[index].prepareForExport() }
+            return
+        }
+        items.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: OTLPScopedSpan.self) { spans in
+                for index in spans.indices { spans[index].prepareForExport(deferringReleasesTo: &releases) }
+            }
+        }
+    }
+
     /// `items` without those whose values nest deeper than ``maxEncodableValueNesting``: those are counted as
     /// dropped (`item_too_large`) in `counters` and reported to `diagnostics`, the line starting with `reporter`.
     package static func droppingTooDeeplyNested(

@@ -81,6 +81,16 @@ public struct OTLPScopedSpan: Sendable {
         pendingAttributes.complete(&storedSpan)
         limitsApplied = true
     }
+
+    /// ``prepareForExport()``, keeping the attributes' storage in the Tracing API's form in `releases` (for an
+    /// application's thread to free, see ``OTLPDeferredReleases``) instead of freeing it here.
+    mutating func prepareForExport(deferringReleasesTo releases: inout OTLPDeferredReleases) {
+        guard let pendingAttributes else { return }
+        self.pendingAttributes = nil
+        pendingAttributes.complete(&storedSpan)
+        limitsApplied = true
+        releases.append(pendingAttributes.attributes)
+    }
 }
 
 extension OTLPScopedSpan: OTLPExportable {

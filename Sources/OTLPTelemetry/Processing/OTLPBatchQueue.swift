@@ -3,13 +3,26 @@
 /// array copied into a batch retained and released every field of every item).
 ///
 /// Every chunk but the last holds exactly ``batchSize`` items.
+///
+/// A batch's array, once exported and emptied, comes back (``recycle(_:)``) and holds new items: a new chunk
+/// for every batch was allocated by the application's thread and freed by the worker's, about 160 KB each
+/// (512 spans), which glibc's allocator took from and gave back to the system again and again (page faults,
+/// and its arena lock taken by both threads).
 struct OTLPBatchQueue<Item> {
     /// The chunks, oldest first.
     private var chunks: [[Item]] = []
+    /// Emptied chunks with their storage, used before a new one is allocated: at most ``maxSpareChunks``.
+    private var spareChunks: [[Item]] = []
     /// Items queued, in all chunks.
     private(set) var count = 0
     /// Items per chunk: the stage's largest export batch.
     let batchSize: Int
+
+    /// Emptied chunks kept for reuse: the batch being exported and the one being filled.
+    static var maxSpareChunks: Int { 2 }
+
+    /// The capacity a chunk is allocated with: a batch, up to 4,096 items (a larger batch grows as it fills).
+    private var chunkCapacity: Int { min(batchSize, 1 << 12) }
 
     /// An empty queue whose chunks hold `batchSize` items.
     init(batchSize: Int) {
@@ -21,9 +34,13 @@ struct OTLPBatchQueue<Item> {
     /// Adds `item` at the end.
     mutating func append(_ item: consuming Item) {
         if chunks.isEmpty || chunks[chunks.count &- 1].count >= batchSize {
-            var chunk: [Item] = []
-            chunk.reserveCapacity(min(batchSize, 1 << 12))
-            chunks.append(chunk)
+            if spareChunks.isEmpty {
+                var chunk: [Item] = []
+                chunk.reserveCapacity(chunkCapacity)
+                chunks.append(chunk)
+            } else {
+                chunks.append(spareChunks.removeLast())
+            }
         }
         chunks[chunks.count &- 1].append(item)
         count &+= 1
@@ -44,6 +61,17 @@ struct OTLPBatchQueue<Item> {
         count = 0
         return all
     }
+
+    /// Keeps `chunk`'s storage for new items when it is empty, holds a chunk's capacity and fewer than
+    /// ``maxSpareChunks`` are kept; else it is freed. Empty a batch (`removeAll(keepingCapacity: true)`)
+    /// before taking the lock to hand it back: that is when its items are freed.
+    mutating func recycle(_ chunk: consuming [Item]) {
+        guard chunk.isEmpty, chunk.capacity >= chunkCapacity, spareChunks.count < Self.maxSpareChunks else { return }
+        spareChunks.append(chunk)
+    }
+
+    /// Emptied chunks kept for reuse now (for tests).
+    var spareChunkCount: Int { spareChunks.count }
 
     /// Discards every item.
     mutating func removeAll() {

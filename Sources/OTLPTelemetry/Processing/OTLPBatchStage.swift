@@ -16,6 +16,12 @@ import Foundation
 /// ``OTLPBatchConfiguration/whenFullTimeoutSeconds`` (then the item is dropped and counted,
 /// `queue_full_after_wait`; a shutdown releases waiting callers, their items counted as `shut_down`).
 ///
+/// Memory goes back to the thread that allocated it: an exported batch's array holds new items
+/// (``OTLPBatchQueue/recycle(_:)``), and a span's attributes in the Tracing API's form, converted on the worker,
+/// are freed by the callers that hand on the next items (``OTLPDeferredReleases``), or by the worker once none
+/// came for the schedule delay. Freed on the worker, glibc's allocator made both threads contend for the
+/// callers' arena lock and give pages back and fault them in again, which cost the process more than the work.
+///
 /// The worker exports when a full batch is waiting, when the schedule delay has passed since the oldest
 /// waiting item arrived, or when asked to flush; with nothing queued it sleeps until an item arrives (it never
 /// wakes up idle). ``forceFlush()`` and ``shutdown()`` return once everything queued before the call has been
@@ -46,6 +52,9 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     /// instructions per span.
     private let condition = NSCondition()
     @exclusivity(unchecked) private var queue: OTLPBatchQueue<Item>
+    /// What the worker's preparation of items left for callers to free (``OTLPDeferredReleases``): at most
+    /// the queue's size; the worker frees what is left when it goes idle.
+    @exclusivity(unchecked) private var deferredReleases = OTLPDeferredReleases()
     @exclusivity(unchecked) private var isShutDown = false
     private var workerFinished = false
     /// Flush requests made, and flush requests the worker has completed.
@@ -135,6 +144,9 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     package func onEnd(_ item: consuming Item) {
         counters.received(1, Item.signal)
         condition.lock()
+        // Freed when this call returns, outside the lock, on the caller's thread (see OTLPDeferredReleases).
+        let released = deferredReleases.takeForCaller()
+        defer { withExtendedLifetime(released) {} }
         // Still behind: the caller takes the oldest batch off the queue and renders it itself (encoding, checks,
         // compression), which spreads the export's cost over the producers and slows them down to its pace. A
         // full queue is made room in this way too, before anything is dropped.
@@ -194,13 +206,14 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
 
     /// Renders `batch` (taken off the queue by a caller) on the caller's thread and hands it to the worker,
     /// which writes it (the caller never waits for the exporter).
-    private func render(_ batch: [Item], _ renderingExporter: any OTLPRenderingExporter<Item>) {
-        var batch = batch
+    private func render(_ batch: consuming [Item], _ renderingExporter: any OTLPRenderingExporter<Item>) {
         let taken = batch.count
         takeOutHeld(&batch)
         for index in batch.indices { batch[index].prepareForExport() }
         let result = renderingExporter.render(batch)
+        batch.removeAll(keepingCapacity: true)
         condition.lock()
+        queue.recycle(consume batch)
         renderingItems -= taken
         if isAbandoned {
             // Shutdown's deadline passed while this caller rendered: nothing more is written.
@@ -425,12 +438,28 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
     /// schedule delay since the first waiting item, a flush, shutdown), takes the whole queue in O(1) and
     /// exports it in batches.
     private func work() {
+        // What preparing a batch left for callers to free (OTLPDeferredReleases), handed to them after its export.
+        var spent = OTLPDeferredReleases()
         condition.lock()
         while true {
             var due: UInt64?
+            var releaseDue: UInt64?
             while queue.count < configuration.maxExportBatchSize && rendered.isEmpty && flushCompleted == flushRequested && !isShutDown {
                 if queue.isEmpty {
                     due = nil
+                    if !deferredReleases.isEmpty {
+                        // What callers did not take to free is freed here, once no item came for the schedule delay.
+                        let deadline = releaseDue ?? clock.deadlineNano(afterSeconds: configuration.scheduleDelaySeconds)
+                        releaseDue = deadline
+                        if !clock.wait(on: condition, untilMonotonicNano: deadline) {
+                            releaseDue = nil
+                            spent.take(from: &deferredReleases, upTo: .max)
+                            condition.unlock()
+                            spent.releaseAll()
+                            condition.lock()
+                        }
+                        continue
+                    }
                     condition.wait()
                     if queue.isEmpty && rendered.isEmpty && flushCompleted == flushRequested && !isShutDown { idleWakeups += 1 }
                     continue
@@ -485,13 +514,17 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
                 takeOutHeld(&batch)
                 // Work left by the producers (a span's attribute conversion) is done here, off their threads, a batch
                 // at a time, just before it is encoded.
-                for index in batch.indices { batch[index].prepareForExport() }
+                Item.prepareForExport(&batch, deferringReleasesTo: &spent)
                 // The exporters that take spans (the file output, the spool) announce where they write them to
                 // the journal (the write-ahead intent); a span is forgotten once its exporter took it.
                 if !batch.isEmpty, exporter.export(batch), !journalsItself {
                     OTLPSpanJournal.acknowledgeExported(batch, durable: isDurableDestination)
                 }
+                // The items are freed here; the array's storage holds new items (OTLPBatchQueue.recycle).
+                batch.removeAll(keepingCapacity: true)
                 condition.lock()
+                queue.recycle(consume batch)
+                deferredReleases.take(from: &spent, upTo: configuration.maxQueueSize)
                 inFlight -= count
                 exporting = 0
                 // Shutdown's deadline came during this write and counted the batch: the count is settled now.
@@ -499,6 +532,7 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
                 batchesCompleted += 1
                 condition.broadcast()
                 condition.unlock()
+                spent.releaseAll()
                 writeRenderedBatches()
             }
             if ticket > flushCompleted { exporter.forceFlush() }

@@ -38,3 +38,31 @@ struct OTLPBatchQueueTests {
         #expect(queue.isEmpty && queue.takeAll().isEmpty)
     }
 }
+
+extension OTLPBatchQueueTests {
+    @Test("an exported batch's emptied array holds the next items; full, small or surplus arrays are not kept")
+    func recycledChunks() {
+        var queue = OTLPBatchQueue<Int>(batchSize: 4)
+        for item in 0..<8 { queue.append(item) }
+        var first = queue.takeFirstBatch()
+        let storage = first.withUnsafeBufferPointer { $0.baseAddress }
+        queue.recycle(first)  // still holds items: not kept
+        #expect(queue.spareChunkCount == 0)
+        first.removeAll(keepingCapacity: true)
+        queue.recycle(consume first)
+        queue.recycle([])  // no capacity: not kept
+        #expect(queue.spareChunkCount == 1)
+        _ = queue.takeFirstBatch()
+        for item in 8..<10 { queue.append(item) }  // a new chunk: the recycled one
+        #expect(queue.spareChunkCount == 0)
+        var next = queue.takeFirstBatch()
+        #expect(next == [8, 9])
+        #expect(next.withUnsafeBufferPointer { $0.baseAddress } == storage)
+        for _ in 0..<3 {
+            next.removeAll(keepingCapacity: true)
+            queue.recycle(next)
+            next.reserveCapacity(4)
+        }
+        #expect(queue.spareChunkCount == OTLPBatchQueue<Int>.maxSpareChunks)
+    }
+}
