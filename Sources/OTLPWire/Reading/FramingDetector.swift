@@ -10,7 +10,8 @@
 /// 3. `varint` does the same with at least one non-empty record (or reads the whole input cleanly);
 /// 4. the whole (ended) sample is one bare request (with items, or without unknown fields);
 /// 5. `u32be`, then `varint`, reads at least one non-empty record before damage (the reader reports the
-///    damage after delivering them); then `u32be`, then `varint`, is only cut short;
+///    damage after delivering them); then `u32be` when its first record, damaged, ends exactly with the input;
+///    then `u32be`, then `varint`, is only cut short;
 /// 6. otherwise one bare message when it starts like one (field 1, length-delimited), else `u32be`, so the
 ///    reader reports the fault in the likeliest terms.
 struct FramingDetector {
@@ -35,6 +36,9 @@ struct FramingDetector {
         var ending = Ending.clean
         /// Declared length of the record running past the sample (`.pastSample`).
         var runningLength: UInt64 = 0
+        /// The damaged record was whole and ended exactly where the (ended) input does: its prefix declared
+        /// the input's length, which is evidence for the framing even though the record is not a request.
+        var damagedRecordEndsInput = false
 
         /// Strong evidence for the framing: non-empty records that end exactly with the input, or run on
         /// past the sample after at least one complete record.
@@ -71,6 +75,9 @@ struct FramingDetector {
         if atEnd, isBareRequest(sample[...]) { return .unframed }
         if u32.nonEmptyRecords > 0 { return .u32be }
         if varint.nonEmptyRecords > 0 { return .varint }
+        // One whole record, damaged: a varint reading of it that only runs out of input (its first bytes `00 00`
+        // read as empty records) says less than a u32be prefix that declares exactly the input's length.
+        if u32.damagedRecordEndsInput && u32.records == 0 { return .u32be }
         if u32.ending == .truncated { return .u32be }
         if varint.ending == .truncated { return .varint }
         return sample[0] == 0x0A ? .unframed : .u32be
@@ -113,6 +120,7 @@ struct FramingDetector {
                 let bodyEnd = bodyStart + Int(declared)
                 guard isRequest(sample[bodyStart..<bodyEnd]) else {
                     reading.ending = .damaged
+                    reading.damagedRecordEndsInput = atEnd && bodyEnd == sample.count
                     return reading
                 }
                 reading.records += 1

@@ -121,3 +121,27 @@ struct DetectionDamageTests {
         }
     }
 }
+
+extension DetectionDamageTests {
+    /// Regression: a u32be file of one whole record that is not a request (a value nested too deep, here an
+    /// invalid wire type at its end) was read as varint, its prefix's `00 00` as two empty records, and
+    /// reported as a `truncated_record` at record 2.
+    @Test("one whole u32be record that is damaged: read as u32be, the damage reported at record 0")
+    func wholeDamagedRecord() {
+        var misread = 0
+        for nameBytes in stride(from: 32_700, through: 66_000, by: 331) {
+            let span =
+                OTLPProtobufBytes.field(1, [UInt8](repeating: 1, count: 16)) + OTLPProtobufBytes.field(2, [UInt8](repeating: 2, count: 8))
+                + OTLPProtobufBytes.field(5, [UInt8](repeating: UInt8(ascii: "n"), count: nameBytes))
+            let record = Wire.traces([span]) + [0x0F]  // field 1, wire type 7: no reader accepts it
+            let bytes = StreamInputs.u32be([record])
+            let outcome = StreamInputs.read(bytes)
+            if outcome.framing != .u32be { misread += 1 }
+            #expect(outcome.framing == .u32be, "\(bytes.count) bytes")
+            #expect(
+                outcome.records.isEmpty && outcome.error?.recordIndex == 0, "\(bytes.count) bytes: \(String(describing: outcome.error))")
+            #expect(![.truncatedRecord, .truncatedLengthPrefix].contains(outcome.error?.code), "\(bytes.count) bytes")
+        }
+        #expect(misread == 0)
+    }
+}
