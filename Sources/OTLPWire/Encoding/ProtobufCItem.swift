@@ -8,8 +8,9 @@ protocol ProtobufCItem: OTLPRequestItem {
     /// The protoc-c struct of one item (`Span`, `LogRecord`); it starts with its `ProtobufCMessage` base.
     associatedtype CMessage
 
-    /// Fills `pointer` (uninitialized arena memory) from `item`, allocating what it refers to from `builder`.
-    static func build(_ item: borrowing Self, into pointer: UnsafeMutablePointer<CMessage>, with builder: inout ProtobufCBuilder)
+    /// Fills `pointer` (uninitialized arena memory) from the item at `item` (in the request's array, which
+    /// outlives the call; read in place, not copied), allocating what it refers to from `builder`.
+    static func build(_ item: UnsafePointer<Self>, into pointer: UnsafeMutablePointer<CMessage>, with builder: inout ProtobufCBuilder)
 
     /// The model of an item protobuf-c unpacked (IDs of the wrong length throw).
     static func read(_ message: CMessage) throws(OTLPReadError) -> Self
@@ -19,7 +20,7 @@ extension OTLPSpan: ProtobufCItem {
     typealias CMessage = PBSpan
 
     @inline(__always)
-    static func build(_ item: borrowing OTLPSpan, into pointer: UnsafeMutablePointer<PBSpan>, with builder: inout ProtobufCBuilder) {
+    static func build(_ item: UnsafePointer<OTLPSpan>, into pointer: UnsafeMutablePointer<PBSpan>, with builder: inout ProtobufCBuilder) {
         builder.span(item, into: pointer)
     }
 
@@ -33,7 +34,7 @@ extension OTLPLogRecord: ProtobufCItem {
 
     @inline(__always)
     static func build(
-        _ item: borrowing OTLPLogRecord, into pointer: UnsafeMutablePointer<PBLogRecord>, with builder: inout ProtobufCBuilder
+        _ item: UnsafePointer<OTLPLogRecord>, into pointer: UnsafeMutablePointer<PBLogRecord>, with builder: inout ProtobufCBuilder
     ) {
         builder.logRecord(item, into: pointer)
     }
@@ -46,8 +47,9 @@ extension OTLPLogRecord: ProtobufCItem {
 extension OTLPMetric: ProtobufCItem {
     typealias CMessage = PBMetric
 
-    static func build(_ item: borrowing OTLPMetric, into pointer: UnsafeMutablePointer<PBMetric>, with builder: inout ProtobufCBuilder) {
-        builder.metric(item, into: pointer)
+    static func build(_ item: UnsafePointer<OTLPMetric>, into pointer: UnsafeMutablePointer<PBMetric>, with builder: inout ProtobufCBuilder)
+    {
+        builder.metric(item.pointee, into: pointer)
     }
 
     static func read(_ message: PBMetric) throws(OTLPReadError) -> OTLPMetric {
