@@ -540,7 +540,10 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             condition.lock()
             flushCompleted = max(flushCompleted, ticket)
             if stopping && queue.isEmpty && rendered.isEmpty && renderingItems == 0 {
+                // Shut down: what callers would have freed is freed now, not kept as long as the stage is.
+                spent.take(from: &deferredReleases, upTo: .max)
                 condition.unlock()
+                spent.releaseAll()
                 exporter.shutdown()  // flushes first
                 condition.lock()
                 workerFinished = true

@@ -108,4 +108,26 @@ struct OTLPDeferredReleasesTests {
         #expect(exported[0].attributes == [OTLPAttribute("tracked", "tracked 0")])
         #expect(counters.snapshot.spansExported == 4)
     }
+
+    @Test("shutdown frees what callers had still to free, while the stage lives on")
+    func freedAtShutdown() {
+        let freed = Freed()
+        let counters = OTLPTelemetryCounters()
+        let stage = OTLPBatchStage(
+            exporter: OTLPStreamExporter<OTLPScopedSpan>(sink: OTLPMemorySink(), resource: OTLPResource(), counters: counters),
+            counters: counters, configuration: .init(maxQueueSize: 8, maxExportBatchSize: 1, scheduleDelaySeconds: 60),
+            clock: OTLPManualClock())
+        let tracer = OTLPTracer(stage: stage, scope: OTLPInstrumentationScope(name: "tests"))
+        do {
+            // The span itself holds its attributes too: gone before the stage's copy is the last.
+            let span = tracer.startSpan("a")
+            span.attributes.set("tracked", value: .stringConvertible(Tracked(0, freed)))
+            span.end()
+        }
+        stage.forceFlush()
+        #expect(freed.byID.isEmpty)
+        stage.shutdown()
+        #expect(freed.byID.keys.sorted() == [0])
+        withExtendedLifetime(tracer) {}
+    }
 }
