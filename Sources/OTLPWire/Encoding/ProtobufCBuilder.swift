@@ -269,12 +269,12 @@ struct ProtobufCBuilder {
 
     /// The `AnyValue` bytes of a string, boolean, integer, double, bytes or empty value, packed into the arena
     /// (what protobuf-c would write for it: the one member's tag and value); `nil` for arrays, lists and no value.
-    /// Takes the optional as the attribute holds it, so that the value is switched on where it lies.
+    /// Reads the value where the attribute lies (see ``keyValues(_:)``).
     @inline(__always)
-    mutating func packedScalar(_ value: borrowing OTLPAttributeValue?) -> ProtobufCBinaryData? {
+    mutating func packedScalar(valueOf attribute: UnsafePointer<OTLPAttribute>) -> ProtobufCBinaryData? {
         let destination: UnsafeMutableRawPointer
         var count = 0
-        switch value {
+        switch attribute.pointee.value {
         case .none:
             return nil
         case .string(let string):
@@ -350,31 +350,35 @@ struct ProtobufCBuilder {
         packedSizeBound &+= count &* Self.messageBound
         census.key_values &+= count
         let pointers = allocate(UnsafeMutablePointer<PBKeyValue>?.self, count: count)
-        // Elements are read through the array itself, which the caller holds unchanged: the compiler can then
-        // borrow them where it lets them be (a read through an UnsafeBufferPointer made it copy each value,
-        // a retain and a release per attribute, since the builder writes memory meanwhile).
-        for index in 0..<count {
-            if !attributes[index].key.isEmpty, let packed = packedScalar(attributes[index].value) {
-                // The common case: a value packed here, in the encoding-only PackedKeyValue (same bytes).
-                let keyValue = allocate(PBPackedKeyValue.self)
-                COTLPShims_init_packed_key_value(keyValue)
-                census.any_values &+= 1  // the packed value reads back as an AnyValue (empty ones too: it is required)
-                keyValue.pointee.key = bytes(attributes[index].key)
-                keyValue.pointee.value = packed
-                pointers[index] = UnsafeMutablePointer(OpaquePointer(keyValue))
-            } else if let value = attributes[index].value, !attributes[index].key.isEmpty {
-                // Arrays and lists: the encoding-only KeyValue with both fields required (same bytes).
-                let keyValue = allocate(PBPresentKeyValue.self)
-                COTLPShims_init_present_key_value(keyValue)
-                keyValue.pointee.key = bytes(attributes[index].key)
-                keyValue.pointee.value = anyValue(value)
-                pointers[index] = UnsafeMutablePointer(OpaquePointer(keyValue))
-            } else {
-                let keyValue = allocate(PBKeyValue.self)
-                COTLPShims_init_key_value(keyValue)
-                keyValue.pointee.key = bytes(attributes[index].key)
-                if let value = attributes[index].value { keyValue.pointee.value = anyValue(value) }
-                pointers[index] = keyValue
+        // Each attribute is read where it lies, through a pointer into the array's buffer (the caller holds the
+        // array unchanged): read through the array, each value was copied out (a retain and a release, and the
+        // enum's outlined copy) because the builder writes memory and calls C meanwhile, about 30 instructions
+        // per attribute.
+        attributes.withUnsafeBufferPointer { source in
+            for index in 0..<count {
+                let attribute = source.baseAddress.unsafelyUnwrapped + index
+                if !attribute.pointee.key.isEmpty, let packed = packedScalar(valueOf: attribute) {
+                    // The common case: a value packed here, in the encoding-only PackedKeyValue (same bytes).
+                    let keyValue = allocate(PBPackedKeyValue.self)
+                    COTLPShims_init_packed_key_value(keyValue)
+                    census.any_values &+= 1  // the packed value reads back as an AnyValue (empty ones too: it is required)
+                    keyValue.pointee.key = bytes(attribute.pointee.key)
+                    keyValue.pointee.value = packed
+                    pointers[index] = UnsafeMutablePointer(OpaquePointer(keyValue))
+                } else if let value = attribute.pointee.value, !attribute.pointee.key.isEmpty {
+                    // Arrays and lists: the encoding-only KeyValue with both fields required (same bytes).
+                    let keyValue = allocate(PBPresentKeyValue.self)
+                    COTLPShims_init_present_key_value(keyValue)
+                    keyValue.pointee.key = bytes(attribute.pointee.key)
+                    keyValue.pointee.value = anyValue(value)
+                    pointers[index] = UnsafeMutablePointer(OpaquePointer(keyValue))
+                } else {
+                    let keyValue = allocate(PBKeyValue.self)
+                    COTLPShims_init_key_value(keyValue)
+                    keyValue.pointee.key = bytes(attribute.pointee.key)
+                    if let value = attribute.pointee.value { keyValue.pointee.value = anyValue(value) }
+                    pointers[index] = keyValue
+                }
             }
         }
         return (count, pointers)
