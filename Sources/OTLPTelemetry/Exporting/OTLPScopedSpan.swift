@@ -83,13 +83,15 @@ public struct OTLPScopedSpan: Sendable {
     }
 
     /// ``prepareForExport()``, keeping the attributes' storage in the Tracing API's form in `releases` (for an
-    /// application's thread to free, see ``OTLPDeferredReleases``) instead of freeing it here.
+    /// application's thread to free, see ``OTLPDeferredReleases``) instead of freeing it here. Attributes that
+    /// hold values of the application's own types (`stringConvertible`) are freed here, as before: freeing them
+    /// runs the application's code, which must not run inside an unrelated span's `end()`.
     mutating func prepareForExport(deferringReleasesTo releases: inout OTLPDeferredReleases) {
         guard let pendingAttributes else { return }
         self.pendingAttributes = nil
-        pendingAttributes.complete(&storedSpan)
+        let holdsApplicationValues = pendingAttributes.complete(&storedSpan)
         limitsApplied = true
-        releases.append(pendingAttributes.attributes)
+        if !holdsApplicationValues { releases.append(pendingAttributes.attributes) }
     }
 }
 

@@ -73,9 +73,10 @@ struct OTLPBatchQueue<Item> {
     /// Emptied chunks kept for reuse now (for tests).
     var spareChunkCount: Int { spareChunks.count }
 
-    /// Discards every item.
+    /// Discards every item, and the spare chunks.
     mutating func removeAll() {
         chunks = []
+        spareChunks = []
         count = 0
     }
 }

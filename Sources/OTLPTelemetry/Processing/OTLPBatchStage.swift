@@ -18,8 +18,9 @@ import Foundation
 ///
 /// Memory goes back to the thread that allocated it: an exported batch's array holds new items
 /// (``OTLPBatchQueue/recycle(_:)``), and a span's attributes in the Tracing API's form, converted on the worker,
-/// are freed by the callers that hand on the next items (``OTLPDeferredReleases``), or by the worker once none
-/// came for the schedule delay. Freed on the worker, glibc's allocator made both threads contend for the
+/// are freed by the callers that hand on the next items (``OTLPDeferredReleases``; not those holding the
+/// application's own values), or by the worker once none came for the schedule delay, and at shutdown. Items are
+/// never freed under the stage's lock: freeing one can run the application's code, which may end a span. Freed on the worker, glibc's allocator made both threads contend for the
 /// callers' arena lock and give pages back and fault them in again, which cost the process more than the work.
 ///
 /// The worker exports when a full batch is waiting, when the schedule delay has passed since the oldest
@@ -270,6 +271,13 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         return callerRenderedBatches
     }
 
+    /// Converted Tracing attributes kept for callers to free now (for tests).
+    var deferredReleaseCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return deferredReleases.count
+    }
+
     /// Callers waiting for room in a full queue now (for tests).
     var waitingCallerCount: Int {
         condition.lock()
@@ -333,12 +341,18 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
         // while an export is stuck (the exporter's lock is held by the write).
         let finished = waitForWorker(until: deadline) { workerFinished }
         var abandoned = 0
+        // Freed once the lock is released: freeing an item can run the application's code (an attribute value's
+        // deinit), which may end a span and so call onEnd, which takes the lock.
+        var abandonedItems: [[Item]] = []
+        var abandonedBatches: [OTLPRenderedBatch] = []
+        defer { withExtendedLifetime((abandonedItems, abandonedBatches)) {} }
         if !finished, deadline != nil {
             // Past the deadline: what the exporter has not been handed is dropped, and the worker hands it
             // nothing more.
             abandoned = queue.count + inFlight - exporting + renderedItems - writingRenderedItems
-            queue.removeAll()
+            abandonedItems = queue.takeAll()
             inFlight = exporting
+            abandonedBatches = rendered
             rendered = []
             renderedItems = writingRenderedItems
             isAbandoned = true
@@ -540,8 +554,10 @@ package final class OTLPBatchStage<Exporter: OTLPExporter>: OTLPExportStage, @un
             condition.lock()
             flushCompleted = max(flushCompleted, ticket)
             if stopping && queue.isEmpty && rendered.isEmpty && renderingItems == 0 {
-                // Shut down: what callers would have freed is freed now, not kept as long as the stage is.
+                // Shut down: what callers would have freed is freed now, and the spare chunks, not kept as long as
+                // the stage is.
                 spent.take(from: &deferredReleases, upTo: .max)
+                queue.removeAll()
                 condition.unlock()
                 spent.releaseAll()
                 exporter.shutdown()  // flushes first

@@ -8,7 +8,9 @@ internal import Tracing
 /// the worker freed them, a batch at a time, it took that same lock for every one while the application's
 /// thread was allocating the next spans' storage: the two threads contended for it, and the futex waits and
 /// wake-ups cost the process more than the conversion itself. The worker keeps them here instead, and each
-/// span handed to the stage takes up to ``releasedPerCall`` of them to free on its own thread.
+/// span handed to the stage takes up to ``releasedPerCall`` of them to free on its own thread. Attributes that
+/// hold values of the application's own types (`stringConvertible`) are not kept here: freeing them runs the
+/// application's code, which must not run inside an unrelated span's `end()` (it may take a lock held there).
 struct OTLPDeferredReleases {
     private var attributes: [SpanAttributes] = []
 

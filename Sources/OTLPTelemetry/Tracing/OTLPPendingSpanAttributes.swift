@@ -11,9 +11,12 @@ struct OTLPPendingSpanAttributes: Sendable {
     var limits: OTLPLimits
 
     /// Sets `span`'s attributes from these and applies the limits to the whole span (its events' and links'
-    /// attributes too).
-    func complete(_ span: inout OTLPSpan) {
-        span.attributes = attributes.otlpAttributes
+    /// attributes too). Returns whether a value is of the application's own type (`stringConvertible`).
+    @discardableResult
+    func complete(_ span: inout OTLPSpan) -> Bool {
+        var holdsApplicationValues = false
+        span.attributes = attributes.otlpAttributes(holdsApplicationValues: &holdsApplicationValues)
         limits.apply(to: &span)
+        return holdsApplicationValues
     }
 }

@@ -265,12 +265,22 @@ extension SpanAttributes {
     /// `init(unsafeUninitializedCapacity:)` went through the standard library's generic code, which looked
     /// the array's storage type up at run time (about 650 instructions per span, more than the sort).
     package var otlpAttributes: [OTLPAttribute] {
+        var holdsApplicationValues = false
+        return otlpAttributes(holdsApplicationValues: &holdsApplicationValues)
+    }
+
+    /// ``otlpAttributes``, also telling whether any value is of the application's own type (`stringConvertible`,
+    /// or a case this conversion does not know): freeing those runs the application's code.
+    func otlpAttributes(holdsApplicationValues: inout Bool) -> [OTLPAttribute] {
         guard !isEmpty else { return [] }
         let count = count
         var out: [OTLPAttribute] = []
         out.reserveCapacity(count)
         guard count <= OTLPAttributeKeyOrder.maxWordSortedCount else {
-            forEach { key, value in out.append(OTLPAttribute(key, value.otlpValue)) }
+            forEach { key, value in
+                if value.isApplicationValue { holdsApplicationValues = true }
+                out.append(OTLPAttribute(key, value.otlpValue))
+            }
             OTLPAttributeKeyOrder.sort(&out)
             return out
         }
@@ -281,6 +291,7 @@ extension SpanAttributes {
                 var initialized = 0
                 forEach { key, value in
                     guard initialized < count else { return }
+                    if value.isApplicationValue { holdsApplicationValues = true }
                     let word = OTLPAttributeKeyOrder.orderingWord(of: key)
                     // An insertion sort: the attributes after the new one move up by one, each moved (not copied:
                     // no retain or release), and the keys compared with `<` only when their words tie.
@@ -305,6 +316,15 @@ extension SpanAttributes {
 }
 
 extension SpanAttribute {
+    /// Whether the value is of the application's own type (or of a case added to the Tracing API since), whose
+    /// deinitialization runs the application's code.
+    var isApplicationValue: Bool {
+        switch self {
+        case .int32, .int64, .double, .bool, .string, .int32Array, .int64Array, .doubleArray, .boolArray, .stringArray: false
+        default: true
+        }
+    }
+
     var otlpValue: OTLPAttributeValue {
         switch self {
         case .int32(let value): .int(Int64(value))

@@ -2,6 +2,7 @@ import Foundation
 import OTLPTesting
 import OTLPWire
 import Testing
+import Tracing
 
 @testable import OTLPTelemetry
 
@@ -137,4 +138,49 @@ private final class CountingThenHeldExporter: OTLPExporter, @unchecked Sendable 
 
     func forceFlush() {}
     func shutdown() {}
+}
+
+extension OTLPBatchStageDeadlineTests {
+    /// An attribute value whose deinit ends a span of the same tracer.
+    final class SpanEndingValue: CustomStringConvertible, @unchecked Sendable {
+        let tracer: OTLPTracer
+        init(_ tracer: OTLPTracer) { self.tracer = tracer }
+        var description: String { "ends a span when freed" }
+        deinit { tracer.startSpan("from a deinit").end() }
+    }
+
+    @Test(
+        "regression: the items dropped at shutdown's deadline are freed outside the stage's lock (a value's deinit that ended a span deadlocked shutdown(before:))"
+    )
+    func deinitAtTheDeadlineEndsASpan() throws {
+        let sink = ControllableSink()
+        let counters = OTLPTelemetryCounters()
+        let clock = OTLPManualClock()
+        let stage = OTLPBatchStage(
+            exporter: OTLPStreamExporter<OTLPScopedSpan>(sink: sink, resource: OTLPResource(), counters: counters),
+            counters: counters,
+            configuration: .init(maxQueueSize: 1024, maxExportBatchSize: 4, scheduleDelaySeconds: 3600, exportTimeoutSeconds: 3600),
+            diagnostics: { _ in }, clock: clock)
+        let tracer = OTLPTracer(stage: stage, scope: OTLPInstrumentationScope(name: "tests"))
+        sink.hold()
+        for index in 0..<4 { tracer.startSpan("first \(index)").end() }
+        sink.waitUntilAWriteIsHeld()  // the worker is stuck in its first write; the next spans stay queued
+        for index in 0..<8 {
+            let span = tracer.startSpan("ending \(index)")
+            span.attributes.set("value", value: .stringConvertible(SpanEndingValue(tracer)))
+            span.end()
+        }
+        let deadline = clock.nowMonotonicNano() + 200_000_000
+        let shutdown = DispatchGroup()
+        DispatchQueue.global().async(group: shutdown) { _ = stage.shutdown(beforeMonotonicNano: deadline) }
+        clock.waitUntilWaiting(untilAtMost: deadline)
+        clock.advance(200_000_000)
+        // A bound on a deadlock, not a timing: shutdown returns at once once the clock has passed its deadline.
+        let returned = shutdown.wait(timeout: .now() + 30) == .success
+        #expect(returned, "shutdown(before:) did not return")
+        guard returned else { return }
+        // The 8 spans freed at the deadline each ended one more, after shutdown: counted shut_down.
+        #expect(counters.snapshot.spansDropped[.shutDown, default: 0] == 8, "\(counters.snapshot)")
+        sink.release()
+    }
 }
