@@ -76,10 +76,7 @@ public struct OTLPScopedSpan: Sendable {
 
     /// Converts the span's pending attributes and applies its limits, once.
     public mutating func prepareForExport() {
-        guard let pendingAttributes else { return }
-        self.pendingAttributes = nil
-        pendingAttributes.complete(&storedSpan)
-        limitsApplied = true
+        _ = convertPendingAttributes()
     }
 
     /// ``prepareForExport()``, keeping the attributes' storage in the Tracing API's form in `releases` (for an
@@ -87,11 +84,18 @@ public struct OTLPScopedSpan: Sendable {
     /// hold values of the application's own types (`stringConvertible`) are freed here, as before: freeing them
     /// runs the application's code, which must not run inside an unrelated span's `end()`.
     mutating func prepareForExport(deferringReleasesTo releases: inout OTLPDeferredReleases) {
-        guard let pendingAttributes else { return }
+        guard let (converted, holdsApplicationValues) = convertPendingAttributes(), !holdsApplicationValues else { return }
+        releases.append(converted.attributes)
+    }
+
+    /// Converts the pending attributes and applies the limits, once: the attributes converted, and whether they
+    /// hold values of the application's own types; `nil` when there was nothing to convert.
+    private mutating func convertPendingAttributes() -> (OTLPPendingSpanAttributes, holdsApplicationValues: Bool)? {
+        guard let pendingAttributes else { return nil }
         self.pendingAttributes = nil
         let holdsApplicationValues = pendingAttributes.complete(&storedSpan)
         limitsApplied = true
-        if !holdsApplicationValues { releases.append(pendingAttributes.attributes) }
+        return (pendingAttributes, holdsApplicationValues)
     }
 }
 

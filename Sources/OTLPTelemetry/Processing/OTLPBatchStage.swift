@@ -19,9 +19,10 @@ import Foundation
 /// Memory goes back to the thread that allocated it: an exported batch's array holds new items
 /// (``OTLPBatchQueue/recycle(_:)``), and a span's attributes in the Tracing API's form, converted on the worker,
 /// are freed by the callers that hand on the next items (``OTLPDeferredReleases``; not those holding the
-/// application's own values), or by the worker once none came for the schedule delay, and at shutdown. Items are
-/// never freed under the stage's lock: freeing one can run the application's code, which may end a span. Freed on the worker, glibc's allocator made both threads contend for the
-/// callers' arena lock and give pages back and fault them in again, which cost the process more than the work.
+/// application's own values), or by the worker once none came for the schedule delay, and at shutdown. Freed on
+/// the worker, glibc's allocator made both threads contend for the callers' arena lock and give pages back and
+/// fault them in again, which cost the process more than the work. Items are never freed under the stage's lock:
+/// freeing one can run the application's code, which may end a span.
 ///
 /// The worker exports when a full batch is waiting, when the schedule delay has passed since the oldest
 /// waiting item arrived, or when asked to flush; with nothing queued it sleeps until an item arrives (it never

@@ -8,15 +8,12 @@ internal import Tracing
 /// the worker freed them, a batch at a time, it took that same lock for every one while the application's
 /// thread was allocating the next spans' storage: the two threads contended for it, and the futex waits and
 /// wake-ups cost the process more than the conversion itself. The worker keeps them here instead, and each
-/// span handed to the stage takes up to ``releasedPerCall`` of them to free on its own thread. Attributes that
+/// span handed to the stage takes up to two of them to free on its own thread (more than one, so that they do not
+/// pile up while callers also prepare items themselves). Attributes that
 /// hold values of the application's own types (`stringConvertible`) are not kept here: freeing them runs the
 /// application's code, which must not run inside an unrelated span's `end()` (it may take a lock held there).
 struct OTLPDeferredReleases {
     private var attributes: [SpanAttributes] = []
-
-    /// How many a caller frees per item it hands on: more than one, so that they do not pile up while callers
-    /// also prepare items themselves.
-    static var releasedPerCall: Int { 2 }
 
     var count: Int { attributes.count }
     var isEmpty: Bool { attributes.isEmpty }
@@ -38,13 +35,13 @@ struct OTLPDeferredReleases {
         other.attributes.removeLast(moved)
     }
 
-    /// What one caller takes to free: up to ``releasedPerCall`` (two) of them, without an array of its own.
+    /// What one caller takes to free: up to two of them, without an array of its own.
     struct Taken {
         fileprivate var first: SpanAttributes?
         fileprivate var second: SpanAttributes?
     }
 
-    /// Takes up to ``releasedPerCall`` of them for the caller to free, outside any lock (freeing them is the
+    /// Takes up to two of them for the caller to free, outside any lock (freeing them is the
     /// point): they are freed when the caller lets go of the result.
     mutating func takeForCaller() -> Taken {
         Taken(first: attributes.popLast(), second: attributes.popLast())
